@@ -1,0 +1,285 @@
+//! Micro-benchmarks of every pair test: ours (overlap only, and the full intersection with its
+//! crossing points) beside `parry2d`'s `intersection_test` on the same inputs.
+//!
+//! Each pair gets a fixed, seeded set of inputs, about half of them hits. One benchmark
+//! iteration is one test on the next input, so criterion's times are nanoseconds per test. At
+//! the end a Markdown table lists the medians side by side.
+//!
+//! ```text
+//! cargo bench --bench pair_tests
+//! ```
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use bevy::math::Vec2;
+use bevy_collision_events::geometry::{
+    Circle, Intersection, Segment, intersect_circle_circle, intersect_polygon_circle,
+    intersect_polygon_polygon, intersect_polygon_segment, intersect_segment_circle,
+    intersect_segment_segment, overlap_circle_circle, overlap_polygon_circle,
+    overlap_polygon_polygon, overlap_polygon_segment, overlap_segment_circle,
+    overlap_segment_segment,
+};
+use criterion::Criterion;
+use parry2d::math::{Pose, Vector as ParryVector};
+use parry2d::query::intersection_test;
+use parry2d::shape as parry;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+/// Inputs per pair; a power of two so that cycling through them is a mask.
+const INPUTS: usize = 1024;
+
+/// A shape, and its parry2d twin where parry2d can take it (convex shapes), built before
+/// timing starts.
+struct Sample<T> {
+    ours: T,
+    parry: Option<(Pose, Box<dyn parry::Shape>)>,
+}
+
+fn parry_vector(v: Vec2) -> ParryVector {
+    ParryVector::new(v.x, v.y)
+}
+
+fn random_point(rng: &mut StdRng) -> Vec2 {
+    Vec2::new(rng.random_range(0.0..50.0), rng.random_range(0.0..50.0))
+}
+
+fn circle(rng: &mut StdRng) -> Sample<Circle> {
+    let center = random_point(rng);
+    let radius = rng.random_range(4.0..16.0);
+    Sample {
+        ours: Circle::new(center, radius),
+        parry: Some((
+            Pose::from_translation(parry_vector(center)),
+            Box::new(parry::Ball::new(radius)),
+        )),
+    }
+}
+
+fn segment(rng: &mut StdRng) -> Sample<Segment> {
+    let a = random_point(rng);
+    let b = a + Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU)) * 40.0;
+    Sample {
+        ours: Segment::new(a, b),
+        parry: Some((
+            Pose::identity(),
+            Box::new(parry::Segment::new(parry_vector(a), parry_vector(b))),
+        )),
+    }
+}
+
+/// A regular polygon of 5 to 10 vertices (octagon-like enemies), randomly turned.
+fn convex(rng: &mut StdRng) -> Sample<Vec<Vec2>> {
+    let center = random_point(rng);
+    let count = rng.random_range(5..=10);
+    let radius = rng.random_range(10.0..24.0);
+    let turn = rng.random_range(0.0..std::f32::consts::TAU);
+    let step = std::f32::consts::TAU / count as f32;
+    let vertices: Vec<Vec2> = (0..count)
+        .map(|i| center + Vec2::from_angle(turn + i as f32 * step) * radius)
+        .collect();
+    let points = vertices.iter().map(|v| parry_vector(*v)).collect();
+    Sample {
+        ours: vertices,
+        parry: Some((
+            Pose::identity(),
+            Box::new(parry::ConvexPolygon::from_convex_polyline(points).unwrap()),
+        )),
+    }
+}
+
+/// A concave star of 10 vertices, alternating long and short spokes; parry2d cannot take it.
+fn concave(rng: &mut StdRng) -> Sample<Vec<Vec2>> {
+    let center = random_point(rng);
+    let radius = rng.random_range(10.0..24.0);
+    let turn = rng.random_range(0.0..std::f32::consts::TAU);
+    let step = std::f32::consts::TAU / 10.0;
+    let vertices = (0..10)
+        .map(|i| {
+            let spoke = if i % 2 == 0 { radius } else { 0.5 * radius };
+            center + Vec2::from_angle(turn + i as f32 * step) * spoke
+        })
+        .collect();
+    Sample {
+        ours: vertices,
+        parry: None,
+    }
+}
+
+fn samples<A, B>(
+    seed: u64,
+    first: impl Fn(&mut StdRng) -> Sample<A>,
+    second: impl Fn(&mut StdRng) -> Sample<B>,
+) -> Vec<(Sample<A>, Sample<B>)> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..INPUTS)
+        .map(|_| (first(&mut rng), second(&mut rng)))
+        .collect()
+}
+
+/// What the full test returns, folded to a number so nothing is optimised away.
+fn folded(hit: Option<Intersection>) -> usize {
+    hit.map_or(0, |hit| 1 + hit.points.len())
+}
+
+/// Times one pair: our overlap test, our full intersection and, where it can take the shapes,
+/// parry2d's `intersection_test`. Returns the table row's name.
+fn bench_pair<A, B>(
+    criterion: &mut Criterion,
+    name: &str,
+    pairs: &[(Sample<A>, Sample<B>)],
+    overlap: impl Fn(&A, &B) -> bool,
+    intersect: impl Fn(&A, &B) -> usize,
+) {
+    let hits = pairs
+        .iter()
+        .filter(|(a, b)| overlap(&a.ours, &b.ours))
+        .count();
+    println!("{name}: {hits} hits in {} inputs", pairs.len());
+    let mask = pairs.len() - 1;
+    let mut group = criterion.benchmark_group(name);
+    group.bench_function("overlap", |bench| {
+        let mut i = 0;
+        bench.iter(|| {
+            let (a, b) = &pairs[i & mask];
+            i += 1;
+            overlap(black_box(&a.ours), black_box(&b.ours))
+        })
+    });
+    group.bench_function("intersect", |bench| {
+        let mut i = 0;
+        bench.iter(|| {
+            let (a, b) = &pairs[i & mask];
+            i += 1;
+            intersect(black_box(&a.ours), black_box(&b.ours))
+        })
+    });
+    if pairs
+        .iter()
+        .all(|(a, b)| a.parry.is_some() && b.parry.is_some())
+    {
+        let parry_pairs: Vec<_> = pairs
+            .iter()
+            .map(|(a, b)| (a.parry.as_ref().unwrap(), b.parry.as_ref().unwrap()))
+            .collect();
+        group.bench_function("parry2d", |bench| {
+            let mut i = 0;
+            bench.iter(|| {
+                let ((pose1, shape1), (pose2, shape2)) = parry_pairs[i & mask];
+                i += 1;
+                intersection_test(
+                    black_box(pose1),
+                    shape1.as_ref(),
+                    black_box(pose2),
+                    shape2.as_ref(),
+                )
+                .is_ok_and(|result| result.intersecting)
+            })
+        });
+    }
+    group.finish();
+}
+
+/// The median of one benchmark, in ns, from criterion's saved estimates.
+fn median_ns(group: &str, function: &str) -> Option<f64> {
+    let path = format!("target/criterion/{group}/{function}/new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let median = text.split("\"median\"").nth(1)?;
+    let estimate = median.split("\"point_estimate\":").nth(1)?;
+    estimate.split([',', '}']).next()?.trim().parse().ok()
+}
+
+fn print_table(names: &[&str]) {
+    println!();
+    println!("Median ns per test (one core, {INPUTS} seeded inputs per pair, about half hits):");
+    println!();
+    println!(
+        "| pair | ours: overlap | ours: intersect (with points) | parry2d intersection_test | intersect / parry2d |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    let cell = |value: Option<f64>| value.map_or("–".to_string(), |ns| format!("{ns:.1}"));
+    for name in names {
+        let overlap = median_ns(name, "overlap");
+        let intersect = median_ns(name, "intersect");
+        let parry = median_ns(name, "parry2d");
+        let ratio = intersect
+            .zip(parry)
+            .map_or("–".to_string(), |(ours, theirs)| {
+                format!("{:.2}×", ours / theirs)
+            });
+        println!(
+            "| {name} | {} | {} | {} | {ratio} |",
+            cell(overlap),
+            cell(intersect),
+            cell(parry)
+        );
+    }
+}
+
+fn main() {
+    let mut criterion = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+
+    bench_pair(
+        &mut criterion,
+        "circle_circle",
+        &samples(1, circle, circle),
+        |a, b| overlap_circle_circle(*a, *b),
+        |a, b| folded(intersect_circle_circle(*a, *b)),
+    );
+    bench_pair(
+        &mut criterion,
+        "segment_circle",
+        &samples(2, segment, circle),
+        |a, b| overlap_segment_circle(*a, *b),
+        |a, b| folded(intersect_segment_circle(*a, *b)),
+    );
+    bench_pair(
+        &mut criterion,
+        "segment_segment",
+        &samples(3, segment, segment),
+        |a, b| overlap_segment_segment(*a, *b),
+        |a, b| folded(intersect_segment_segment(*a, *b)),
+    );
+    for (name, polygon, seed) in [
+        ("polygon", convex as fn(&mut StdRng) -> Sample<Vec<Vec2>>, 4),
+        ("concave_polygon", concave, 7),
+    ] {
+        bench_pair(
+            &mut criterion,
+            &format!("{name}_circle"),
+            &samples(seed, polygon, circle),
+            |a, b| overlap_polygon_circle(a, *b),
+            |a, b| folded(intersect_polygon_circle(a, *b)),
+        );
+        bench_pair(
+            &mut criterion,
+            &format!("{name}_segment"),
+            &samples(seed + 1, polygon, segment),
+            |a, b| overlap_polygon_segment(a, *b),
+            |a, b| folded(intersect_polygon_segment(a, *b)),
+        );
+        bench_pair(
+            &mut criterion,
+            &format!("{name}_polygon"),
+            &samples(seed + 2, polygon, convex),
+            |a, b| overlap_polygon_polygon(a, b),
+            |a, b| folded(intersect_polygon_polygon(a, b)),
+        );
+    }
+    criterion.final_summary();
+    print_table(&[
+        "circle_circle",
+        "segment_circle",
+        "segment_segment",
+        "polygon_circle",
+        "polygon_segment",
+        "polygon_polygon",
+        "concave_polygon_circle",
+        "concave_polygon_segment",
+        "concave_polygon_polygon",
+    ]);
+}

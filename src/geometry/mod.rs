@@ -1,0 +1,252 @@
+//! Pure 2D geometry: overlap tests and outline crossings for discs, segments and polygons.
+//!
+//! Nothing here knows about the ECS: every function takes shapes in one common frame (the plugin
+//! passes world space) and returns plain values. Nothing here panics or returns NaN for finite
+//! input, and nothing allocates unless more than four points are found. Non-finite input (NaN,
+//! infinities, and anything beyond [`MAX_COORDINATE`]) or a negative radius gives "no overlap".
+//!
+//! # The shapes
+//! - [`Circle`]: a **solid disc**, `center` and `radius ≥ 0`. Its outline is its circumference.
+//!   A zero radius makes it a point.
+//! - [`Segment`]: the closed line segment from `a` to `b`; it is its own outline. `a == b` makes it
+//!   a point.
+//! - A polygon: a `&[Vec2]` vertex loop (the last vertex joins the first, no repeated closing
+//!   vertex), **convex or concave**, solid, not self-intersecting, at least three vertices. Its
+//!   outline is its edges; edge `i` runs from `vertices[i]` to `vertices[(i + 1) % n]`. Either
+//!   winding is accepted. Fewer than three vertices is treated as the polyline they form.
+//!
+//! # The operations
+//! Each shape pair has its own file, named `[first]_[second]` with the more complex shape first
+//! (`polygon_circle`), and two functions:
+//! - `overlap_[first]_[second]` → `bool`: do the two point sets share at least one point? Shapes
+//!   are **closed sets**, so touching counts, and so does one shape lying wholly inside the other.
+//!   This is the cheap test: squared distances, no square root where none is needed.
+//! - `intersect_[first]_[second]` → `Option<`[`Intersection`]`>`: `None` exactly when the overlap
+//!   test says `false`; otherwise the points where the two outlines cross or touch, and which
+//!   shape contains the other when they do not meet.
+//!
+//! [`overlap`] and [`intersect`] take any two [`Shape`]s in either order and mirror the result
+//! of the pair function, so each pair is written once and both orders agree exactly.
+//!
+//! # Points
+//! [`Intersection::points`] holds the points where the outlines cross or touch:
+//! - 0, 1 or 2 for circle–circle and segment–circle, any number where a polygon is involved;
+//! - where two outlines run along each other (collinear edges, a segment lying on an edge) the
+//!   shared piece is reported by its two end points;
+//! - in the order met walking **the first shape's outline**: a segment from `a` to `b`, a polygon
+//!   edge by edge from `vertices[0]`, and for circle–circle the point left of the line from the
+//!   first centre to the second, then the one right of it;
+//! - without near-duplicates: no two points lie within the pair's tolerance of each other (a
+//!   polygon vertex lying on the other outline is reported once, not once per edge).
+//!
+//! # Tolerance
+//! Floating point almost never gives exact tangency, so one rule decides "touching":
+//! distances below `TOLERANCE × size` count as zero, where [`TOLERANCE`] is `1e-5` and `size` is
+//! the sum of the two shapes' bounding radii (so the rule does not change when a scene is moved
+//! or uniformly scaled). Concretely: tangent circles, and a segment tangent to a circle, give one
+//! point and never two a hair apart; near-parallel edges closer than the tolerance are collinear;
+//! points closer than the tolerance are one point; a crossing found up to the tolerance past a
+//! segment's end is clamped onto that end. The tolerance never decides *whether* shapes overlap:
+//! the overlap verdict is the exact closed-set test, evaluated in `f32`.
+//!
+//! # Containment
+//! When the shapes overlap but their outlines do not meet, one lies inside the other and
+//! [`Intersection::containment`] says which. When the outlines cross or touch it is
+//! [`Containment::Neither`], even for a shape touching the other's outline from inside.
+
+mod bounds;
+mod circle_circle;
+mod dispatch;
+mod point;
+mod polygon_circle;
+mod polygon_polygon;
+mod polygon_segment;
+mod segment_circle;
+mod segment_segment;
+
+pub use bounds::{bounding_circle_of_points, polygon_size};
+pub use circle_circle::{intersect_circle_circle, overlap_circle_circle};
+pub use dispatch::{Shape, intersect, overlap};
+pub use point::{point_in_circle, point_in_polygon};
+pub use polygon_circle::{intersect_polygon_circle, overlap_polygon_circle};
+pub use polygon_polygon::{intersect_polygon_polygon, overlap_polygon_polygon};
+pub use polygon_segment::{intersect_polygon_segment, overlap_polygon_segment};
+pub use segment_circle::{intersect_segment_circle, overlap_segment_circle};
+pub use segment_segment::{intersect_segment_segment, overlap_segment_segment};
+
+use bevy::math::Vec2;
+use smallvec::SmallVec;
+
+/// The relative tolerance that decides touching: see the [module docs](self#tolerance).
+pub const TOLERANCE: f32 = 1e-5;
+
+/// The largest coordinate or radius the tests accept, `1e18`: beyond it squares and cross
+/// products could overflow `f32`, so such input is treated like NaN and infinity (no overlap).
+pub const MAX_COORDINATE: f32 = 1e18;
+
+/// A solid disc: every point within `radius` of `center`, circumference included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Circle {
+    /// The centre.
+    pub center: Vec2,
+    /// The radius, `≥ 0`; zero makes the disc a point.
+    pub radius: f32,
+}
+
+impl Circle {
+    /// A disc of `radius` around `center`.
+    #[inline]
+    pub const fn new(center: Vec2, radius: f32) -> Self {
+        Self { center, radius }
+    }
+
+    /// Whether the disc is usable: centre within [`MAX_COORDINATE`] and
+    /// `0 ≤ radius ≤ MAX_COORDINATE` (so NaN and infinities are not).
+    #[inline]
+    pub fn is_valid(&self) -> bool {
+        in_range(self.center) && (0.0..=MAX_COORDINATE).contains(&self.radius)
+    }
+}
+
+/// The closed line segment from `a` to `b`; `a == b` makes it a point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment {
+    /// The start point.
+    pub a: Vec2,
+    /// The end point.
+    pub b: Vec2,
+}
+
+impl Segment {
+    /// The segment from `a` to `b`.
+    #[inline]
+    pub const fn new(a: Vec2, b: Vec2) -> Self {
+        Self { a, b }
+    }
+
+    /// Whether both ends lie within [`MAX_COORDINATE`] (so NaN and infinities do not).
+    #[inline]
+    pub fn is_valid(&self) -> bool {
+        in_range(self.a) && in_range(self.b)
+    }
+
+    /// The radius of the smallest circle around the segment: half its length.
+    #[inline]
+    pub fn half_length(&self) -> f32 {
+        0.5 * self.a.distance(self.b)
+    }
+}
+
+/// The points where two outlines cross or touch; inline up to four, which covers every
+/// circle and segment pair and most polygon contacts.
+pub type Points = SmallVec<[Vec2; 4]>;
+
+/// Which of two overlapping shapes lies inside the other when their outlines do not meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Containment {
+    /// The outlines cross or touch: see [`Intersection::points`].
+    #[default]
+    Neither,
+    /// The first shape lies wholly inside the second.
+    FirstInSecond,
+    /// The second shape lies wholly inside the first.
+    SecondInFirst,
+    /// The outlines coincide everywhere (two identical circles): each contains the other and
+    /// the shared outline has no end points to report.
+    Coincident,
+}
+
+impl Containment {
+    /// The same fact with the two shapes swapped.
+    #[inline]
+    pub const fn mirrored(self) -> Self {
+        match self {
+            Self::FirstInSecond => Self::SecondInFirst,
+            Self::SecondInFirst => Self::FirstInSecond,
+            other => other,
+        }
+    }
+}
+
+/// The full answer for an overlapping pair: where the outlines meet, or which shape contains the
+/// other. Returned only for overlapping shapes, so `points` is empty exactly when `containment`
+/// is not [`Containment::Neither`].
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Intersection {
+    /// The points where the outlines cross or touch, in the order the
+    /// [module docs](self#points) give.
+    pub points: Points,
+    /// Which shape lies inside the other when the outlines do not meet.
+    pub containment: Containment,
+}
+
+impl Intersection {
+    /// Outlines meeting at `points` (must not be empty).
+    #[inline]
+    pub(crate) fn crossing(points: Points) -> Self {
+        debug_assert!(!points.is_empty());
+        Self {
+            points,
+            containment: Containment::Neither,
+        }
+    }
+
+    /// Outlines that do not meet, one shape inside the other.
+    #[inline]
+    pub(crate) fn contained(containment: Containment) -> Self {
+        Self {
+            points: Points::new(),
+            containment,
+        }
+    }
+
+    /// The same answer with the two shapes swapped: containment mirrored, points unchanged.
+    #[inline]
+    pub fn mirrored(mut self) -> Self {
+        self.containment = self.containment.mirrored();
+        self
+    }
+}
+
+/// The 2D cross product (z of the 3D cross product): positive when `b` turns left of `a`.
+#[inline]
+pub(crate) fn cross(a: Vec2, b: Vec2) -> f32 {
+    a.x * b.y - a.y * b.x
+}
+
+/// Appends `point` unless one already there lies within `tolerance` of it.
+#[inline]
+pub(crate) fn push_unique(points: &mut Points, point: Vec2, tolerance: f32) {
+    let tolerance_squared = tolerance * tolerance;
+    if points
+        .iter()
+        .all(|p| p.distance_squared(point) > tolerance_squared)
+    {
+        points.push(point);
+    }
+}
+
+/// Whether a point lies within [`MAX_COORDINATE`] on both axes (NaN does not).
+#[inline]
+pub(crate) fn in_range(point: Vec2) -> bool {
+    point.x.abs() <= MAX_COORDINATE && point.y.abs() <= MAX_COORDINATE
+}
+
+/// Whether every vertex lies within [`MAX_COORDINATE`].
+#[inline]
+pub(crate) fn all_in_range(vertices: &[Vec2]) -> bool {
+    vertices.iter().all(|&v| in_range(v))
+}
+
+/// The edges of a vertex loop, in order: `(vertices[i], vertices[i + 1])`, closing with
+/// `(vertices[n - 1], vertices[0])`. Two vertices give one edge (a polyline), one gives none.
+#[inline]
+pub(crate) fn edges(vertices: &[Vec2]) -> impl Iterator<Item = Segment> + '_ {
+    let n = vertices.len();
+    let count = match n {
+        0 | 1 => 0,
+        2 => 1,
+        _ => n,
+    };
+    (0..count).map(move |i| Segment::new(vertices[i], vertices[(i + 1) % n]))
+}

@@ -1,0 +1,54 @@
+//! Polygon–segment: a solid polygon, convex or concave, against a segment (a laser, a wall).
+
+use super::segment_segment::{nearest_point_between, push_crossings, segments_meet};
+use super::{
+    Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, bounds::polygon_size,
+    edges, point_in_polygon,
+};
+use bevy::math::Vec2;
+
+/// Whether a solid polygon and a segment share a point: the segment meets an edge, or lies
+/// wholly inside (its start is inside the polygon).
+///
+/// Non-finite input gives `false`.
+#[inline]
+pub fn overlap_polygon_segment(vertices: &[Vec2], segment: Segment) -> bool {
+    if !(segment.is_valid() && all_in_range(vertices)) {
+        return false;
+    }
+    edges(vertices).any(|edge| segments_meet(edge, segment))
+        || point_in_polygon(segment.a, vertices)
+}
+
+/// The points where a segment crosses or touches a polygon's edges, ordered along the
+/// polygon's outline; or [`Containment::SecondInFirst`] when the segment lies inside.
+///
+/// A segment lying along an edge gives the two ends of the shared piece; a segment through a
+/// vertex gives that vertex once. To find where a laser from `a` to `b` first enters, take the
+/// point nearest to `a`.
+pub fn intersect_polygon_segment(vertices: &[Vec2], segment: Segment) -> Option<Intersection> {
+    if !overlap_polygon_segment(vertices, segment) {
+        return None;
+    }
+    let tolerance = TOLERANCE * (polygon_size(vertices) + segment.half_length());
+    let mut points = Points::new();
+    for edge in edges(vertices) {
+        push_crossings(edge, segment, tolerance, &mut points);
+    }
+    if !points.is_empty() {
+        return Some(Intersection::crossing(points));
+    }
+    if point_in_polygon(segment.a, vertices) {
+        return Some(Intersection::contained(Containment::SecondInFirst));
+    }
+    // The exact test saw a touch that rounding hid from the tolerant one.
+    let nearest = edges(vertices)
+        .map(|edge| nearest_point_between(edge, segment))
+        .min_by(|p, q| {
+            let distance =
+                |point: &Vec2| super::segment_circle::distance_squared_to_segment(*point, segment);
+            distance(p).total_cmp(&distance(q))
+        })
+        .unwrap_or(segment.a);
+    Some(Intersection::crossing(Points::from_slice(&[nearest])))
+}

@@ -1,0 +1,198 @@
+//! Segment–segment: two closed segments, crossing or running along each other.
+
+use super::{Intersection, Points, Segment, TOLERANCE, cross, push_unique};
+use bevy::math::Vec2;
+
+/// Whether two closed segments share a point: each one's ends lie on opposite sides of (or on)
+/// the other's line, or, when all four ends are collinear, their extents overlap.
+///
+/// Zero-length segments are points. Non-finite input gives `false`.
+#[inline]
+pub fn overlap_segment_segment(first: Segment, second: Segment) -> bool {
+    first.is_valid() && second.is_valid() && segments_meet(first, second)
+}
+
+/// The points where two segments meet, ordered from `first.a` to `first.b`.
+///
+/// Crossing segments give one point; segments that run along each other (collinear within
+/// tolerance) give the two ends of the shared piece, or one point when that piece is shorter
+/// than the tolerance. A zero-length segment lying on the other is that one point.
+/// [`Intersection::containment`] is always [`Neither`](super::Containment::Neither): a segment
+/// has no inside.
+pub fn intersect_segment_segment(first: Segment, second: Segment) -> Option<Intersection> {
+    if !overlap_segment_segment(first, second) {
+        return None;
+    }
+    let tolerance = TOLERANCE * (first.half_length() + second.half_length());
+    let mut points = Points::new();
+    push_crossings(first, second, tolerance, &mut points);
+    if points.is_empty() {
+        // The exact test found a shared point that rounding hid from the tolerant one.
+        points.push(nearest_point_between(first, second));
+    }
+    Some(Intersection::crossing(points))
+}
+
+/// The exact closed-set test on finite input.
+#[inline]
+pub(crate) fn segments_meet(first: Segment, second: Segment) -> bool {
+    let first_direction = first.b - first.a;
+    let second_direction = second.b - second.a;
+    let second_a_side = cross(first_direction, second.a - first.a);
+    let second_b_side = cross(first_direction, second.b - first.a);
+    let first_a_side = cross(second_direction, first.a - second.a);
+    let first_b_side = cross(second_direction, first.b - second.a);
+    if second_a_side == 0.0 && second_b_side == 0.0 && first_a_side == 0.0 && first_b_side == 0.0 {
+        // All four ends on one line (or points): compare extents along it.
+        let axis = if first_direction.length_squared() >= second_direction.length_squared() {
+            first_direction
+        } else {
+            second_direction
+        };
+        if axis == Vec2::ZERO {
+            return first.a == second.a;
+        }
+        let (first_min, first_max) = extent(first, axis);
+        let (second_min, second_max) = extent(second, axis);
+        return first_min <= second_max && second_min <= first_max;
+    }
+    straddles(second_a_side, second_b_side) && straddles(first_a_side, first_b_side)
+}
+
+/// Whether two signed sides are on opposite sides of a line, or on it.
+#[inline]
+fn straddles(side_a: f32, side_b: f32) -> bool {
+    (side_a <= 0.0 && side_b >= 0.0) || (side_a >= 0.0 && side_b <= 0.0)
+}
+
+/// The segment's extent projected on `axis`, as `(min, max)`.
+#[inline]
+fn extent(segment: Segment, axis: Vec2) -> (f32, f32) {
+    let a = segment.a.dot(axis);
+    let b = segment.b.dot(axis);
+    (a.min(b), a.max(b))
+}
+
+/// Appends the points where two finite segments meet, in order from `first.a` to `first.b`,
+/// without near-duplicates. Appends nothing when they do not meet.
+pub(crate) fn push_crossings(first: Segment, second: Segment, tolerance: f32, points: &mut Points) {
+    let first_direction = first.b - first.a;
+    let second_direction = second.b - second.a;
+    let first_length = first_direction.length();
+    let second_length = second_direction.length();
+
+    // A point against a segment (or a point).
+    if first_length <= tolerance || second_length <= tolerance {
+        let (point, other) = if first_length <= tolerance {
+            (first.a.midpoint(first.b), second)
+        } else {
+            (second.a.midpoint(second.b), first)
+        };
+        if super::segment_circle::distance_squared_to_segment(point, other) <= tolerance * tolerance
+        {
+            push_unique(points, point, tolerance);
+        }
+        return;
+    }
+
+    // Collinear: both ends of the shorter within tolerance of the longer's line.
+    let (long, long_length, short) = if first_length >= second_length {
+        (first, first_length, second)
+    } else {
+        (second, second_length, first)
+    };
+    let long_unit = (long.b - long.a) / long_length;
+    let short_a_height = cross(long_unit, short.a - long.a);
+    let short_b_height = cross(long_unit, short.b - long.a);
+    if short_a_height.abs() <= tolerance && short_b_height.abs() <= tolerance {
+        push_shared_piece(
+            first,
+            long,
+            long_unit,
+            long_length,
+            short,
+            tolerance,
+            points,
+        );
+        return;
+    }
+
+    // Crossing: solve first.a + t·d₁ = second.a + u·d₂.
+    let denominator = cross(first_direction, second_direction);
+    if denominator == 0.0 {
+        return; // Parallel and apart.
+    }
+    let offset = second.a - first.a;
+    let t = cross(offset, second_direction) / denominator;
+    let u = cross(offset, first_direction) / denominator;
+    let first_slack = tolerance / first_length;
+    let second_slack = tolerance / second_length;
+    if (-first_slack..=1.0 + first_slack).contains(&t)
+        && (-second_slack..=1.0 + second_slack).contains(&u)
+    {
+        push_unique(
+            points,
+            first.a + first_direction * t.clamp(0.0, 1.0),
+            tolerance,
+        );
+    }
+}
+
+/// Appends the ends of the piece two collinear segments share, ordered along `first`.
+fn push_shared_piece(
+    first: Segment,
+    long: Segment,
+    long_unit: Vec2,
+    long_length: f32,
+    short: Segment,
+    tolerance: f32,
+    points: &mut Points,
+) {
+    let short_a = long_unit.dot(short.a - long.a);
+    let short_b = long_unit.dot(short.b - long.a);
+    let start = short_a.min(short_b).max(0.0);
+    let end = short_a.max(short_b).min(long_length);
+    if end < start - tolerance {
+        return; // On one line but apart.
+    }
+    if end - start <= tolerance {
+        let middle = 0.5 * (start + end).clamp(0.0, 2.0 * long_length);
+        push_unique(points, long.a + long_unit * middle, tolerance);
+        return;
+    }
+    let (mut near, mut far) = (long.a + long_unit * start, long.a + long_unit * end);
+    // `long_unit` runs along `first` unless `first` is the short one pointing the other way.
+    if long_unit.dot(first.b - first.a) < 0.0 {
+        std::mem::swap(&mut near, &mut far);
+    }
+    push_unique(points, near, tolerance);
+    push_unique(points, far, tolerance);
+}
+
+/// The midpoint of the closest pair of points of two segments: the answer of last resort
+/// when the exact test says they meet but rounding hides where.
+pub(crate) fn nearest_point_between(first: Segment, second: Segment) -> Vec2 {
+    let candidates = [
+        (first.a, closest_point_on(second, first.a)),
+        (first.b, closest_point_on(second, first.b)),
+        (closest_point_on(first, second.a), second.a),
+        (closest_point_on(first, second.b), second.b),
+    ];
+    let (p, q) = candidates
+        .into_iter()
+        .min_by(|(a, b), (c, d)| a.distance_squared(*b).total_cmp(&c.distance_squared(*d)))
+        .unwrap_or((first.a, second.a));
+    p.midpoint(q)
+}
+
+/// The point of `segment` nearest to `point`.
+#[inline]
+pub(crate) fn closest_point_on(segment: Segment, point: Vec2) -> Vec2 {
+    let direction = segment.b - segment.a;
+    let length_squared = direction.length_squared();
+    if length_squared == 0.0 {
+        return segment.a;
+    }
+    let t = (direction.dot(point - segment.a) / length_squared).clamp(0.0, 1.0);
+    segment.a + direction * t
+}

@@ -1,0 +1,658 @@
+//! Every case the source documents name (see `SEEDS.md`), one named test each, plus the seeds'
+//! own numeric examples. Each case goes through the dispatcher in both argument orders and
+//! checks that the cheap overlap test agrees with the full intersection.
+
+use bevy::math::Vec2;
+use bevy_collision_events::geometry::{
+    Circle, Containment, Intersection, Segment, Shape, intersect, overlap, point_in_circle,
+    point_in_polygon,
+};
+
+/// How far a computed point may be from the expected one.
+const CLOSE: f32 = 1e-4;
+
+fn circle(x: f32, y: f32, radius: f32) -> Shape<'static> {
+    Shape::Circle(Circle::new(Vec2::new(x, y), radius))
+}
+
+fn segment(ax: f32, ay: f32, bx: f32, by: f32) -> Shape<'static> {
+    Shape::Segment(Segment::new(Vec2::new(ax, ay), Vec2::new(bx, by)))
+}
+
+fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+/// Intersects in both orders, checks they agree with each other and with `overlap`, and returns
+/// the answer for `(first, second)`.
+fn both_orders(first: Shape, second: Shape) -> Option<Intersection> {
+    let forward = intersect(first, second);
+    let backward = intersect(second, first);
+    assert_eq!(
+        overlap(first, second),
+        forward.is_some(),
+        "overlap vs intersect"
+    );
+    assert_eq!(
+        overlap(second, first),
+        forward.is_some(),
+        "overlap in the other order"
+    );
+    match (&forward, &backward) {
+        (None, None) => {}
+        (Some(f), Some(b)) => {
+            assert_eq!(
+                f.containment,
+                b.containment.mirrored(),
+                "mirrored containment"
+            );
+            assert_same_set(&f.points, &b.points);
+        }
+        _ => panic!("one order overlaps, the other does not: {forward:?} vs {backward:?}"),
+    }
+    forward
+}
+
+fn assert_same_set(a: &[Vec2], b: &[Vec2]) {
+    assert_eq!(a.len(), b.len(), "point counts differ: {a:?} vs {b:?}");
+    for p in a {
+        assert!(
+            b.iter().any(|q| p.distance(*q) <= CLOSE),
+            "{p} missing from {b:?}"
+        );
+    }
+}
+
+fn assert_points(actual: &Intersection, expected: &[Vec2]) {
+    assert_eq!(actual.containment, Containment::Neither, "{actual:?}");
+    assert_eq!(
+        actual.points.len(),
+        expected.len(),
+        "points {:?}, expected {expected:?}",
+        actual.points
+    );
+    for (p, e) in actual.points.iter().zip(expected) {
+        assert!(
+            p.distance(*e) <= CLOSE,
+            "point {p}, expected {e} (all: {actual:?})"
+        );
+    }
+}
+
+fn assert_contained(actual: &Intersection, containment: Containment) {
+    assert!(actual.points.is_empty(), "{actual:?}");
+    assert_eq!(actual.containment, containment);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Circle–circle (seeds 000 and 003)
+
+#[test]
+fn circle_circle_apart() {
+    assert_eq!(
+        both_orders(circle(0.0, 0.0, 1.0), circle(3.0, 0.0, 1.0)),
+        None
+    );
+}
+
+#[test]
+fn circle_circle_crossing_gives_two_points_left_first() {
+    // Radii 5 and 5, centres 6 apart: the chord is at x = 3, half-length 4.
+    let hit = both_orders(circle(0.0, 0.0, 5.0), circle(6.0, 0.0, 5.0)).unwrap();
+    assert_points(&hit, &[v(3.0, 4.0), v(3.0, -4.0)]);
+}
+
+#[test]
+fn circle_circle_seed_003_example_hits() {
+    // Seed 003: (20, 40, r 5) and (25, 30, r 8): distance √125 ≈ 11.18 ≤ 13.
+    let a = circle(20.0, 40.0, 5.0);
+    let b = circle(25.0, 30.0, 8.0);
+    let hit = both_orders(a, b).unwrap();
+    assert_eq!(hit.points.len(), 2);
+    for p in &hit.points {
+        assert!((p.distance(v(20.0, 40.0)) - 5.0).abs() < CLOSE);
+        assert!((p.distance(v(25.0, 30.0)) - 8.0).abs() < CLOSE);
+    }
+}
+
+#[test]
+fn circle_circle_external_tangency_gives_one_point() {
+    let hit = both_orders(circle(0.0, 0.0, 2.0), circle(5.0, 0.0, 3.0)).unwrap();
+    assert_points(&hit, &[v(2.0, 0.0)]);
+}
+
+#[test]
+fn circle_circle_external_tangency_other_size_order() {
+    let hit = both_orders(circle(0.0, 0.0, 3.0), circle(5.0, 0.0, 2.0)).unwrap();
+    assert_points(&hit, &[v(3.0, 0.0)]);
+}
+
+#[test]
+fn circle_circle_near_tangency_gives_one_point_not_two() {
+    // Overlapping by a hair (well inside the tolerance): one point, never two a hair apart.
+    let hit = both_orders(circle(0.0, 0.0, 2.0), circle(4.999_99, 0.0, 3.0)).unwrap();
+    assert_eq!(hit.points.len(), 1, "{hit:?}");
+    assert!(hit.points[0].distance(v(2.0, 0.0)) < 1e-3);
+}
+
+#[test]
+fn circle_circle_internal_tangency_larger_first() {
+    // Seed 000: touching inside at C1 + r1·n1 when circle 1 is the larger.
+    let hit = both_orders(circle(0.0, 0.0, 5.0), circle(3.0, 0.0, 2.0)).unwrap();
+    assert_points(&hit, &[v(5.0, 0.0)]);
+}
+
+#[test]
+fn circle_circle_internal_tangency_smaller_first() {
+    // Seed 000: touching inside at C1 − r1·n1 when circle 1 is the smaller.
+    let hit = both_orders(circle(3.0, 0.0, 2.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_points(&hit, &[v(5.0, 0.0)]);
+}
+
+#[test]
+fn circle_circle_containment_smaller_first() {
+    let hit = both_orders(circle(1.0, 0.0, 1.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_contained(&hit, Containment::FirstInSecond);
+}
+
+#[test]
+fn circle_circle_containment_larger_first() {
+    let hit = both_orders(circle(0.0, 0.0, 5.0), circle(1.0, 0.0, 1.0)).unwrap();
+    assert_contained(&hit, Containment::SecondInFirst);
+}
+
+#[test]
+fn circle_circle_concentric_different_radii() {
+    let hit = both_orders(circle(7.0, 7.0, 5.0), circle(7.0, 7.0, 2.0)).unwrap();
+    assert_contained(&hit, Containment::SecondInFirst);
+}
+
+#[test]
+fn circle_circle_equal_circles_coincide() {
+    let hit = both_orders(circle(7.0, -3.0, 5.0), circle(7.0, -3.0, 5.0)).unwrap();
+    assert_contained(&hit, Containment::Coincident);
+}
+
+#[test]
+fn circle_circle_zero_radius_on_circumference() {
+    let hit = both_orders(circle(0.0, 0.0, 5.0), circle(3.0, 4.0, 0.0)).unwrap();
+    assert_points(&hit, &[v(3.0, 4.0)]);
+}
+
+#[test]
+fn circle_circle_zero_radius_inside() {
+    let hit = both_orders(circle(0.0, 0.0, 5.0), circle(1.0, 1.0, 0.0)).unwrap();
+    assert_contained(&hit, Containment::SecondInFirst);
+}
+
+#[test]
+fn circle_circle_zero_radius_outside() {
+    assert_eq!(
+        both_orders(circle(0.0, 0.0, 5.0), circle(6.0, 0.0, 0.0)),
+        None
+    );
+}
+
+#[test]
+fn circle_circle_two_equal_points() {
+    let hit = both_orders(circle(2.0, 2.0, 0.0), circle(2.0, 2.0, 0.0)).unwrap();
+    assert_contained(&hit, Containment::Coincident);
+    assert_eq!(
+        both_orders(circle(2.0, 2.0, 0.0), circle(2.0, 2.5, 0.0)),
+        None
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Segment–circle (seeds 001 and 004)
+
+#[test]
+fn segment_circle_seed_004_examples() {
+    // Seed 004: the circle (0, 0, r 10) hits (10, 0)–(0, 10): both ends lie on the circumference.
+    let hit = both_orders(segment(10.0, 0.0, 0.0, 10.0), circle(0.0, 0.0, 10.0)).unwrap();
+    assert_points(&hit, &[v(10.0, 0.0), v(0.0, 10.0)]);
+    // ...and misses (15, 0)–(0, 15), whose line passes 15/√2 ≈ 10.6 from the centre.
+    assert_eq!(
+        both_orders(segment(15.0, 0.0, 0.0, 15.0), circle(0.0, 0.0, 10.0)),
+        None
+    );
+}
+
+#[test]
+fn segment_circle_secant_entry_then_exit() {
+    let hit = both_orders(segment(-10.0, 3.0, 10.0, 3.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_points(&hit, &[v(-4.0, 3.0), v(4.0, 3.0)]);
+    let reversed = both_orders(segment(10.0, 3.0, -10.0, 3.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_points(&reversed, &[v(4.0, 3.0), v(-4.0, 3.0)]);
+}
+
+#[test]
+fn segment_circle_one_end_inside_gives_one_point() {
+    let hit = both_orders(segment(0.0, 0.0, 10.0, 0.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_points(&hit, &[v(5.0, 0.0)]);
+}
+
+#[test]
+fn segment_circle_wholly_inside_the_disc() {
+    // Seed 001: a hit though it never touches the circumference.
+    let hit = both_orders(segment(-1.0, 0.0, 1.0, 1.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_contained(&hit, Containment::FirstInSecond);
+}
+
+#[test]
+fn segment_circle_tangent_gives_one_point() {
+    let hit = both_orders(segment(-10.0, 5.0, 10.0, 5.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_points(&hit, &[v(0.0, 5.0)]);
+}
+
+#[test]
+fn segment_circle_behind_a_and_beyond_b() {
+    // Seed 001's regions: the nearest point is an end.
+    assert_eq!(
+        both_orders(segment(6.0, 0.0, 10.0, 0.0), circle(0.0, 0.0, 5.0)),
+        None
+    );
+    assert_eq!(
+        both_orders(segment(-10.0, 0.0, -6.0, 0.0), circle(0.0, 0.0, 5.0)),
+        None
+    );
+    let touch = both_orders(segment(5.0, 0.0, 10.0, 0.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_points(&touch, &[v(5.0, 0.0)]);
+}
+
+#[test]
+fn segment_circle_line_passes_near_but_segment_misses() {
+    // The infinite line cuts the disc; the segment stops short.
+    assert_eq!(
+        both_orders(segment(6.0, 1.0, 20.0, 1.0), circle(0.0, 0.0, 5.0)),
+        None
+    );
+}
+
+#[test]
+fn segment_circle_degenerate_segment_is_a_point() {
+    // Seed 001 divides by V·V = 0 here; we treat A = B as a point.
+    let inside = both_orders(segment(1.0, 1.0, 1.0, 1.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_contained(&inside, Containment::FirstInSecond);
+    let on = both_orders(segment(3.0, 4.0, 3.0, 4.0), circle(0.0, 0.0, 5.0)).unwrap();
+    assert_points(&on, &[v(3.0, 4.0)]);
+    assert_eq!(
+        both_orders(segment(6.0, 0.0, 6.0, 0.0), circle(0.0, 0.0, 5.0)),
+        None
+    );
+}
+
+#[test]
+fn segment_circle_zero_radius_on_the_segment() {
+    let hit = both_orders(segment(0.0, 0.0, 10.0, 0.0), circle(4.0, 0.0, 0.0)).unwrap();
+    assert_points(&hit, &[v(4.0, 0.0)]);
+    assert_eq!(
+        both_orders(segment(0.0, 0.0, 10.0, 0.0), circle(4.0, 0.5, 0.0)),
+        None
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Segment–segment
+
+#[test]
+fn segment_segment_crossing() {
+    let hit = both_orders(segment(0.0, 0.0, 4.0, 4.0), segment(0.0, 4.0, 4.0, 0.0)).unwrap();
+    assert_points(&hit, &[v(2.0, 2.0)]);
+}
+
+#[test]
+fn segment_segment_end_touching_the_other_t_junction() {
+    let hit = both_orders(segment(0.0, 0.0, 4.0, 0.0), segment(2.0, 0.0, 2.0, 5.0)).unwrap();
+    assert_points(&hit, &[v(2.0, 0.0)]);
+}
+
+#[test]
+fn segment_segment_shared_end() {
+    let hit = both_orders(segment(0.0, 0.0, 4.0, 0.0), segment(4.0, 0.0, 6.0, 3.0)).unwrap();
+    assert_points(&hit, &[v(4.0, 0.0)]);
+}
+
+#[test]
+fn segment_segment_parallel_apart() {
+    assert_eq!(
+        both_orders(segment(0.0, 0.0, 4.0, 0.0), segment(0.0, 1.0, 4.0, 1.0)),
+        None
+    );
+}
+
+#[test]
+fn segment_segment_collinear_overlap_reports_the_shared_piece() {
+    let hit = both_orders(segment(0.0, 0.0, 4.0, 0.0), segment(2.0, 0.0, 6.0, 0.0)).unwrap();
+    assert_points(&hit, &[v(2.0, 0.0), v(4.0, 0.0)]);
+    // Ordered along the first segment, whichever way the second one runs.
+    let hit = both_orders(segment(4.0, 0.0, 0.0, 0.0), segment(6.0, 0.0, 2.0, 0.0)).unwrap();
+    assert_points(&hit, &[v(4.0, 0.0), v(2.0, 0.0)]);
+    let short_first =
+        both_orders(segment(3.0, 0.0, 1.0, 0.0), segment(0.0, 0.0, 10.0, 0.0)).unwrap();
+    assert_points(&short_first, &[v(3.0, 0.0), v(1.0, 0.0)]);
+}
+
+#[test]
+fn segment_segment_collinear_touching_at_one_end() {
+    let hit = both_orders(segment(0.0, 0.0, 4.0, 0.0), segment(4.0, 0.0, 8.0, 0.0)).unwrap();
+    assert_points(&hit, &[v(4.0, 0.0)]);
+}
+
+#[test]
+fn segment_segment_collinear_apart() {
+    assert_eq!(
+        both_orders(segment(0.0, 0.0, 4.0, 0.0), segment(5.0, 0.0, 8.0, 0.0)),
+        None
+    );
+}
+
+#[test]
+fn segment_segment_identical() {
+    let hit = both_orders(segment(1.0, 2.0, 5.0, 7.0), segment(1.0, 2.0, 5.0, 7.0)).unwrap();
+    assert_points(&hit, &[v(1.0, 2.0), v(5.0, 7.0)]);
+}
+
+#[test]
+fn segment_segment_degenerate_point_on_and_off() {
+    let hit = both_orders(segment(2.0, 0.0, 2.0, 0.0), segment(0.0, 0.0, 4.0, 0.0)).unwrap();
+    assert_points(&hit, &[v(2.0, 0.0)]);
+    assert_eq!(
+        both_orders(segment(2.0, 1.0, 2.0, 1.0), segment(0.0, 0.0, 4.0, 0.0)),
+        None
+    );
+    let same = both_orders(segment(2.0, 1.0, 2.0, 1.0), segment(2.0, 1.0, 2.0, 1.0)).unwrap();
+    assert_points(&same, &[v(2.0, 1.0)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Polygon–circle (seed 002)
+
+/// A 10 × 10 square, counter-clockwise from the origin.
+const SQUARE: [Vec2; 4] = [
+    Vec2::new(0.0, 0.0),
+    Vec2::new(10.0, 0.0),
+    Vec2::new(10.0, 10.0),
+    Vec2::new(0.0, 10.0),
+];
+
+/// A "U": a 30 × 30 block with a 10-wide notch cut from the top down to y = 10. The notch is
+/// outside; the two arms and the base are the pockets of solid.
+const U_SHAPE: [Vec2; 8] = [
+    Vec2::new(0.0, 0.0),
+    Vec2::new(30.0, 0.0),
+    Vec2::new(30.0, 30.0),
+    Vec2::new(20.0, 30.0),
+    Vec2::new(20.0, 10.0),
+    Vec2::new(10.0, 10.0),
+    Vec2::new(10.0, 30.0),
+    Vec2::new(0.0, 30.0),
+];
+
+#[test]
+fn polygon_circle_crossing_an_edge() {
+    let hit = both_orders(Shape::Polygon(&SQUARE), circle(5.0, 0.0, 3.0)).unwrap();
+    assert_points(&hit, &[v(2.0, 0.0), v(8.0, 0.0)]);
+}
+
+#[test]
+fn polygon_circle_through_a_vertex_reports_it_once() {
+    // Centred on a far point so the circle passes exactly through the corner (10, 10).
+    let hit = both_orders(Shape::Polygon(&SQUARE), circle(13.0, 14.0, 5.0)).unwrap();
+    assert_points(&hit, &[v(10.0, 10.0)]);
+}
+
+#[test]
+fn polygon_circle_polygon_inside_circle() {
+    let hit = both_orders(Shape::Polygon(&SQUARE), circle(5.0, 5.0, 20.0)).unwrap();
+    assert_contained(&hit, Containment::FirstInSecond);
+}
+
+#[test]
+fn polygon_circle_circle_inside_polygon() {
+    let hit = both_orders(Shape::Polygon(&SQUARE), circle(5.0, 5.0, 2.0)).unwrap();
+    assert_contained(&hit, Containment::SecondInFirst);
+}
+
+#[test]
+fn polygon_circle_tangent_to_an_edge() {
+    let hit = both_orders(Shape::Polygon(&SQUARE), circle(5.0, -3.0, 3.0)).unwrap();
+    assert_points(&hit, &[v(5.0, 0.0)]);
+}
+
+#[test]
+fn polygon_circle_near_a_corner_misses() {
+    // Within the square's bounding circle, outside the square's corner region.
+    assert_eq!(
+        both_orders(Shape::Polygon(&SQUARE), circle(13.0, 13.0, 4.0)),
+        None
+    );
+}
+
+#[test]
+fn polygon_circle_in_concave_pocket_is_inside() {
+    let hit = both_orders(Shape::Polygon(&U_SHAPE), circle(5.0, 20.0, 3.0)).unwrap();
+    assert_contained(&hit, Containment::SecondInFirst);
+}
+
+#[test]
+fn polygon_circle_in_concave_notch_is_outside() {
+    // In the notch: inside the U's bounding box and hull, but not the solid.
+    assert_eq!(
+        both_orders(Shape::Polygon(&U_SHAPE), circle(15.0, 20.0, 3.0)),
+        None
+    );
+}
+
+#[test]
+fn polygon_circle_in_notch_touching_both_walls() {
+    // Radius 5 in the 10-wide notch: tangent to both walls.
+    let hit = both_orders(Shape::Polygon(&U_SHAPE), circle(15.0, 20.0, 5.0)).unwrap();
+    assert_points(&hit, &[v(20.0, 20.0), v(10.0, 20.0)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Polygon–segment
+
+#[test]
+fn polygon_segment_laser_through() {
+    let hit = both_orders(Shape::Polygon(&SQUARE), segment(-5.0, 5.0, 15.0, 5.0)).unwrap();
+    // Along the polygon's outline: edge 1 (x = 10) before edge 3 (x = 0).
+    assert_points(&hit, &[v(10.0, 5.0), v(0.0, 5.0)]);
+}
+
+#[test]
+fn polygon_segment_inside() {
+    let hit = both_orders(Shape::Polygon(&SQUARE), segment(2.0, 2.0, 8.0, 7.0)).unwrap();
+    assert_contained(&hit, Containment::SecondInFirst);
+}
+
+#[test]
+fn polygon_segment_along_an_edge_reports_shared_piece() {
+    let hit = both_orders(Shape::Polygon(&SQUARE), segment(3.0, 0.0, 6.0, 0.0)).unwrap();
+    assert_points(&hit, &[v(3.0, 0.0), v(6.0, 0.0)]);
+    // Overhanging both ends of the edge: the shared piece is the whole edge.
+    let overhang = both_orders(Shape::Polygon(&SQUARE), segment(-5.0, 0.0, 15.0, 0.0)).unwrap();
+    assert_points(&overhang, &[v(0.0, 0.0), v(10.0, 0.0)]);
+}
+
+#[test]
+fn polygon_segment_through_a_vertex_reports_it_once() {
+    let hit = both_orders(Shape::Polygon(&SQUARE), segment(5.0, 15.0, 15.0, 5.0)).unwrap();
+    assert_points(&hit, &[v(10.0, 10.0)]);
+}
+
+#[test]
+fn polygon_segment_across_a_concave_notch() {
+    let hit = both_orders(Shape::Polygon(&U_SHAPE), segment(-5.0, 20.0, 35.0, 20.0)).unwrap();
+    // Edges in order: (30,0)-(30,30), (20,30)-(20,10), (10,10)-(10,30), (0,30)-(0,0).
+    assert_points(
+        &hit,
+        &[v(30.0, 20.0), v(20.0, 20.0), v(10.0, 20.0), v(0.0, 20.0)],
+    );
+}
+
+#[test]
+fn polygon_segment_in_notch_misses() {
+    assert_eq!(
+        both_orders(Shape::Polygon(&U_SHAPE), segment(12.0, 15.0, 18.0, 25.0)),
+        None
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Polygon–polygon
+
+fn square_at(x: f32, y: f32, side: f32) -> [Vec2; 4] {
+    [
+        v(x, y),
+        v(x + side, y),
+        v(x + side, y + side),
+        v(x, y + side),
+    ]
+}
+
+#[test]
+fn polygon_polygon_overlapping_squares() {
+    let other = square_at(5.0, 5.0, 10.0);
+    let hit = both_orders(Shape::Polygon(&SQUARE), Shape::Polygon(&other)).unwrap();
+    assert_points(&hit, &[v(10.0, 5.0), v(5.0, 10.0)]);
+}
+
+#[test]
+fn polygon_polygon_apart() {
+    let other = square_at(11.0, 0.0, 10.0);
+    assert_eq!(
+        both_orders(Shape::Polygon(&SQUARE), Shape::Polygon(&other)),
+        None
+    );
+}
+
+#[test]
+fn polygon_polygon_inside_both_ways() {
+    let small = square_at(2.0, 2.0, 3.0);
+    let hit = both_orders(Shape::Polygon(&small), Shape::Polygon(&SQUARE)).unwrap();
+    assert_contained(&hit, Containment::FirstInSecond);
+    let hit = both_orders(Shape::Polygon(&SQUARE), Shape::Polygon(&small)).unwrap();
+    assert_contained(&hit, Containment::SecondInFirst);
+}
+
+#[test]
+fn polygon_polygon_collinear_edges_report_shared_pieces() {
+    // Side by side, sharing part of the edge x = 10.
+    let other = square_at(10.0, 4.0, 10.0);
+    let hit = both_orders(Shape::Polygon(&SQUARE), Shape::Polygon(&other)).unwrap();
+    assert_points(&hit, &[v(10.0, 4.0), v(10.0, 10.0)]);
+}
+
+#[test]
+fn polygon_polygon_shared_vertex_reported_once() {
+    let other = square_at(10.0, 10.0, 5.0);
+    let hit = both_orders(Shape::Polygon(&SQUARE), Shape::Polygon(&other)).unwrap();
+    assert_points(&hit, &[v(10.0, 10.0)]);
+}
+
+#[test]
+fn polygon_polygon_identical() {
+    let hit = both_orders(Shape::Polygon(&SQUARE), Shape::Polygon(&SQUARE)).unwrap();
+    assert_points(&hit, &SQUARE);
+}
+
+#[test]
+fn polygon_polygon_bar_across_concave_notch() {
+    // A bar through both arms of the U, over the notch.
+    let bar = [v(-5.0, 18.0), v(35.0, 18.0), v(35.0, 22.0), v(-5.0, 22.0)];
+    let hit = both_orders(Shape::Polygon(&U_SHAPE), Shape::Polygon(&bar)).unwrap();
+    assert_eq!(hit.points.len(), 8, "{hit:?}");
+    // A small square in the notch touches nothing.
+    let in_notch = square_at(12.0, 15.0, 5.0);
+    assert_eq!(
+        both_orders(Shape::Polygon(&U_SHAPE), Shape::Polygon(&in_notch)),
+        None
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Points in shapes
+
+#[test]
+fn point_in_circle_is_closed() {
+    let c = Circle::new(v(0.0, 0.0), 5.0);
+    assert!(point_in_circle(v(3.0, 4.0), c));
+    assert!(point_in_circle(v(0.0, 0.0), c));
+    assert!(!point_in_circle(v(3.0, 4.1), c));
+}
+
+#[test]
+fn point_in_polygon_concave_pocket_and_notch() {
+    assert!(point_in_polygon(v(5.0, 20.0), &U_SHAPE));
+    assert!(point_in_polygon(v(25.0, 20.0), &U_SHAPE));
+    assert!(point_in_polygon(v(15.0, 5.0), &U_SHAPE));
+    assert!(!point_in_polygon(v(15.0, 20.0), &U_SHAPE));
+    assert!(!point_in_polygon(v(-1.0, 5.0), &U_SHAPE));
+}
+
+#[test]
+fn point_in_polygon_ray_through_a_vertex_counts_once() {
+    // The ray from (5, 10) towards +x runs along y = 10 through the notch's bottom corners
+    // and the U's vertex (20, 10): the half-open rule keeps the count right.
+    assert!(point_in_polygon(v(5.0, 10.0), &U_SHAPE));
+    // A diamond whose right vertex sits on the ray.
+    let diamond = [v(0.0, -5.0), v(5.0, 0.0), v(0.0, 5.0), v(-5.0, 0.0)];
+    assert!(point_in_polygon(v(0.0, 0.0), &diamond));
+    assert!(!point_in_polygon(v(-6.0, 0.0), &diamond));
+}
+
+#[test]
+fn point_in_polygon_either_winding() {
+    let mut clockwise = U_SHAPE;
+    clockwise.reverse();
+    assert!(point_in_polygon(v(5.0, 20.0), &clockwise));
+    assert!(!point_in_polygon(v(15.0, 20.0), &clockwise));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Non-finite input: a defined answer (no overlap), never a panic
+
+#[test]
+fn non_finite_input_never_overlaps() {
+    let bad_values = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+    for bad in bad_values {
+        let bad_circles = [
+            circle(bad, 0.0, 1.0),
+            circle(0.0, bad, 1.0),
+            circle(0.0, 0.0, bad),
+        ];
+        let bad_segments = [segment(bad, 0.0, 1.0, 1.0), segment(0.0, 0.0, 1.0, bad)];
+        let bad_polygon = [v(0.0, 0.0), v(bad, 0.0), v(10.0, 10.0)];
+        let mut bad_shapes: Vec<Shape> = bad_circles.into_iter().chain(bad_segments).collect();
+        bad_shapes.push(Shape::Polygon(&bad_polygon));
+        let good_shapes = [
+            circle(0.0, 0.0, 100.0),
+            segment(-100.0, 0.0, 100.0, 0.0),
+            Shape::Polygon(&SQUARE),
+            Shape::Polygon(&U_SHAPE),
+        ];
+        for bad_shape in &bad_shapes {
+            for good in good_shapes.iter().chain(&bad_shapes) {
+                assert!(!overlap(*bad_shape, *good), "{bad_shape:?} vs {good:?}");
+                assert!(!overlap(*good, *bad_shape), "{good:?} vs {bad_shape:?}");
+                assert_eq!(intersect(*bad_shape, *good), None);
+                assert_eq!(intersect(*good, *bad_shape), None);
+            }
+        }
+    }
+}
+
+#[test]
+fn negative_radius_never_overlaps() {
+    let negative = circle(0.0, 0.0, -1.0);
+    for other in [
+        circle(0.0, 0.0, 5.0),
+        segment(-1.0, 0.0, 1.0, 0.0),
+        Shape::Polygon(&SQUARE),
+    ] {
+        assert!(!overlap(negative, other));
+        assert_eq!(intersect(other, negative), None);
+    }
+}
