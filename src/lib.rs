@@ -1,8 +1,113 @@
-//! Exact 2D collision events for Bevy: solid discs, segments and convex or concave polygons,
-//! with the points where their outlines cross.
+//! Exact 2D collision events for Bevy, without a physics engine.
 //!
-//! The [`geometry`] module is the core: for every pair of the three shapes, a cheap overlap test
-//! and a full intersection with the crossing points and containment. It is pure math with no
-//! ECS, usable on its own.
+//! Add [`CollisionPlugin`], give entities a [`CircleCollider`] (a solid disc), a
+//! [`SegmentCollider`] (a laser, a wall) or a [`PolygonCollider`] (solid, **convex or
+//! concave**), and read [`Contact`] messages: both entities and the **points where their
+//! outlines cross**. [`ContactStarted`] and [`ContactEnded`] mark a pair's first and last
+//! frame, as messages and as entity events for observers.
+//!
+//! # Quick start
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use bevy_collision_events::prelude::*;
+//!
+//! const PLAYER_BULLET: LayerMask = LayerMask::layer(0);
+//! const ENEMY: LayerMask = LayerMask::layer(1);
+//!
+//! fn spawn(mut commands: Commands) {
+//!     // A bullet, on its layer, touching enemies only (so never other bullets).
+//!     commands.spawn((
+//!         CircleCollider::new(4.0),
+//!         CollisionLayers::new(PLAYER_BULLET, ENEMY),
+//!         Transform::from_xyz(20.0, 0.0, 0.0),
+//!     ));
+//!     // An octagon enemy that reacts to its own hits.
+//!     commands
+//!         .spawn((
+//!             PolygonCollider::regular(8, 24.0),
+//!             CollisionLayers::new(ENEMY, PLAYER_BULLET),
+//!             Transform::default(),
+//!         ))
+//!         .observe(|hit: On<ContactStarted>| info!("enemy {} hit by {}", hit.entity, hit.other));
+//! }
+//!
+//! fn on_hits(mut contacts: MessageReader<Contact>) {
+//!     for contact in contacts.read() {
+//!         // contact.a, contact.b: the two entities; contact.points: where the outlines cross.
+//!         for point in &contact.points {
+//!             info!("{} and {} cross at {point}", contact.a, contact.b);
+//!         }
+//!     }
+//! }
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, TransformPlugin, CollisionPlugin::default()))
+//!     .add_systems(Startup, spawn)
+//!     .add_systems(Update, on_hits);
+//! app.update(); // Spawns, and finds the bullet crossing the octagon's edge.
+//! assert_eq!(app.world().resource::<Contacts>().len(), 1);
+//! ```
+//!
+//! # What you get
+//!
+//! | item | what it is |
+//! |---|---|
+//! | [`CircleCollider`], [`SegmentCollider`], [`PolygonCollider`] | the shapes, in local space, placed by `GlobalTransform` |
+//! | [`CollisionLayers`], [`LayerMask`] | who can touch whom (32 layers); bullets need never meet bullets |
+//! | [`ColliderDisabled`] | switch a collider off without despawning it |
+//! | [`Contact`] | a message every frame for every overlapping pair, with crossing points and containment |
+//! | [`ContactStarted`], [`ContactEnded`] | a pair's first and last frame: messages and entity events |
+//! | [`Contacts`], [`CollidingEntities`] | what overlaps now, without reading messages |
+//! | [`CollisionSystems`], [`CollisionSettings`] | ordering against the pipeline; tuning |
+//! | [`geometry`] | the pure geometry underneath, usable on its own |
+//!
+//! # Semantics
+//!
+//! Shapes are closed sets: touching counts, and so does one shape wholly inside another (then
+//! [`Contact::points`] is empty and [`Contact::containment`] says which holds which). Points
+//! are exact up to one documented tolerance: see [`geometry`].
+//!
+//! # The pipeline
+//!
+//! One chained set of systems, [`CollisionSystems`], in `PostUpdate` after transform
+//! propagation: **prepare** world shapes and bounding circles, **broad phase** (colliders
+//! grouped by layers, a uniform grid per pair of groups that can meet, the exact circle check),
+//! **narrow phase** (the exact pair tests, in parallel when there is enough work), **events**
+//! (this frame's pairs diffed against the last). Results are sorted, so they do not depend on
+//! the thread count.
+//!
+//! # Cargo features
+//!
+//! | feature | default | what it does |
+//! |---|---|---|
+//! | `parallel` | yes | split the broad and narrow phases across Bevy's `ComputeTaskPool` |
+//!
+//! # Modules
+//!
+//! Each stage of the pipeline has its own module (`prepare`, `broad_phase`, `narrow_phase`,
+//! `contact`); [`geometry`] has one file per shape pair.
 
+mod broad_phase;
+mod collider;
+mod contact;
 pub mod geometry;
+mod layers;
+mod narrow_phase;
+mod plugin;
+mod prepare;
+
+pub use collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
+pub use contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
+pub use layers::{ColliderDisabled, CollisionLayers, LayerMask};
+pub use plugin::{CollisionPlugin, CollisionSettings, CollisionSystems};
+
+/// Everything a game needs, for `use bevy_collision_events::prelude::*`.
+pub mod prelude {
+    pub use crate::geometry::Containment;
+    pub use crate::{
+        CircleCollider, ColliderDisabled, ColliderError, CollidingEntities, CollisionLayers,
+        CollisionPlugin, CollisionSettings, CollisionSystems, Contact, ContactEnded,
+        ContactStarted, Contacts, LayerMask, PolygonCollider, SegmentCollider,
+    };
+}

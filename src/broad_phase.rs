@@ -1,0 +1,330 @@
+//! Stage 2, broad phase: the pairs of bodies whose bounding circles overlap and whose layers
+//! match.
+//!
+//! # How
+//! 1. **Groups by layers.** Bodies with the same [`CollisionLayers`] form a group. Only groups
+//!    whose layers interact are compared, so in a bullet hell the thousands of bullets of one
+//!    side, which cannot hit each other, are never compared with each other at all.
+//! 2. **A uniform grid per group pair.** For two different groups, the smaller one is binned
+//!    into a grid laid over its own bounding box (each body in every cell its bounding box
+//!    covers), and each body of the larger group looks only at the cells it covers: `O(n)` in
+//!    the larger group, with no sort. A group that can touch itself is binned and queried
+//!    against itself. A pair sharing several cells is reported only from the first cell the
+//!    two have in common, so never twice.
+//! 3. **The exact circle check** (seed 003: squared distance against squared reach, no square
+//!    root) decides each candidate.
+//!
+//! The larger group's queries are split across Bevy's `ComputeTaskPool` when there are enough
+//! of them; the chunks are concatenated in order, so the result does not depend on the thread
+//! count.
+
+use crate::layers::CollisionLayers;
+use crate::plugin::CollisionSettings;
+use crate::prepare::Bodies;
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
+
+/// The candidate pairs of this frame, as body indices, plus reusable scratch space.
+#[derive(Resource, Default)]
+pub(crate) struct BroadPhase {
+    /// Pairs of body indices whose bounding circles overlap and whose layers match.
+    pub pairs: Vec<[u32; 2]>,
+    groups: Vec<Group>,
+    active_groups: usize,
+    group_of_layers: HashMap<CollisionLayers, usize>,
+    grid: Grid,
+}
+
+/// Bodies sharing one `CollisionLayers` value.
+#[derive(Default)]
+struct Group {
+    layers: CollisionLayers,
+    members: Vec<u32>,
+    /// Mean bounding radius of the members.
+    mean_radius: f32,
+}
+
+/// Finds this frame's candidate pairs.
+pub(crate) fn find_candidate_pairs(
+    bodies: Res<Bodies>,
+    settings: Res<CollisionSettings>,
+    mut broad_phase: ResMut<BroadPhase>,
+) {
+    broad_phase.run(&bodies, settings.parallel_threshold);
+}
+
+impl BroadPhase {
+    fn run(&mut self, bodies: &Bodies, parallel_threshold: usize) {
+        self.pairs.clear();
+        self.group_bodies(bodies);
+        let Self {
+            pairs,
+            groups,
+            active_groups,
+            grid,
+            ..
+        } = self;
+        let groups = &groups[..*active_groups];
+        for (i, first) in groups.iter().enumerate() {
+            for second in &groups[i..] {
+                if !first.layers.interacts_with(&second.layers) {
+                    continue;
+                }
+                if core::ptr::eq(first, second) {
+                    grid.build(bodies, &first.members, first.mean_radius);
+                    grid.query_into(bodies, &first.members, true, parallel_threshold, pairs);
+                } else {
+                    let (built, queried) = if first.members.len() <= second.members.len() {
+                        (first, second)
+                    } else {
+                        (second, first)
+                    };
+                    grid.build(
+                        bodies,
+                        &built.members,
+                        built.mean_radius.max(queried.mean_radius),
+                    );
+                    grid.query_into(bodies, &queried.members, false, parallel_threshold, pairs);
+                }
+            }
+        }
+    }
+
+    /// Sorts bodies into groups by layers, reusing last frame's allocations.
+    fn group_bodies(&mut self, bodies: &Bodies) {
+        for group in &mut self.groups[..self.active_groups] {
+            group.members.clear();
+            group.mean_radius = 0.0;
+        }
+        self.active_groups = 0;
+        self.group_of_layers.clear();
+        // Bodies come in runs of equal layers (one archetype after another): remember the last.
+        let mut last: Option<(CollisionLayers, usize)> = None;
+        for (index, &layers) in bodies.layers.iter().enumerate() {
+            let group = match last {
+                Some((last_layers, group)) if last_layers == layers => group,
+                _ => {
+                    let group = *self.group_of_layers.entry(layers).or_insert_with(|| {
+                        let group = self.active_groups;
+                        self.active_groups += 1;
+                        if group == self.groups.len() {
+                            self.groups.push(Group::default());
+                        }
+                        self.groups[group].layers = layers;
+                        group
+                    });
+                    last = Some((layers, group));
+                    group
+                }
+            };
+            let group = &mut self.groups[group];
+            group.members.push(index as u32);
+            group.mean_radius += bodies.radii[index];
+        }
+        for group in &mut self.groups[..self.active_groups] {
+            group.mean_radius /= group.members.len() as f32;
+        }
+        // Keep no more than twice the groups in use, so old layer values do not pile up.
+        self.groups.truncate(2 * self.active_groups.max(8));
+    }
+}
+
+/// A uniform grid over one group's bounding box, each body binned into every cell its
+/// bounding box covers, stored compactly (cell `c`'s entries are
+/// `entries[starts[c]..starts[c + 1]]`).
+#[derive(Default)]
+struct Grid {
+    origin: Vec2,
+    inverse_cell_size: f32,
+    columns: u32,
+    rows: u32,
+    starts: Vec<u32>,
+    entries: Vec<Entry>,
+    /// Each built body's first cell, kept while counting so filling need not recompute it.
+    ranges: Vec<CellRange>,
+}
+
+/// A binned body, with its first cell (for reporting a pair only once).
+#[derive(Clone, Copy)]
+struct Entry {
+    body: u32,
+    first_column: u32,
+    first_row: u32,
+}
+
+/// The cells a bounding box covers, inclusive.
+#[derive(Clone, Copy)]
+struct CellRange {
+    first_column: u32,
+    first_row: u32,
+    last_column: u32,
+    last_row: u32,
+}
+
+impl Grid {
+    /// Bins `members`, with cells about twice `typical_radius` wide.
+    fn build(&mut self, bodies: &Bodies, members: &[u32], typical_radius: f32) {
+        let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+        for &body in members {
+            let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
+            min = min.min(center - radius);
+            max = max.max(center + radius);
+        }
+        let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
+        // Cells about a body wide, but no more cells than a few per body.
+        let max_cells = (4 * members.len() + 64) as f32;
+        let mut cell_size = (2.0 * typical_radius).max(f32::MIN_POSITIVE);
+        let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
+        cell_size = cell_size.max(area_cell_size);
+        let columns = ((extent.x / cell_size) as u32).clamp(1, max_cells as u32);
+        let rows = ((extent.y / cell_size) as u32).clamp(1, max_cells as u32);
+        self.origin = min;
+        self.columns = columns;
+        self.rows = rows;
+        // Cells may come out a little wider than `cell_size` in one direction: use the larger.
+        self.inverse_cell_size = (columns as f32 / extent.x).min(rows as f32 / extent.y);
+
+        let cell_count = (columns * rows) as usize;
+        self.starts.clear();
+        self.starts.resize(cell_count + 1, 0);
+        self.ranges.clear();
+        for &body in members {
+            let range = self
+                .cells_covered(bodies.centers[body as usize], bodies.radii[body as usize])
+                .unwrap_or(CellRange {
+                    first_column: 0,
+                    first_row: 0,
+                    last_column: 0,
+                    last_row: 0,
+                });
+            self.ranges.push(range);
+            for row in range.first_row..=range.last_row {
+                for column in range.first_column..=range.last_column {
+                    self.starts[(row * columns + column) as usize + 1] += 1;
+                }
+            }
+        }
+        for cell in 0..cell_count {
+            self.starts[cell + 1] += self.starts[cell];
+        }
+        self.entries.clear();
+        self.entries.resize(
+            self.starts[cell_count] as usize,
+            Entry {
+                body: 0,
+                first_column: 0,
+                first_row: 0,
+            },
+        );
+        // Fill, advancing each cell's cursor (`starts[c]`), then shift the starts back.
+        for (&body, range) in members.iter().zip(&self.ranges) {
+            for row in range.first_row..=range.last_row {
+                for column in range.first_column..=range.last_column {
+                    let cursor = &mut self.starts[(row * columns + column) as usize];
+                    self.entries[*cursor as usize] = Entry {
+                        body,
+                        first_column: range.first_column,
+                        first_row: range.first_row,
+                    };
+                    *cursor += 1;
+                }
+            }
+        }
+        for cell in (1..=cell_count).rev() {
+            self.starts[cell] = self.starts[cell - 1];
+        }
+        self.starts[0] = 0;
+    }
+
+    /// The cells the box around a circle covers, clipped to the grid; `None` when it misses
+    /// the grid or is not finite.
+    #[inline]
+    fn cells_covered(&self, center: Vec2, radius: f32) -> Option<CellRange> {
+        let low = (center - radius - self.origin) * self.inverse_cell_size;
+        let high = (center + radius - self.origin) * self.inverse_cell_size;
+        let (columns, rows) = (self.columns as f32, self.rows as f32);
+        // Written so that NaN fails every comparison and is rejected.
+        if !(high.x >= 0.0 && high.y >= 0.0 && low.x < columns && low.y < rows) {
+            return None;
+        }
+        let clip = |value: f32, count: u32| (value.max(0.0) as u32).min(count - 1);
+        Some(CellRange {
+            first_column: clip(low.x, self.columns),
+            first_row: clip(low.y, self.rows),
+            last_column: clip(high.x, self.columns),
+            last_row: clip(high.y, self.rows),
+        })
+    }
+
+    /// Appends the pairs between `queried` and the binned bodies. With `same_group` the binned
+    /// bodies are `queried` themselves and each pair is reported once, lower index first.
+    fn query_into(
+        &self,
+        bodies: &Bodies,
+        queried: &[u32],
+        same_group: bool,
+        parallel_threshold: usize,
+        pairs: &mut Vec<[u32; 2]>,
+    ) {
+        let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
+        match pool {
+            Some(pool) if queried.len() >= parallel_threshold => {
+                let chunk_size = queried.len().div_ceil(pool.thread_num() * 4).max(64);
+                let chunks = pool.scope(|scope| {
+                    for chunk in queried.chunks(chunk_size) {
+                        scope.spawn(async move {
+                            let mut found = Vec::new();
+                            self.query_chunk(bodies, chunk, same_group, &mut found);
+                            found
+                        });
+                    }
+                });
+                for chunk in chunks {
+                    pairs.extend_from_slice(&chunk);
+                }
+            }
+            _ => self.query_chunk(bodies, queried, same_group, pairs),
+        }
+    }
+
+    fn query_chunk(
+        &self,
+        bodies: &Bodies,
+        queried: &[u32],
+        same_group: bool,
+        pairs: &mut Vec<[u32; 2]>,
+    ) {
+        for &body in queried {
+            let center = bodies.centers[body as usize];
+            let radius = bodies.radii[body as usize];
+            let Some(range) = self.cells_covered(center, radius) else {
+                continue;
+            };
+            for row in range.first_row..=range.last_row {
+                let row_start = row * self.columns;
+                for column in range.first_column..=range.last_column {
+                    let cell = (row_start + column) as usize;
+                    let entries =
+                        &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
+                    for entry in entries {
+                        if same_group && entry.body <= body {
+                            continue;
+                        }
+                        // Report the pair only from the first cell the two share.
+                        if column != range.first_column.max(entry.first_column)
+                            || row != range.first_row.max(entry.first_row)
+                        {
+                            continue;
+                        }
+                        let other = entry.body as usize;
+                        let reach = radius + bodies.radii[other];
+                        if center.distance_squared(bodies.centers[other]) <= reach * reach {
+                            pairs.push([body, entry.body]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,386 @@
+//! The three collider components, their constructors and validation, and [`ColliderError`].
+//!
+//! Each collider is defined in its entity's local space and placed in the world by its
+//! [`GlobalTransform`]: translation, rotation about z, scale, and parent hierarchies all apply.
+//! Only the transform's x and y axes are used (a collider lives in the XY plane). Scale acts on
+//! every point of a segment or polygon, mirroring included. A circle stays a circle: its radius
+//! is multiplied by the **larger** of the x and y scales, so under non-uniform scale it covers
+//! the ellipse the scale would make.
+
+use crate::geometry::{self, MAX_COORDINATE, overlap_segment_segment};
+use bevy::math::bounding::BoundingCircle;
+use bevy::math::primitives::{Circle, ConvexPolygon, Polygon, Segment2d};
+use bevy::prelude::*;
+use thiserror::Error;
+
+/// Why a collider could not be built from the values given.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum ColliderError {
+    /// A circle's radius is negative, NaN, infinite or beyond [`MAX_COORDINATE`].
+    #[error("a circle's radius must be finite and at least zero, got {0}")]
+    InvalidRadius(f32),
+    /// A point (an offset, a segment end, a polygon vertex) is NaN, infinite or beyond
+    /// [`MAX_COORDINATE`].
+    #[error("point {index} is not finite or too large: {point}")]
+    InvalidPoint {
+        /// Which point: 0 for an offset, 0 or 1 for a segment's ends, the vertex index.
+        index: usize,
+        /// The point itself.
+        point: Vec2,
+    },
+    /// A polygon has fewer than three distinct vertices (after dropping repeated neighbours
+    /// and a repeated closing vertex).
+    #[error("a polygon needs at least 3 distinct vertices, got {0}")]
+    TooFewVertices(usize),
+    /// A polygon's vertices all lie on one line.
+    #[error("the polygon has zero area: its vertices lie on one line")]
+    ZeroArea,
+    /// Two edges of a polygon cross or overlap, other than neighbours at their shared vertex.
+    #[error("the polygon intersects itself: edges {0} and {1} meet")]
+    SelfIntersecting(usize, usize),
+}
+
+fn check_point(index: usize, point: Vec2) -> Result<Vec2, ColliderError> {
+    if point.x.abs() <= MAX_COORDINATE && point.y.abs() <= MAX_COORDINATE {
+        Ok(point)
+    } else {
+        Err(ColliderError::InvalidPoint { index, point })
+    }
+}
+
+/// A solid disc of `radius` around the entity's origin (plus an optional local offset).
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// let bullet = (CircleCollider::new(4.0), Transform::from_xyz(10.0, 20.0, 0.0));
+/// assert!(CircleCollider::try_new(-1.0).is_err());
+/// ```
+#[derive(Component, Clone, Debug, PartialEq, Reflect)]
+#[reflect(Component, Clone, Debug, PartialEq)]
+#[require(Transform)]
+pub struct CircleCollider {
+    radius: f32,
+    offset: Vec2,
+}
+
+impl CircleCollider {
+    /// A disc of `radius` centred on the entity.
+    ///
+    /// # Panics
+    /// If `radius` is negative or not finite; see [`try_new`](Self::try_new).
+    pub fn new(radius: f32) -> Self {
+        Self::try_new(radius).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// A disc of `radius` centred on the entity.
+    ///
+    /// # Errors
+    /// [`ColliderError::InvalidRadius`] if `radius` is negative, NaN, infinite or beyond
+    /// [`MAX_COORDINATE`]. Zero is allowed: the disc is a point.
+    pub fn try_new(radius: f32) -> Result<Self, ColliderError> {
+        if (0.0..=MAX_COORDINATE).contains(&radius) {
+            Ok(Self {
+                radius,
+                offset: Vec2::ZERO,
+            })
+        } else {
+            Err(ColliderError::InvalidRadius(radius))
+        }
+    }
+
+    /// The same disc, centred at `offset` in the entity's local space.
+    ///
+    /// # Panics
+    /// If `offset` is not finite; see [`try_with_offset`](Self::try_with_offset).
+    pub fn with_offset(self, offset: Vec2) -> Self {
+        self.try_with_offset(offset)
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// The same disc, centred at `offset` in the entity's local space.
+    ///
+    /// # Errors
+    /// [`ColliderError::InvalidPoint`] if `offset` is not finite.
+    pub fn try_with_offset(self, offset: Vec2) -> Result<Self, ColliderError> {
+        Ok(Self {
+            offset: check_point(0, offset)?,
+            ..self
+        })
+    }
+
+    /// The radius, in local units.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// The centre, in the entity's local space.
+    pub fn offset(&self) -> Vec2 {
+        self.offset
+    }
+}
+
+impl TryFrom<Circle> for CircleCollider {
+    type Error = ColliderError;
+
+    fn try_from(circle: Circle) -> Result<Self, Self::Error> {
+        Self::try_new(circle.radius)
+    }
+}
+
+impl From<&CircleCollider> for Circle {
+    /// The disc's shape, without its offset.
+    fn from(collider: &CircleCollider) -> Self {
+        Circle::new(collider.radius)
+    }
+}
+
+/// A line segment between two points of the entity's local space: a laser, a wall, a bullet's
+/// path over a frame. It is its own outline; equal ends make it a point.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// let laser = SegmentCollider::new(Vec2::ZERO, Vec2::new(0.0, 800.0));
+/// assert_eq!(laser.length(), 800.0);
+/// ```
+#[derive(Component, Clone, Debug, PartialEq, Reflect)]
+#[reflect(Component, Clone, Debug, PartialEq)]
+#[require(Transform)]
+pub struct SegmentCollider {
+    a: Vec2,
+    b: Vec2,
+}
+
+impl SegmentCollider {
+    /// The segment from `a` to `b`, in local space.
+    ///
+    /// # Panics
+    /// If either point is not finite; see [`try_new`](Self::try_new).
+    pub fn new(a: Vec2, b: Vec2) -> Self {
+        Self::try_new(a, b).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// The segment from `a` to `b`, in local space.
+    ///
+    /// # Errors
+    /// [`ColliderError::InvalidPoint`] (index 0 for `a`, 1 for `b`) if a point is NaN, infinite
+    /// or beyond [`MAX_COORDINATE`].
+    pub fn try_new(a: Vec2, b: Vec2) -> Result<Self, ColliderError> {
+        Ok(Self {
+            a: check_point(0, a)?,
+            b: check_point(1, b)?,
+        })
+    }
+
+    /// The start, in local space.
+    pub fn a(&self) -> Vec2 {
+        self.a
+    }
+
+    /// The end, in local space.
+    pub fn b(&self) -> Vec2 {
+        self.b
+    }
+
+    /// The length, in local units.
+    pub fn length(&self) -> f32 {
+        self.a.distance(self.b)
+    }
+}
+
+impl TryFrom<Segment2d> for SegmentCollider {
+    type Error = ColliderError;
+
+    fn try_from(segment: Segment2d) -> Result<Self, Self::Error> {
+        Self::try_new(segment.vertices[0], segment.vertices[1])
+    }
+}
+
+impl From<&SegmentCollider> for Segment2d {
+    fn from(collider: &SegmentCollider) -> Self {
+        Segment2d::new(collider.a, collider.b)
+    }
+}
+
+/// A solid simple polygon, **convex or concave**, given as a loop of vertices in local space
+/// (either winding; the last vertex joins the first).
+///
+/// Repeated neighbouring vertices and a repeated closing vertex are dropped. The polygon must
+/// then have at least three vertices, a non-zero area, and no two edges that cross.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// // An arrow-head ship: concave.
+/// let ship = PolygonCollider::new(vec![
+///     Vec2::new(0.0, 20.0),
+///     Vec2::new(14.0, -14.0),
+///     Vec2::new(0.0, -6.0),
+///     Vec2::new(-14.0, -14.0),
+/// ]);
+/// assert_eq!(ship.vertices().len(), 4);
+///
+/// // A bow tie crosses itself.
+/// let bow_tie = [Vec2::ZERO, Vec2::new(1.0, 1.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)];
+/// assert_eq!(
+///     PolygonCollider::try_new(bow_tie),
+///     Err(ColliderError::SelfIntersecting(0, 2))
+/// );
+/// ```
+#[derive(Component, Clone, Debug, PartialEq, Reflect)]
+#[reflect(Component, Clone, Debug, PartialEq)]
+#[require(Transform)]
+pub struct PolygonCollider {
+    vertices: Vec<Vec2>,
+    /// The smallest circle around the vertices, in local space.
+    bounds_center: Vec2,
+    bounds_radius: f32,
+}
+
+impl PolygonCollider {
+    /// A polygon from its vertex loop.
+    ///
+    /// # Panics
+    /// If the vertices do not make a valid polygon; see [`try_new`](Self::try_new).
+    pub fn new(vertices: impl Into<Vec<Vec2>>) -> Self {
+        Self::try_new(vertices).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// A polygon from its vertex loop. Validation is `O(n²)` in the vertex count; it runs once.
+    ///
+    /// # Errors
+    /// - [`ColliderError::InvalidPoint`] for a NaN, infinite or too large vertex;
+    /// - [`ColliderError::TooFewVertices`] for fewer than three distinct vertices;
+    /// - [`ColliderError::ZeroArea`] when they all lie on one line;
+    /// - [`ColliderError::SelfIntersecting`] when two edges meet other than neighbours at
+    ///   their shared vertex (edge `i` runs from vertex `i` to vertex `i + 1`, counted after
+    ///   repeated vertices are dropped).
+    pub fn try_new(vertices: impl Into<Vec<Vec2>>) -> Result<Self, ColliderError> {
+        let mut vertices = vertices.into();
+        for (index, &point) in vertices.iter().enumerate() {
+            check_point(index, point)?;
+        }
+        vertices.dedup();
+        while vertices.len() > 1 && vertices.first() == vertices.last() {
+            vertices.pop();
+        }
+        if vertices.len() < 3 {
+            return Err(ColliderError::TooFewVertices(vertices.len()));
+        }
+        check_area(&vertices)?;
+        check_simple(&vertices)?;
+        let bounds = geometry::bounding_circle_of_points(&vertices);
+        Ok(Self {
+            vertices,
+            bounds_center: bounds.center,
+            bounds_radius: bounds.radius(),
+        })
+    }
+
+    /// A regular polygon of `sides` vertices on a circle of `circumradius` around the origin,
+    /// the first vertex on +x: an octagon enemy is `regular(8, 24.0)`.
+    ///
+    /// # Panics
+    /// If `sides < 3` or `circumradius` is not finite and positive.
+    pub fn regular(sides: usize, circumradius: f32) -> Self {
+        assert!(sides >= 3, "a regular polygon needs at least 3 sides");
+        let step = core::f32::consts::TAU / sides as f32;
+        Self::new(
+            (0..sides)
+                .map(|i| Vec2::from_angle(i as f32 * step) * circumradius)
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// An axis-aligned rectangle of `width` × `height` centred on the origin.
+    ///
+    /// # Panics
+    /// If a side is not finite and positive.
+    pub fn rectangle(width: f32, height: f32) -> Self {
+        let half = Vec2::new(width, height) / 2.0;
+        Self::new(vec![
+            Vec2::new(-half.x, -half.y),
+            Vec2::new(half.x, -half.y),
+            Vec2::new(half.x, half.y),
+            Vec2::new(-half.x, half.y),
+        ])
+    }
+
+    /// The vertex loop, in local space, as validated.
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+
+    /// The smallest circle around the polygon, in local space.
+    pub fn local_bounding_circle(&self) -> BoundingCircle {
+        BoundingCircle::new(self.bounds_center, self.bounds_radius)
+    }
+}
+
+/// Rejects polygons whose vertices lie on one line.
+fn check_area(vertices: &[Vec2]) -> Result<(), ColliderError> {
+    let origin = vertices[0];
+    // Unsigned, so that a bow tie's two halves do not cancel: that one is self-intersecting.
+    let spread: f32 = vertices
+        .windows(2)
+        .map(|pair| (pair[0] - origin).perp_dot(pair[1] - origin).abs())
+        .sum();
+    let extent = vertices
+        .iter()
+        .map(|v| v.distance_squared(origin))
+        .fold(0.0, f32::max);
+    if spread <= 1e-6 * extent {
+        Err(ColliderError::ZeroArea)
+    } else {
+        Ok(())
+    }
+}
+
+/// Rejects polygons with two edges that meet other than neighbours at their shared vertex.
+fn check_simple(vertices: &[Vec2]) -> Result<(), ColliderError> {
+    let n = vertices.len();
+    let edge = |i: usize| geometry::Segment::new(vertices[i], vertices[(i + 1) % n]);
+    for i in 0..n {
+        // The next edge folds back over this one when they turn by half a turn.
+        let (this, next) = (edge(i), edge((i + 1) % n));
+        let (d1, d2) = (this.b - this.a, next.b - next.a);
+        if d1.perp_dot(d2) == 0.0 && d1.dot(d2) < 0.0 {
+            return Err(ColliderError::SelfIntersecting(i, (i + 1) % n));
+        }
+        // Every edge that is not a neighbour must not touch this one at all.
+        for j in i + 2..n {
+            if i == 0 && j == n - 1 {
+                continue; // Neighbours across the loop's closing vertex.
+            }
+            if overlap_segment_segment(this, edge(j)) {
+                return Err(ColliderError::SelfIntersecting(i, j));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl TryFrom<Polygon> for PolygonCollider {
+    type Error = ColliderError;
+
+    fn try_from(polygon: Polygon) -> Result<Self, Self::Error> {
+        Self::try_new(polygon.vertices)
+    }
+}
+
+impl TryFrom<ConvexPolygon> for PolygonCollider {
+    type Error = ColliderError;
+
+    fn try_from(polygon: ConvexPolygon) -> Result<Self, Self::Error> {
+        Self::try_new(polygon.vertices().to_vec())
+    }
+}
+
+impl From<&PolygonCollider> for Polygon {
+    fn from(collider: &PolygonCollider) -> Self {
+        Polygon {
+            vertices: collider.vertices.clone(),
+        }
+    }
+}

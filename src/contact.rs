@@ -1,0 +1,284 @@
+//! Stage 4, events: what the user reads. [`Contact`] every frame for every overlapping pair,
+//! [`ContactStarted`] and [`ContactEnded`] on the first and last frame, the [`Contacts`]
+//! resource and the [`CollidingEntities`] component.
+
+use crate::geometry::{Containment, Points};
+use crate::narrow_phase::NarrowPhase;
+use bevy::ecs::entity::{Entities, EntityHashSet};
+use bevy::prelude::*;
+use std::sync::OnceLock;
+
+/// Two colliders overlap this frame, and where their outlines cross.
+///
+/// Written **every frame** for every overlapping pair, with fresh points: a laser reads where it
+/// enters its target each frame. Each pair is written once, with `a < b` (in [`Entity`] order).
+///
+/// # Scheduling
+/// Written in [`CollisionSystems::Events`](crate::CollisionSystems::Events), in the
+/// plugin's schedule (`PostUpdate` by default). A [`MessageReader<Contact>`] in `Update` reads
+/// the previous frame's contacts; one ordered `.after(CollisionSystems::Events)` reads this
+/// frame's. Messages are written in `(a, b)` order, the same whatever the thread count.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct Contact {
+    /// One collider: the lower [`Entity`] of the two.
+    pub a: Entity,
+    /// The other collider.
+    pub b: Entity,
+    /// The world-space points where the two outlines cross or touch; where outlines run along
+    /// each other, the ends of the shared piece. Ordered along the outline of the more complex
+    /// shape (polygon, segment, circle), or of `a`'s when both are of one kind; see
+    /// [`geometry`](crate::geometry#points). Empty when one lies inside the other.
+    pub points: Points,
+    /// Which collider lies inside the other when the outlines do not meet: "first" is `a`,
+    /// "second" is `b`. [`Containment::Neither`] when `points` is not empty.
+    pub containment: Containment,
+}
+
+impl Contact {
+    /// Whether `entity` is one of the two.
+    pub fn involves(&self, entity: Entity) -> bool {
+        self.a == entity || self.b == entity
+    }
+
+    /// The other collider of the pair, if `entity` is one of the two.
+    pub fn other(&self, entity: Entity) -> Option<Entity> {
+        if entity == self.a {
+            Some(self.b)
+        } else if entity == self.b {
+            Some(self.a)
+        } else {
+            None
+        }
+    }
+
+    /// Whether `entity`'s collider lies wholly inside the other's (no crossing points).
+    pub fn is_inside(&self, entity: Entity) -> bool {
+        match self.containment {
+            Containment::FirstInSecond => entity == self.a,
+            Containment::SecondInFirst => entity == self.b,
+            Containment::Coincident => self.involves(entity),
+            Containment::Neither => false,
+        }
+    }
+
+    /// The crossing point nearest to `origin`, such as where a laser fired from `origin` first
+    /// meets its target. `None` when one collider lies inside the other.
+    pub fn nearest_point(&self, origin: Vec2) -> Option<Vec2> {
+        self.points.iter().copied().min_by(|p, q| {
+            p.distance_squared(origin)
+                .total_cmp(&q.distance_squared(origin))
+        })
+    }
+}
+
+/// Two colliders started to overlap this frame.
+///
+/// As a [`Message`] it is written once per pair, with `entity < other`. As an
+/// [`EntityEvent`] it is triggered once for **each** of the two entities (with `entity` that
+/// one and `other` the other), so an observer on either fires:
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// fn spawn_mine(mut commands: Commands) {
+///     commands
+///         .spawn((CircleCollider::new(10.0), Transform::default()))
+///         .observe(|hit: On<ContactStarted>, mut commands: Commands| {
+///             commands.entity(hit.other).despawn();
+///         });
+/// }
+/// # bevy::ecs::system::assert_is_system(spawn_mine);
+/// ```
+///
+/// # Scheduling
+/// Written and triggered in [`CollisionSystems::Events`](crate::CollisionSystems::Events),
+/// in the plugin's schedule (`PostUpdate` by default); observers run when that system's
+/// commands are applied, before the next system set. Written in `(entity, other)` order.
+#[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ContactStarted {
+    /// The entity the event is about (the observed one, for observers).
+    pub entity: Entity,
+    /// The other collider of the pair.
+    pub other: Entity,
+}
+
+/// Two colliders stopped overlapping this frame: they moved apart, or one of them was
+/// despawned, lost its collider, was switched off with
+/// [`ColliderDisabled`](crate::ColliderDisabled), or no longer matches the other's layers.
+/// Every [`ContactStarted`] is followed by exactly one `ContactEnded`.
+///
+/// As a [`Message`] it is written once per pair, with `entity < other`. As an
+/// [`EntityEvent`] it is triggered for each of the two entities that still exists.
+///
+/// # Scheduling
+/// Written and triggered in [`CollisionSystems::Events`](crate::CollisionSystems::Events),
+/// in the plugin's schedule (`PostUpdate` by default). Written in `(entity, other)` order.
+#[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ContactEnded {
+    /// The entity the event is about (the observed one, for observers).
+    pub entity: Entity,
+    /// The other collider of the pair.
+    pub other: Entity,
+}
+
+/// The entities this one overlaps now, kept up to date on the entities that have this
+/// component (add it to those you want to ask; it costs nothing elsewhere).
+///
+/// # Scheduling
+/// Updated in [`CollisionSystems::Events`](crate::CollisionSystems::Events).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Deref, Reflect)]
+#[reflect(Component, Debug, Default, Clone, PartialEq)]
+pub struct CollidingEntities(EntityHashSet);
+
+/// Every overlapping pair of this frame, to look up without reading messages.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// #[derive(Component)]
+/// struct Player;
+///
+/// fn player_is_hit(contacts: Res<Contacts>, player: Single<Entity, With<Player>>) -> bool {
+///     contacts.touching(*player).next().is_some()
+/// }
+/// # bevy::ecs::system::assert_is_system(player_is_hit.map(drop));
+/// ```
+///
+/// # Scheduling
+/// Replaced in [`CollisionSystems::Events`](crate::CollisionSystems::Events); between two
+/// runs it holds the last run's contacts.
+#[derive(Resource, Default, Debug)]
+pub struct Contacts {
+    /// Sorted by `(a, b)`.
+    current: Vec<Contact>,
+    /// `(entity, index into current)` for both sides of every contact, sorted; built on the
+    /// first per-entity question of a frame.
+    by_entity: OnceLock<Vec<(Entity, u32)>>,
+}
+
+impl Contacts {
+    /// Every contact, in `(a, b)` order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Contact> {
+        self.current.iter()
+    }
+
+    /// How many pairs overlap.
+    pub fn len(&self) -> usize {
+        self.current.len()
+    }
+
+    /// Whether nothing overlaps.
+    pub fn is_empty(&self) -> bool {
+        self.current.is_empty()
+    }
+
+    /// The contact between two entities, in either order.
+    pub fn get(&self, first: Entity, second: Entity) -> Option<&Contact> {
+        let key = (first.min(second), first.max(second));
+        self.current
+            .binary_search_by_key(&key, |contact| (contact.a, contact.b))
+            .ok()
+            .map(|index| &self.current[index])
+    }
+
+    /// Whether two entities overlap.
+    pub fn contains(&self, first: Entity, second: Entity) -> bool {
+        self.get(first, second).is_some()
+    }
+
+    /// The contacts `entity` is part of.
+    pub fn of(&self, entity: Entity) -> impl Iterator<Item = &Contact> {
+        let index = self.by_entity.get_or_init(|| {
+            let mut index: Vec<(Entity, u32)> = self
+                .current
+                .iter()
+                .enumerate()
+                .flat_map(|(i, contact)| [(contact.a, i as u32), (contact.b, i as u32)])
+                .collect();
+            index.sort_unstable();
+            index
+        });
+        let start = index.partition_point(|&(e, _)| e < entity);
+        index[start..]
+            .iter()
+            .take_while(move |&&(e, _)| e == entity)
+            .map(|&(_, i)| &self.current[i as usize])
+    }
+
+    /// The entities `entity` overlaps.
+    pub fn touching(&self, entity: Entity) -> impl Iterator<Item = Entity> {
+        self.of(entity)
+            .filter_map(move |contact| contact.other(entity))
+    }
+}
+
+/// Diffs this frame's contacts against the last frame's and writes every message and trigger.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: one parameter per message type and world access"
+)]
+pub(crate) fn write_contact_events(
+    mut narrow_phase: ResMut<NarrowPhase>,
+    mut contacts: ResMut<Contacts>,
+    mut contact_writer: MessageWriter<Contact>,
+    mut started_writer: MessageWriter<ContactStarted>,
+    mut ended_writer: MessageWriter<ContactEnded>,
+    mut colliding: Query<&mut CollidingEntities>,
+    entities: &Entities,
+    mut commands: Commands,
+) {
+    let contacts = &mut *contacts;
+    // This frame's contacts become current; last frame's are diffed, then their buffer reused.
+    core::mem::swap(&mut contacts.current, &mut narrow_phase.contacts);
+    contacts.by_entity.take();
+    let previous = &narrow_phase.contacts;
+    let current = &contacts.current;
+
+    let (mut old, mut new) = (previous.iter().peekable(), current.iter().peekable());
+    loop {
+        let order = match (old.peek(), new.peek()) {
+            (None, None) => break,
+            (Some(_), None) => core::cmp::Ordering::Less,
+            (None, Some(_)) => core::cmp::Ordering::Greater,
+            (Some(o), Some(n)) => (o.a, o.b).cmp(&(n.a, n.b)),
+        };
+        match order {
+            core::cmp::Ordering::Equal => {
+                old.next();
+                new.next();
+            }
+            core::cmp::Ordering::Less => {
+                let ended = old.next().expect("peeked");
+                let (a, b) = (ended.a, ended.b);
+                ended_writer.write(ContactEnded {
+                    entity: a,
+                    other: b,
+                });
+                for (entity, other) in [(a, b), (b, a)] {
+                    if entities.contains_spawned(entity) {
+                        commands.trigger(ContactEnded { entity, other });
+                    }
+                    if let Ok(mut set) = colliding.get_mut(entity) {
+                        set.0.remove(&other);
+                    }
+                }
+            }
+            core::cmp::Ordering::Greater => {
+                let started = new.next().expect("peeked");
+                let (a, b) = (started.a, started.b);
+                started_writer.write(ContactStarted {
+                    entity: a,
+                    other: b,
+                });
+                for (entity, other) in [(a, b), (b, a)] {
+                    commands.trigger(ContactStarted { entity, other });
+                    if let Ok(mut set) = colliding.get_mut(entity) {
+                        set.0.insert(other);
+                    }
+                }
+            }
+        }
+    }
+    contact_writer.write_batch(current.iter().cloned());
+    narrow_phase.contacts.clear();
+}

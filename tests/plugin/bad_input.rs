@@ -1,0 +1,237 @@
+//! Bad input: clear errors from `try_` constructors, and at run time a skipped entity (with a
+//! warning), never a panic, never NaN, and other entities unaffected.
+
+use crate::common::{app, contact_between, last_frame};
+use bevy::math::primitives::{Circle, ConvexPolygon, Polygon, Segment2d};
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+#[test]
+fn circle_radius_errors() {
+    for bad in [-1.0, f32::NAN, f32::INFINITY, 1e30] {
+        assert!(matches!(
+            CircleCollider::try_new(bad),
+            Err(ColliderError::InvalidRadius(_))
+        ));
+    }
+    assert!(CircleCollider::try_new(0.0).is_ok());
+    assert!(matches!(
+        CircleCollider::new(1.0).try_with_offset(Vec2::new(f32::NAN, 0.0)),
+        Err(ColliderError::InvalidPoint { index: 0, .. })
+    ));
+}
+
+#[test]
+#[should_panic(expected = "radius")]
+fn circle_new_panics_on_a_negative_radius() {
+    let _ = CircleCollider::new(-2.0);
+}
+
+#[test]
+fn segment_point_errors() {
+    assert!(matches!(
+        SegmentCollider::try_new(Vec2::ZERO, Vec2::new(1.0, f32::INFINITY)),
+        Err(ColliderError::InvalidPoint { index: 1, .. })
+    ));
+    assert!(matches!(
+        SegmentCollider::try_new(Vec2::NAN, Vec2::ZERO),
+        Err(ColliderError::InvalidPoint { index: 0, .. })
+    ));
+    // A zero-length segment is a point: allowed.
+    assert!(SegmentCollider::try_new(Vec2::ONE, Vec2::ONE).is_ok());
+}
+
+#[test]
+fn polygon_errors() {
+    let v = Vec2::new;
+    assert_eq!(
+        PolygonCollider::try_new(vec![v(0.0, 0.0), v(1.0, 0.0)]),
+        Err(ColliderError::TooFewVertices(2))
+    );
+    assert_eq!(
+        PolygonCollider::try_new(Vec::<Vec2>::new()),
+        Err(ColliderError::TooFewVertices(0))
+    );
+    // Repeated vertices do not count twice.
+    assert_eq!(
+        PolygonCollider::try_new(vec![v(0.0, 0.0), v(1.0, 0.0), v(1.0, 0.0), v(0.0, 0.0)]),
+        Err(ColliderError::TooFewVertices(2))
+    );
+    assert_eq!(
+        PolygonCollider::try_new(vec![v(0.0, 0.0), v(1.0, 1.0), v(2.0, 2.0), v(3.0, 3.0)]),
+        Err(ColliderError::ZeroArea)
+    );
+    assert!(matches!(
+        PolygonCollider::try_new(vec![v(0.0, 0.0), v(1.0, f32::NAN), v(2.0, 0.0)]),
+        Err(ColliderError::InvalidPoint { index: 1, .. })
+    ));
+    // A bow tie, and a loop whose last edge crosses its first.
+    assert_eq!(
+        PolygonCollider::try_new(vec![v(0.0, 0.0), v(1.0, 1.0), v(1.0, 0.0), v(0.0, 1.0)]),
+        Err(ColliderError::SelfIntersecting(0, 2))
+    );
+    assert!(matches!(
+        PolygonCollider::try_new(vec![
+            v(0.0, 0.0),
+            v(4.0, 0.0),
+            v(4.0, 4.0),
+            v(2.0, -1.0),
+            v(0.0, 4.0)
+        ]),
+        Err(ColliderError::SelfIntersecting(..))
+    ));
+    // An edge folding back over its neighbour.
+    assert!(matches!(
+        PolygonCollider::try_new(vec![v(0.0, 0.0), v(4.0, 0.0), v(2.0, 0.0), v(2.0, 3.0)]),
+        Err(ColliderError::SelfIntersecting(..))
+    ));
+    // A closing vertex repeating the first is dropped; a concave polygon is fine.
+    let arrow = PolygonCollider::try_new(vec![
+        v(0.0, 2.0),
+        v(1.0, -1.0),
+        v(0.0, 0.0),
+        v(-1.0, -1.0),
+        v(0.0, 2.0),
+    ])
+    .unwrap();
+    assert_eq!(arrow.vertices().len(), 4);
+}
+
+#[test]
+fn conversions_from_bevy_math_primitives() {
+    let circle = CircleCollider::try_from(Circle::new(3.0)).unwrap();
+    assert_eq!(circle.radius(), 3.0);
+    assert!(CircleCollider::try_from(Circle::new(-3.0)).is_err());
+    assert_eq!(Circle::from(&circle), Circle::new(3.0));
+
+    let segment =
+        SegmentCollider::try_from(Segment2d::new(Vec2::ZERO, Vec2::new(3.0, 4.0))).unwrap();
+    assert_eq!(segment.length(), 5.0);
+    assert_eq!(
+        Segment2d::from(&segment),
+        Segment2d::new(Vec2::ZERO, Vec2::new(3.0, 4.0))
+    );
+
+    let square = [
+        Vec2::ZERO,
+        Vec2::new(1.0, 0.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(0.0, 1.0),
+    ];
+    let polygon = PolygonCollider::try_from(Polygon::new(square)).unwrap();
+    assert_eq!(polygon.vertices(), square);
+    assert_eq!(Polygon::from(&polygon).vertices, square.to_vec());
+    let convex = PolygonCollider::try_from(ConvexPolygon::new(square).unwrap()).unwrap();
+    assert_eq!(convex.vertices(), square);
+    let bow_tie = Polygon::new([
+        Vec2::ZERO,
+        Vec2::new(1.0, 1.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(0.0, 1.0),
+    ]);
+    assert!(PolygonCollider::try_from(bow_tie).is_err());
+}
+
+/// A pair of good overlapping discs, for checking they are unaffected.
+fn good_pair(app: &mut App) -> (Entity, Entity) {
+    let a = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::default()))
+        .id();
+    let b = app
+        .world_mut()
+        .spawn((
+            PolygonCollider::regular(6, 5.0),
+            Transform::from_xyz(6.0, 0.0, 0.0),
+        ))
+        .id();
+    (a, b)
+}
+
+#[test]
+fn non_finite_transforms_are_skipped_without_panic() {
+    let mut app = app();
+    let (a, b) = good_pair(&mut app);
+    let bad_transforms = [
+        Transform::from_xyz(f32::NAN, 0.0, 0.0),
+        Transform::from_xyz(f32::INFINITY, 0.0, 0.0),
+        Transform::from_rotation(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+        Transform::from_scale(Vec3::new(f32::NAN, 1.0, 1.0)),
+    ];
+    let mut bad = Vec::new();
+    for transform in bad_transforms {
+        bad.push(
+            app.world_mut()
+                .spawn((CircleCollider::new(5.0), transform))
+                .id(),
+        );
+        bad.push(
+            app.world_mut()
+                .spawn((SegmentCollider::new(Vec2::ZERO, Vec2::X), transform))
+                .id(),
+        );
+        bad.push(
+            app.world_mut()
+                .spawn((PolygonCollider::regular(5, 3.0), transform))
+                .id(),
+        );
+    }
+    for _ in 0..3 {
+        app.update();
+        assert!(
+            contact_between(&app, a, b).is_some(),
+            "good pair unaffected"
+        );
+        for contact in last_frame::<Contact>(&app) {
+            assert!(!bad.contains(&contact.a) && !bad.contains(&contact.b));
+            assert!(contact.points.iter().all(|p| p.is_finite()));
+        }
+    }
+    // Once fixed, a skipped collider takes part again.
+    app.world_mut()
+        .entity_mut(bad[0])
+        .insert(Transform::default());
+    app.update();
+    assert!(contact_between(&app, a, bad[0]).is_some());
+}
+
+#[test]
+fn zero_scale_colliders_are_skipped() {
+    let mut app = app();
+    let (a, b) = good_pair(&mut app);
+    let flat = app
+        .world_mut()
+        .spawn((
+            PolygonCollider::regular(5, 3.0),
+            Transform::from_scale(Vec3::new(1.0, 0.0, 1.0)),
+        ))
+        .id();
+    let vanished = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::from_scale(Vec3::ZERO)))
+        .id();
+    app.update();
+    assert!(contact_between(&app, a, b).is_some());
+    assert_eq!(contact_between(&app, a, flat), None);
+    assert_eq!(contact_between(&app, a, vanished), None);
+}
+
+#[test]
+fn an_entity_with_two_collider_kinds_uses_one() {
+    let mut app = app();
+    let (a, _) = good_pair(&mut app);
+    let both = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(1.0),
+            PolygonCollider::regular(4, 2.0),
+            Transform::from_xyz(2.0, 0.0, 0.0),
+        ))
+        .id();
+    app.update();
+    let contacts: Vec<Contact> = last_frame::<Contact>(&app)
+        .into_iter()
+        .filter(|c| c.involves(both))
+        .collect();
+    assert_eq!(contacts.iter().filter(|c| c.involves(a)).count(), 1);
+}

@@ -1,0 +1,86 @@
+//! Helpers shared by the plugin tests.
+
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::ecs::message::Message;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_collision_events::prelude::*;
+use std::time::Duration;
+
+/// A headless app with the plugin, stepping time by 1/60 s per update.
+pub fn app() -> App {
+    app_with_threads(None)
+}
+
+/// The same, with the task pools limited to `threads` threads when given.
+pub fn app_with_threads(threads: Option<usize>) -> App {
+    let mut app = App::new();
+    let minimal = match threads {
+        Some(threads) => MinimalPlugins.set(TaskPoolPlugin {
+            task_pool_options: TaskPoolOptions::with_num_threads(threads),
+        }),
+        None => MinimalPlugins.build(),
+    };
+    app.add_plugins((minimal, TransformPlugin, CollisionPlugin::default()))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            1.0 / 60.0,
+        )))
+        .init_resource::<LastFrame<Contact>>()
+        .init_resource::<LastFrame<ContactStarted>>()
+        .init_resource::<LastFrame<ContactEnded>>()
+        .add_systems(
+            Last,
+            (
+                record::<Contact>,
+                record::<ContactStarted>,
+                record::<ContactEnded>,
+            ),
+        );
+    app
+}
+
+/// The messages of one type read during the last update.
+#[derive(Resource)]
+pub struct LastFrame<M>(Vec<M>);
+
+impl<M> Default for LastFrame<M> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+/// Reads this frame's messages into [`LastFrame`] (a reader, so none is seen twice).
+fn record<M: Message + Clone>(mut reader: MessageReader<M>, mut last: ResMut<LastFrame<M>>) {
+    last.0.clear();
+    last.0.extend(reader.read().cloned());
+}
+
+/// The messages of type `M` written during the last `app.update()`.
+pub fn last_frame<M: Message + Clone>(app: &App) -> Vec<M> {
+    app.world().resource::<LastFrame<M>>().0.clone()
+}
+
+/// The one contact written last frame between `a` and `b`, if any.
+pub fn contact_between(app: &App, a: Entity, b: Entity) -> Option<Contact> {
+    let contacts: Vec<Contact> = last_frame::<Contact>(app)
+        .into_iter()
+        .filter(|c| c.involves(a) && c.involves(b))
+        .collect();
+    assert!(contacts.len() <= 1, "a pair written twice: {contacts:?}");
+    contacts.into_iter().next()
+}
+
+/// Asserts two point lists are equal as sets, within `1e-3`.
+pub fn assert_same_points(actual: &[Vec2], expected: &[Vec2]) {
+    assert_eq!(
+        actual.len(),
+        expected.len(),
+        "points {actual:?}, expected {expected:?}"
+    );
+    for e in expected {
+        assert!(
+            actual.iter().any(|a| a.distance(*e) < 1e-3),
+            "{e} missing from {actual:?}"
+        );
+    }
+}

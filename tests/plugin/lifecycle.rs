@@ -1,0 +1,208 @@
+//! The life of a contact: started once, `Contact` every frame, ended once, whatever ends it.
+
+use crate::common::{app, contact_between, last_frame};
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+/// Two overlapping discs; returns `(a, b)`.
+fn overlapping_pair(app: &mut App) -> (Entity, Entity) {
+    let a = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::default()))
+        .id();
+    let b = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::from_xyz(6.0, 0.0, 0.0)))
+        .id();
+    (a, b)
+}
+
+#[test]
+fn started_once_contact_every_frame_ended_once() {
+    let mut app = app();
+    let (a, b) = overlapping_pair(&mut app);
+    app.update();
+    assert_eq!(
+        last_frame::<ContactStarted>(&app),
+        vec![ContactStarted {
+            entity: a.min(b),
+            other: a.max(b)
+        }]
+    );
+    assert!(contact_between(&app, a, b).is_some());
+    for _ in 0..3 {
+        app.update();
+        assert!(last_frame::<ContactStarted>(&app).is_empty());
+        assert!(contact_between(&app, a, b).is_some(), "Contact every frame");
+        assert!(last_frame::<ContactEnded>(&app).is_empty());
+    }
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(50.0, 0.0, 0.0));
+    app.update();
+    assert_eq!(contact_between(&app, a, b), None);
+    assert_eq!(
+        last_frame::<ContactEnded>(&app),
+        vec![ContactEnded {
+            entity: a.min(b),
+            other: a.max(b)
+        }]
+    );
+    app.update();
+    assert!(last_frame::<ContactEnded>(&app).is_empty());
+}
+
+#[test]
+fn contact_points_follow_the_colliders_each_frame() {
+    let mut app = app();
+    let (a, b) = overlapping_pair(&mut app);
+    app.update();
+    let before = contact_between(&app, a, b).unwrap().points;
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(8.0, 0.0, 0.0));
+    app.update();
+    let after = contact_between(&app, a, b).unwrap().points;
+    // The chord moves from x = 3 to x = 4.
+    assert!(before.iter().all(|p| (p.x - 3.0).abs() < 1e-4));
+    assert!(after.iter().all(|p| (p.x - 4.0).abs() < 1e-4));
+}
+
+#[test]
+fn despawning_either_side_ends_the_contact() {
+    for despawn_first in [true, false] {
+        let mut app = app();
+        let (a, b) = overlapping_pair(&mut app);
+        app.update();
+        let gone = if despawn_first { a } else { b };
+        app.world_mut().despawn(gone);
+        app.update();
+        assert_eq!(
+            last_frame::<ContactEnded>(&app),
+            vec![ContactEnded {
+                entity: a.min(b),
+                other: a.max(b)
+            }]
+        );
+        assert!(app.world().resource::<Contacts>().is_empty());
+    }
+}
+
+#[test]
+fn removing_the_collider_ends_the_contact() {
+    let mut app = app();
+    let (a, b) = overlapping_pair(&mut app);
+    app.update();
+    app.world_mut().entity_mut(a).remove::<CircleCollider>();
+    app.update();
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+    app.update();
+    assert!(last_frame::<ContactEnded>(&app).is_empty());
+    assert_eq!(contact_between(&app, a, b), None);
+}
+
+/// What the observers saw, as `(observed entity, event entity, other)`.
+#[derive(Resource, Default)]
+struct Seen {
+    started: Vec<(Entity, Entity, Entity)>,
+    ended: Vec<(Entity, Entity, Entity)>,
+}
+
+#[test]
+fn observers_fire_on_both_entities() {
+    let mut app = app();
+    app.init_resource::<Seen>();
+    let (a, b) = overlapping_pair(&mut app);
+    for entity in [a, b] {
+        app.world_mut().entity_mut(entity).observe(
+            move |hit: On<ContactStarted>, mut seen: ResMut<Seen>| {
+                seen.started.push((entity, hit.entity, hit.other));
+            },
+        );
+        app.world_mut().entity_mut(entity).observe(
+            move |end: On<ContactEnded>, mut seen: ResMut<Seen>| {
+                seen.ended.push((entity, end.entity, end.other));
+            },
+        );
+    }
+    app.update();
+    let seen = app.world().resource::<Seen>();
+    assert_eq!(seen.started.len(), 2);
+    assert!(seen.started.contains(&(a, a, b)));
+    assert!(seen.started.contains(&(b, b, a)));
+    assert!(seen.ended.is_empty());
+
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(50.0, 0.0, 0.0));
+    app.update();
+    let seen = app.world().resource::<Seen>();
+    assert_eq!(seen.started.len(), 2, "no new start");
+    assert_eq!(seen.ended.len(), 2);
+    assert!(seen.ended.contains(&(a, a, b)));
+    assert!(seen.ended.contains(&(b, b, a)));
+}
+
+#[test]
+fn observer_on_the_survivor_fires_when_the_other_is_despawned() {
+    let mut app = app();
+    app.init_resource::<Seen>();
+    let (a, b) = overlapping_pair(&mut app);
+    app.world_mut()
+        .entity_mut(a)
+        .observe(move |end: On<ContactEnded>, mut seen: ResMut<Seen>| {
+            seen.ended.push((a, end.entity, end.other));
+        });
+    app.update();
+    app.world_mut().despawn(b);
+    app.update();
+    assert_eq!(app.world().resource::<Seen>().ended, vec![(a, a, b)]);
+}
+
+#[test]
+fn colliding_entities_and_contacts_say_who_touches_whom() {
+    let mut app = app();
+    let (a, b) = overlapping_pair(&mut app);
+    let far = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(1.0),
+            CollidingEntities::default(),
+            Transform::from_xyz(100.0, 0.0, 0.0),
+        ))
+        .id();
+    app.world_mut()
+        .entity_mut(a)
+        .insert(CollidingEntities::default());
+    app.update();
+    let colliding = app.world().get::<CollidingEntities>(a).unwrap();
+    assert!(colliding.contains(&b) && colliding.len() == 1);
+    assert!(
+        app.world()
+            .get::<CollidingEntities>(far)
+            .unwrap()
+            .is_empty()
+    );
+    let contacts = app.world().resource::<Contacts>();
+    assert_eq!(contacts.len(), 1);
+    assert!(contacts.contains(b, a));
+    assert_eq!(contacts.touching(a).collect::<Vec<_>>(), vec![b]);
+    assert_eq!(contacts.touching(far).count(), 0);
+
+    app.world_mut()
+        .entity_mut(far)
+        .insert(Transform::from_xyz(3.0, 0.0, 0.0));
+    app.update();
+    let colliding = app.world().get::<CollidingEntities>(a).unwrap();
+    assert_eq!(colliding.len(), 2);
+    let mut touching_far: Vec<Entity> = app.world().resource::<Contacts>().touching(far).collect();
+    touching_far.sort();
+    let mut expected = vec![a, b];
+    expected.sort();
+    assert_eq!(touching_far, expected);
+
+    app.world_mut().despawn(b);
+    app.update();
+    let colliding = app.world().get::<CollidingEntities>(a).unwrap();
+    assert!(!colliding.contains(&b) && colliding.contains(&far));
+}

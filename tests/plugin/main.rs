@@ -1,0 +1,13 @@
+//! Headless `App` tests of the plugin: `MinimalPlugins` + `TransformPlugin` +
+//! `CollisionPlugin`, manual time, `app.update()`, then the world and its messages are read.
+//!
+//! One test binary (linking Bevy once), one module per concern.
+
+mod bad_input;
+mod common;
+mod determinism;
+mod layers;
+mod lifecycle;
+mod scale;
+mod schedule;
+mod shapes;

@@ -1,0 +1,129 @@
+//! 10,000 random colliders of every kind and several layers: the plugin finds exactly the
+//! pairs that a brute-force all-pairs check with the geometry core finds.
+
+use crate::common::app;
+use bevy::prelude::*;
+use bevy_collision_events::geometry::{self, Circle, Segment, Shape};
+use bevy_collision_events::prelude::*;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::BTreeSet;
+
+/// A collider's world shape, computed here from its transform.
+enum World {
+    Circle(Circle),
+    Segment(Segment),
+    Polygon(Vec<Vec2>),
+}
+
+impl World {
+    fn shape(&self) -> Shape<'_> {
+        match self {
+            World::Circle(c) => Shape::Circle(*c),
+            World::Segment(s) => Shape::Segment(*s),
+            World::Polygon(v) => Shape::Polygon(v),
+        }
+    }
+}
+
+#[test]
+fn ten_thousand_colliders_match_brute_force() {
+    let mut app = app();
+    let mut rng = StdRng::seed_from_u64(10_000);
+    let layer_choices = [
+        CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
+        CollisionLayers::new(
+            LayerMask::layer(1),
+            LayerMask::layer(0) | LayerMask::layer(2),
+        ),
+        CollisionLayers::new(LayerMask::layer(2), LayerMask::ALL),
+        CollisionLayers::ALL,
+    ];
+    let mut expected_shapes = Vec::new();
+    for i in 0..10_000 {
+        let position = Vec2::new(rng.random_range(0.0..2000.0), rng.random_range(0.0..2000.0));
+        let angle = rng.random_range(0.0..std::f32::consts::TAU);
+        let scale = rng.random_range(0.5..2.0);
+        let transform = Transform::from_translation(position.extend(0.0))
+            .with_rotation(Quat::from_rotation_z(angle))
+            .with_scale(Vec3::splat(scale));
+        let layers = layer_choices[rng.random_range(0..layer_choices.len())];
+        let place = |p: Vec2| transform.transform_point(p.extend(0.0)).truncate();
+        let mut entity = app.world_mut().spawn((transform, layers));
+        let world = match i % 3 {
+            0 => {
+                let radius = rng.random_range(0.0..8.0);
+                entity.insert(CircleCollider::new(radius));
+                World::Circle(Circle::new(position, radius * scale))
+            }
+            1 => {
+                let (a, b) = (
+                    Vec2::new(rng.random_range(-10.0..10.0), rng.random_range(-10.0..10.0)),
+                    Vec2::new(rng.random_range(-10.0..10.0), rng.random_range(-10.0..10.0)),
+                );
+                entity.insert(SegmentCollider::new(a, b));
+                World::Segment(Segment::new(place(a), place(b)))
+            }
+            _ => {
+                // A concave star.
+                let spokes = rng.random_range(3..7) * 2;
+                let radius = rng.random_range(3.0..10.0);
+                let local: Vec<Vec2> = (0..spokes)
+                    .map(|k| {
+                        let spoke = if k % 2 == 0 { radius } else { 0.5 * radius };
+                        let turn = k as f32 * std::f32::consts::TAU / spokes as f32;
+                        Vec2::from_angle(turn) * spoke
+                    })
+                    .collect();
+                entity.insert(PolygonCollider::new(local.clone()));
+                World::Polygon(local.into_iter().map(place).collect())
+            }
+        };
+        expected_shapes.push((entity.id(), layers, world));
+    }
+    app.update();
+
+    let found: BTreeSet<(Entity, Entity)> = app
+        .world()
+        .resource::<Contacts>()
+        .iter()
+        .map(|contact| (contact.a, contact.b))
+        .collect();
+
+    // Brute force: every pair, bounding circles first so the test stays quick.
+    let bounds: Vec<_> = expected_shapes
+        .iter()
+        .map(|(_, _, world)| world.shape().bounding_circle())
+        .collect();
+    let mut expected = BTreeSet::new();
+    for i in 0..expected_shapes.len() {
+        for j in i + 1..expected_shapes.len() {
+            let (ei, li, wi) = &expected_shapes[i];
+            let (ej, lj, wj) = &expected_shapes[j];
+            let reach = bounds[i].radius() + bounds[j].radius() + 1e-3;
+            if bounds[i].center.distance_squared(bounds[j].center) > reach * reach
+                || !li.interacts_with(lj)
+            {
+                continue;
+            }
+            if geometry::overlap(wi.shape(), wj.shape()) {
+                expected.insert((*ei.min(ej), *ei.max(ej)));
+            }
+        }
+    }
+    assert!(
+        expected.len() > 1000,
+        "a scene with few contacts proves little"
+    );
+    let missing: Vec<_> = expected.difference(&found).collect();
+    let extra: Vec<_> = found.difference(&expected).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "{} pairs missing (first {:?}), {} extra (first {:?}) of {}",
+        missing.len(),
+        missing.first(),
+        extra.len(),
+        extra.first(),
+        expected.len()
+    );
+}
