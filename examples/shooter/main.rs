@@ -1,0 +1,172 @@
+//! A small shoot-'em-up that shows `bevy_collision_events` at work: every collider kind, and a
+//! spark at every point where two outlines cross.
+//!
+//! - Your ship (a concave polygon): arrows or WASD to move, Space to fire bullets (circles),
+//!   X or Shift to fire the laser (a segment) that stops at the first thing it hits.
+//! - Waves of enemies (concave stars that spin, orbs, scaled crabs) fire rings, bursts and fans
+//!   of bullets; walls and blocks absorb shots from both sides. R restarts after a game over.
+//!
+//! ```text
+//! cargo run --release --example shooter                     # play in a window
+//! cargo run --release --example shooter -- --autopilot      # watch the computer play
+//! cargo run --release --example shooter -- --headless --frames 3600
+//! cargo run --release --example shooter -- --autopilot --screenshot shot.png --frames 600
+//! ```
+//!
+//! With no display (no `DISPLAY` or `WAYLAND_DISPLAY` on Linux) it plays headless with the
+//! autopilot and prints a summary instead of opening a window.
+
+mod game;
+mod graphics;
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy::window::WindowResolution;
+use bevy_collision_events::prelude::*;
+
+use game::{GamePlugin, Stats};
+use graphics::GraphicsPlugin;
+
+/// Command-line options.
+#[derive(Debug, Default)]
+struct Options {
+    headless: bool,
+    autopilot: bool,
+    frames: Option<u32>,
+    screenshot: Option<String>,
+}
+
+impl Options {
+    fn parse() -> Result<Self, String> {
+        let mut options = Options::default();
+        let mut args = std::env::args().skip(1);
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--headless" => options.headless = true,
+                "--autopilot" => options.autopilot = true,
+                "--frames" => {
+                    let value = args.next().ok_or("--frames needs a number")?;
+                    let frames = value.parse().map_err(|_| format!("bad --frames {value}"))?;
+                    options.frames = Some(frames);
+                }
+                "--screenshot" => {
+                    options.screenshot = Some(args.next().ok_or("--screenshot needs a path")?);
+                }
+                "--help" | "-h" => {
+                    return Err("usage: shooter [--headless] [--autopilot] [--frames N] \
+                                [--screenshot PATH]"
+                        .into());
+                }
+                other => return Err(format!("unknown option {other}")),
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// Whether a window can be opened here.
+fn has_display() -> bool {
+    if cfg!(target_os = "linux") {
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+    } else {
+        true
+    }
+}
+
+fn main() -> AppExit {
+    let options = match Options::parse() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            return AppExit::error();
+        }
+    };
+    if options.headless || !has_display() {
+        if !options.headless {
+            println!("No display found: playing headless with the autopilot.");
+        }
+        run_headless(options.frames.unwrap_or(3600));
+        AppExit::Success
+    } else {
+        run_windowed(options)
+    }
+}
+
+/// The same game with no window: the autopilot plays a fixed number of 1/60 s frames, then
+/// the run is summed up.
+fn run_headless(frames: u32) {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        CollisionPlugin::default(),
+        GamePlugin { autopilot: true },
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / 60.0,
+    )));
+    for _ in 0..frames {
+        app.update();
+    }
+    let stats = app.world().resource::<Stats>();
+    let game = app.world().resource::<game::Game>();
+    println!("shooter, headless with the autopilot");
+    println!("  frames                    {}", stats.frames);
+    println!("  colliders at peak         {}", stats.peak_colliders);
+    println!("  contacts                  {}", stats.total_contacts);
+    println!("  bullet hits               {}", stats.hits);
+    println!("  laser stops               {}", stats.laser_stops);
+    println!("  kills                     {}", stats.kills);
+    println!("  points (all games)        {}", stats.points);
+    println!("  score (this game)         {}", game.score);
+    println!("  wave                      {}", game.wave);
+    println!("  lives lost                {}", stats.lives_lost);
+    println!(
+        "  collision ms/frame        {:.3} (median)",
+        stats.median_collision_ms()
+    );
+}
+
+fn run_windowed(options: Options) -> AppExit {
+    let mut app = App::new();
+    app.add_plugins((
+        DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "bevy_collision_events: shooter".into(),
+                resolution: WindowResolution::new(1280, 720),
+                ..default()
+            }),
+            ..default()
+        }),
+        CollisionPlugin::default(),
+        GamePlugin {
+            autopilot: options.autopilot,
+        },
+        GraphicsPlugin {
+            screenshot: options
+                .screenshot
+                .map(|path| (path, options.frames.unwrap_or(600))),
+        },
+    ));
+    if let Some(frames) = options.frames {
+        app.insert_resource(FrameLimit(frames + 60))
+            .add_systems(Last, stop_after_frame_limit);
+    }
+    app.run()
+}
+
+/// Quits after this many frames (past a screenshot's, so it can be saved).
+#[derive(Resource)]
+struct FrameLimit(u32);
+
+fn stop_after_frame_limit(
+    limit: Res<FrameLimit>,
+    frames: Res<bevy::diagnostic::FrameCount>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if frames.0 >= limit.0 {
+        exit.write(AppExit::Success);
+    }
+}

@@ -1,0 +1,117 @@
+//! The shooter example's game, played headless by its autopilot: bullets hit enemies, the
+//! laser stops exactly on the outline of the first thing it meets, and the autopilot scores.
+
+#[allow(
+    dead_code,
+    reason = "the example's graphics use parts this test does not"
+)]
+#[path = "../examples/shooter/game.rs"]
+mod game;
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_collision_events::prelude::*;
+use game::{GamePlugin, LASER_RANGE, Laser, Stats};
+
+fn headless_game() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        CollisionPlugin::default(),
+        GamePlugin { autopilot: true },
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / 60.0,
+    )));
+    app
+}
+
+/// How far `point` is from the outline of `entity`'s collider, worked out here from the
+/// collider and its `GlobalTransform`; `None` once the entity is gone (an enemy the laser
+/// finished off this frame).
+fn distance_to_outline(world: &World, entity: Entity, point: Vec2) -> Option<f32> {
+    let transform = world.get::<GlobalTransform>(entity)?;
+    let place = |p: Vec2| transform.transform_point(p.extend(0.0)).truncate();
+    let to_segment = |a: Vec2, b: Vec2| {
+        let ab = b - a;
+        let t = ((point - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+        point.distance(a + ab * t)
+    };
+    Some(if let Some(circle) = world.get::<CircleCollider>(entity) {
+        let scale = transform.compute_transform().scale.truncate().max_element();
+        (point.distance(place(circle.offset())) - circle.radius() * scale).abs()
+    } else if let Some(segment) = world.get::<SegmentCollider>(entity) {
+        to_segment(place(segment.a()), place(segment.b()))
+    } else {
+        let polygon = world.get::<PolygonCollider>(entity)?;
+        let vertices: Vec<Vec2> = polygon.vertices().iter().map(|v| place(*v)).collect();
+        (0..vertices.len())
+            .map(|i| to_segment(vertices[i], vertices[(i + 1) % vertices.len()]))
+            .fold(f32::INFINITY, f32::min)
+    })
+}
+
+#[test]
+fn the_autopilot_plays_and_the_laser_stops_at_its_targets() {
+    let mut app = headless_game();
+    let mut checked_stops = 0;
+    for _ in 0..1800 {
+        app.update();
+        let world = app.world_mut();
+        let (laser_entity, laser_transform, laser) = world
+            .query::<(Entity, &GlobalTransform, &Laser)>()
+            .single(world)
+            .map(|(e, t, l)| (e, *t, l.visible_length))
+            .unwrap();
+        if laser >= LASER_RANGE {
+            continue;
+        }
+        // The beam was cut short: its end lies on the outline of what it touches, and nothing
+        // it touches is nearer.
+        let origin = laser_transform.translation().truncate();
+        let end = origin + Vec2::Y * laser;
+        let contacts = world.resource::<Contacts>();
+        let touched: Vec<(Entity, Vec<Vec2>)> = contacts
+            .of(laser_entity)
+            .map(|c| (c.other(laser_entity).unwrap(), c.points.to_vec()))
+            .collect();
+        assert!(!touched.is_empty(), "cut short by nothing");
+        for (_, points) in &touched {
+            for point in points {
+                assert!(
+                    point.distance(origin) >= laser - 1e-3,
+                    "a nearer point {point}"
+                );
+            }
+        }
+        let distances: Vec<f32> = touched
+            .iter()
+            .filter_map(|(other, _)| distance_to_outline(world, *other, end))
+            .collect();
+        if distances.len() < touched.len() {
+            continue; // Something it touched was destroyed this frame.
+        }
+        assert!(
+            distances.iter().any(|d| *d < 0.05),
+            "the beam ends at {end}, on no outline it touches"
+        );
+        checked_stops += 1;
+    }
+    let stats = app.world().resource::<Stats>();
+    assert!(
+        checked_stops > 20,
+        "the laser hit something only {checked_stops} times"
+    );
+    assert!(stats.laser_stops >= checked_stops);
+    assert!(
+        stats.hits > 20,
+        "bullets hit enemies only {} times",
+        stats.hits
+    );
+    assert!(stats.kills > 3, "only {} kills", stats.kills);
+    assert!(stats.points > 0, "the autopilot scored nothing");
+    assert!(stats.peak_colliders > 100);
+}
