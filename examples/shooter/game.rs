@@ -161,7 +161,7 @@ pub struct Game {
 impl Default for Game {
     fn default() -> Self {
         Self {
-            lives: 3,
+            lives: 5,
             score: 0,
             wave: 0,
             next_wave_in: 0.5,
@@ -326,7 +326,7 @@ fn spawn_enemy(commands: &mut Commands, kind: EnemyKind, home: Vec2, wave: u32, 
     };
     let gun = Gun {
         cooldown: 1.0 + 0.15 * index as f32,
-        period: (2.4 / (1.0 + 0.2 * wave as f32)).max(0.6),
+        period: (2.2 / (1.0 + 0.25 * wave as f32)).max(0.45),
     };
     let start = Transform::from_translation((home + Vec2::new(0.0, 420.0)).extend(0.0));
     let toughness = 1.0 + 0.25 * wave as f32;
@@ -379,7 +379,7 @@ fn spawn_waves(
     }
     game.wave += 1;
     game.next_wave_in = 1.5;
-    let count = (4 + 2 * game.wave).min(18);
+    let count = (4 + 2 * game.wave).min(20);
     for index in 0..count {
         let columns = count.div_ceil(2);
         let (row, column) = (index / columns, index % columns);
@@ -428,15 +428,17 @@ fn read_keyboard(
     };
 }
 
-/// Follows the nearest enemy sideways, keeps low, dodges the closest enemy bullet, fires
-/// bullets all the time and the laser when an enemy is straight ahead.
+/// Picks, among a few moves, the one that keeps the ship farthest from where enemy bullets
+/// will be a moment from now, breaking ties towards the nearest enemy's column; fires bullets
+/// all the time and the laser when an enemy is straight ahead.
 fn fly_autopilot(
     autopilot: Res<Autopilot>,
     mut intent: ResMut<Intent>,
     player: Single<&Transform, With<Player>>,
     enemies: Query<&GlobalTransform, With<Enemy>>,
-    bullets: Query<&Transform, With<EnemyBullet>>,
+    bullets: Query<(&Transform, &Velocity), With<EnemyBullet>>,
 ) {
+    const LOOK_AHEAD: f32 = 0.25;
     if !autopilot.0 {
         return;
     }
@@ -449,24 +451,33 @@ fn fly_autopilot(
                 .abs()
                 .total_cmp(&(b.x - position.x).abs())
         });
-    let mut movement = Vec2::ZERO;
-    if let Some(target) = target {
-        movement.x = ((target.x - position.x) / 40.0).clamp(-1.0, 1.0);
-    }
-    // Step away from the nearest bullet coming down close by.
-    if let Some(threat) = bullets
+    let home_y = -HALF_FIELD.y + 70.0;
+    let limit = HALF_FIELD - Vec2::new(20.0, 30.0);
+    let threats: Vec<(Vec2, Vec2)> = bullets
         .iter()
-        .map(|bullet| bullet.translation.truncate())
-        .filter(|bullet| bullet.y > position.y - 10.0)
-        .min_by(|a, b| {
-            a.distance_squared(position)
-                .total_cmp(&b.distance_squared(position))
-        })
-        .filter(|threat| threat.distance(position) < 70.0)
-    {
-        movement.x = if threat.x > position.x { -1.0 } else { 1.0 };
-    }
-    movement.y = ((-HALF_FIELD.y + 60.0 - position.y) / 40.0).clamp(-1.0, 1.0);
+        .map(|(transform, velocity)| (transform.translation.truncate(), velocity.0))
+        .filter(|(threat, _)| threat.distance_squared(position) < 300.0 * 300.0)
+        .collect();
+    let cost = |movement: Vec2| {
+        // Where ship and bullets will be at a few moments ahead; bullets within 50 px count,
+        // the nearer the more.
+        let mut danger = 0.0;
+        for ahead in [0.08, 0.16, 0.3] {
+            let future = (position + movement * PLAYER_SPEED * ahead).clamp(-limit, limit);
+            for (threat, velocity) in &threats {
+                let distance = (*threat + *velocity * ahead).distance(future);
+                danger += (1.0 - distance / 50.0).max(0.0).powi(2);
+            }
+        }
+        let future = (position + movement * PLAYER_SPEED * LOOK_AHEAD).clamp(-limit, limit);
+        let chase = target.map_or(0.0, |target| (target.x - future.x).abs());
+        100.0 * danger + 0.05 * chase + 0.02 * (future.y - home_y).abs()
+    };
+    let movement = [-1.0, -0.5, 0.0, 0.5, 1.0]
+        .into_iter()
+        .flat_map(|x| [-1.0, 0.0, 1.0].map(|y| Vec2::new(x, y)))
+        .min_by(|a, b| cost(*a).total_cmp(&cost(*b)))
+        .unwrap_or(Vec2::ZERO);
     *intent = Intent {
         movement,
         firing: true,
@@ -574,11 +585,11 @@ fn fire_enemy_bullets(
         gun.cooldown = gun.period;
         let origin = transform.translation.truncate();
         let aim = (target - origin).normalize_or(Vec2::NEG_Y);
-        let speed = 140.0 + 12.0 * wave;
+        let speed = 130.0 + 10.0 * wave;
         let directions: Vec<Vec2> = match enemy.kind {
             // A ring that grows with the waves, turned by the star's own rotation.
             EnemyKind::Star => {
-                let count = 10 + 4 * game.wave as usize;
+                let count = 12 + 6 * game.wave.min(12) as usize;
                 let turn = transform.rotation.to_euler(EulerRot::ZYX).0;
                 (0..count)
                     .map(|i| {
@@ -587,12 +598,12 @@ fn fire_enemy_bullets(
                     .collect()
             }
             // An aimed burst.
-            EnemyKind::Orb => (0..3 + game.wave.min(6) as usize)
+            EnemyKind::Orb => (0..3 + game.wave.min(8) as usize)
                 .map(|i| aim.rotate(Vec2::from_angle(0.06 * (i as f32 - 1.0))))
                 .collect(),
             // A wide fan downwards.
             EnemyKind::Crab => {
-                let count = 7 + 2 * game.wave.min(8) as usize;
+                let count = 9 + 3 * game.wave.min(10) as usize;
                 (0..count)
                     .map(|i| {
                         let angle = -std::f32::consts::FRAC_PI_2
