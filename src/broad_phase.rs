@@ -11,6 +11,9 @@
 //!    the larger group, with no sort. A group that can touch itself is binned and queried
 //!    against itself. A pair sharing several cells is reported only from the first cell the
 //!    two have in common, so never twice.
+//!    With more than a couple of dozen distinct layer values, comparing group by group would
+//!    cost more than it saves: then one grid holds every body and each candidate's layers are
+//!    checked instead.
 //! 3. **The exact circle check** (seed 003: squared distance against squared reach, no square
 //!    root) decides each candidate.
 //!
@@ -34,6 +37,22 @@ pub(crate) struct BroadPhase {
     active_groups: usize,
     group_of_layers: HashMap<CollisionLayers, usize>,
     grid: Grid,
+    /// Every body index, for the many-layers fallback.
+    everyone: Vec<u32>,
+}
+
+/// Beyond this many distinct `CollisionLayers` values, comparing group by group (quadratic in
+/// the number of groups) stops paying: one grid holds everyone and layers are checked per pair.
+const MAX_GROUPS: usize = 24;
+
+/// What a grid query pairs up.
+#[derive(Clone, Copy)]
+enum Join {
+    /// The queried bodies against a different group binned in the grid.
+    Between,
+    /// The queried bodies against themselves (they are what is binned): each pair once. With
+    /// `check_layers`, pairs whose layers do not interact are dropped.
+    Within { check_layers: bool },
 }
 
 /// Bodies sharing one `CollisionLayers` value.
@@ -63,9 +82,21 @@ impl BroadPhase {
             groups,
             active_groups,
             grid,
+            everyone,
             ..
         } = self;
         let groups = &groups[..*active_groups];
+        if groups.len() > MAX_GROUPS {
+            // Too many distinct layer values to compare group by group: one grid over every
+            // body, with the layers checked on each candidate instead.
+            everyone.clear();
+            everyone.extend(0..bodies.entities.len() as u32);
+            let mean_radius = bodies.radii.iter().sum::<f32>() / bodies.radii.len() as f32;
+            grid.build(bodies, everyone, mean_radius);
+            let join = Join::Within { check_layers: true };
+            grid.query_into(bodies, everyone, join, parallel_threshold, pairs);
+            return;
+        }
         for (i, first) in groups.iter().enumerate() {
             for second in &groups[i..] {
                 if !first.layers.interacts_with(&second.layers) {
@@ -73,7 +104,10 @@ impl BroadPhase {
                 }
                 if core::ptr::eq(first, second) {
                     grid.build(bodies, &first.members, first.mean_radius);
-                    grid.query_into(bodies, &first.members, true, parallel_threshold, pairs);
+                    let join = Join::Within {
+                        check_layers: false,
+                    };
+                    grid.query_into(bodies, &first.members, join, parallel_threshold, pairs);
                 } else {
                     let (built, queried) = if first.members.len() <= second.members.len() {
                         (first, second)
@@ -85,7 +119,8 @@ impl BroadPhase {
                         &built.members,
                         built.mean_radius.max(queried.mean_radius),
                     );
-                    grid.query_into(bodies, &queried.members, false, parallel_threshold, pairs);
+                    let join = Join::Between;
+                    grid.query_into(bodies, &queried.members, join, parallel_threshold, pairs);
                 }
             }
         }
@@ -257,13 +292,12 @@ impl Grid {
         })
     }
 
-    /// Appends the pairs between `queried` and the binned bodies. With `same_group` the binned
-    /// bodies are `queried` themselves and each pair is reported once, lower index first.
+    /// Appends the pairs between `queried` and the binned bodies, as `join` says.
     fn query_into(
         &self,
         bodies: &Bodies,
         queried: &[u32],
-        same_group: bool,
+        join: Join,
         parallel_threshold: usize,
         pairs: &mut Vec<[u32; 2]>,
     ) {
@@ -275,7 +309,7 @@ impl Grid {
                     for chunk in queried.chunks(chunk_size) {
                         scope.spawn(async move {
                             let mut found = Vec::new();
-                            self.query_chunk(bodies, chunk, same_group, &mut found);
+                            self.query_chunk(bodies, chunk, join, &mut found);
                             found
                         });
                     }
@@ -284,17 +318,15 @@ impl Grid {
                     pairs.extend_from_slice(&chunk);
                 }
             }
-            _ => self.query_chunk(bodies, queried, same_group, pairs),
+            _ => self.query_chunk(bodies, queried, join, pairs),
         }
     }
 
-    fn query_chunk(
-        &self,
-        bodies: &Bodies,
-        queried: &[u32],
-        same_group: bool,
-        pairs: &mut Vec<[u32; 2]>,
-    ) {
+    fn query_chunk(&self, bodies: &Bodies, queried: &[u32], join: Join, pairs: &mut Vec<[u32; 2]>) {
+        let (within, check_layers) = match join {
+            Join::Between => (false, false),
+            Join::Within { check_layers } => (true, check_layers),
+        };
         for &body in queried {
             let center = bodies.centers[body as usize];
             let radius = bodies.radii[body as usize];
@@ -308,7 +340,7 @@ impl Grid {
                     let entries =
                         &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
                     for entry in entries {
-                        if same_group && entry.body <= body {
+                        if within && entry.body <= body {
                             continue;
                         }
                         // Report the pair only from the first cell the two share.
@@ -318,6 +350,11 @@ impl Grid {
                             continue;
                         }
                         let other = entry.body as usize;
+                        if check_layers
+                            && !bodies.layers[body as usize].interacts_with(&bodies.layers[other])
+                        {
+                            continue;
+                        }
                         let reach = radius + bodies.radii[other];
                         if center.distance_squared(bodies.centers[other]) <= reach * reach {
                             pairs.push([body, entry.body]);

@@ -378,7 +378,7 @@ fn spawn_waves(
         return;
     }
     game.wave += 1;
-    game.next_wave_in = 1.5;
+    game.next_wave_in = 1.0;
     let count = (4 + 2 * game.wave).min(20);
     for index in 0..count {
         let columns = count.div_ceil(2);
@@ -428,6 +428,9 @@ fn read_keyboard(
     };
 }
 
+/// The |x| ranges under the blocks and walls (see [`spawn_walls`]).
+const SHELTERED_COLUMNS: [(f32, f32); 2] = [(150.0, 250.0), (380.0, 520.0)];
+
 /// Picks, among a few moves, the one that keeps the ship farthest from where enemy bullets
 /// will be a moment from now, breaking ties towards the nearest enemy's column; fires bullets
 /// all the time and the laser when an enemy is straight ahead.
@@ -471,7 +474,11 @@ fn fly_autopilot(
         }
         let future = (position + movement * PLAYER_SPEED * LOOK_AHEAD).clamp(-limit, limit);
         let chase = target.map_or(0.0, |target| (target.x - future.x).abs());
-        100.0 * danger + 0.05 * chase + 0.02 * (future.y - home_y).abs()
+        // Blocks and walls would swallow the ship's shots: prefer open columns.
+        let blocked = SHELTERED_COLUMNS
+            .iter()
+            .any(|(from, to)| (*from..=*to).contains(&future.x.abs()));
+        100.0 * danger + 0.05 * chase + 0.02 * (future.y - home_y).abs() + 20.0 * f32::from(blocked)
     };
     let movement = [-1.0, -0.5, 0.0, 0.5, 1.0]
         .into_iter()

@@ -10,7 +10,7 @@ use crate::game::{Enemy, EnemyBullet, EnemyKind, Game, Laser, Player, PlayerBull
 
 /// Most sparks alive at once, so a flood of contacts cannot stall the frame.
 const MAX_SPARKS: usize = 4000;
-const SPARK_SECONDS: f32 = 0.25;
+const SPARK_SECONDS: f32 = 0.4;
 
 /// Draws the game. `screenshot` saves a PNG of the window after some frames, then quits.
 pub struct GraphicsPlugin {
@@ -191,7 +191,7 @@ fn spawn_sparks(mut commands: Commands, contacts: Res<Contacts>, sparks: Query<(
         room -= 1;
         commands.spawn((
             Spark { age: 0.0 },
-            Sprite::from_color(Color::srgb(1.0, 0.95, 0.4), Vec2::splat(7.0)),
+            Sprite::from_color(Color::srgb(1.0, 0.95, 0.4), Vec2::splat(8.0)),
             Transform::from_translation(point.extend(5.0))
                 .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
         ));

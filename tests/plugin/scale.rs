@@ -28,8 +28,6 @@ impl World {
 
 #[test]
 fn ten_thousand_colliders_match_brute_force() {
-    let mut app = app();
-    let mut rng = StdRng::seed_from_u64(10_000);
     let layer_choices = [
         CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
         CollisionLayers::new(
@@ -39,6 +37,29 @@ fn ten_thousand_colliders_match_brute_force() {
         CollisionLayers::new(LayerMask::layer(2), LayerMask::ALL),
         CollisionLayers::ALL,
     ];
+    match_brute_force(&layer_choices, 10_000);
+}
+
+#[test]
+fn many_distinct_layer_values_match_brute_force() {
+    // More distinct values than the broad phase compares group by group.
+    let mut rng = StdRng::seed_from_u64(40);
+    let layer_choices: Vec<CollisionLayers> = (0..40)
+        .map(|_| {
+            CollisionLayers::new(
+                LayerMask(rng.random_range(1..16)),
+                LayerMask(rng.random_range(1..16)),
+            )
+        })
+        .collect();
+    match_brute_force(&layer_choices, 10_001);
+}
+
+/// Spawns 10,000 random colliders with layers drawn from `layer_choices`, runs one frame, and
+/// compares the contacts with a brute-force all-pairs check.
+fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64) {
+    let mut app = app();
+    let mut rng = StdRng::seed_from_u64(seed);
     let mut expected_shapes = Vec::new();
     for i in 0..10_000 {
         let position = Vec2::new(rng.random_range(0.0..2000.0), rng.random_range(0.0..2000.0));
