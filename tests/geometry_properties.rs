@@ -22,12 +22,15 @@ use parry2d::shape as parry;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
+/// Cases per property; `GEOMETRY_CASES` overrides it.
 const CASES: u32 = 3000;
 
+/// A fixed seed, so CI is reproducible; `GEOMETRY_SEED` picks another, to search further.
 fn config() -> Config {
+    let from_env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
     Config {
-        cases: CASES,
-        rng_seed: RngSeed::Fixed(0x00C0_FFEE),
+        cases: from_env("GEOMETRY_CASES").map_or(CASES, |cases: u64| cases as u32),
+        rng_seed: RngSeed::Fixed(from_env("GEOMETRY_SEED").unwrap_or(0x00C0_FFEE)),
         failure_persistence: None,
         ..Config::default()
     }
@@ -456,14 +459,26 @@ fn check_intersection(
             count
         );
     }
-    // Containment: the shape said to be inside is inside the other.
+    // Containment: the shape said to be inside is inside the other (or, for a point within
+    // rounding of the other's outline, on it: either answer is right there).
+    let inside_or_on = |outer: &Generated, outline: &Outline, point: Vec2| {
+        reference_contains(outer, point) || outline.distance(point.as_dvec2()) <= tolerance as f64
+    };
     match hit.containment {
         Containment::Neither => {}
         Containment::FirstInSecond => {
-            prop_assert!(reference_contains(second, first.some_point()), "{:?}", hit);
+            prop_assert!(
+                inside_or_on(second, &outline2, first.some_point()),
+                "{:?}",
+                hit
+            );
         }
         Containment::SecondInFirst => {
-            prop_assert!(reference_contains(first, second.some_point()), "{:?}", hit);
+            prop_assert!(
+                inside_or_on(first, &outline1, second.some_point()),
+                "{:?}",
+                hit
+            );
         }
         Containment::Coincident => {
             let (Generated::Circle(c1), Generated::Circle(c2)) = (first, second) else {

@@ -3,8 +3,7 @@
 use super::point::crosses_ray;
 use super::segment_circle::{distance_squared_to_segment, push_crossings};
 use super::{
-    Circle, Containment, Intersection, Points, TOLERANCE, all_in_range, bounds::polygon_size,
-    edges, point_in_polygon,
+    Circle, Containment, Intersection, Points, TOLERANCE, all_in_range, bounds::polygon_size, edges,
 };
 use bevy::math::Vec2;
 
@@ -38,30 +37,42 @@ pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Circle) -> bool {
 /// ([`Containment::SecondInFirst`]) when its centre is: in a concave polygon's pocket, not its
 /// notch.
 pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Intersection> {
-    if !overlap_polygon_circle(vertices, circle) {
+    if !(circle.is_valid() && all_in_range(vertices)) {
         return None;
     }
-    let tolerance = TOLERANCE * (polygon_size(vertices) + circle.radius);
+    // One pass, with the overlap test's own predicates (so the two always agree): edges within
+    // `r` of the centre give the crossings, the ray's parity says whether the centre is inside.
+    let radius_squared = circle.radius * circle.radius;
+    let mut tolerance = None;
     let mut points = Points::new();
+    let mut touched = false;
+    let mut center_inside = false;
     for edge in edges(vertices) {
-        push_crossings(edge, circle, tolerance, &mut points);
+        center_inside ^= crosses_ray(circle.center, edge.a, edge.b);
+        if distance_squared_to_segment(circle.center, edge) <= radius_squared {
+            touched = true;
+            let tolerance = *tolerance
+                .get_or_insert_with(|| TOLERANCE * (polygon_size(vertices) + circle.radius));
+            push_crossings(edge, circle, tolerance, &mut points);
+        }
     }
     if !points.is_empty() {
         return Some(Intersection::crossing(points));
     }
-    // The outlines do not meet, so each vertex is on the same side of the circumference.
-    let containment = if super::point_in_circle(vertices[0], circle) {
-        Containment::FirstInSecond
-    } else if point_in_polygon(circle.center, vertices) {
-        Containment::SecondInFirst
-    } else {
-        // The exact test saw a touch that rounding hid from the tolerant one: report the
-        // polygon's nearest point to the centre.
-        return Some(Intersection::crossing(Points::from_slice(&[
-            nearest_outline_point(vertices, circle.center),
-        ])));
-    };
-    Some(Intersection::contained(containment))
+    if touched {
+        // Edges reach into the disc without crossing its circumference: the whole outline is
+        // inside it. (Failing that, rounding hid a touch: report the nearest outline point.)
+        return Some(if super::point_in_circle(vertices[0], circle) {
+            Intersection::contained(Containment::FirstInSecond)
+        } else {
+            Intersection::crossing(Points::from_slice(&[nearest_outline_point(
+                vertices,
+                circle.center,
+            )]))
+        });
+    }
+    (center_inside && vertices.len() >= 3)
+        .then(|| Intersection::contained(Containment::SecondInFirst))
 }
 
 /// The point of the polygon's outline nearest to `point`.

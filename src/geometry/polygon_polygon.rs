@@ -38,11 +38,17 @@ pub fn overlap_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> bool {
 ///
 /// Collinear edges give the two ends of the piece they share; a shared vertex is reported once.
 pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Intersection> {
-    if !overlap_polygon_polygon(first, second) {
+    if !(all_in_range(first) && all_in_range(second)) || first.is_empty() || second.is_empty() {
         return None;
     }
-    let tolerance = TOLERANCE * (polygon_size(first) + polygon_size(second));
-    let second_box = BoundingBox::of(second).grown(tolerance);
+    let second_box = BoundingBox::of(second);
+    if !BoundingBox::of(first).overlaps(&second_box) {
+        return None;
+    }
+    // One pass over the edge pairs, with the overlap test's own predicate on each (so the two
+    // always agree); crossings are computed only for pairs that meet.
+    let mut tolerance = None;
+    let mut met = false;
     let mut points = Points::new();
     let mut on_edge = Points::new();
     for edge in edges(first) {
@@ -51,7 +57,16 @@ pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Inte
         }
         on_edge.clear();
         for other in edges(second) {
-            push_crossings(edge, other, tolerance, &mut on_edge);
+            if segments_meet(edge, other) {
+                met = true;
+                let tolerance = *tolerance.get_or_insert_with(|| {
+                    TOLERANCE * (polygon_size(first) + polygon_size(second))
+                });
+                push_crossings(edge, other, tolerance, &mut on_edge);
+            }
+        }
+        if on_edge.is_empty() {
+            continue;
         }
         // Points from different edges of `second` arrive out of order: sort along `edge`.
         let direction = edge.b - edge.a;
@@ -60,6 +75,7 @@ pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Inte
             .map(|&point| (direction.dot(point - edge.a), point))
             .collect();
         along.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
+        let tolerance = tolerance.unwrap_or(0.0);
         for (_, point) in along {
             push_unique(&mut points, point, tolerance);
         }
@@ -67,26 +83,36 @@ pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Inte
     if !points.is_empty() {
         return Some(Intersection::crossing(points));
     }
-    if point_in_polygon(first[0], second) {
-        return Some(Intersection::contained(Containment::FirstInSecond));
+    if met {
+        // The exact test saw a touch that rounding hid from the tolerant one.
+        let nearest = edges(first)
+            .flat_map(|edge| edges(second).map(move |other| (edge, other)))
+            .find(|(edge, other)| segments_meet(*edge, *other))
+            .map_or(first[0], |(edge, other)| nearest_point_between(edge, other));
+        return Some(Intersection::crossing(Points::from_slice(&[nearest])));
     }
-    if point_in_polygon(second[0], first) {
-        return Some(Intersection::contained(Containment::SecondInFirst));
+    let (inner, outer, containment) = if point_in_polygon(first[0], second) {
+        (first, second, Containment::FirstInSecond)
+    } else if point_in_polygon(second[0], first) {
+        (second, first, Containment::SecondInFirst)
+    } else {
+        return None;
+    };
+    if inner.iter().all(|&vertex| point_in_polygon(vertex, outer)) {
+        return Some(Intersection::contained(containment));
     }
-    // The exact test saw a touch that rounding hid from the tolerant one.
-    let mut best: Option<(f32, Vec2)> = None;
+    // Some vertices in, some out, yet no edges met exactly: the outlines pass a hair apart at a
+    // vertex, where rounding parted the two tests. The tolerant test finds where.
+    let tolerance = TOLERANCE * (polygon_size(first) + polygon_size(second));
     for edge in edges(first) {
         for other in edges(second) {
-            let point = nearest_point_between(edge, other);
-            let gap = super::segment_circle::distance_squared_to_segment(point, edge)
-                + super::segment_circle::distance_squared_to_segment(point, other);
-            if best.is_none_or(|(best_gap, _)| gap < best_gap) {
-                best = Some((gap, point));
-            }
+            push_crossings(edge, other, tolerance, &mut points);
         }
     }
-    let point = best.map_or(first[0], |(_, point)| point);
-    Some(Intersection::crossing(Points::from_slice(&[point])))
+    if points.is_empty() {
+        points.push(inner[0]);
+    }
+    Some(Intersection::crossing(points))
 }
 
 /// An axis-aligned box, for skipping edges that cannot meet the other polygon.
@@ -116,14 +142,6 @@ impl BoundingBox {
         Self {
             min: segment.a.min(segment.b),
             max: segment.a.max(segment.b),
-        }
-    }
-
-    #[inline]
-    fn grown(self, margin: f32) -> Self {
-        Self {
-            min: self.min - margin,
-            max: self.max + margin,
         }
     }
 

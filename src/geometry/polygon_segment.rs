@@ -27,28 +27,48 @@ pub fn overlap_polygon_segment(vertices: &[Vec2], segment: Segment) -> bool {
 /// vertex gives that vertex once. To find where a laser from `a` to `b` first enters, take the
 /// point nearest to `a`.
 pub fn intersect_polygon_segment(vertices: &[Vec2], segment: Segment) -> Option<Intersection> {
-    if !overlap_polygon_segment(vertices, segment) {
+    if !(segment.is_valid() && all_in_range(vertices)) {
         return None;
     }
-    let tolerance = TOLERANCE * (polygon_size(vertices) + segment.half_length());
+    // One pass, with the overlap test's own predicate on each edge (so the two always agree).
+    let mut tolerance = None;
     let mut points = Points::new();
+    let mut met = false;
     for edge in edges(vertices) {
-        push_crossings(edge, segment, tolerance, &mut points);
+        if segments_meet(edge, segment) {
+            met = true;
+            let tolerance = *tolerance.get_or_insert_with(|| {
+                TOLERANCE * (polygon_size(vertices) + segment.half_length())
+            });
+            push_crossings(edge, segment, tolerance, &mut points);
+        }
     }
     if !points.is_empty() {
         return Some(Intersection::crossing(points));
     }
-    if point_in_polygon(segment.a, vertices) {
+    if met {
+        // The exact test saw a touch that rounding hid from the tolerant one.
+        let nearest = edges(vertices)
+            .filter(|edge| segments_meet(*edge, segment))
+            .map(|edge| nearest_point_between(edge, segment))
+            .next()
+            .unwrap_or(segment.a);
+        return Some(Intersection::crossing(Points::from_slice(&[nearest])));
+    }
+    if !point_in_polygon(segment.a, vertices) {
+        return None;
+    }
+    if point_in_polygon(segment.b, vertices) {
         return Some(Intersection::contained(Containment::SecondInFirst));
     }
-    // The exact test saw a touch that rounding hid from the tolerant one.
-    let nearest = edges(vertices)
-        .map(|edge| nearest_point_between(edge, segment))
-        .min_by(|p, q| {
-            let distance =
-                |point: &Vec2| super::segment_circle::distance_squared_to_segment(*point, segment);
-            distance(p).total_cmp(&distance(q))
-        })
-        .unwrap_or(segment.a);
-    Some(Intersection::crossing(Points::from_slice(&[nearest])))
+    // One end in, the other out, yet no edge met it exactly: it passes a hair from a vertex,
+    // where rounding parted the two tests. The tolerant test finds where.
+    let tolerance = TOLERANCE * (polygon_size(vertices) + segment.half_length());
+    for edge in edges(vertices) {
+        push_crossings(edge, segment, tolerance, &mut points);
+    }
+    if points.is_empty() {
+        points.push(segment.a);
+    }
+    Some(Intersection::crossing(points))
 }

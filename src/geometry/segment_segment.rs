@@ -33,9 +33,23 @@ pub fn intersect_segment_segment(first: Segment, second: Segment) -> Option<Inte
     Some(Intersection::crossing(points))
 }
 
-/// The exact closed-set test on finite input.
+/// The exact closed-set test on finite input. The pair is put in a fixed order first, so that
+/// rounding gives the same verdict whichever way round the arguments come.
 #[inline]
 pub(crate) fn segments_meet(first: Segment, second: Segment) -> bool {
+    let key = |s: Segment| [s.a.x, s.a.y, s.b.x, s.b.y];
+    let (first, second) = if key(first) <= key(second) {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    // Apart bounding boxes (exact comparisons) settle most pairs, and keep rounding in the
+    // products below from joining segments that cannot meet.
+    let (first_min, first_max) = (first.a.min(first.b), first.a.max(first.b));
+    let (second_min, second_max) = (second.a.min(second.b), second.a.max(second.b));
+    if first_max.cmplt(second_min).any() || second_max.cmplt(first_min).any() {
+        return false;
+    }
     let first_direction = first.b - first.a;
     let second_direction = second.b - second.a;
     let second_a_side = cross(first_direction, second.a - first.a);
