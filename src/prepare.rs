@@ -191,13 +191,14 @@ pub(crate) fn prepare_bodies(
     for entity in &second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
     }
+    let mut place = |entity, transform| {
+        Placement::of(transform)
+            .map_err(|why| warnings.skip(entity, why))
+            .ok()
+    };
     for (entity, polygon, transform, layers) in &polygons {
-        let placement = match Placement::of(transform) {
-            Ok(placement) => placement,
-            Err(why) => {
-                warnings.skip(entity, why);
-                continue;
-            }
+        let Some(placement) = place(entity, transform) else {
+            continue;
         };
         let start = bodies.vertices.len() as u32;
         let vertices = polygon.vertices();
@@ -214,12 +215,8 @@ pub(crate) fn prepare_bodies(
         bodies.push(entity, layers, bounds, WorldShape::Polygon { start, len });
     }
     for (entity, segment, transform, layers) in &segments {
-        let placement = match Placement::of(transform) {
-            Ok(placement) => placement,
-            Err(why) => {
-                warnings.skip(entity, why);
-                continue;
-            }
+        let Some(placement) = place(entity, transform) else {
+            continue;
         };
         let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
         let center = world.a.midpoint(world.b);
@@ -227,12 +224,8 @@ pub(crate) fn prepare_bodies(
         bodies.push(entity, layers, bounds, WorldShape::Segment(world));
     }
     for (entity, circle, transform, layers) in &circles {
-        let placement = match Placement::of(transform) {
-            Ok(placement) => placement,
-            Err(why) => {
-                warnings.skip(entity, why);
-                continue;
-            }
+        let Some(placement) = place(entity, transform) else {
+            continue;
         };
         let world = Circle::new(
             placement.apply(circle.offset()),

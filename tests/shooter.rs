@@ -8,26 +8,9 @@
 #[path = "../examples/shooter/game.rs"]
 mod game;
 
-use std::time::Duration;
-
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::prelude::*;
-use game::{GamePlugin, LASER_RANGE, Laser, Stats};
-
-fn headless_game() -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        TransformPlugin,
-        CollisionPlugin::default(),
-        GamePlugin { autopilot: true },
-    ))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / 60.0,
-    )));
-    app
-}
+use game::{LASER_RANGE, Laser, Stats};
 
 /// How far `point` is from the outline of `entity`'s collider, worked out here from the
 /// collider and its `GlobalTransform`; `None` once the entity is gone (an enemy the laser
@@ -56,7 +39,7 @@ fn distance_to_outline(world: &World, entity: Entity, point: Vec2) -> Option<f32
 
 #[test]
 fn the_autopilot_plays_and_the_laser_stops_at_its_targets() {
-    let mut app = headless_game();
+    let mut app = game::headless_app();
     let mut checked_stops = 0;
     for _ in 0..1800 {
         app.update();

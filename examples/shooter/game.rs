@@ -2,9 +2,10 @@
 //! Nothing here draws; `graphics.rs` adds the looks. The game reacts to collisions only
 //! through `bevy_collision_events`' contacts.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
 use bevy::transform::TransformSystems;
 use bevy_collision_events::prelude::*;
 
@@ -64,6 +65,21 @@ impl Plugin for GamePlugin {
                 ),
             );
     }
+}
+
+/// The game with no window, flown by the autopilot, one 1/60 s step per `update()`.
+pub fn headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        CollisionPlugin::default(),
+        GamePlugin { autopilot: true },
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / 60.0,
+    )));
+    app
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,10 +19,7 @@
 mod game;
 mod graphics;
 
-use std::time::Duration;
-
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy::window::WindowResolution;
 use bevy_collision_events::prelude::*;
 
@@ -97,16 +94,7 @@ fn main() -> AppExit {
 /// The same game with no window: the autopilot plays a fixed number of 1/60 s frames, then
 /// the run is summed up.
 fn run_headless(frames: u32) {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        TransformPlugin,
-        CollisionPlugin::default(),
-        GamePlugin { autopilot: true },
-    ))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / 60.0,
-    )));
+    let mut app = game::headless_app();
     for _ in 0..frames {
         app.update();
     }
