@@ -656,3 +656,34 @@ fn negative_radius_never_overlaps() {
         assert_eq!(intersect(other, negative), None);
     }
 }
+
+#[test]
+fn polygon_polygon_with_more_than_64_vertices() {
+    // Two 100-gons (nearly circles of radius 10), centres 10 apart: two crossings, like the
+    // circles they approximate, whichever one has the many vertices first.
+    let ring = |x: f32, count: usize| -> Vec<Vec2> {
+        (0..count)
+            .map(|i| {
+                v(x, 0.0) + Vec2::from_angle(i as f32 * std::f32::consts::TAU / count as f32) * 10.0
+            })
+            .collect()
+    };
+    let hit = both_orders(
+        Shape::Polygon(&ring(0.0, 100)),
+        Shape::Polygon(&ring(10.0, 100)),
+    );
+    let hit = hit.unwrap();
+    assert_eq!(hit.points.len(), 2, "{hit:?}");
+    assert!(hit.points.iter().all(|p| (p.x - 5.0).abs() < 0.05));
+    // Many vertices against few.
+    let hit = both_orders(
+        Shape::Polygon(&ring(0.0, 100)),
+        Shape::Polygon(&ring(10.0, 7)),
+    );
+    assert_eq!(hit.unwrap().points.len(), 2);
+    let far = ring(25.0, 100);
+    assert_eq!(
+        both_orders(Shape::Polygon(&ring(0.0, 100)), Shape::Polygon(&far)),
+        None
+    );
+}

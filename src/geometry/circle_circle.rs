@@ -1,16 +1,18 @@
 //! Circle–circle: two solid discs (seed 003 for the test, seed 000 for the points).
 
-use super::{Circle, Containment, Intersection, Points, TOLERANCE, push_unique};
+use super::{Circle, Containment, Intersection, MAX_COORDINATE, Points, TOLERANCE, push_unique};
 
 /// Whether two discs overlap: `|c₁ − c₂|² ≤ (r₁ + r₂)²`, no square root.
 ///
 /// This is also the broad phase's exact bounding-circle check. A negative radius or non-finite
-/// input gives `false`.
+/// input gives `false` (a NaN or infinite centre makes the squared distance fail the
+/// comparison; the radii are checked, so the right side stays finite).
 #[inline]
 pub fn overlap_circle_circle(first: Circle, second: Circle) -> bool {
     let reach = first.radius + second.radius;
-    first.is_valid()
-        && second.is_valid()
+    first.radius >= 0.0
+        && second.radius >= 0.0
+        && reach <= 2.0 * MAX_COORDINATE
         && first.center.distance_squared(second.center) <= reach * reach
 }
 

@@ -3,7 +3,7 @@
 //! Nothing here knows about the ECS: every function takes shapes in one common frame (the plugin
 //! passes world space) and returns plain values. Nothing here panics or returns NaN for finite
 //! input, and nothing allocates unless more than four points are found. Non-finite input (NaN,
-//! infinities, and anything beyond [`MAX_COORDINATE`]) or a negative radius gives "no overlap".
+//! infinities) or a negative radius gives "no overlap"; see [`MAX_COORDINATE`] for the range.
 //!
 //! # The shapes
 //! - [`Circle`]: a **solid disc**, `center` and `radius ≥ 0`. Its outline is its circumference.
@@ -80,8 +80,10 @@ use smallvec::SmallVec;
 /// The relative tolerance that decides touching: see the [module docs](self#tolerance).
 pub const TOLERANCE: f32 = 1e-5;
 
-/// The largest coordinate or radius the tests accept, `1e18`: beyond it squares and cross
-/// products could overflow `f32`, so such input is treated like NaN and infinity (no overlap).
+/// The largest coordinate or radius the tests are meant for, `1e18`: beyond it squares and
+/// cross products could overflow `f32`. Finite input beyond it is outside the supported range:
+/// no test panics or returns NaN there, but the verdict is unspecified (most tests reject it as
+/// if it were infinite).
 pub const MAX_COORDINATE: f32 = 1e18;
 
 /// A solid disc: every point within `radius` of `center`, circumference included.

@@ -37,12 +37,6 @@ pub fn intersect_segment_segment(first: Segment, second: Segment) -> Option<Inte
 /// rounding gives the same verdict whichever way round the arguments come.
 #[inline]
 pub(crate) fn segments_meet(first: Segment, second: Segment) -> bool {
-    let key = |s: Segment| [s.a.x, s.a.y, s.b.x, s.b.y];
-    let (first, second) = if key(first) <= key(second) {
-        (first, second)
-    } else {
-        (second, first)
-    };
     // Apart bounding boxes (exact comparisons) settle most pairs, and keep rounding in the
     // products below from joining segments that cannot meet.
     let (first_min, first_max) = (first.a.min(first.b), first.a.max(first.b));
@@ -50,6 +44,12 @@ pub(crate) fn segments_meet(first: Segment, second: Segment) -> bool {
     if first_max.cmplt(second_min).any() || second_max.cmplt(first_min).any() {
         return false;
     }
+    let key = |s: Segment| [s.a.x, s.a.y, s.b.x, s.b.y];
+    let (first, second) = if key(first) <= key(second) {
+        (first, second)
+    } else {
+        (second, first)
+    };
     let first_direction = first.b - first.a;
     let second_direction = second.b - second.a;
     let second_a_side = cross(first_direction, second.a - first.a);
