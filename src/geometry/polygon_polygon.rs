@@ -127,31 +127,17 @@ fn for_each_meeting_pair(
     let count = second.len();
     // `second`'s vertices four at a time (x and y apart), so that the sides of all of them are
     // found with a few vector operations per edge of `first`.
-    let lanes: SmallVec<[(Vec4, Vec4); 16]> = (count <= 64)
-        .then(|| {
-            second
-                .chunks(4)
-                .map(|chunk| {
-                    let lane = |k: usize, axis: fn(Vec2) -> f32| {
-                        chunk.get(k).map_or(0.0, |&vertex| axis(vertex))
-                    };
-                    let x = Vec4::new(
-                        lane(0, |v| v.x),
-                        lane(1, |v| v.x),
-                        lane(2, |v| v.x),
-                        lane(3, |v| v.x),
-                    );
-                    let y = Vec4::new(
-                        lane(0, |v| v.y),
-                        lane(1, |v| v.y),
-                        lane(2, |v| v.y),
-                        lane(3, |v| v.y),
-                    );
-                    (x, y)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut lanes: SmallVec<[(Vec4, Vec4); 16]> = SmallVec::new();
+    if count <= 64 {
+        lanes.extend(second.chunks(4).map(|chunk| {
+            let (mut x, mut y) = (Vec4::ZERO, Vec4::ZERO);
+            for (lane, vertex) in chunk.iter().enumerate() {
+                x[lane] = vertex.x;
+                y[lane] = vertex.y;
+            }
+            (x, y)
+        }));
+    }
     for (index, edge) in edges(first).enumerate() {
         if !second_box.overlaps(&BoundingBox::of_segment(edge)) {
             continue;
