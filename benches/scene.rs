@@ -33,6 +33,14 @@ struct Collisions;
 #[derive(Component)]
 struct Velocity(Vec2);
 
+/// When each stage boundary was passed this frame: before prepare, then after each stage.
+#[derive(Resource, Default)]
+struct StageClock([Option<Instant>; 5]);
+
+fn mark<const BOUNDARY: usize>(mut clock: ResMut<StageClock>) {
+    clock.0[BOUNDARY] = Some(Instant::now());
+}
+
 fn move_bullets(mut bullets: Query<(&mut Transform, &Velocity)>) {
     for (mut transform, velocity) in &mut bullets {
         let moved = (transform.translation.truncate() + velocity.0).rem_euclid(FIELD);
@@ -42,17 +50,36 @@ fn move_bullets(mut bullets: Query<(&mut Transform, &Velocity)>) {
 
 fn scene(bullets: usize, threads: usize) -> App {
     let mut app = App::new();
+    // Exactly `threads` compute threads: Bevy's default leaves a two-core machine only one.
+    let mut task_pool_options = TaskPoolOptions::default();
+    task_pool_options.compute.min_threads = threads;
+    task_pool_options.compute.max_threads = threads;
     app.add_plugins((
-        MinimalPlugins.set(TaskPoolPlugin {
-            task_pool_options: TaskPoolOptions::with_num_threads(threads),
-        }),
+        MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
         TransformPlugin,
         CollisionPlugin::new(Collisions),
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
         1.0 / 60.0,
     )))
-    .add_systems(Update, move_bullets);
+    .init_resource::<StageClock>()
+    .add_systems(Update, move_bullets)
+    .add_systems(
+        Collisions,
+        (
+            mark::<0>.before(CollisionSystems::Prepare),
+            mark::<1>
+                .after(CollisionSystems::Prepare)
+                .before(CollisionSystems::BroadPhase),
+            mark::<2>
+                .after(CollisionSystems::BroadPhase)
+                .before(CollisionSystems::NarrowPhase),
+            mark::<3>
+                .after(CollisionSystems::NarrowPhase)
+                .before(CollisionSystems::Events),
+            mark::<4>.after(CollisionSystems::Events),
+        ),
+    );
     let mut rng = StdRng::seed_from_u64(50_000);
     let world = app.world_mut();
     for i in 0..64 {
@@ -82,10 +109,21 @@ fn scene(bullets: usize, threads: usize) -> App {
     app
 }
 
-/// Median and 90th percentile of the pipeline's time per frame, and the mean contact count.
-fn measure(bullets: usize, threads: usize) -> (Duration, Duration, usize) {
+/// What one configuration measured.
+struct Measured {
+    median: Duration,
+    p90: Duration,
+    contacts: usize,
+    /// Median time of each stage: prepare, broad phase, narrow phase, events.
+    stages: [Duration; 4],
+}
+
+/// Median and 90th percentile of the pipeline's time per frame, the mean contact count, and
+/// the median of each stage.
+fn measure(bullets: usize, threads: usize) -> Measured {
     let mut app = scene(bullets, threads);
     let mut times = Vec::with_capacity(MEASURED_FRAMES);
+    let mut stages: [Vec<Duration>; 4] = Default::default();
     let mut contacts = 0;
     for frame in 0..WARM_UP_FRAMES + MEASURED_FRAMES {
         app.update();
@@ -95,36 +133,54 @@ fn measure(bullets: usize, threads: usize) -> (Duration, Duration, usize) {
         if frame >= WARM_UP_FRAMES {
             times.push(elapsed);
             contacts += app.world().resource::<Contacts>().len();
+            let marks = app.world().resource::<StageClock>().0;
+            for (stage, times) in stages.iter_mut().enumerate() {
+                if let (Some(from), Some(to)) = (marks[stage], marks[stage + 1]) {
+                    times.push(to.duration_since(from));
+                }
+            }
         }
     }
+    let median = |times: &mut Vec<Duration>| {
+        times.sort();
+        times.get(times.len() / 2).copied().unwrap_or_default()
+    };
     times.sort();
-    (
-        times[times.len() / 2],
-        times[times.len() * 9 / 10],
-        contacts / MEASURED_FRAMES,
-    )
+    Measured {
+        median: times[times.len() / 2],
+        p90: times[times.len() * 9 / 10],
+        contacts: contacts / MEASURED_FRAMES,
+        stages: stages.each_mut().map(median),
+    }
 }
 
 fn main() {
     // `cargo bench` passes `--bench`; a name filter is not supported, so ignore arguments.
     let all_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "| bullets | threads | median ms/frame | p90 ms/frame | ns per collider | contacts/frame |"
+        "| bullets | threads | median ms/frame | p90 ms/frame | ns per collider | contacts/frame \
+         | prepare | broad | narrow | events |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut per_collider = Vec::new();
+    let ms = |time: Duration| format!("{:.3}", time.as_secs_f64() * 1e3);
     for threads in [1, all_threads] {
         for bullets in [1_000, 10_000, 50_000] {
-            let (median, p90, contacts) = measure(bullets, threads);
-            let ns = median.as_secs_f64() * 1e9 / (bullets + 64) as f64;
+            let measured = measure(bullets, threads);
+            let ns = measured.median.as_secs_f64() * 1e9 / (bullets + 64) as f64;
             per_collider.push(((bullets, threads), ns));
+            let [prepare, broad, narrow, events] = measured.stages.map(ms);
             println!(
-                "| {bullets} | {threads} | {:.3} | {:.3} | {ns:.1} | {contacts} |",
-                median.as_secs_f64() * 1e3,
-                p90.as_secs_f64() * 1e3,
+                "| {bullets} | {threads} | {} | {} | {ns:.1} | {} | {prepare} | {broad} | {narrow} \
+                 | {events} |",
+                ms(measured.median),
+                ms(measured.p90),
+                measured.contacts,
             );
         }
     }
+    println!();
+    println!("Stage columns: median ms of each stage of the pipeline.");
     let ns = |key| {
         per_collider
             .iter()

@@ -12,13 +12,19 @@ pub fn app() -> App {
     app_with_threads(None)
 }
 
-/// The same, with the task pools limited to `threads` threads when given.
+/// The same, with exactly `threads` compute threads when given (the pool the plugin splits its
+/// work across; Bevy's default gives a two-core machine only one).
 pub fn app_with_threads(threads: Option<usize>) -> App {
     let mut app = App::new();
     let minimal = match threads {
-        Some(threads) => MinimalPlugins.set(TaskPoolPlugin {
-            task_pool_options: TaskPoolOptions::with_num_threads(threads),
-        }),
+        Some(threads) => {
+            let mut options = TaskPoolOptions::default();
+            options.compute.min_threads = threads;
+            options.compute.max_threads = threads;
+            MinimalPlugins.set(TaskPoolPlugin {
+                task_pool_options: options,
+            })
+        }
         None => MinimalPlugins.build(),
     };
     app.add_plugins((minimal, TransformPlugin, CollisionPlugin::default()))

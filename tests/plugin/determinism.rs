@@ -88,16 +88,83 @@ fn run(threads: usize) -> Vec<Frame> {
         .collect()
 }
 
+/// Set in a child process: how many compute threads to run the scene with.
+const THREADS_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_THREADS";
+/// Set in a child process: where to write what it recorded.
+const OUTPUT_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_OUTPUT";
+
+/// Runs the scene in this process when asked to by [`run_in_child`] (and does nothing in a
+/// normal test run). Bevy's task pools are process-wide and set once, so each thread count
+/// needs a process of its own.
+#[test]
+fn determinism_child() {
+    let (Ok(threads), Ok(output)) = (
+        std::env::var(THREADS_VARIABLE),
+        std::env::var(OUTPUT_VARIABLE),
+    ) else {
+        return;
+    };
+    let threads: usize = threads.parse().unwrap();
+    let frames = run(threads);
+    assert_eq!(
+        bevy::tasks::ComputeTaskPool::get().thread_num(),
+        threads,
+        "the compute pool must have the threads asked for"
+    );
+    std::fs::write(output, format!("{frames:#?}")).unwrap();
+}
+
+/// Runs [`determinism_child`] in a new process of this test binary; returns what it recorded.
+fn run_in_child(threads: usize, run_name: &str) -> String {
+    let output = std::env::temp_dir().join(format!(
+        "collision-events-determinism-{}-{run_name}.txt",
+        std::process::id()
+    ));
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "determinism::determinism_child",
+            "--test-threads=1",
+        ])
+        .env(THREADS_VARIABLE, threads.to_string())
+        .env(OUTPUT_VARIABLE, &output)
+        .output()
+        .unwrap();
+    assert!(
+        child.status.success(),
+        "the child run with {threads} threads failed:\n{}\n{}",
+        String::from_utf8_lossy(&child.stdout),
+        String::from_utf8_lossy(&child.stderr)
+    );
+    let recorded = std::fs::read_to_string(&output).unwrap();
+    let _ = std::fs::remove_file(&output);
+    recorded
+}
+
 #[test]
 fn same_scene_same_messages_whatever_the_thread_count() {
-    let single = run(1);
-    let total: usize = single.iter().map(|f| f.contacts.len()).sum();
-    let started: usize = single.iter().map(|f| f.started.len()).sum();
-    let ended: usize = single.iter().map(|f| f.ended.len()).sum();
+    let single = run_in_child(1, "single");
+    assert!(single.len() > 100_000, "the scene recorded too little");
+    assert_eq!(
+        single,
+        run_in_child(1, "single-again"),
+        "two runs on one thread differ"
+    );
+    assert_eq!(
+        single,
+        run_in_child(2, "two"),
+        "one thread and two threads differ"
+    );
+}
+
+#[test]
+fn the_scene_is_busy_enough_to_prove_something() {
+    let frames = run(1);
+    let total: usize = frames.iter().map(|f| f.contacts.len()).sum();
+    let started: usize = frames.iter().map(|f| f.started.len()).sum();
+    let ended: usize = frames.iter().map(|f| f.ended.len()).sum();
     assert!(
         total > 1000 && started > 50 && ended > 20,
-        "{total} {started} {ended}"
+        "{total} contacts, {started} started, {ended} ended"
     );
-    assert_eq!(single, run(1), "two runs on one thread differ");
-    assert_eq!(single, run(2), "one thread and two threads differ");
 }
