@@ -154,44 +154,67 @@ fn measure(bullets: usize, threads: usize) -> Measured {
     }
 }
 
+/// Set in a child process: the compute threads to measure with.
+const THREADS_VARIABLE: &str = "SCENE_BENCH_THREADS";
+
+/// Bevy's task pools are process-wide and set once, so each thread count is measured in a
+/// process of its own: this one re-runs itself with [`THREADS_VARIABLE`] set.
 fn main() {
-    // `cargo bench` passes `--bench`; a name filter is not supported, so ignore arguments.
+    if let Some(threads) = std::env::var(THREADS_VARIABLE)
+        .ok()
+        .and_then(|threads| threads.parse().ok())
+    {
+        print_rows(threads);
+        return;
+    }
     let all_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "| bullets | threads | median ms/frame | p90 ms/frame | ns per collider | contacts/frame \
          | prepare | broad | narrow | events |"
     );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let mut per_collider = Vec::new();
-    let ms = |time: Duration| format!("{:.3}", time.as_secs_f64() * 1e3);
+    let mut rows = Vec::new();
     for threads in [1, all_threads] {
-        for bullets in [1_000, 10_000, 50_000] {
-            let measured = measure(bullets, threads);
-            let ns = measured.median.as_secs_f64() * 1e9 / (bullets + 64) as f64;
-            per_collider.push(((bullets, threads), ns));
-            let [prepare, broad, narrow, events] = measured.stages.map(ms);
-            println!(
-                "| {bullets} | {threads} | {} | {} | {ns:.1} | {} | {prepare} | {broad} | {narrow} \
-                 | {events} |",
-                ms(measured.median),
-                ms(measured.p90),
-                measured.contacts,
-            );
-        }
+        let child = std::process::Command::new(std::env::current_exe().expect("own path"))
+            .env(THREADS_VARIABLE, threads.to_string())
+            .output()
+            .expect("the bench can run itself");
+        let text = String::from_utf8_lossy(&child.stdout).into_owned();
+        print!("{text}");
+        rows.extend(text.lines().map(str::to_owned));
     }
     println!();
     println!("Stage columns: median ms of each stage of the pipeline.");
-    let ns = |key| {
-        per_collider
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, ns)| *ns)
+    // Columns: bullets, threads, median, p90, ns per collider.
+    let ns_per_collider = |bullets: &str| {
+        rows.iter().find_map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            (cells.get(1) == Some(&bullets) && cells.get(2) == Some(&"1"))
+                .then(|| cells.get(5)?.parse::<f64>().ok())
+                .flatten()
+        })
     };
-    if let (Some(at_10k), Some(at_50k)) = (ns((10_000, 1)), ns((50_000, 1))) {
-        println!();
+    if let (Some(at_10k), Some(at_50k)) = (ns_per_collider("10000"), ns_per_collider("50000")) {
         println!(
             "One thread: time per collider at 50,000 is {:.2}× that at 10,000.",
             at_50k / at_10k
+        );
+    }
+}
+
+/// Measures every size with `threads` compute threads and prints one table row each.
+fn print_rows(threads: usize) {
+    let ms = |time: Duration| format!("{:.3}", time.as_secs_f64() * 1e3);
+    for bullets in [1_000, 10_000, 50_000] {
+        let measured = measure(bullets, threads);
+        let ns = measured.median.as_secs_f64() * 1e9 / (bullets + 64) as f64;
+        let [prepare, broad, narrow, events] = measured.stages.map(ms);
+        println!(
+            "| {bullets} | {threads} | {} | {} | {ns:.1} | {} | {prepare} | {broad} | {narrow} \
+             | {events} |",
+            ms(measured.median),
+            ms(measured.p90),
+            measured.contacts,
         );
     }
 }

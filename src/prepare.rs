@@ -49,6 +49,14 @@ impl Bodies {
         self.vertices.clear();
     }
 
+    fn reserve(&mut self, additional: usize) {
+        self.entities.reserve(additional);
+        self.layers.reserve(additional);
+        self.centers.reserve(additional);
+        self.radii.reserve(additional);
+        self.shapes.reserve(additional);
+    }
+
     fn push(
         &mut self,
         entity: Entity,
@@ -110,7 +118,12 @@ impl Placement {
             x_axis,
             y_axis,
             translation,
-            scale: x_scale.max(y_scale).sqrt(),
+            // Most colliders (bullets) are not scaled: no square root for them.
+            scale: if x_scale == 1.0 && y_scale == 1.0 {
+                1.0
+            } else {
+                x_scale.max(y_scale).sqrt()
+            },
         })
     }
 
@@ -187,6 +200,7 @@ pub(crate) fn prepare_bodies(
 ) {
     let bodies = &mut *bodies;
     bodies.clear();
+    bodies.reserve(polygons.iter().len() + segments.iter().len() + circles.iter().len());
 
     for entity in &second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
