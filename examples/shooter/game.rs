@@ -33,12 +33,15 @@ const WALL: LayerMask = LayerMask::layer(4);
 pub struct GamePlugin {
     /// Let the computer play.
     pub autopilot: bool,
+    /// The wave each game starts at (1 for the beginning).
+    pub first_wave: u32,
 }
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(Autopilot(self.autopilot))
-            .init_resource::<Game>()
+            .insert_resource(FirstWave(self.first_wave.max(1)))
+            .insert_resource(Game::starting_at(self.first_wave))
             .init_resource::<Intent>()
             .init_resource::<Stats>()
             .init_resource::<CollisionClock>()
@@ -74,7 +77,10 @@ pub fn headless_app() -> App {
         MinimalPlugins,
         TransformPlugin,
         CollisionPlugin::default(),
-        GamePlugin { autopilot: true },
+        GamePlugin {
+            autopilot: true,
+            first_wave: 1,
+        },
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
         1.0 / 60.0,
@@ -174,6 +180,16 @@ pub struct Game {
     fire_cooldown: f32,
 }
 
+impl Game {
+    /// A new game whose first wave is `first_wave`.
+    fn starting_at(first_wave: u32) -> Self {
+        Self {
+            wave: first_wave.max(1) - 1,
+            ..default()
+        }
+    }
+}
+
 impl Default for Game {
     fn default() -> Self {
         Self {
@@ -191,6 +207,10 @@ impl Default for Game {
 /// Whether the computer flies the ship.
 #[derive(Resource)]
 pub struct Autopilot(pub bool);
+
+/// The wave each game starts at.
+#[derive(Resource)]
+struct FirstWave(u32);
 
 /// What the pilot (keyboard or autopilot) wants this frame.
 #[derive(Resource, Default)]
@@ -494,7 +514,7 @@ fn fly_autopilot(
         let blocked = SHELTERED_COLUMNS
             .iter()
             .any(|(from, to)| (*from..=*to).contains(&future.x.abs()));
-        100.0 * danger + 0.05 * chase + 0.02 * (future.y - home_y).abs() + 20.0 * f32::from(blocked)
+        100.0 * danger + 0.05 * chase + 0.02 * (future.y - home_y).abs() + 3.0 * f32::from(blocked)
     };
     let movement = [-1.0, -0.5, 0.0, 0.5, 1.0]
         .into_iter()
@@ -788,6 +808,7 @@ fn restart_after_game_over(
     mut commands: Commands,
     time: Res<Time>,
     autopilot: Res<Autopilot>,
+    first_wave: Res<FirstWave>,
     intent: Res<Intent>,
     mut game: ResMut<Game>,
     leftovers: Query<Entity, Or<(With<Enemy>, With<PlayerBullet>, With<EnemyBullet>)>>,
@@ -803,6 +824,6 @@ fn restart_after_game_over(
             commands.entity(entity).despawn();
         }
         commands.entity(*player).remove::<ColliderDisabled>();
-        *game = Game::default();
+        *game = Game::starting_at(first_wave.0);
     }
 }

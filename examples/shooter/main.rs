@@ -10,8 +10,10 @@
 //! cargo run --release --example shooter                     # play in a window
 //! cargo run --release --example shooter -- --autopilot      # watch the computer play
 //! cargo run --release --example shooter -- --headless --frames 3600
-//! cargo run --release --example shooter -- --autopilot --screenshot shot.png --frames 600
+//! cargo run --release --example shooter -- --autopilot --wave 4 --screenshot shot.png --frames 300
 //! ```
+//!
+//! `--wave N` starts every game at wave N (later waves fill the screen with bullets).
 //!
 //! With no display (no `DISPLAY` or `WAYLAND_DISPLAY` on Linux) it plays headless with the
 //! autopilot and prints a summary instead of opening a window.
@@ -33,6 +35,7 @@ struct Options {
     autopilot: bool,
     frames: Option<u32>,
     screenshot: Option<String>,
+    wave: Option<u32>,
 }
 
 impl Options {
@@ -48,12 +51,17 @@ impl Options {
                     let frames = value.parse().map_err(|_| format!("bad --frames {value}"))?;
                     options.frames = Some(frames);
                 }
+                "--wave" => {
+                    let value = args.next().ok_or("--wave needs a number")?;
+                    let wave = value.parse().map_err(|_| format!("bad --wave {value}"))?;
+                    options.wave = Some(wave);
+                }
                 "--screenshot" => {
                     options.screenshot = Some(args.next().ok_or("--screenshot needs a path")?);
                 }
                 "--help" | "-h" => {
                     return Err("usage: shooter [--headless] [--autopilot] [--frames N] \
-                                [--screenshot PATH]"
+                                [--wave N] [--screenshot PATH]"
                         .into());
                 }
                 other => return Err(format!("unknown option {other}")),
@@ -131,6 +139,7 @@ fn run_windowed(options: Options) -> AppExit {
         CollisionPlugin::default(),
         GamePlugin {
             autopilot: options.autopilot,
+            first_wave: options.wave.unwrap_or(1),
         },
         GraphicsPlugin {
             screenshot: options
