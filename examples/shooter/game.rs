@@ -40,7 +40,6 @@ pub struct GamePlugin {
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(Autopilot(self.autopilot))
-            .insert_resource(FirstWave(self.first_wave.max(1)))
             .insert_resource(Game::starting_at(self.first_wave))
             .init_resource::<Intent>()
             .init_resource::<Stats>()
@@ -178,13 +177,17 @@ pub struct Game {
     /// Seconds since the game ended, while it is over.
     pub over_for: Option<f32>,
     fire_cooldown: f32,
+    /// The wave every new game starts at.
+    first_wave: u32,
 }
 
 impl Game {
     /// A new game whose first wave is `first_wave`.
     fn starting_at(first_wave: u32) -> Self {
+        let first_wave = first_wave.max(1);
         Self {
-            wave: first_wave.max(1) - 1,
+            wave: first_wave - 1,
+            first_wave,
             ..default()
         }
     }
@@ -200,6 +203,7 @@ impl Default for Game {
             invulnerable: 0.0,
             over_for: None,
             fire_cooldown: 0.0,
+            first_wave: 1,
         }
     }
 }
@@ -207,10 +211,6 @@ impl Default for Game {
 /// Whether the computer flies the ship.
 #[derive(Resource)]
 pub struct Autopilot(pub bool);
-
-/// The wave each game starts at.
-#[derive(Resource)]
-struct FirstWave(u32);
 
 /// What the pilot (keyboard or autopilot) wants this frame.
 #[derive(Resource, Default)]
@@ -808,7 +808,6 @@ fn restart_after_game_over(
     mut commands: Commands,
     time: Res<Time>,
     autopilot: Res<Autopilot>,
-    first_wave: Res<FirstWave>,
     intent: Res<Intent>,
     mut game: ResMut<Game>,
     leftovers: Query<Entity, Or<(With<Enemy>, With<PlayerBullet>, With<EnemyBullet>)>>,
@@ -824,6 +823,6 @@ fn restart_after_game_over(
             commands.entity(entity).despawn();
         }
         commands.entity(*player).remove::<ColliderDisabled>();
-        *game = Game::starting_at(first_wave.0);
+        *game = Game::starting_at(game.first_wave);
     }
 }
