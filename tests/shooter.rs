@@ -39,7 +39,7 @@ fn distance_to_outline(world: &World, entity: Entity, point: Vec2) -> Option<f32
 
 #[test]
 fn the_autopilot_plays_and_the_laser_stops_at_its_targets() {
-    let mut app = game::headless_app();
+    let mut app = game::headless_app(1);
     let mut checked_stops = 0;
     for _ in 0..1800 {
         app.update();

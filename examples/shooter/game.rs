@@ -44,6 +44,7 @@ impl Plugin for GamePlugin {
             .init_resource::<Intent>()
             .init_resource::<Stats>()
             .init_resource::<CollisionClock>()
+            .add_message::<EnemyDestroyed>()
             .add_systems(Startup, (spawn_player, spawn_walls))
             .add_systems(
                 Update,
@@ -61,7 +62,13 @@ impl Plugin for GamePlugin {
                     start_collision_clock
                         .after(TransformSystems::Propagate)
                         .before(CollisionSystems::Prepare),
-                    (stop_collision_clock, resolve_hits, stop_laser, record_stats)
+                    (
+                        stop_collision_clock,
+                        resolve_hits,
+                        stop_laser,
+                        destroy_enemies,
+                        record_stats,
+                    )
                         .chain()
                         .after(CollisionSystems::Events),
                 ),
@@ -69,8 +76,9 @@ impl Plugin for GamePlugin {
     }
 }
 
-/// The game with no window, flown by the autopilot, one 1/60 s step per `update()`.
-pub fn headless_app() -> App {
+/// The game with no window, flown by the autopilot from `first_wave`, one 1/60 s step per
+/// `update()`.
+pub fn headless_app(first_wave: u32) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -78,7 +86,7 @@ pub fn headless_app() -> App {
         CollisionPlugin::default(),
         GamePlugin {
             autopilot: true,
-            first_wave: 1,
+            first_wave,
         },
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
@@ -123,6 +131,15 @@ pub struct Enemy {
     /// Points for destroying it.
     pub value: u32,
     /// What it looks like and how it fights.
+    pub kind: EnemyKind,
+}
+
+/// An enemy was destroyed, here: the graphics make it explode.
+#[derive(Message, Clone, Copy)]
+pub struct EnemyDestroyed {
+    /// Where it was.
+    pub position: Vec2,
+    /// What it was.
     pub kind: EnemyKind,
 }
 
@@ -744,13 +761,11 @@ fn resolve_hits(
 
 /// The laser stops at the nearest point where it meets anything, and burns that target.
 fn stop_laser(
-    mut commands: Commands,
     time: Res<Time>,
     contacts: Res<Contacts>,
-    mut game: ResMut<Game>,
     mut stats: ResMut<Stats>,
     laser: Single<(Entity, &GlobalTransform, &mut Laser)>,
-    mut enemies: Query<(Entity, &mut Enemy)>,
+    mut enemies: Query<&mut Enemy>,
 ) {
     let (entity, transform, mut laser) = laser.into_inner();
     laser.visible_length = LASER_RANGE;
@@ -765,17 +780,30 @@ fn stop_laser(
     if let Some((distance, target)) = nearest {
         laser.visible_length = distance;
         stats.laser_stops += 1;
-        if let Ok((_, mut enemy)) = enemies.get_mut(target) {
+        if let Ok(mut enemy) = enemies.get_mut(target) {
             enemy.health -= LASER_DAMAGE_PER_SECOND * time.delta_secs();
         }
     }
-    // Enemies out of health explode (from bullets or the laser).
-    for (enemy_entity, enemy) in &mut enemies {
+}
+
+/// Enemies out of health (from bullets or the laser) explode and score.
+fn destroy_enemies(
+    mut commands: Commands,
+    mut game: ResMut<Game>,
+    mut stats: ResMut<Stats>,
+    enemies: Query<(Entity, &Enemy, &GlobalTransform)>,
+    mut destroyed: MessageWriter<EnemyDestroyed>,
+) {
+    for (entity, enemy, transform) in &enemies {
         if enemy.health <= 0.0 {
-            commands.entity(enemy_entity).despawn();
+            commands.entity(entity).despawn();
             game.score += enemy.value;
             stats.kills += 1;
             stats.points += u64::from(enemy.value);
+            destroyed.write(EnemyDestroyed {
+                position: transform.translation().truncate(),
+                kind: enemy.kind,
+            });
         }
     }
 }

@@ -6,7 +6,9 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy_collision_events::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
-use crate::game::{Enemy, EnemyBullet, EnemyKind, Game, Laser, Player, PlayerBullet, Stats, Wall};
+use crate::game::{
+    Enemy, EnemyBullet, EnemyDestroyed, EnemyKind, Game, Laser, Player, PlayerBullet, Stats, Wall,
+};
 
 /// Most sparks alive at once, so a flood of contacts cannot stall the frame.
 const MAX_SPARKS: usize = 4000;
@@ -37,7 +39,7 @@ impl Plugin for GraphicsPlugin {
             )
             .add_systems(
                 PostUpdate,
-                (spawn_sparks, fade_sparks, draw_laser).after(CollisionSystems::Events),
+                (spawn_sparks, explode, fade_sparks, draw_laser).after(CollisionSystems::Events),
             );
     }
 }
@@ -45,10 +47,12 @@ impl Plugin for GraphicsPlugin {
 #[derive(Resource)]
 struct ScreenshotPlan(Option<(String, u32)>);
 
-/// A short-lived flash where two outlines cross.
+/// A short-lived flash where two outlines cross (or, flying outwards, a piece of an
+/// explosion).
 #[derive(Component)]
 struct Spark {
     age: f32,
+    velocity: Vec2,
 }
 
 #[derive(Component)]
@@ -190,11 +194,38 @@ fn spawn_sparks(mut commands: Commands, contacts: Res<Contacts>, sparks: Query<(
         }
         room -= 1;
         commands.spawn((
-            Spark { age: 0.0 },
+            Spark {
+                age: 0.0,
+                velocity: Vec2::ZERO,
+            },
             Sprite::from_color(Color::srgb(1.0, 0.95, 0.4), Vec2::splat(8.0)),
             Transform::from_translation(point.extend(5.0))
                 .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
         ));
+    }
+}
+
+/// A destroyed enemy bursts into a ring of sparks in its colour.
+fn explode(mut commands: Commands, mut destroyed: MessageReader<EnemyDestroyed>) {
+    for blast in destroyed.read() {
+        let colour = palette(false, None, false, false, false).0;
+        let colour = match blast.kind {
+            EnemyKind::Star => Color::srgb(1.0, 0.5, 0.8),
+            EnemyKind::Orb => Color::srgb(0.8, 0.6, 1.0),
+            EnemyKind::Crab => Color::srgb(1.0, 0.7, 0.3),
+        }
+        .mix(&colour, 0.2);
+        for i in 0..24 {
+            let direction = Vec2::from_angle(i as f32 * std::f32::consts::TAU / 24.0);
+            commands.spawn((
+                Spark {
+                    age: 0.0,
+                    velocity: direction * (160.0 + 60.0 * (i % 3) as f32),
+                },
+                Sprite::from_color(colour, Vec2::splat(6.0)),
+                Transform::from_translation(blast.position.extend(5.0)),
+            ));
+        }
     }
 }
 
@@ -212,6 +243,7 @@ fn fade_sparks(
         }
         sprite.color = sprite.color.with_alpha(left);
         transform.scale = Vec3::splat(0.6 + left);
+        transform.translation += (spark.velocity * time.delta_secs()).extend(0.0);
     }
 }
 

@@ -92,7 +92,7 @@ fn main() -> AppExit {
         if !options.headless {
             println!("No display found: playing headless with the autopilot.");
         }
-        run_headless(options.frames.unwrap_or(3600));
+        run_headless(options.frames.unwrap_or(3600), options.wave.unwrap_or(1));
         AppExit::Success
     } else {
         run_windowed(options)
@@ -101,8 +101,8 @@ fn main() -> AppExit {
 
 /// The same game with no window: the autopilot plays a fixed number of 1/60 s frames, then
 /// the run is summed up.
-fn run_headless(frames: u32) {
-    let mut app = game::headless_app();
+fn run_headless(frames: u32, first_wave: u32) {
+    let mut app = game::headless_app(first_wave);
     for _ in 0..frames {
         app.update();
     }
