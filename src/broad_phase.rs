@@ -27,6 +27,7 @@ use crate::prepare::Bodies;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
+use core::ops::Range;
 
 /// The candidate pairs of this frame, as body indices, plus reusable scratch space.
 #[derive(Resource, Default)]
@@ -37,8 +38,8 @@ pub(crate) struct BroadPhase {
     active_groups: usize,
     group_of_layers: HashMap<CollisionLayers, usize>,
     grid: Grid,
-    /// Every body index, for the many-layers fallback.
-    everyone: Vec<u32>,
+    /// Scratch: the pieces a large query is split into for the task pool.
+    pieces: Vec<Range<u32>>,
 }
 
 /// Beyond this many distinct `CollisionLayers` values, comparing group by group (quadratic in
@@ -55,11 +56,14 @@ enum Join {
     Within { check_layers: bool },
 }
 
-/// Bodies sharing one `CollisionLayers` value.
+/// Bodies sharing one `CollisionLayers` value, as runs of consecutive body indices (bodies
+/// arrive archetype by archetype, so a group is usually one or a few runs).
 #[derive(Default)]
 struct Group {
     layers: CollisionLayers,
-    members: Vec<u32>,
+    runs: Vec<Range<u32>>,
+    /// How many bodies the runs hold.
+    len: usize,
     /// Mean bounding radius of the members.
     mean_radius: f32,
 }
@@ -82,19 +86,26 @@ impl BroadPhase {
             groups,
             active_groups,
             grid,
-            everyone,
+            pieces,
             ..
         } = self;
         let groups = &groups[..*active_groups];
+        let mut query = |grid: &Grid, runs: &[Range<u32>], len: usize, join: Join| {
+            grid.query_into(bodies, runs, len, join, parallel_threshold, pieces, pairs);
+        };
         if groups.len() > MAX_GROUPS {
             // Too many distinct layer values to compare group by group: one grid over every
             // body, with the layers checked on each candidate instead.
-            everyone.clear();
-            everyone.extend(0..bodies.entities.len() as u32);
+            let all_bodies = 0..bodies.entities.len() as u32;
+            let everyone = core::slice::from_ref(&all_bodies);
             let mean_radius = bodies.radii.iter().sum::<f32>() / bodies.radii.len() as f32;
             grid.build(bodies, everyone, mean_radius);
-            let join = Join::Within { check_layers: true };
-            grid.query_into(bodies, everyone, join, parallel_threshold, pairs);
+            query(
+                grid,
+                everyone,
+                bodies.entities.len(),
+                Join::Within { check_layers: true },
+            );
             return;
         }
         for (i, first) in groups.iter().enumerate() {
@@ -103,62 +114,61 @@ impl BroadPhase {
                     continue;
                 }
                 if core::ptr::eq(first, second) {
-                    grid.build(bodies, &first.members, first.mean_radius);
+                    grid.build(bodies, &first.runs, first.mean_radius);
                     let join = Join::Within {
                         check_layers: false,
                     };
-                    grid.query_into(bodies, &first.members, join, parallel_threshold, pairs);
+                    query(grid, &first.runs, first.len, join);
                 } else {
-                    let (built, queried) = if first.members.len() <= second.members.len() {
+                    let (built, queried) = if first.len <= second.len {
                         (first, second)
                     } else {
                         (second, first)
                     };
                     grid.build(
                         bodies,
-                        &built.members,
+                        &built.runs,
                         built.mean_radius.max(queried.mean_radius),
                     );
-                    let join = Join::Between;
-                    grid.query_into(bodies, &queried.members, join, parallel_threshold, pairs);
+                    query(grid, &queried.runs, queried.len, Join::Between);
                 }
             }
         }
     }
 
-    /// Sorts bodies into groups by layers, reusing last frame's allocations.
+    /// Sorts bodies into groups by layers, as runs, reusing last frame's allocations.
     fn group_bodies(&mut self, bodies: &Bodies) {
         for group in &mut self.groups[..self.active_groups] {
-            group.members.clear();
+            group.runs.clear();
+            group.len = 0;
             group.mean_radius = 0.0;
         }
         self.active_groups = 0;
         self.group_of_layers.clear();
-        // Bodies come in runs of equal layers (one archetype after another): remember the last.
-        let mut last: Option<(CollisionLayers, usize)> = None;
-        for (index, &layers) in bodies.layers.iter().enumerate() {
-            let group = match last {
-                Some((last_layers, group)) if last_layers == layers => group,
-                _ => {
-                    let group = *self.group_of_layers.entry(layers).or_insert_with(|| {
-                        let group = self.active_groups;
-                        self.active_groups += 1;
-                        if group == self.groups.len() {
-                            self.groups.push(Group::default());
-                        }
-                        self.groups[group].layers = layers;
-                        group
-                    });
-                    last = Some((layers, group));
-                    group
+        let layers = &bodies.layers;
+        let mut run_start = 0;
+        for end in 1..=layers.len() {
+            if end < layers.len() && layers[end] == layers[run_start] {
+                continue;
+            }
+            let run_layers = layers[run_start];
+            let group = *self.group_of_layers.entry(run_layers).or_insert_with(|| {
+                let group = self.active_groups;
+                self.active_groups += 1;
+                if group == self.groups.len() {
+                    self.groups.push(Group::default());
                 }
-            };
+                self.groups[group].layers = run_layers;
+                group
+            });
             let group = &mut self.groups[group];
-            group.members.push(index as u32);
-            group.mean_radius += bodies.radii[index];
+            group.runs.push(run_start as u32..end as u32);
+            group.len += end - run_start;
+            group.mean_radius += bodies.radii[run_start..end].iter().sum::<f32>();
+            run_start = end;
         }
         for group in &mut self.groups[..self.active_groups] {
-            group.mean_radius /= group.members.len() as f32;
+            group.mean_radius /= group.len as f32;
         }
         // Keep no more than twice the groups in use, so old layer values do not pile up.
         self.groups.truncate(2 * self.active_groups.max(8));
@@ -198,17 +208,19 @@ struct CellRange {
 }
 
 impl Grid {
-    /// Bins `members`, with cells about twice `typical_radius` wide.
-    fn build(&mut self, bodies: &Bodies, members: &[u32], typical_radius: f32) {
+    /// Bins the bodies of `runs`, with cells about twice `typical_radius` wide.
+    fn build(&mut self, bodies: &Bodies, runs: &[Range<u32>], typical_radius: f32) {
+        let members = || runs.iter().flat_map(Clone::clone);
+        let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
         let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
-        for &body in members {
+        for body in members() {
             let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
             min = min.min(center - radius);
             max = max.max(center + radius);
         }
         let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
         // Cells about a body wide, but no more cells than a few per body.
-        let max_cells = (4 * members.len() + 64) as f32;
+        let max_cells = (4 * count + 64) as f32;
         let mut cell_size = (2.0 * typical_radius).max(f32::MIN_POSITIVE);
         let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
         cell_size = cell_size.max(area_cell_size);
@@ -224,7 +236,7 @@ impl Grid {
         self.starts.clear();
         self.starts.resize(cell_count + 1, 0);
         self.ranges.clear();
-        for &body in members {
+        for body in members() {
             let range = self
                 .cells_covered(bodies.centers[body as usize], bodies.radii[body as usize])
                 .unwrap_or(CellRange {
@@ -253,7 +265,7 @@ impl Grid {
             },
         );
         // Fill, advancing each cell's cursor (`starts[c]`), then shift the starts back.
-        for (&body, range) in members.iter().zip(&self.ranges) {
+        for (body, range) in members().zip(&self.ranges) {
             for row in range.first_row..=range.last_row {
                 for column in range.first_column..=range.last_column {
                     let cursor = &mut self.starts[(row * columns + column) as usize];
@@ -292,44 +304,68 @@ impl Grid {
         })
     }
 
-    /// Appends the pairs between `queried` and the binned bodies, as `join` says.
+    /// Appends the pairs between the bodies of `runs` (`len` of them) and the binned bodies,
+    /// as `join` says.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the query, and scratch space for its split"
+    )]
     fn query_into(
         &self,
         bodies: &Bodies,
-        queried: &[u32],
+        runs: &[Range<u32>],
+        len: usize,
         join: Join,
         parallel_threshold: usize,
+        pieces: &mut Vec<Range<u32>>,
         pairs: &mut Vec<[u32; 2]>,
     ) {
         let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
         match pool {
-            Some(pool) if queried.len() >= parallel_threshold => {
-                let chunk_size = queried.len().div_ceil(pool.thread_num() * 4).max(64);
-                let chunks = pool.scope(|scope| {
-                    for chunk in queried.chunks(chunk_size) {
+            Some(pool) if len >= parallel_threshold => {
+                // Cut the runs into pieces of about equal size, a few per thread.
+                let piece_size = len.div_ceil(pool.thread_num() * 4).max(64) as u32;
+                pieces.clear();
+                for run in runs {
+                    let mut start = run.start;
+                    while start < run.end {
+                        let end = run.end.min(start + piece_size);
+                        pieces.push(start..end);
+                        start = end;
+                    }
+                }
+                let found = pool.scope(|scope| {
+                    for piece in pieces.iter() {
                         scope.spawn(async move {
                             let mut found = Vec::new();
-                            self.query_chunk(bodies, chunk, join, &mut found);
+                            self.query_run(bodies, piece.clone(), join, &mut found);
                             found
                         });
                     }
                 });
-                for chunk in chunks {
+                for chunk in found {
                     pairs.extend_from_slice(&chunk);
                 }
             }
-            _ => self.query_chunk(bodies, queried, join, pairs),
+            _ => {
+                for run in runs {
+                    self.query_run(bodies, run.clone(), join, pairs);
+                }
+            }
         }
     }
 
-    fn query_chunk(&self, bodies: &Bodies, queried: &[u32], join: Join, pairs: &mut Vec<[u32; 2]>) {
+    /// Appends the pairs between the bodies `run` and the binned bodies, as `join` says.
+    fn query_run(&self, bodies: &Bodies, run: Range<u32>, join: Join, pairs: &mut Vec<[u32; 2]>) {
         let (within, check_layers) = match join {
             Join::Between => (false, false),
             Join::Within { check_layers } => (true, check_layers),
         };
-        for &body in queried {
-            let center = bodies.centers[body as usize];
-            let radius = bodies.radii[body as usize];
+        let (start, end) = (run.start as usize, run.end as usize);
+        let centers = &bodies.centers[start..end];
+        let radii = &bodies.radii[start..end];
+        for (offset, (&center, &radius)) in centers.iter().zip(radii).enumerate() {
+            let body = (start + offset) as u32;
             let Some(range) = self.cells_covered(center, radius) else {
                 continue;
             };

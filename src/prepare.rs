@@ -210,48 +210,55 @@ pub(crate) fn prepare_bodies(
             .map_err(|why| warnings.skip(entity, why))
             .ok()
     };
-    for (entity, polygon, transform, layers) in &polygons {
-        let Some(placement) = place(entity, transform) else {
-            continue;
-        };
-        let start = bodies.vertices.len() as u32;
-        let vertices = polygon.vertices();
-        bodies
-            .vertices
-            .extend(vertices.iter().map(|&v| placement.apply(v)));
-        let local = polygon.local_bounding_circle();
-        let center = placement.apply(local.center);
-        let bounds = (
-            center,
-            conservative(center, local.radius() * placement.scale),
-        );
-        let len = vertices.len() as u32;
-        bodies.push(entity, layers, bounds, WorldShape::Polygon { start, len });
-    }
-    for (entity, segment, transform, layers) in &segments {
-        let Some(placement) = place(entity, transform) else {
-            continue;
-        };
-        let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
-        let center = world.a.midpoint(world.b);
-        let bounds = (center, conservative(center, world.half_length()));
-        bodies.push(entity, layers, bounds, WorldShape::Segment(world));
-    }
-    for (entity, circle, transform, layers) in &circles {
-        let Some(placement) = place(entity, transform) else {
-            continue;
-        };
-        let world = Circle::new(
-            placement.apply(circle.offset()),
-            circle.radius() * placement.scale,
-        );
-        bodies.push(
-            entity,
-            layers,
-            (world.center, world.radius),
-            WorldShape::Circle(world),
-        );
-    }
+    // `for_each` rather than `for`: Bevy's internal iteration is the faster path.
+    polygons
+        .iter()
+        .for_each(|(entity, polygon, transform, layers)| {
+            let Some(placement) = place(entity, transform) else {
+                return;
+            };
+            let start = bodies.vertices.len() as u32;
+            let vertices = polygon.vertices();
+            bodies
+                .vertices
+                .extend(vertices.iter().map(|&v| placement.apply(v)));
+            let local = polygon.local_bounding_circle();
+            let center = placement.apply(local.center);
+            let bounds = (
+                center,
+                conservative(center, local.radius() * placement.scale),
+            );
+            let len = vertices.len() as u32;
+            bodies.push(entity, layers, bounds, WorldShape::Polygon { start, len });
+        });
+    segments
+        .iter()
+        .for_each(|(entity, segment, transform, layers)| {
+            let Some(placement) = place(entity, transform) else {
+                return;
+            };
+            let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
+            let center = world.a.midpoint(world.b);
+            let bounds = (center, conservative(center, world.half_length()));
+            bodies.push(entity, layers, bounds, WorldShape::Segment(world));
+        });
+    circles
+        .iter()
+        .for_each(|(entity, circle, transform, layers)| {
+            let Some(placement) = place(entity, transform) else {
+                return;
+            };
+            let world = Circle::new(
+                placement.apply(circle.offset()),
+                circle.radius() * placement.scale,
+            );
+            bodies.push(
+                entity,
+                layers,
+                (world.center, world.radius),
+                WorldShape::Circle(world),
+            );
+        });
     warnings.end_frame();
 }
 
