@@ -74,6 +74,10 @@ pub struct CollisionSettings {
     /// phase) a stage needs before it splits them across the `ComputeTaskPool`; below it the
     /// stage runs on the calling thread. The result is the same either way.
     ///
+    /// Work is split only when the pool has more than one thread. Bevy's default
+    /// `TaskPoolOptions` give the compute pool one thread on a machine with fewer than four
+    /// cores; raise `TaskPoolOptions::compute.min_threads` in `TaskPoolPlugin` to change that.
+    ///
     /// Default: `2048`.
     pub parallel_threshold: usize,
 }
