@@ -16,19 +16,20 @@ fn bullet(x: f32) -> impl Bundle {
     )
 }
 
+fn enemy(x: f32) -> impl Bundle {
+    (
+        CircleCollider::new(10.0),
+        CollisionLayers::new(ENEMY, PLAYER_BULLET),
+        Transform::from_xyz(x, 0.0, 0.0),
+    )
+}
+
 #[test]
 fn bullets_that_filter_each_other_out_never_touch() {
     let mut app = app();
     let first = app.world_mut().spawn(bullet(0.0)).id();
     let second = app.world_mut().spawn(bullet(1.0)).id();
-    let enemy = app
-        .world_mut()
-        .spawn((
-            CircleCollider::new(10.0),
-            CollisionLayers::new(ENEMY, PLAYER_BULLET),
-            Transform::from_xyz(5.0, 0.0, 0.0),
-        ))
-        .id();
+    let enemy = app.world_mut().spawn(enemy(5.0)).id();
     app.update();
     assert_eq!(contact_between(&app, first, second), None);
     assert!(contact_between(&app, first, enemy).is_some());
@@ -87,14 +88,7 @@ fn colliders_without_layers_touch_everything() {
 fn disabling_a_collider_ends_its_contacts_and_enabling_restarts_them() {
     let mut app = app();
     let a = app.world_mut().spawn(bullet(0.0)).id();
-    let enemy = app
-        .world_mut()
-        .spawn((
-            CircleCollider::new(10.0),
-            CollisionLayers::new(ENEMY, PLAYER_BULLET),
-            Transform::default(),
-        ))
-        .id();
+    let enemy = app.world_mut().spawn(enemy(0.0)).id();
     app.update();
     assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
 
@@ -127,14 +121,7 @@ fn disabling_a_collider_ends_its_contacts_and_enabling_restarts_them() {
 fn changing_layers_so_they_no_longer_match_ends_the_contact() {
     let mut app = app();
     let a = app.world_mut().spawn(bullet(0.0)).id();
-    let enemy = app
-        .world_mut()
-        .spawn((
-            CircleCollider::new(10.0),
-            CollisionLayers::new(ENEMY, PLAYER_BULLET),
-            Transform::default(),
-        ))
-        .id();
+    let enemy = app.world_mut().spawn(enemy(0.0)).id();
     app.update();
     assert!(contact_between(&app, a, enemy).is_some());
     app.world_mut()
