@@ -9,8 +9,10 @@
 use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
 use crate::geometry::{Circle, Segment, Shape};
 use crate::layers::{ColliderDisabled, CollisionLayers};
+use crate::plugin::CollisionSettings;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
 
 /// A collider placed in the world this frame.
 #[derive(Clone, Copy, Debug)]
@@ -71,6 +73,47 @@ impl Bodies {
         self.shapes.push(shape);
     }
 
+    /// Appends `additional` placeholder bodies and returns their slots, to be filled in place
+    /// (in parallel, piece by piece). A placeholder is on no layer, so even one left in place
+    /// would meet nothing; [`Bodies::drop_placeholders`] removes those left unfilled.
+    fn grow(&mut self, additional: usize) -> BodySlots<'_> {
+        let start = self.entities.len();
+        let end = start + additional;
+        self.entities.resize(end, Entity::PLACEHOLDER);
+        self.layers.resize(end, CollisionLayers::NONE);
+        self.centers.resize(end, Vec2::ZERO);
+        self.radii.resize(end, 0.0);
+        self.shapes
+            .resize(end, WorldShape::Circle(Circle::new(Vec2::ZERO, 0.0)));
+        BodySlots {
+            entities: &mut self.entities[start..],
+            layers: &mut self.layers[start..],
+            centers: &mut self.centers[start..],
+            radii: &mut self.radii[start..],
+            shapes: &mut self.shapes[start..],
+        }
+    }
+
+    /// Removes the bodies from `start` on that are still placeholders, keeping the order.
+    fn drop_placeholders(&mut self, start: usize) {
+        let mut kept = start;
+        for index in start..self.entities.len() {
+            if self.entities[index] != Entity::PLACEHOLDER {
+                self.entities[kept] = self.entities[index];
+                self.layers[kept] = self.layers[index];
+                self.centers[kept] = self.centers[index];
+                self.radii[kept] = self.radii[index];
+                self.shapes[kept] = self.shapes[index];
+                kept += 1;
+            }
+        }
+        self.entities.truncate(kept);
+        self.layers.truncate(kept);
+        self.centers.truncate(kept);
+        self.radii.truncate(kept);
+        self.shapes.truncate(kept);
+    }
+
     /// Body `index`'s world shape, for the geometry core.
     pub fn shape(&self, index: usize) -> Shape<'_> {
         match self.shapes[index] {
@@ -80,6 +123,60 @@ impl Bodies {
                 Shape::Polygon(&self.vertices[start as usize..(start + len) as usize])
             }
         }
+    }
+}
+
+/// Consecutive bodies' entries in each of [`Bodies`]' arrays, to be written in place.
+struct BodySlots<'a> {
+    entities: &'a mut [Entity],
+    layers: &'a mut [CollisionLayers],
+    centers: &'a mut [Vec2],
+    radii: &'a mut [f32],
+    shapes: &'a mut [WorldShape],
+}
+
+impl<'a> BodySlots<'a> {
+    fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Splits off the first `at` slots.
+    fn split_at(self, at: usize) -> (Self, Self) {
+        let (entities, entities_rest) = self.entities.split_at_mut(at);
+        let (layers, layers_rest) = self.layers.split_at_mut(at);
+        let (centers, centers_rest) = self.centers.split_at_mut(at);
+        let (radii, radii_rest) = self.radii.split_at_mut(at);
+        let (shapes, shapes_rest) = self.shapes.split_at_mut(at);
+        (
+            Self {
+                entities,
+                layers,
+                centers,
+                radii,
+                shapes,
+            },
+            Self {
+                entities: entities_rest,
+                layers: layers_rest,
+                centers: centers_rest,
+                radii: radii_rest,
+                shapes: shapes_rest,
+            },
+        )
+    }
+
+    fn set(
+        &mut self,
+        index: usize,
+        entity: Entity,
+        layers: Option<&CollisionLayers>,
+        circle: Circle,
+    ) {
+        self.entities[index] = entity;
+        self.layers[index] = layers.copied().unwrap_or_default();
+        self.centers[index] = circle.center;
+        self.radii[index] = circle.radius;
+        self.shapes[index] = WorldShape::Circle(circle);
     }
 }
 
@@ -192,6 +289,7 @@ impl SkipWarnings {
 /// Writes every enabled collider's world shape and bounding circle into [`Bodies`].
 pub(crate) fn prepare_bodies(
     mut bodies: ResMut<Bodies>,
+    settings: Res<CollisionSettings>,
     mut warnings: Local<SkipWarnings>,
     polygons: Colliders<PolygonCollider>,
     segments: Colliders<SegmentCollider, Without<PolygonCollider>>,
@@ -242,24 +340,71 @@ pub(crate) fn prepare_bodies(
             let bounds = (center, conservative(center, world.half_length()));
             bodies.push(entity, layers, bounds, WorldShape::Segment(world));
         });
-    circles
-        .iter()
-        .for_each(|(entity, circle, transform, layers)| {
-            let Some(placement) = place(entity, transform) else {
-                return;
-            };
-            let world = Circle::new(
-                placement.apply(circle.offset()),
-                circle.radius() * placement.scale,
-            );
-            bodies.push(
-                entity,
-                layers,
-                (world.center, world.radius),
-                WorldShape::Circle(world),
-            );
-        });
+    for (entity, why) in place_circles(bodies, &circles, settings.parallel_threshold) {
+        warnings.skip(entity, why);
+    }
     warnings.end_frame();
+}
+
+/// Appends every circle to `bodies`, split across the `ComputeTaskPool` when there are at
+/// least `parallel_threshold` of them. Returns the circles left out, and why.
+fn place_circles(
+    bodies: &mut Bodies,
+    circles: &Colliders<CircleCollider, (Without<SegmentCollider>, Without<PolygonCollider>)>,
+    parallel_threshold: usize,
+) -> Vec<(Entity, Skipped)> {
+    let count = circles.iter().len();
+    let start = bodies.entities.len();
+    let slots = bodies.grow(count);
+    let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
+    let skipped = match pool {
+        Some(pool) if count >= parallel_threshold => {
+            // One piece per thread: each piece walks the query from the start to its first
+            // circle (Bevy's query iterators cannot jump), so more pieces would walk more.
+            let piece_size = count.div_ceil(pool.thread_num());
+            pool.scope(|scope| {
+                let mut rest = slots;
+                let mut first = 0;
+                while rest.len() > 0 {
+                    let at = piece_size.min(rest.len());
+                    let (piece, after) = rest.split_at(at);
+                    rest = after;
+                    let skip = first;
+                    first += piece.len();
+                    scope.spawn(async move { place_circle_run(circles, skip, piece) });
+                }
+            })
+            .concat()
+        }
+        _ => place_circle_run(circles, 0, slots),
+    };
+    if !skipped.is_empty() {
+        bodies.drop_placeholders(start);
+    }
+    skipped
+}
+
+/// Places the circles from the `skip`-th of the query on, one per slot.
+fn place_circle_run(
+    circles: &Colliders<CircleCollider, (Without<SegmentCollider>, Without<PolygonCollider>)>,
+    skip: usize,
+    mut slots: BodySlots,
+) -> Vec<(Entity, Skipped)> {
+    let mut skipped = Vec::new();
+    let count = slots.len();
+    circles.iter().skip(skip).take(count).enumerate().for_each(
+        |(index, (entity, circle, transform, layers))| match Placement::of(transform) {
+            Ok(placement) => {
+                let world = Circle::new(
+                    placement.apply(circle.offset()),
+                    circle.radius() * placement.scale,
+                );
+                slots.set(index, entity, layers, world);
+            }
+            Err(why) => skipped.push((entity, why)),
+        },
+    );
+    skipped
 }
 
 /// A bounding radius grown by a few units in the last place of the coordinates involved, so

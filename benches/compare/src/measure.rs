@@ -1,0 +1,112 @@
+//! Runs one scene on one engine with a given number of threads and times every frame.
+
+use std::time::{Duration, Instant};
+
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy::transform::StaticTransformOptimizations;
+
+use crate::engine::Engine;
+use crate::scene::Scene;
+use crate::started::{self, LAST_COUNTED_FRAME, StartedPairs};
+
+/// Frames run before timing starts: spawning and the engines' first full builds land here.
+const WARM_UP_FRAMES: u32 = 10;
+/// At most this many frames are timed...
+const MAX_TIMED_FRAMES: usize = 300;
+/// ...and timing stops early once this much time has been measured, but never before the
+/// contact starts are all counted (up to [`LAST_COUNTED_FRAME`]).
+const TIME_BUDGET: Duration = Duration::from_secs(4);
+/// The time step every engine is given, each frame.
+const FRAME: Duration = Duration::from_nanos(16_666_667);
+
+/// What one run measured.
+#[derive(Clone, Copy, Debug)]
+pub struct Measurement {
+    /// Median time of one `app.update()`.
+    pub median: Duration,
+    /// 90th percentile of the same.
+    pub p90: Duration,
+    /// How many frames were timed.
+    pub frames: usize,
+    /// The contact starts counted (see [`started`]).
+    pub started: StartedPairs,
+}
+
+/// Builds the app (`MinimalPlugins` with exactly `threads` compute threads, `TransformPlugin`,
+/// the engine, the scene), runs the warm-up, then times whole frames.
+pub fn measure(scene: Scene, engine: Engine, threads: usize) -> Measurement {
+    let mut task_pool_options = TaskPoolOptions::default();
+    task_pool_options.compute.min_threads = threads;
+    task_pool_options.compute.max_threads = threads;
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
+        TransformPlugin,
+        started::plugin,
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
+    // Bevy's advice for very dynamic scenes: tracking unchanged transform trees costs more
+    // than it saves when nearly every entity moves every frame (and there are no hierarchies).
+    .insert_resource(StaticTransformOptimizations::Disabled);
+    engine.install(&mut app);
+    scene.populate(&mut app, engine);
+    app.finish();
+    app.cleanup();
+
+    let mut times = Vec::with_capacity(MAX_TIMED_FRAMES);
+    let mut timed = Duration::ZERO;
+    let mut frame = 0;
+    loop {
+        let start = Instant::now();
+        app.update();
+        let elapsed = start.elapsed();
+        frame += 1;
+        if frame > WARM_UP_FRAMES {
+            times.push(elapsed);
+            timed += elapsed;
+        }
+        let counted = frame >= LAST_COUNTED_FRAME;
+        if counted && (times.len() >= MAX_TIMED_FRAMES || timed >= TIME_BUDGET) {
+            break;
+        }
+    }
+    times.sort();
+    Measurement {
+        median: times[times.len() / 2],
+        p90: times[times.len() * 9 / 10],
+        frames: times.len(),
+        started: *app.world().resource::<StartedPairs>(),
+    }
+}
+
+impl Measurement {
+    /// One line for a parent process to read back with [`Measurement::parse`].
+    pub fn to_line(self) -> String {
+        format!(
+            "measured {} {} {} {} {}",
+            self.median.as_nanos(),
+            self.p90.as_nanos(),
+            self.frames,
+            self.started.count,
+            self.started.digest
+        )
+    }
+
+    /// Reads a line written by [`Measurement::to_line`].
+    pub fn parse(line: &str) -> Option<Self> {
+        let mut words = line.strip_prefix("measured ")?.split(' ');
+        let mut next = || words.next()?.parse::<u64>().ok();
+        Some(Self {
+            median: Duration::from_nanos(next()?),
+            p90: Duration::from_nanos(next()?),
+            frames: next()? as usize,
+            started: StartedPairs {
+                count: next()?,
+                digest: next()?,
+                list: false,
+            },
+        })
+    }
+}

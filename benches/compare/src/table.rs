@@ -1,0 +1,185 @@
+//! The Markdown table of all runs, and the lines under it: the machine, how contact starts
+//! compare, and the issue's goals.
+
+use crate::Run;
+use crate::engine::Engine;
+use crate::scene::{Scene, SceneKind};
+use crate::started::{FIRST_COUNTED_FRAME, LAST_COUNTED_FRAME};
+
+fn milliseconds(run: &Run) -> Option<f64> {
+    Some(run.measurement?.median.as_secs_f64() * 1e3)
+}
+
+fn find(runs: &[Run], scene: Scene, engine: Engine, threads: usize) -> Option<&Run> {
+    runs.iter()
+        .find(|run| run.scene == scene && run.engine == engine && run.threads == threads)
+}
+
+/// Prints the table, one row per scene and thread count, a column per engine.
+pub fn print(runs: &[Run], engines: &[Engine]) {
+    let peers: Vec<Engine> = engines
+        .iter()
+        .copied()
+        .filter(|&e| e != Engine::Ours)
+        .collect();
+    let has_ours = engines.contains(&Engine::Ours);
+    let mut header = String::from("| scene | colliders | threads |");
+    let mut rule = String::from("|---|---:|---:|");
+    for engine in engines {
+        header += &format!(" {} ms |", engine.name());
+        rule += "---:|";
+    }
+    if has_ours {
+        for peer in &peers {
+            header += &format!(" ours vs {} |", peer.name());
+            rule += "---:|";
+        }
+    }
+    let names: Vec<&str> = engines.iter().map(|engine| engine.name()).collect();
+    header += &format!(" contact starts ({}) |", names.join(" / "));
+    rule += "---|";
+    println!("{header}\n{rule}");
+
+    let mut rows: Vec<(Scene, usize)> = Vec::new();
+    for run in runs {
+        if !rows.contains(&(run.scene, run.threads)) {
+            rows.push((run.scene, run.threads));
+        }
+    }
+    let mut differences = Vec::new();
+    for &(scene, threads) in &rows {
+        let row: Vec<Option<&Run>> = engines
+            .iter()
+            .map(|&engine| find(runs, scene, engine, threads))
+            .collect();
+        let mut line = format!(
+            "| {} | {} | {threads} |",
+            scene.name(),
+            scene.bodies().len()
+        );
+        for run in &row {
+            line += &match run.and_then(|run| run.measurement) {
+                Some(measured) => format!(
+                    " {:.2} ({:.2}) |",
+                    measured.median.as_secs_f64() * 1e3,
+                    measured.p90.as_secs_f64() * 1e3
+                ),
+                None => " failed |".to_owned(),
+            };
+        }
+        if has_ours {
+            let ours = find(runs, scene, Engine::Ours, threads).and_then(milliseconds);
+            for &peer in &peers {
+                let theirs = find(runs, scene, peer, threads).and_then(milliseconds);
+                line += &match (ours, theirs) {
+                    (Some(ours), Some(theirs)) => format!(" {:.0}× |", theirs / ours),
+                    _ => " – |".to_owned(),
+                };
+            }
+        }
+        let ours = find(runs, scene, Engine::Ours, threads)
+            .and_then(|run| run.measurement)
+            .map(|m| m.started);
+        let mut counts = Vec::new();
+        for (&engine, run) in engines.iter().zip(&row) {
+            let Some(started) = run.and_then(|run| run.measurement).map(|m| m.started) else {
+                counts.push("–".to_owned());
+                continue;
+            };
+            let mark = match ours {
+                Some(ours) if engine != Engine::Ours && ours != started => {
+                    differences.push((scene, threads, engine));
+                    " ≠"
+                }
+                Some(_) if engine != Engine::Ours => " =",
+                _ => "",
+            };
+            counts.push(format!("{}{mark}", started.count));
+        }
+        line += &format!(" {} |", counts.join(" / "));
+        println!("{line}");
+    }
+
+    println!();
+    println!(
+        "Times: median (90th percentile) milliseconds per frame, one whole `app.update()`, after \
+         10 warm-up frames. Contact starts: from frame {FIRST_COUNTED_FRAME} to \
+         {LAST_COUNTED_FRAME}; = after a peer's count: the same pairs of bodies started on the \
+         same frames as with ours, ≠: not."
+    );
+    println!("Machine: {}.", machine());
+    for (scene, threads, engine) in &differences {
+        println!(
+            "Contact starts differ from ours: {} on {} with {threads} thread(s).",
+            scene.name(),
+            engine.name()
+        );
+    }
+    print_goals(runs);
+}
+
+/// The goals of the issue that asked for this comparison, where the runs cover them.
+fn print_goals(runs: &[Run]) {
+    let ms = |kind, size, engine, threads| {
+        find(runs, Scene { kind, size }, engine, threads).and_then(milliseconds)
+    };
+    let rain_50k = |engine, threads| ms(SceneKind::Rain, 50_000, engine, threads);
+    if let Some(ours) = rain_50k(Engine::Ours, 1) {
+        for (peer, goal) in [(Engine::Avian, 50.0), (Engine::Rapier, 100.0)] {
+            if let Some(theirs) = rain_50k(peer, 1) {
+                let speedup = theirs / ours;
+                println!(
+                    "Goal: rain-50k on one thread ≥ {goal:.0}× faster than {}: {speedup:.0}× ({}).",
+                    peer.name(),
+                    met(speedup >= goal)
+                );
+            }
+        }
+    }
+    if let (Some(clump), Some(rain)) = (
+        ms(SceneKind::Clump, 10_000, Engine::Ours, 1),
+        ms(SceneKind::Rain, 10_000, Engine::Ours, 1),
+    ) {
+        let ratio = clump / rain;
+        println!(
+            "Goal: clump-10k ≤ 5× rain-10k (ours, one thread): {ratio:.2}× ({}).",
+            met(ratio <= 5.0)
+        );
+    }
+    let most_threads = runs.iter().map(|run| run.threads).max().unwrap_or(1);
+    if most_threads > 1
+        && let (Some(one), Some(all)) = (
+            rain_50k(Engine::Ours, 1),
+            rain_50k(Engine::Ours, most_threads),
+        )
+    {
+        let speedup = one / all;
+        println!(
+            "Goal: rain-50k on {most_threads} threads ≥ 1.6× faster than on one (ours): \
+             {speedup:.2}× ({}).",
+            met(speedup >= 1.6)
+        );
+    }
+}
+
+fn met(yes: bool) -> &'static str {
+    if yes { "met" } else { "not met" }
+}
+
+/// The CPU model and how many threads it offers, as far as this platform tells.
+fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|line| line.starts_with("model name"))
+                .and_then(|line| line.split(':').nth(1))
+                .map(|model| model.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!(
+        "{model}, {threads} threads available, {}",
+        std::env::consts::OS
+    )
+}
