@@ -243,6 +243,10 @@ type Colliders<'w, 's, C, F = ()> = Query<
     (Without<ColliderDisabled>, F),
 >;
 
+/// The circles: those of entities without a polygon or segment (which take precedence).
+type CircleColliders<'w, 's> =
+    Colliders<'w, 's, CircleCollider, (Without<SegmentCollider>, Without<PolygonCollider>)>;
+
 /// Entities with more than one collider kind: all but the first (polygon, then segment, then
 /// circle) are skipped.
 type SecondColliders<'w, 's> = Query<
@@ -293,7 +297,7 @@ pub(crate) fn prepare_bodies(
     mut warnings: Local<SkipWarnings>,
     polygons: Colliders<PolygonCollider>,
     segments: Colliders<SegmentCollider, Without<PolygonCollider>>,
-    circles: Colliders<CircleCollider, (Without<SegmentCollider>, Without<PolygonCollider>)>,
+    circles: CircleColliders,
     second_colliders: SecondColliders,
 ) {
     let bodies = &mut *bodies;
@@ -350,7 +354,7 @@ pub(crate) fn prepare_bodies(
 /// least `parallel_threshold` of them. Returns the circles left out, and why.
 fn place_circles(
     bodies: &mut Bodies,
-    circles: &Colliders<CircleCollider, (Without<SegmentCollider>, Without<PolygonCollider>)>,
+    circles: &CircleColliders,
     parallel_threshold: usize,
 ) -> Vec<(Entity, Skipped)> {
     let count = circles.iter().len();
@@ -386,7 +390,7 @@ fn place_circles(
 
 /// Places the circles from the `skip`-th of the query on, one per slot.
 fn place_circle_run(
-    circles: &Colliders<CircleCollider, (Without<SegmentCollider>, Without<PolygonCollider>)>,
+    circles: &CircleColliders,
     skip: usize,
     mut slots: BodySlots,
 ) -> Vec<(Entity, Skipped)> {

@@ -18,7 +18,8 @@ pub const COUNTED_FRAMES: u32 = 60;
 /// The last frame whose contact starts are counted.
 pub const LAST_COUNTED_FRAME: u32 = FIRST_COUNTED_FRAME + COUNTED_FRAMES - 1;
 
-/// The frame being run, counting from 1; advanced at the start of each frame.
+/// The frame being run, counting from 1; advanced at the start of each frame. (Bevy's
+/// `FrameCount` is advanced in `Last`, where the engines' counting systems also run.)
 #[derive(Resource, Default)]
 pub struct Frame(pub u32);
 

@@ -14,16 +14,14 @@ use crate::started::{Frame, StartedPairs};
 
 pub fn install(app: &mut App) {
     app.add_plugins(rapier::RapierPhysicsPlugin::<rapier::NoUserData>::pixels_per_meter(100.0))
-        .add_systems(Update, no_gravity)
+        .add_systems(Startup, no_gravity)
         .add_systems(Last, count_starts);
 }
 
-/// Rapier keeps its configuration on the context entity it spawns at start-up.
+/// Rapier keeps its configuration on the context entity it spawns in `PreStartup`.
 fn no_gravity(mut configurations: Query<&mut rapier::RapierConfiguration>) {
     for mut configuration in &mut configurations {
-        if configuration.gravity != Vec2::ZERO {
-            configuration.gravity = Vec2::ZERO;
-        }
+        configuration.gravity = Vec2::ZERO;
     }
 }
 
