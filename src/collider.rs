@@ -7,7 +7,7 @@
 //! is multiplied by the **larger** of the x and y scales, so under non-uniform scale it covers
 //! the ellipse the scale would make.
 
-use crate::geometry::{self, MAX_COORDINATE, overlap_segment_segment};
+use crate::geometry::{self, MAX_COORDINATE, in_range, overlap_segment_segment};
 use bevy::math::bounding::BoundingCircle;
 use bevy::math::primitives::{Circle, ConvexPolygon, Polygon, Segment2d};
 use bevy::prelude::*;
@@ -40,8 +40,9 @@ pub enum ColliderError {
     SelfIntersecting(usize, usize),
 }
 
+/// `point`, if it is finite and within [`MAX_COORDINATE`].
 fn check_point(index: usize, point: Vec2) -> Result<Vec2, ColliderError> {
-    if point.x.abs() <= MAX_COORDINATE && point.y.abs() <= MAX_COORDINATE {
+    if in_range(point) {
         Ok(point)
     } else {
         Err(ColliderError::InvalidPoint { index, point })

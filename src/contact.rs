@@ -1,10 +1,9 @@
-//! Stage 4, events: what the user reads. [`Contact`] every frame for every overlapping pair,
-//! [`ContactStarted`] and [`ContactEnded`] on the first and last frame, the [`Contacts`]
-//! resource and the [`CollidingEntities`] component.
+//! What the user reads: [`Contact`] every frame for every overlapping pair, [`ContactStarted`]
+//! and [`ContactEnded`] on the first and last frame, the [`Contacts`] resource and the
+//! [`CollidingEntities`] component. Data only: the pipeline's events stage writes them.
 
 use crate::geometry::{Containment, Points};
-use crate::narrow_phase::NarrowPhase;
-use bevy::ecs::entity::{Entities, EntityHashSet};
+use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use std::sync::OnceLock;
 
@@ -130,6 +129,18 @@ pub struct ContactEnded {
 #[reflect(Component, Debug, Default, Clone, PartialEq)]
 pub struct CollidingEntities(EntityHashSet);
 
+impl CollidingEntities {
+    /// Records that the entity now overlaps `other`.
+    pub(crate) fn insert(&mut self, other: Entity) {
+        self.0.insert(other);
+    }
+
+    /// Records that the entity no longer overlaps `other`.
+    pub(crate) fn remove(&mut self, other: Entity) {
+        self.0.remove(&other);
+    }
+}
+
 /// Every overlapping pair of this frame, to look up without reading messages.
 ///
 /// ```
@@ -157,6 +168,19 @@ pub struct Contacts {
 }
 
 impl Contacts {
+    /// Makes `contacts` (sorted by `(a, b)`) the current ones, and leaves the previous ones in
+    /// `contacts`.
+    pub(crate) fn replace(&mut self, contacts: &mut Vec<Contact>) {
+        debug_assert!(contacts.is_sorted_by_key(|contact| (contact.a, contact.b)));
+        core::mem::swap(&mut self.current, contacts);
+        self.by_entity.take();
+    }
+
+    /// Every contact, in `(a, b)` order, as a slice.
+    pub fn as_slice(&self) -> &[Contact] {
+        &self.current
+    }
+
     /// Every contact, in `(a, b)` order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &Contact> {
         self.current.iter()
@@ -212,73 +236,82 @@ impl Contacts {
     }
 }
 
-/// Diffs this frame's contacts against the last frame's and writes every message and trigger.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a system: one parameter per message type and world access"
-)]
-pub(crate) fn write_contact_events(
-    mut narrow_phase: ResMut<NarrowPhase>,
-    mut contacts: ResMut<Contacts>,
-    mut contact_writer: MessageWriter<Contact>,
-    mut started_writer: MessageWriter<ContactStarted>,
-    mut ended_writer: MessageWriter<ContactEnded>,
-    mut colliding: Query<&mut CollidingEntities>,
-    entities: &Entities,
-    mut commands: Commands,
-) {
-    let contacts = &mut *contacts;
-    // This frame's contacts become current; last frame's are diffed, then their buffer reused.
-    core::mem::swap(&mut contacts.current, &mut narrow_phase.contacts);
-    contacts.by_entity.take();
-    let previous = &narrow_phase.contacts;
-    let current = &contacts.current;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    let (mut old, mut new) = (previous.iter().peekable(), current.iter().peekable());
-    loop {
-        let order = match (old.peek(), new.peek()) {
-            (None, None) => break,
-            (Some(_), None) => core::cmp::Ordering::Less,
-            (None, Some(_)) => core::cmp::Ordering::Greater,
-            (Some(o), Some(n)) => (o.a, o.b).cmp(&(n.a, n.b)),
-        };
-        match order {
-            core::cmp::Ordering::Equal => {
-                old.next();
-                new.next();
-            }
-            core::cmp::Ordering::Less => {
-                let ended = old.next().expect("peeked");
-                let (a, b) = (ended.a, ended.b);
-                ended_writer.write(ContactEnded {
-                    entity: a,
-                    other: b,
-                });
-                for (entity, other) in [(a, b), (b, a)] {
-                    if entities.contains_spawned(entity) {
-                        commands.trigger(ContactEnded { entity, other });
-                    }
-                    if let Ok(mut set) = colliding.get_mut(entity) {
-                        set.0.remove(&other);
-                    }
-                }
-            }
-            core::cmp::Ordering::Greater => {
-                let started = new.next().expect("peeked");
-                let (a, b) = (started.a, started.b);
-                started_writer.write(ContactStarted {
-                    entity: a,
-                    other: b,
-                });
-                for (entity, other) in [(a, b), (b, a)] {
-                    commands.trigger(ContactStarted { entity, other });
-                    if let Ok(mut set) = colliding.get_mut(entity) {
-                        set.0.insert(other);
-                    }
-                }
-            }
+    /// The `index`-th entity in [`Entity`] order (which is not the order of raw indices).
+    fn entity(index: u32) -> Entity {
+        let mut entities: Vec<Entity> = (0..16).filter_map(Entity::from_raw_u32).collect();
+        entities.sort();
+        entities[index as usize]
+    }
+
+    fn contact(a: u32, b: u32) -> Contact {
+        Contact {
+            a: entity(a),
+            b: entity(b),
+            points: Points::from_slice(&[Vec2::new(a as f32, b as f32)]),
+            containment: Containment::Neither,
         }
     }
-    contact_writer.write_batch(current.iter().cloned());
-    narrow_phase.contacts.clear();
+
+    fn contacts(pairs: &[(u32, u32)]) -> Contacts {
+        let mut contacts = Contacts::default();
+        let mut current = pairs.iter().map(|&(a, b)| contact(a, b)).collect();
+        contacts.replace(&mut current);
+        contacts
+    }
+
+    #[test]
+    fn of_finds_an_entity_on_either_side() {
+        let contacts = contacts(&[(1, 2), (1, 5), (2, 3), (4, 5)]);
+        let of = |index| {
+            let mut others: Vec<Entity> = contacts.touching(entity(index)).collect();
+            others.sort();
+            others
+        };
+        assert_eq!(of(1), [entity(2), entity(5)]);
+        assert_eq!(of(2), [entity(1), entity(3)]);
+        assert_eq!(of(5), [entity(1), entity(4)]);
+        assert_eq!(of(6), []);
+        assert_eq!(contacts.of(entity(3)).next(), Some(&contact(2, 3)));
+    }
+
+    #[test]
+    fn of_is_rebuilt_when_the_contacts_are_replaced() {
+        let mut contacts = contacts(&[(1, 2)]);
+        assert_eq!(contacts.touching(entity(1)).count(), 1);
+        let mut next = vec![contact(3, 4)];
+        contacts.replace(&mut next);
+        assert_eq!(
+            next,
+            [contact(1, 2)],
+            "the previous contacts are handed back"
+        );
+        assert_eq!(contacts.touching(entity(1)).count(), 0);
+        assert_eq!(
+            contacts.touching(entity(4)).collect::<Vec<_>>(),
+            [entity(3)]
+        );
+    }
+
+    #[test]
+    fn get_takes_either_order() {
+        let contacts = contacts(&[(1, 2), (3, 9)]);
+        assert_eq!(contacts.get(entity(9), entity(3)), Some(&contact(3, 9)));
+        assert!(contacts.contains(entity(1), entity(2)));
+        assert!(!contacts.contains(entity(1), entity(3)));
+    }
+
+    #[test]
+    fn a_contact_knows_its_sides() {
+        let mut hit = contact(1, 2);
+        assert_eq!(hit.other(entity(1)), Some(entity(2)));
+        assert_eq!(hit.other(entity(3)), None);
+        hit.points.clear();
+        hit.containment = Containment::FirstInSecond;
+        assert!(hit.is_inside(entity(1)) && !hit.is_inside(entity(2)));
+        assert_eq!(hit.nearest_point(Vec2::ZERO), None);
+    }
 }

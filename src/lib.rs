@@ -81,26 +81,32 @@
 //!
 //! | feature | default | what it does |
 //! |---|---|---|
-//! | `parallel` | yes | split the broad and narrow phases across Bevy's `ComputeTaskPool` |
+//! | `parallel` | yes | split the pipeline's stages across Bevy's `ComputeTaskPool` (prepare, broad and narrow phases; see [`CollisionSettings::parallel_threshold`]) |
 //!
 //! # Modules
 //!
-//! Each stage of the pipeline has its own module (`prepare`, `broad_phase`, `narrow_phase`,
-//! `contact`); [`geometry`] has one file per shape pair.
+//! Imports run one way, from the top of this list down:
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule |
+//! | `pipeline` | the stages, private: `prepare`, `broad_phase`, `narrow_phase`, `events`, each owning its resource and system |
+//! | `settings`, `collider`, `layers`, `contact` | the public types: tuning, components, events |
+//! | [`geometry`] | pure 2D geometry, one file per shape pair, usable on its own |
 
-mod broad_phase;
 mod collider;
 mod contact;
 pub mod geometry;
 mod layers;
-mod narrow_phase;
+mod pipeline;
 mod plugin;
-mod prepare;
+mod settings;
 
 pub use collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
 pub use contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
 pub use layers::{ColliderDisabled, CollisionLayers, LayerMask};
-pub use plugin::{CollisionPlugin, CollisionSettings, CollisionSystems};
+pub use plugin::{CollisionPlugin, CollisionSystems};
+pub use settings::CollisionSettings;
 
 /// Everything a game needs, for `use bevy_collision_events::prelude::*`.
 pub mod prelude {

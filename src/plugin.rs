@@ -1,13 +1,10 @@
-//! [`CollisionPlugin`], its system sets and its settings.
+//! [`CollisionPlugin`] and its system sets: wires the pipeline into a schedule.
 
-use crate::broad_phase::{BroadPhase, find_candidate_pairs};
 use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
-use crate::contact::{
-    CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts, write_contact_events,
-};
+use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
 use crate::layers::{ColliderDisabled, CollisionLayers, LayerMask};
-use crate::narrow_phase::{NarrowPhase, test_candidate_pairs};
-use crate::prepare::{Bodies, prepare_bodies};
+use crate::pipeline;
+use crate::settings::CollisionSettings;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
@@ -66,37 +63,11 @@ pub enum CollisionSystems {
     Events,
 }
 
-/// Tuning for [`CollisionPlugin`], a resource.
-#[derive(Resource, Debug, Clone, PartialEq, Reflect)]
-#[reflect(Resource, Debug, Default, Clone, PartialEq)]
-pub struct CollisionSettings {
-    /// How many items of work (bodies queried in the broad phase, candidate pairs in the narrow
-    /// phase) a stage needs before it splits them across the `ComputeTaskPool`; below it the
-    /// stage runs on the calling thread. The result is the same either way.
-    ///
-    /// Work is split only when the pool has more than one thread. Bevy's default
-    /// `TaskPoolOptions` give the compute pool one thread on a machine with fewer than four
-    /// cores; raise `TaskPoolOptions::compute.min_threads` in `TaskPoolPlugin` to change that.
-    ///
-    /// Default: `2048`.
-    pub parallel_threshold: usize,
-}
-
-impl Default for CollisionSettings {
-    fn default() -> Self {
-        Self {
-            parallel_threshold: 2048,
-        }
-    }
-}
-
 impl Plugin for CollisionPlugin {
     fn build(&self, app: &mut App) {
+        pipeline::init(app);
         app.init_resource::<CollisionSettings>()
             .init_resource::<Contacts>()
-            .init_resource::<Bodies>()
-            .init_resource::<BroadPhase>()
-            .init_resource::<NarrowPhase>()
             .add_message::<Contact>()
             .add_message::<ContactStarted>()
             .add_message::<ContactEnded>()
@@ -122,10 +93,10 @@ impl Plugin for CollisionPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    prepare_bodies.in_set(CollisionSystems::Prepare),
-                    find_candidate_pairs.in_set(CollisionSystems::BroadPhase),
-                    test_candidate_pairs.in_set(CollisionSystems::NarrowPhase),
-                    write_contact_events.in_set(CollisionSystems::Events),
+                    pipeline::prepare.in_set(CollisionSystems::Prepare),
+                    pipeline::broad_phase.in_set(CollisionSystems::BroadPhase),
+                    pipeline::narrow_phase.in_set(CollisionSystems::NarrowPhase),
+                    pipeline::events.in_set(CollisionSystems::Events),
                 ),
             );
     }

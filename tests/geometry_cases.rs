@@ -1,10 +1,11 @@
-//! Every case the source documents name (see `SEEDS.md`), one named test each, plus the seeds'
-//! own numeric examples. Each case goes through the dispatcher in both argument orders and
+//! Named cases for every pair test: the textbook configurations (apart, touching outside and
+//! inside, crossing, containment, coincident, degenerate), one test each, with worked numeric
+//! examples. Each case goes through the dispatcher in both argument orders and
 //! checks that the cheap overlap test agrees with the full intersection.
 
 use bevy::math::Vec2;
 use bevy_collision_events::geometry::{
-    Circle, Containment, Intersection, Segment, Shape, intersect, overlap, point_in_circle,
+    Containment, Disc, Intersection, Segment, Shape, intersect, overlap, point_in_circle,
     point_in_polygon,
 };
 
@@ -12,7 +13,7 @@ use bevy_collision_events::geometry::{
 const CLOSE: f32 = 1e-4;
 
 fn circle(x: f32, y: f32, radius: f32) -> Shape<'static> {
-    Shape::Circle(Circle::new(Vec2::new(x, y), radius))
+    Shape::Circle(Disc::new(Vec2::new(x, y), radius))
 }
 
 fn segment(ax: f32, ay: f32, bx: f32, by: f32) -> Shape<'static> {
@@ -85,7 +86,7 @@ fn assert_contained(actual: &Intersection, containment: Containment) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Circle–circle (seeds 000 and 003)
+// Circle–circle
 
 #[test]
 fn circle_circle_apart() {
@@ -103,8 +104,8 @@ fn circle_circle_crossing_gives_two_points_left_first() {
 }
 
 #[test]
-fn circle_circle_seed_003_example_hits() {
-    // Seed 003: (20, 40, r 5) and (25, 30, r 8): distance √125 ≈ 11.18 ≤ 13.
+fn circle_circle_worked_example_hits() {
+    // (20, 40, r 5) and (25, 30, r 8): distance √125 ≈ 11.18 ≤ 13.
     let a = circle(20.0, 40.0, 5.0);
     let b = circle(25.0, 30.0, 8.0);
     let hit = both_orders(a, b).unwrap();
@@ -137,14 +138,15 @@ fn circle_circle_near_tangency_gives_one_point_not_two() {
 
 #[test]
 fn circle_circle_internal_tangency_larger_first() {
-    // Seed 000: touching inside at C1 + r1·n1 when circle 1 is the larger.
+    // Touching inside at C1 + r1·n1 (n1 the unit vector from C1 to C2) when circle 1 is the
+    // larger.
     let hit = both_orders(circle(0.0, 0.0, 5.0), circle(3.0, 0.0, 2.0)).unwrap();
     assert_points(&hit, &[v(5.0, 0.0)]);
 }
 
 #[test]
 fn circle_circle_internal_tangency_smaller_first() {
-    // Seed 000: touching inside at C1 − r1·n1 when circle 1 is the smaller.
+    // Touching inside at C1 − r1·n1 when circle 1 is the smaller.
     let hit = both_orders(circle(3.0, 0.0, 2.0), circle(0.0, 0.0, 5.0)).unwrap();
     assert_points(&hit, &[v(5.0, 0.0)]);
 }
@@ -204,11 +206,11 @@ fn circle_circle_two_equal_points() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Segment–circle (seeds 001 and 004)
+// Segment–circle
 
 #[test]
-fn segment_circle_seed_004_examples() {
-    // Seed 004: the circle (0, 0, r 10) hits (10, 0)–(0, 10): both ends lie on the circumference.
+fn segment_circle_worked_examples() {
+    // The circle (0, 0, r 10) hits (10, 0)–(0, 10): both ends lie on the circumference.
     let hit = both_orders(segment(10.0, 0.0, 0.0, 10.0), circle(0.0, 0.0, 10.0)).unwrap();
     assert_points(&hit, &[v(10.0, 0.0), v(0.0, 10.0)]);
     // ...and misses (15, 0)–(0, 15), whose line passes 15/√2 ≈ 10.6 from the centre.
@@ -234,7 +236,7 @@ fn segment_circle_one_end_inside_gives_one_point() {
 
 #[test]
 fn segment_circle_wholly_inside_the_disc() {
-    // Seed 001: a hit though it never touches the circumference.
+    // A hit though it never touches the circumference: the segment lies inside.
     let hit = both_orders(segment(-1.0, 0.0, 1.0, 1.0), circle(0.0, 0.0, 5.0)).unwrap();
     assert_contained(&hit, Containment::FirstInSecond);
 }
@@ -247,7 +249,7 @@ fn segment_circle_tangent_gives_one_point() {
 
 #[test]
 fn segment_circle_behind_a_and_beyond_b() {
-    // Seed 001's regions: the nearest point is an end.
+    // The nearest point is an end (the centre projects beyond the segment).
     assert_eq!(
         both_orders(segment(6.0, 0.0, 10.0, 0.0), circle(0.0, 0.0, 5.0)),
         None
@@ -271,7 +273,7 @@ fn segment_circle_line_passes_near_but_segment_misses() {
 
 #[test]
 fn segment_circle_degenerate_segment_is_a_point() {
-    // Seed 001 divides by V·V = 0 here; we treat A = B as a point.
+    // The projection onto the segment would divide by |B − A|² = 0 here; A = B is a point.
     let inside = both_orders(segment(1.0, 1.0, 1.0, 1.0), circle(0.0, 0.0, 5.0)).unwrap();
     assert_contained(&inside, Containment::FirstInSecond);
     let on = both_orders(segment(3.0, 4.0, 3.0, 4.0), circle(0.0, 0.0, 5.0)).unwrap();
@@ -366,7 +368,7 @@ fn segment_segment_degenerate_point_on_and_off() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Polygon–circle (seed 002)
+// Polygon–circle
 
 /// A 10 × 10 square, counter-clockwise from the origin.
 const SQUARE: [Vec2; 4] = [
@@ -577,7 +579,7 @@ fn polygon_polygon_bar_across_concave_notch() {
 
 #[test]
 fn point_in_circle_is_closed() {
-    let c = Circle::new(v(0.0, 0.0), 5.0);
+    let c = Disc::new(v(0.0, 0.0), 5.0);
     assert!(point_in_circle(v(3.0, 4.0), c));
     assert!(point_in_circle(v(0.0, 0.0), c));
     assert!(!point_in_circle(v(3.0, 4.1), c));

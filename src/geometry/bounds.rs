@@ -1,9 +1,9 @@
 //! Bounding circles for the broad phase, and the size that scales the tolerance.
 
-use super::{Circle, Segment};
+use super::{Disc, Segment};
 use bevy::math::{Vec2, bounding::BoundingCircle};
 
-impl Circle {
+impl Disc {
     /// The disc itself, as a [`BoundingCircle`].
     #[inline]
     pub fn bounding_circle(&self) -> BoundingCircle {
@@ -57,18 +57,80 @@ pub fn bounding_circle_of_points(points: &[Vec2]) -> BoundingCircle {
 }
 
 /// The radius of a polygon's bounding box's circumcircle (half the box's diagonal): the
-/// polygon's size for the [tolerance](super#tolerance), found in one pass.
+/// polygon's size for the [tolerance](super#tolerance), found in one pass. Empty input gives 0.
 #[inline]
 pub fn polygon_size(vertices: &[Vec2]) -> f32 {
-    let (min, max) = vertices
-        .iter()
-        .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(min, max), &v| {
-            (min.min(v), max.max(v))
-        });
     if vertices.is_empty() {
         0.0
     } else {
-        0.5 * min.distance(max)
+        BoundingBox::of(vertices).half_diagonal()
+    }
+}
+
+/// An axis-aligned box around points: what the polygon pair tests skip edges with, and what
+/// [`polygon_size`] measures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BoundingBox {
+    pub min: Vec2,
+    pub max: Vec2,
+}
+
+impl BoundingBox {
+    /// The box around the vertices. Plain comparisons, so that it compiles to branch-free
+    /// min/max; a NaN coordinate is passed over (callers check the range first).
+    #[inline]
+    pub fn of(vertices: &[Vec2]) -> Self {
+        let mut bounds = Self {
+            min: Vec2::INFINITY,
+            max: Vec2::NEG_INFINITY,
+        };
+        for &v in vertices {
+            bounds.min.x = if v.x < bounds.min.x {
+                v.x
+            } else {
+                bounds.min.x
+            };
+            bounds.min.y = if v.y < bounds.min.y {
+                v.y
+            } else {
+                bounds.min.y
+            };
+            bounds.max.x = if v.x > bounds.max.x {
+                v.x
+            } else {
+                bounds.max.x
+            };
+            bounds.max.y = if v.y > bounds.max.y {
+                v.y
+            } else {
+                bounds.max.y
+            };
+        }
+        bounds
+    }
+
+    /// The box around a segment.
+    #[inline]
+    pub fn of_segment(segment: Segment) -> Self {
+        Self {
+            min: segment.a.min(segment.b),
+            max: segment.a.max(segment.b),
+        }
+    }
+
+    /// Half the diagonal: the radius of the circle through the box's corners.
+    #[inline]
+    pub fn half_diagonal(&self) -> f32 {
+        0.5 * self.min.distance(self.max)
+    }
+
+    /// Whether two closed boxes share a point.
+    #[inline]
+    pub fn overlaps(&self, other: &Self) -> bool {
+        self.min.x <= other.max.x
+            && other.min.x <= self.max.x
+            && self.min.y <= other.max.y
+            && other.min.y <= self.max.y
     }
 }
 
@@ -97,7 +159,7 @@ impl Enclosing {
     /// The circle through three points; for collinear points, the circle on the farthest pair.
     fn through(p: Vec2, q: Vec2, r: Vec2) -> Self {
         let (qp, rp) = (q - p, r - p);
-        let denominator = 2.0 * super::cross(qp, rp);
+        let denominator = 2.0 * qp.perp_dot(rp);
         if denominator.abs() > f32::EPSILON * qp.length_squared().max(rp.length_squared()) {
             let offset = Vec2::new(
                 rp.y * qp.length_squared() - qp.y * rp.length_squared(),
@@ -120,5 +182,41 @@ impl Enclosing {
 
     fn contains(&self, p: Vec2) -> bool {
         p.distance(self.center) <= self.radius * (1.0 + 1e-6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn polygon_size_is_half_the_box_diagonal() {
+        let triangle = [Vec2::ZERO, Vec2::new(6.0, 0.0), Vec2::new(3.0, 8.0)];
+        assert_eq!(polygon_size(&triangle), 5.0);
+        assert_eq!(polygon_size(&[]), 0.0);
+    }
+
+    #[test]
+    fn boxes_touching_at_an_edge_overlap() {
+        let left = BoundingBox::of(&[Vec2::ZERO, Vec2::ONE]);
+        let right = BoundingBox::of_segment(Segment::new(Vec2::new(1.0, 0.5), Vec2::new(2.0, 3.0)));
+        assert!(left.overlaps(&right) && right.overlaps(&left));
+        let apart = BoundingBox::of(&[Vec2::new(1.5, 0.0), Vec2::new(2.0, 1.0)]);
+        assert!(!left.overlaps(&apart));
+    }
+
+    #[test]
+    fn the_enclosing_circle_holds_every_point() {
+        let points = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(10.0, 1.0),
+            Vec2::new(4.0, 9.0),
+            Vec2::new(5.0, 3.0),
+            Vec2::new(-2.0, 6.0),
+        ];
+        let circle = bounding_circle_of_points(&points);
+        for p in points {
+            assert!(p.distance(circle.center) <= circle.radius(), "{p} outside");
+        }
     }
 }

@@ -6,8 +6,9 @@
 //! infinities) or a negative radius gives "no overlap"; see [`MAX_COORDINATE`] for the range.
 //!
 //! # The shapes
-//! - [`Circle`]: a **solid disc**, `center` and `radius ≥ 0`. Its outline is its circumference.
-//!   A zero radius makes it a point.
+//! - A circle is a [`Disc`]: a **solid disc**, `center` and `radius ≥ 0`. Its outline is its
+//!   circumference. A zero radius makes it a point. (Bevy's own `Circle` primitive is only a
+//!   radius; a `Disc` is placed.)
 //! - [`Segment`]: the closed line segment from `a` to `b`; it is its own outline. `a == b` makes it
 //!   a point.
 //! - A polygon: a `&[Vec2]` vertex loop (the last vertex joins the first, no repeated closing
@@ -61,6 +62,7 @@ mod point;
 mod polygon_circle;
 mod polygon_polygon;
 mod polygon_segment;
+mod segment;
 mod segment_circle;
 mod segment_segment;
 
@@ -88,14 +90,14 @@ pub const MAX_COORDINATE: f32 = 1e18;
 
 /// A solid disc: every point within `radius` of `center`, circumference included.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Circle {
+pub struct Disc {
     /// The centre.
     pub center: Vec2,
     /// The radius, `≥ 0`; zero makes the disc a point.
     pub radius: f32,
 }
 
-impl Circle {
+impl Disc {
     /// A disc of `radius` around `center`.
     #[inline]
     pub const fn new(center: Vec2, radius: f32) -> Self {
@@ -208,12 +210,6 @@ impl Intersection {
         self.containment = self.containment.mirrored();
         self
     }
-}
-
-/// The 2D cross product (z of the 3D cross product): positive when `b` turns left of `a`.
-#[inline]
-pub(crate) fn cross(a: Vec2, b: Vec2) -> f32 {
-    a.x * b.y - a.y * b.x
 }
 
 /// Appends `point` unless one already there lies within `tolerance` of it.

@@ -1,13 +1,13 @@
 //! Point-in-shape tests.
 
-use super::{Circle, cross, edges, in_range};
+use super::{Disc, edges, in_range};
 use bevy::math::Vec2;
 
 /// Whether `point` lies in the solid disc `circle`, circumference included: `|p − c|² ≤ r²`.
 ///
 /// Non-finite input or a negative radius gives `false`.
 #[inline]
-pub fn point_in_circle(point: Vec2, circle: Circle) -> bool {
+pub fn point_in_circle(point: Vec2, circle: Disc) -> bool {
     circle.is_valid()
         && in_range(point)
         && point.distance_squared(circle.center) <= circle.radius * circle.radius
@@ -44,6 +44,6 @@ pub(crate) fn crosses_ray(point: Vec2, p0: Vec2, p1: Vec2) -> bool {
     }
     // The edge spans the ray's height. The point is left of the edge's crossing with the ray
     // exactly when it is left of the edge directed upwards.
-    let side = cross(p1 - p0, point - p0);
+    let side = (p1 - p0).perp_dot(point - p0);
     if starts_below { side > 0.0 } else { side < 0.0 }
 }

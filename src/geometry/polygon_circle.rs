@@ -1,27 +1,27 @@
-//! Polygon–circle: a solid polygon, convex or concave, against a solid disc (seed 002).
+//! Polygon–circle: a solid polygon, convex or concave, against a solid disc.
 
 use super::point::crosses_ray;
-use super::segment_circle::{distance_squared_to_segment, push_crossings};
+use super::segment_circle::push_crossings;
 use super::{
-    Circle, Containment, Intersection, Points, TOLERANCE, all_in_range, bounds::polygon_size, edges,
+    Containment, Disc, Intersection, Points, TOLERANCE, all_in_range, bounds::polygon_size, edges,
 };
 use bevy::math::Vec2;
 
-/// Whether a solid polygon and a solid disc overlap (seed 002): an edge comes within `r` of the
-/// centre, or the centre lies inside the polygon (crossing number).
+/// Whether a solid polygon and a solid disc overlap: an edge comes within `r` of the centre, or
+/// the centre lies inside the polygon (crossing number).
 ///
 /// Together the two tests cover both containments: a polygon inside the disc has its edges
 /// within `r`, a disc inside the polygon has its centre inside. One pass over the edges, no
 /// square root. A negative radius or non-finite input gives `false`.
 #[inline]
-pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Circle) -> bool {
+pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Disc) -> bool {
     if !(circle.is_valid() && all_in_range(vertices)) {
         return false;
     }
     let radius_squared = circle.radius * circle.radius;
     let mut inside = false;
     for edge in edges(vertices) {
-        if distance_squared_to_segment(circle.center, edge) <= radius_squared {
+        if edge.distance_squared_to(circle.center) <= radius_squared {
             return true;
         }
         inside ^= crosses_ray(circle.center, edge.a, edge.b);
@@ -36,7 +36,7 @@ pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Circle) -> bool {
 /// ([`Containment::FirstInSecond`]) when its vertices are, and the disc inside the polygon
 /// ([`Containment::SecondInFirst`]) when its centre is: in a concave polygon's pocket, not its
 /// notch.
-pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Intersection> {
+pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Disc) -> Option<Intersection> {
     if !(circle.is_valid() && all_in_range(vertices)) {
         return None;
     }
@@ -49,7 +49,7 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Int
     let mut center_inside = false;
     for edge in edges(vertices) {
         center_inside ^= crosses_ray(circle.center, edge.a, edge.b);
-        if distance_squared_to_segment(circle.center, edge) <= radius_squared {
+        if edge.distance_squared_to(circle.center) <= radius_squared {
             touched = true;
             let tolerance = *tolerance
                 .get_or_insert_with(|| TOLERANCE * (polygon_size(vertices) + circle.radius));
@@ -78,7 +78,7 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Int
 /// The point of the polygon's outline nearest to `point`.
 pub(crate) fn nearest_outline_point(vertices: &[Vec2], point: Vec2) -> Vec2 {
     edges(vertices)
-        .map(|edge| super::segment_segment::closest_point_on(edge, point))
+        .map(|edge| edge.closest_point(point))
         .min_by(|p, q| {
             p.distance_squared(point)
                 .total_cmp(&q.distance_squared(point))

@@ -1,9 +1,10 @@
 //! Polygon–polygon: two solid polygons, each convex or concave.
 
-use super::segment_segment::{nearest_point_between, push_crossings, segments_meet};
+use super::bounds::BoundingBox;
+use super::segment_segment::{push_crossings, segments_meet};
 use super::{
-    Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, cross, edges,
-    point_in_polygon, push_unique,
+    Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, edges, point_in_polygon,
+    push_unique,
 };
 use bevy::math::{Vec2, Vec4};
 use core::ops::ControlFlow;
@@ -70,7 +71,7 @@ pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Inte
     if let Some((edge, other)) = first_meeting {
         // The exact test saw a touch that rounding hid from the tolerant one.
         return Some(Intersection::crossing(Points::from_slice(&[
-            nearest_point_between(edge, other),
+            edge.nearest_point_between(other)
         ])));
     }
     let (inner, outer, containment) = if point_in_polygon(first[0], second) {
@@ -151,8 +152,8 @@ fn for_each_meeting_pair(
             let other = other(k);
             let along_other = other.b - other.a;
             let (a_side, b_side) = (
-                cross(along_other, edge.a - other.a),
-                cross(along_other, edge.b - other.a),
+                along_other.perp_dot(edge.a - other.a),
+                along_other.perp_dot(edge.b - other.a),
             );
             let apart = (a_side > 0.0 && b_side > 0.0) || (a_side < 0.0 && b_side < 0.0);
             !apart && segments_meet(edge, other) && visit(index, edge, other).is_break()
@@ -182,7 +183,7 @@ fn for_each_meeting_pair(
                 }
             }
         } else {
-            let side = |vertex: Vec2| cross(direction, vertex - edge.a);
+            let side = |vertex: Vec2| direction.perp_dot(vertex - edge.a);
             let mut previous_side = side(second[0]);
             for k in 0..count {
                 let next_side = side(second[(k + 1) % count]);
@@ -204,10 +205,10 @@ fn for_each_meeting_pair(
 #[inline]
 fn proper_crossing(edge: Segment, other: Segment, tolerance: f32) -> Option<f32> {
     let (along_edge, along_other) = (edge.b - edge.a, other.b - other.a);
-    let other_a_side = cross(along_edge, other.a - edge.a);
-    let other_b_side = cross(along_edge, other.b - edge.a);
-    let edge_a_side = cross(along_other, edge.a - other.a);
-    let edge_b_side = cross(along_other, edge.b - other.a);
+    let other_a_side = along_edge.perp_dot(other.a - edge.a);
+    let other_b_side = along_edge.perp_dot(other.b - edge.a);
+    let edge_a_side = along_other.perp_dot(edge.a - other.a);
+    let edge_b_side = along_other.perp_dot(edge.b - other.a);
     let opposite = |p: f32, q: f32| (p < 0.0 && q > 0.0) || (p > 0.0 && q < 0.0);
     // A side value is a distance times the line's length: compare squares, no square root.
     let tolerance_squared = tolerance * tolerance;
@@ -234,69 +235,5 @@ fn flush_along_edge(on_edge: &mut SmallVec<[(f32, Vec2); 4]>, points: &mut Point
     }
     for (_, point) in on_edge.drain(..) {
         push_unique(points, point, tolerance);
-    }
-}
-
-/// An axis-aligned box, for skipping edges that cannot meet the other polygon.
-#[derive(Clone, Copy)]
-struct BoundingBox {
-    min: Vec2,
-    max: Vec2,
-}
-
-impl BoundingBox {
-    /// The box around finite vertices (plain comparisons: no NaN handling needed).
-    #[inline]
-    fn of(vertices: &[Vec2]) -> Self {
-        let mut bounds = Self {
-            min: Vec2::INFINITY,
-            max: Vec2::NEG_INFINITY,
-        };
-        for &v in vertices {
-            bounds.min.x = if v.x < bounds.min.x {
-                v.x
-            } else {
-                bounds.min.x
-            };
-            bounds.min.y = if v.y < bounds.min.y {
-                v.y
-            } else {
-                bounds.min.y
-            };
-            bounds.max.x = if v.x > bounds.max.x {
-                v.x
-            } else {
-                bounds.max.x
-            };
-            bounds.max.y = if v.y > bounds.max.y {
-                v.y
-            } else {
-                bounds.max.y
-            };
-        }
-        bounds
-    }
-
-    #[inline]
-    fn of_segment(segment: Segment) -> Self {
-        Self {
-            min: segment.a.min(segment.b),
-            max: segment.a.max(segment.b),
-        }
-    }
-
-    /// Half the diagonal: the polygon's size for the tolerance, as
-    /// [`polygon_size`](super::polygon_size) computes it.
-    #[inline]
-    fn half_diagonal(&self) -> f32 {
-        0.5 * self.min.distance(self.max)
-    }
-
-    #[inline]
-    fn overlaps(&self, other: &Self) -> bool {
-        self.min.x <= other.max.x
-            && other.min.x <= self.max.x
-            && self.min.y <= other.max.y
-            && other.min.y <= self.max.y
     }
 }

@@ -1,6 +1,6 @@
 //! Polygon–segment: a solid polygon, convex or concave, against a segment (a laser, a wall).
 
-use super::segment_segment::{nearest_point_between, push_crossings, segments_meet};
+use super::segment_segment::{push_crossings, segments_meet};
 use super::{
     Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, bounds::polygon_size,
     edges, point_in_polygon,
@@ -50,7 +50,7 @@ pub fn intersect_polygon_segment(vertices: &[Vec2], segment: Segment) -> Option<
         // The exact test saw a touch that rounding hid from the tolerant one.
         let nearest = edges(vertices)
             .filter(|edge| segments_meet(*edge, segment))
-            .map(|edge| nearest_point_between(edge, segment))
+            .map(|edge| edge.nearest_point_between(segment))
             .next()
             .unwrap_or(segment.a);
         return Some(Intersection::crossing(Points::from_slice(&[nearest])));

@@ -1,19 +1,20 @@
-//! Segment–circle: a segment against a solid disc (seed 001 for the test, seed 004 for the
-//! points).
+//! Segment–circle: a segment against a solid disc. The overlap test measures the distance from
+//! the centre to the segment's nearest point; the crossing points are the roots of
+//! `|a + t·(b − a) − c|² = r²`, a quadratic in `t`.
 
-use super::{Circle, Containment, Intersection, Points, Segment, TOLERANCE, cross, push_unique};
-use bevy::math::Vec2;
+use super::{Containment, Disc, Intersection, Points, Segment, TOLERANCE, push_unique};
 
 /// Whether a segment touches a solid disc: the squared distance from the centre to the
-/// segment's nearest point is at most `r²` (seed 001's three regions, no square root).
+/// segment's nearest point is at most `r²` (the nearest point is `a`, `b`, or the foot of the
+/// perpendicular; no square root).
 ///
 /// A segment wholly inside the disc overlaps it. A zero-length segment is a point. A negative
 /// radius or non-finite input gives `false`.
 #[inline]
-pub fn overlap_segment_circle(segment: Segment, circle: Circle) -> bool {
+pub fn overlap_segment_circle(segment: Segment, circle: Disc) -> bool {
     circle.is_valid()
         && segment.is_valid()
-        && distance_squared_to_segment(circle.center, segment) <= circle.radius * circle.radius
+        && segment.distance_squared_to(circle.center) <= circle.radius * circle.radius
 }
 
 /// The points where a segment crosses or touches a circumference, or
@@ -23,7 +24,7 @@ pub fn overlap_segment_circle(segment: Segment, circle: Circle) -> bool {
 /// during a frame, the first point is where it entered the disc. A segment tangent to the circle
 /// gives one point; an end lying on the circumference is a point. A zero-length segment is a
 /// point: it is the crossing point when it lies on the circumference, contained otherwise.
-pub fn intersect_segment_circle(segment: Segment, circle: Circle) -> Option<Intersection> {
+pub fn intersect_segment_circle(segment: Segment, circle: Disc) -> Option<Intersection> {
     if !overlap_segment_circle(segment, circle) {
         return None;
     }
@@ -37,37 +38,10 @@ pub fn intersect_segment_circle(segment: Segment, circle: Circle) -> Option<Inte
     })
 }
 
-/// The squared distance from `point` to the nearest point of `segment`.
-#[inline]
-pub(crate) fn distance_squared_to_segment(point: Vec2, segment: Segment) -> f32 {
-    let direction = segment.b - segment.a;
-    let from_a = point - segment.a;
-    let along = direction.dot(from_a);
-    if along <= 0.0 {
-        // Behind `a` (or a zero-length segment).
-        from_a.length_squared()
-    } else {
-        let length_squared = direction.length_squared();
-        if along >= length_squared {
-            // Beyond `b`.
-            point.distance_squared(segment.b)
-        } else {
-            // Beside the segment: the squared distance to its line.
-            let side = cross(direction, from_a);
-            side * side / length_squared
-        }
-    }
-}
-
 /// Appends, in order from `a` to `b` and without near-duplicates, the points where `segment`
 /// meets the circumference of `circle`. Inputs are finite; the caller decides what overlap
 /// means when nothing is appended.
-pub(crate) fn push_crossings(
-    segment: Segment,
-    circle: Circle,
-    tolerance: f32,
-    points: &mut Points,
-) {
+pub(crate) fn push_crossings(segment: Segment, circle: Disc, tolerance: f32, points: &mut Points) {
     let direction = segment.b - segment.a;
     let length = direction.length();
     let radius = circle.radius;
@@ -83,7 +57,7 @@ pub(crate) fn push_crossings(
     let to_center = circle.center - segment.a;
     // Where the centre projects onto the segment's line, and how far from that line it is.
     let foot = unit.dot(to_center);
-    let height = cross(unit, to_center).abs();
+    let height = unit.perp_dot(to_center).abs();
     let mut push_at = |along: f32| {
         if (-tolerance..=length + tolerance).contains(&along) {
             push_unique(
@@ -97,7 +71,8 @@ pub(crate) fn push_crossings(
         // Tangent to the line.
         push_at(foot);
     } else if height < radius {
-        // Secant: the roots of seed 004's quadratic, entry then exit.
+        // Secant: the quadratic's two roots, entry then exit, measured from the foot of
+        // the perpendicular by half the chord.
         let half_chord = ((radius - height) * (radius + height)).sqrt();
         push_at(foot - half_chord);
         push_at(foot + half_chord);

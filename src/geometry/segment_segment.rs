@@ -1,6 +1,6 @@
 //! Segment–segment: two closed segments, crossing or running along each other.
 
-use super::{Intersection, Points, Segment, TOLERANCE, cross, push_unique};
+use super::{Intersection, Points, Segment, TOLERANCE, push_unique};
 use bevy::math::Vec2;
 
 /// Whether two closed segments share a point: each one's ends lie on opposite sides of (or on)
@@ -28,7 +28,7 @@ pub fn intersect_segment_segment(first: Segment, second: Segment) -> Option<Inte
     push_crossings(first, second, tolerance, &mut points);
     if points.is_empty() {
         // The exact test found a shared point that rounding hid from the tolerant one.
-        points.push(nearest_point_between(first, second));
+        points.push(first.nearest_point_between(second));
     }
     Some(Intersection::crossing(points))
 }
@@ -52,10 +52,10 @@ pub(crate) fn segments_meet(first: Segment, second: Segment) -> bool {
     };
     let first_direction = first.b - first.a;
     let second_direction = second.b - second.a;
-    let second_a_side = cross(first_direction, second.a - first.a);
-    let second_b_side = cross(first_direction, second.b - first.a);
-    let first_a_side = cross(second_direction, first.a - second.a);
-    let first_b_side = cross(second_direction, first.b - second.a);
+    let second_a_side = first_direction.perp_dot(second.a - first.a);
+    let second_b_side = first_direction.perp_dot(second.b - first.a);
+    let first_a_side = second_direction.perp_dot(first.a - second.a);
+    let first_b_side = second_direction.perp_dot(first.b - second.a);
     if second_a_side == 0.0 && second_b_side == 0.0 && first_a_side == 0.0 && first_b_side == 0.0 {
         // All four ends on one line (or points): compare extents along it.
         let axis = if first_direction.length_squared() >= second_direction.length_squared() {
@@ -102,8 +102,7 @@ pub(crate) fn push_crossings(first: Segment, second: Segment, tolerance: f32, po
         } else {
             (second.a.midpoint(second.b), first)
         };
-        if super::segment_circle::distance_squared_to_segment(point, other) <= tolerance * tolerance
-        {
+        if other.distance_squared_to(point) <= tolerance * tolerance {
             push_unique(points, point, tolerance);
         }
         return;
@@ -116,8 +115,8 @@ pub(crate) fn push_crossings(first: Segment, second: Segment, tolerance: f32, po
         (second, second_length, first)
     };
     let long_unit = (long.b - long.a) / long_length;
-    let short_a_height = cross(long_unit, short.a - long.a);
-    let short_b_height = cross(long_unit, short.b - long.a);
+    let short_a_height = long_unit.perp_dot(short.a - long.a);
+    let short_b_height = long_unit.perp_dot(short.b - long.a);
     if short_a_height.abs() <= tolerance && short_b_height.abs() <= tolerance {
         push_shared_piece(
             first,
@@ -132,13 +131,13 @@ pub(crate) fn push_crossings(first: Segment, second: Segment, tolerance: f32, po
     }
 
     // Crossing: solve first.a + t·d₁ = second.a + u·d₂.
-    let denominator = cross(first_direction, second_direction);
+    let denominator = first_direction.perp_dot(second_direction);
     if denominator == 0.0 {
         return; // Parallel and apart.
     }
     let offset = second.a - first.a;
-    let t = cross(offset, second_direction) / denominator;
-    let u = cross(offset, first_direction) / denominator;
+    let t = offset.perp_dot(second_direction) / denominator;
+    let u = offset.perp_dot(first_direction) / denominator;
     let first_slack = tolerance / first_length;
     let second_slack = tolerance / second_length;
     if (-first_slack..=1.0 + first_slack).contains(&t)
@@ -181,32 +180,4 @@ fn push_shared_piece(
     }
     push_unique(points, near, tolerance);
     push_unique(points, far, tolerance);
-}
-
-/// The midpoint of the closest pair of points of two segments: the answer of last resort
-/// when the exact test says they meet but rounding hides where.
-pub(crate) fn nearest_point_between(first: Segment, second: Segment) -> Vec2 {
-    let candidates = [
-        (first.a, closest_point_on(second, first.a)),
-        (first.b, closest_point_on(second, first.b)),
-        (closest_point_on(first, second.a), second.a),
-        (closest_point_on(first, second.b), second.b),
-    ];
-    let (p, q) = candidates
-        .into_iter()
-        .min_by(|(a, b), (c, d)| a.distance_squared(*b).total_cmp(&c.distance_squared(*d)))
-        .unwrap_or((first.a, second.a));
-    p.midpoint(q)
-}
-
-/// The point of `segment` nearest to `point`.
-#[inline]
-pub(crate) fn closest_point_on(segment: Segment, point: Vec2) -> Vec2 {
-    let direction = segment.b - segment.a;
-    let length_squared = direction.length_squared();
-    if length_squared == 0.0 {
-        return segment.a;
-    }
-    let t = (direction.dot(point - segment.a) / length_squared).clamp(0.0, 1.0);
-    segment.a + direction * t
 }

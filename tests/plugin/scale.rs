@@ -3,25 +3,25 @@
 
 use crate::common::app;
 use bevy::prelude::*;
-use bevy_collision_events::geometry::{self, Circle, Segment, Shape};
+use bevy_collision_events::geometry::{self, Disc, Segment, Shape};
 use bevy_collision_events::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeSet;
 
 /// A collider's world shape, computed here from its transform.
-enum World {
-    Circle(Circle),
+enum WorldShape {
+    Circle(Disc),
     Segment(Segment),
     Polygon(Vec<Vec2>),
 }
 
-impl World {
+impl WorldShape {
     fn shape(&self) -> Shape<'_> {
         match self {
-            World::Circle(c) => Shape::Circle(*c),
-            World::Segment(s) => Shape::Segment(*s),
-            World::Polygon(v) => Shape::Polygon(v),
+            WorldShape::Circle(c) => Shape::Circle(*c),
+            WorldShape::Segment(s) => Shape::Segment(*s),
+            WorldShape::Polygon(v) => Shape::Polygon(v),
         }
     }
 }
@@ -75,7 +75,7 @@ fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64) {
             0 => {
                 let radius = rng.random_range(0.0..8.0);
                 entity.insert(CircleCollider::new(radius));
-                World::Circle(Circle::new(position, radius * scale))
+                WorldShape::Circle(Disc::new(position, radius * scale))
             }
             1 => {
                 let (a, b) = (
@@ -83,7 +83,7 @@ fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64) {
                     Vec2::new(rng.random_range(-10.0..10.0), rng.random_range(-10.0..10.0)),
                 );
                 entity.insert(SegmentCollider::new(a, b));
-                World::Segment(Segment::new(place(a), place(b)))
+                WorldShape::Segment(Segment::new(place(a), place(b)))
             }
             _ => {
                 // A concave star.
@@ -97,7 +97,7 @@ fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64) {
                     })
                     .collect();
                 entity.insert(PolygonCollider::new(local.clone()));
-                World::Polygon(local.into_iter().map(place).collect())
+                WorldShape::Polygon(local.into_iter().map(place).collect())
             }
         };
         expected_shapes.push((entity.id(), layers, world));

@@ -6,13 +6,13 @@
 //! `ComputeTaskPool`; chunk results are concatenated in order and sorted by `(a, b)`, so the
 //! result is the same whatever the thread count.
 
-use crate::broad_phase::BroadPhase;
+use super::ParallelSplit;
+use super::bodies::Bodies;
+use super::broad_phase::BroadPhase;
 use crate::contact::Contact;
 use crate::geometry::intersect;
-use crate::plugin::CollisionSettings;
-use crate::prepare::Bodies;
+use crate::settings::CollisionSettings;
 use bevy::prelude::*;
-use bevy::tasks::ComputeTaskPool;
 
 /// This frame's contacts, sorted by `(a, b)`, before they become events.
 #[derive(Resource, Default)]
@@ -30,13 +30,11 @@ pub(crate) fn test_candidate_pairs(
     let contacts = &mut narrow_phase.contacts;
     contacts.clear();
     let pairs = &broad_phase.pairs;
-    let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
-    match pool {
-        Some(pool) if pairs.len() >= settings.parallel_threshold => {
-            let chunk_size = pairs.len().div_ceil(pool.thread_num() * 4).max(64);
-            let bodies = &*bodies;
-            let chunks = pool.scope(|scope| {
-                for chunk in pairs.chunks(chunk_size) {
+    let bodies = &*bodies;
+    match ParallelSplit::of(pairs.len(), 4, &settings) {
+        Some(split) => {
+            let chunks = split.pool.scope(|scope| {
+                for chunk in pairs.chunks(split.piece_size) {
                     scope.spawn(async move {
                         let mut found = Vec::new();
                         test_pairs(bodies, chunk, &mut found);
@@ -48,7 +46,7 @@ pub(crate) fn test_candidate_pairs(
                 contacts.extend(chunk);
             }
         }
-        _ => test_pairs(&bodies, pairs, contacts),
+        None => test_pairs(bodies, pairs, contacts),
     }
     contacts.sort_unstable_by_key(|contact| (contact.a, contact.b));
 }

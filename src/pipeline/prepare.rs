@@ -4,181 +4,17 @@
 //! and writes [`Bodies`], the flat arrays the broad and narrow phases work on. A collider whose
 //! transform is not finite, or whose scale is zero on an axis, is skipped with one warning (the
 //! next one only after it has been usable again), and so is an entity's second collider kind:
-//! an entity has at most one collider.
+//! an entity has at most one collider. Circles, the bulk of a bullet hell, are placed across
+//! the task pool when there are enough of them.
 
+use super::ParallelSplit;
+use super::bodies::{Bodies, BodySlots, WorldShape};
 use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
-use crate::geometry::{Circle, Segment, Shape};
+use crate::geometry::{Disc, Segment};
 use crate::layers::{ColliderDisabled, CollisionLayers};
-use crate::plugin::CollisionSettings;
+use crate::settings::CollisionSettings;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
-use bevy::tasks::ComputeTaskPool;
-
-/// A collider placed in the world this frame.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum WorldShape {
-    Circle(Circle),
-    Segment(Segment),
-    /// `Bodies::vertices[start..start + len]`.
-    Polygon {
-        start: u32,
-        len: u32,
-    },
-}
-
-/// The colliders of this frame, as parallel arrays indexed by body: entity, layers, bounding
-/// circle and world shape. Rebuilt every frame, reusing its allocations.
-#[derive(Resource, Default)]
-pub(crate) struct Bodies {
-    pub entities: Vec<Entity>,
-    pub layers: Vec<CollisionLayers>,
-    /// Bounding circles' centres.
-    pub centers: Vec<Vec2>,
-    /// Bounding circles' radii.
-    pub radii: Vec<f32>,
-    pub shapes: Vec<WorldShape>,
-    /// World vertices of every polygon, back to back.
-    pub vertices: Vec<Vec2>,
-}
-
-impl Bodies {
-    fn clear(&mut self) {
-        self.entities.clear();
-        self.layers.clear();
-        self.centers.clear();
-        self.radii.clear();
-        self.shapes.clear();
-        self.vertices.clear();
-    }
-
-    fn reserve(&mut self, additional: usize) {
-        self.entities.reserve(additional);
-        self.layers.reserve(additional);
-        self.centers.reserve(additional);
-        self.radii.reserve(additional);
-        self.shapes.reserve(additional);
-    }
-
-    fn push(
-        &mut self,
-        entity: Entity,
-        layers: Option<&CollisionLayers>,
-        bounds: (Vec2, f32),
-        shape: WorldShape,
-    ) {
-        self.entities.push(entity);
-        self.layers.push(layers.copied().unwrap_or_default());
-        self.centers.push(bounds.0);
-        self.radii.push(bounds.1);
-        self.shapes.push(shape);
-    }
-
-    /// Appends `additional` placeholder bodies and returns their slots, to be filled in place
-    /// (in parallel, piece by piece). A placeholder is on no layer, so even one left in place
-    /// would meet nothing; [`Bodies::drop_placeholders`] removes those left unfilled.
-    fn grow(&mut self, additional: usize) -> BodySlots<'_> {
-        let start = self.entities.len();
-        let end = start + additional;
-        self.entities.resize(end, Entity::PLACEHOLDER);
-        self.layers.resize(end, CollisionLayers::NONE);
-        self.centers.resize(end, Vec2::ZERO);
-        self.radii.resize(end, 0.0);
-        self.shapes
-            .resize(end, WorldShape::Circle(Circle::new(Vec2::ZERO, 0.0)));
-        BodySlots {
-            entities: &mut self.entities[start..],
-            layers: &mut self.layers[start..],
-            centers: &mut self.centers[start..],
-            radii: &mut self.radii[start..],
-            shapes: &mut self.shapes[start..],
-        }
-    }
-
-    /// Removes the bodies from `start` on that are still placeholders, keeping the order.
-    fn drop_placeholders(&mut self, start: usize) {
-        let mut kept = start;
-        for index in start..self.entities.len() {
-            if self.entities[index] != Entity::PLACEHOLDER {
-                self.entities[kept] = self.entities[index];
-                self.layers[kept] = self.layers[index];
-                self.centers[kept] = self.centers[index];
-                self.radii[kept] = self.radii[index];
-                self.shapes[kept] = self.shapes[index];
-                kept += 1;
-            }
-        }
-        self.entities.truncate(kept);
-        self.layers.truncate(kept);
-        self.centers.truncate(kept);
-        self.radii.truncate(kept);
-        self.shapes.truncate(kept);
-    }
-
-    /// Body `index`'s world shape, for the geometry core.
-    pub fn shape(&self, index: usize) -> Shape<'_> {
-        match self.shapes[index] {
-            WorldShape::Circle(circle) => Shape::Circle(circle),
-            WorldShape::Segment(segment) => Shape::Segment(segment),
-            WorldShape::Polygon { start, len } => {
-                Shape::Polygon(&self.vertices[start as usize..(start + len) as usize])
-            }
-        }
-    }
-}
-
-/// Consecutive bodies' entries in each of [`Bodies`]' arrays, to be written in place.
-struct BodySlots<'a> {
-    entities: &'a mut [Entity],
-    layers: &'a mut [CollisionLayers],
-    centers: &'a mut [Vec2],
-    radii: &'a mut [f32],
-    shapes: &'a mut [WorldShape],
-}
-
-impl<'a> BodySlots<'a> {
-    fn len(&self) -> usize {
-        self.entities.len()
-    }
-
-    /// Splits off the first `at` slots.
-    fn split_at(self, at: usize) -> (Self, Self) {
-        let (entities, entities_rest) = self.entities.split_at_mut(at);
-        let (layers, layers_rest) = self.layers.split_at_mut(at);
-        let (centers, centers_rest) = self.centers.split_at_mut(at);
-        let (radii, radii_rest) = self.radii.split_at_mut(at);
-        let (shapes, shapes_rest) = self.shapes.split_at_mut(at);
-        (
-            Self {
-                entities,
-                layers,
-                centers,
-                radii,
-                shapes,
-            },
-            Self {
-                entities: entities_rest,
-                layers: layers_rest,
-                centers: centers_rest,
-                radii: radii_rest,
-                shapes: shapes_rest,
-            },
-        )
-    }
-
-    fn set(
-        &mut self,
-        index: usize,
-        entity: Entity,
-        layers: Option<&CollisionLayers>,
-        circle: Circle,
-    ) {
-        self.entities[index] = entity;
-        self.layers[index] = layers.copied().unwrap_or_default();
-        self.centers[index] = circle.center;
-        self.radii[index] = circle.radius;
-        self.shapes[index] = WorldShape::Circle(circle);
-    }
-}
 
 /// The x and y axes and translation of a [`GlobalTransform`]: how local points reach the world.
 #[derive(Clone, Copy)]
@@ -243,6 +79,9 @@ type Colliders<'w, 's, C, F = ()> = Query<
     (Without<ColliderDisabled>, F),
 >;
 
+/// The segments: those of entities without a polygon (which takes precedence).
+type SegmentColliders<'w, 's> = Colliders<'w, 's, SegmentCollider, Without<PolygonCollider>>;
+
 /// The circles: those of entities without a polygon or segment (which take precedence).
 type CircleColliders<'w, 's> =
     Colliders<'w, 's, CircleCollider, (Without<SegmentCollider>, Without<PolygonCollider>)>;
@@ -263,7 +102,8 @@ type SecondColliders<'w, 's> = Query<
     ),
 >;
 
-/// Entities warned about: those skipped last frame, and this frame's so far.
+/// Entities warned about: those skipped last frame, and this frame's so far. An entity is
+/// warned about when it is first skipped, and again only after a frame in which it was not.
 #[derive(Default)]
 pub(crate) struct SkipWarnings {
     last_frame: EntityHashSet,
@@ -271,8 +111,11 @@ pub(crate) struct SkipWarnings {
 }
 
 impl SkipWarnings {
-    fn skip(&mut self, entity: Entity, why: Skipped) {
-        if self.this_frame.insert(entity) && !self.last_frame.contains(&entity) {
+    /// Notes that `entity` is skipped this frame, and logs a warning unless it was skipped last
+    /// frame too. Returns whether it warned.
+    fn skip(&mut self, entity: Entity, why: Skipped) -> bool {
+        let warn = self.this_frame.insert(entity) && !self.last_frame.contains(&entity);
+        if warn {
             let what = match why {
                 Skipped::NonFiniteTransform => "its GlobalTransform is not finite",
                 Skipped::ZeroScale => "its scale is zero on an axis",
@@ -282,6 +125,7 @@ impl SkipWarnings {
             };
             warn!("collider {entity} skipped: {what}");
         }
+        warn
     }
 
     fn end_frame(&mut self) {
@@ -296,28 +140,40 @@ pub(crate) fn prepare_bodies(
     settings: Res<CollisionSettings>,
     mut warnings: Local<SkipWarnings>,
     polygons: Colliders<PolygonCollider>,
-    segments: Colliders<SegmentCollider, Without<PolygonCollider>>,
+    segments: SegmentColliders,
     circles: CircleColliders,
     second_colliders: SecondColliders,
 ) {
     let bodies = &mut *bodies;
     bodies.clear();
     bodies.reserve(polygons.iter().len() + segments.iter().len() + circles.iter().len());
-
     for entity in &second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
     }
-    let mut place = |entity, transform| {
-        Placement::of(transform)
-            .map_err(|why| warnings.skip(entity, why))
-            .ok()
-    };
+    place_polygons(bodies, &polygons, &mut warnings);
+    place_segments(bodies, &segments, &mut warnings);
+    for (entity, why) in place_circles(bodies, &circles, &settings) {
+        warnings.skip(entity, why);
+    }
+    warnings.end_frame();
+}
+
+/// Appends every polygon, its vertices to [`Bodies::vertices`].
+fn place_polygons(
+    bodies: &mut Bodies,
+    polygons: &Colliders<PolygonCollider>,
+    warnings: &mut SkipWarnings,
+) {
     // `for_each` rather than `for`: Bevy's internal iteration is the faster path.
     polygons
         .iter()
         .for_each(|(entity, polygon, transform, layers)| {
-            let Some(placement) = place(entity, transform) else {
-                return;
+            let placement = match Placement::of(transform) {
+                Ok(placement) => placement,
+                Err(why) => {
+                    warnings.skip(entity, why);
+                    return;
+                }
             };
             let start = bodies.vertices.len() as u32;
             let vertices = polygon.vertices();
@@ -333,44 +189,47 @@ pub(crate) fn prepare_bodies(
             let len = vertices.len() as u32;
             bodies.push(entity, layers, bounds, WorldShape::Polygon { start, len });
         });
+}
+
+/// Appends every segment.
+fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &mut SkipWarnings) {
     segments
         .iter()
         .for_each(|(entity, segment, transform, layers)| {
-            let Some(placement) = place(entity, transform) else {
-                return;
+            let placement = match Placement::of(transform) {
+                Ok(placement) => placement,
+                Err(why) => {
+                    warnings.skip(entity, why);
+                    return;
+                }
             };
             let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
             let center = world.a.midpoint(world.b);
             let bounds = (center, conservative(center, world.half_length()));
             bodies.push(entity, layers, bounds, WorldShape::Segment(world));
         });
-    for (entity, why) in place_circles(bodies, &circles, settings.parallel_threshold) {
-        warnings.skip(entity, why);
-    }
-    warnings.end_frame();
 }
 
-/// Appends every circle to `bodies`, split across the `ComputeTaskPool` when there are at
-/// least `parallel_threshold` of them. Returns the circles left out, and why.
+/// Appends every circle, split across the task pool when there are enough of them (see
+/// [`ParallelSplit`]). Returns the circles left out, and why.
 fn place_circles(
     bodies: &mut Bodies,
     circles: &CircleColliders,
-    parallel_threshold: usize,
+    settings: &CollisionSettings,
 ) -> Vec<(Entity, Skipped)> {
     let count = circles.iter().len();
     let start = bodies.entities.len();
     let slots = bodies.grow(count);
-    let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
-    let skipped = match pool {
-        Some(pool) if count >= parallel_threshold => {
-            // One piece per thread: each piece walks the query from the start to its first
-            // circle (Bevy's query iterators cannot jump), so more pieces would walk more.
-            let piece_size = count.div_ceil(pool.thread_num());
-            pool.scope(|scope| {
+    // One piece per thread: each piece walks the query from the start to its first circle
+    // (Bevy's query iterators cannot jump), so more pieces would walk more.
+    let skipped = match ParallelSplit::of(count, 1, settings) {
+        Some(split) => split
+            .pool
+            .scope(|scope| {
                 let mut rest = slots;
                 let mut first = 0;
                 while rest.len() > 0 {
-                    let at = piece_size.min(rest.len());
+                    let at = split.piece_size.min(rest.len());
                     let (piece, after) = rest.split_at(at);
                     rest = after;
                     let skip = first;
@@ -378,9 +237,8 @@ fn place_circles(
                     scope.spawn(async move { place_circle_run(circles, skip, piece) });
                 }
             })
-            .concat()
-        }
-        _ => place_circle_run(circles, 0, slots),
+            .concat(),
+        None => place_circle_run(circles, 0, slots),
     };
     if !skipped.is_empty() {
         bodies.drop_placeholders(start);
@@ -399,7 +257,7 @@ fn place_circle_run(
     circles.iter().skip(skip).take(count).enumerate().for_each(
         |(index, (entity, circle, transform, layers))| match Placement::of(transform) {
             Ok(placement) => {
-                let world = Circle::new(
+                let world = Disc::new(
                     placement.apply(circle.offset()),
                     circle.radius() * placement.scale,
                 );
@@ -417,4 +275,54 @@ fn place_circle_run(
 #[inline]
 fn conservative(center: Vec2, radius: f32) -> f32 {
     radius + 8.0 * f32::EPSILON * (radius + center.abs().max_element())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skipped_entity_is_warned_about_once_until_it_is_usable_again() {
+        let mut warnings = SkipWarnings::default();
+        let entity = Entity::from_raw_u32(7).unwrap();
+        assert!(warnings.skip(entity, Skipped::ZeroScale), "first frame");
+        assert!(!warnings.skip(entity, Skipped::ZeroScale), "same frame");
+        warnings.end_frame();
+        assert!(
+            !warnings.skip(entity, Skipped::NonFiniteTransform),
+            "next frame"
+        );
+        warnings.end_frame();
+        warnings.end_frame(); // A frame in which it was placed.
+        assert!(warnings.skip(entity, Skipped::ZeroScale), "skipped again");
+    }
+
+    #[test]
+    fn placement_rejects_non_finite_and_zero_scale() {
+        let nan = GlobalTransform::from_translation(Vec3::new(f32::NAN, 0.0, 0.0));
+        assert!(matches!(
+            Placement::of(&nan),
+            Err(Skipped::NonFiniteTransform)
+        ));
+        let flat = GlobalTransform::from_scale(Vec3::new(1.0, 0.0, 1.0));
+        assert!(matches!(Placement::of(&flat), Err(Skipped::ZeroScale)));
+    }
+
+    #[test]
+    fn placement_scales_by_the_larger_axis() {
+        let transform = GlobalTransform::from(
+            Transform::from_xyz(5.0, 0.0, 0.0).with_scale(Vec3::new(2.0, 3.0, 1.0)),
+        );
+        let placement = Placement::of(&transform).unwrap();
+        assert_eq!(placement.scale, 3.0);
+        assert_eq!(placement.apply(Vec2::ONE), Vec2::new(7.0, 3.0));
+    }
+
+    #[test]
+    fn a_conservative_radius_is_never_smaller() {
+        for (center, radius) in [(Vec2::ZERO, 0.0), (Vec2::splat(1e6), 3.0), (Vec2::ONE, 1e9)] {
+            assert!(conservative(center, radius) >= radius);
+        }
+        assert!(conservative(Vec2::splat(1e6), 3.0) > 3.0);
+    }
 }

@@ -1,0 +1,96 @@
+//! Distances and closest points on segments: the helpers that several pair files share.
+
+use super::Segment;
+use bevy::math::Vec2;
+
+impl Segment {
+    /// The squared distance from `point` to the nearest point of the segment, without a
+    /// square root. The nearest point lies in one of three regions: behind `a` (it is `a`),
+    /// beyond `b` (it is `b`), or beside the segment (the foot of the perpendicular).
+    #[inline]
+    pub(crate) fn distance_squared_to(self, point: Vec2) -> f32 {
+        let direction = self.b - self.a;
+        let from_a = point - self.a;
+        let along = direction.dot(from_a);
+        if along <= 0.0 {
+            // Behind `a` (or a zero-length segment).
+            from_a.length_squared()
+        } else {
+            let length_squared = direction.length_squared();
+            if along >= length_squared {
+                // Beyond `b`.
+                point.distance_squared(self.b)
+            } else {
+                // Beside the segment: the squared distance to its line.
+                let side = direction.perp_dot(from_a);
+                side * side / length_squared
+            }
+        }
+    }
+
+    /// The point of the segment nearest to `point`.
+    #[inline]
+    pub(crate) fn closest_point(self, point: Vec2) -> Vec2 {
+        let direction = self.b - self.a;
+        let length_squared = direction.length_squared();
+        if length_squared == 0.0 {
+            return self.a;
+        }
+        let t = (direction.dot(point - self.a) / length_squared).clamp(0.0, 1.0);
+        self.a + direction * t
+    }
+
+    /// The midpoint of the closest pair of points of two segments: the answer of last resort
+    /// when an exact test says they meet but rounding hides where.
+    pub(crate) fn nearest_point_between(self, other: Segment) -> Vec2 {
+        let candidates = [
+            (self.a, other.closest_point(self.a)),
+            (self.b, other.closest_point(self.b)),
+            (self.closest_point(other.a), other.a),
+            (self.closest_point(other.b), other.b),
+        ];
+        let (p, q) = candidates
+            .into_iter()
+            .min_by(|(a, b), (c, d)| a.distance_squared(*b).total_cmp(&c.distance_squared(*d)))
+            .unwrap_or((self.a, other.a));
+        p.midpoint(q)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEGMENT: Segment = Segment::new(Vec2::ZERO, Vec2::new(10.0, 0.0));
+
+    #[test]
+    fn distance_in_each_region() {
+        // Behind `a`, beside, beyond `b`.
+        assert_eq!(SEGMENT.distance_squared_to(Vec2::new(-3.0, 4.0)), 25.0);
+        assert_eq!(SEGMENT.distance_squared_to(Vec2::new(5.0, -2.0)), 4.0);
+        assert_eq!(SEGMENT.distance_squared_to(Vec2::new(13.0, 4.0)), 25.0);
+    }
+
+    #[test]
+    fn a_zero_length_segment_is_a_point() {
+        let point = Segment::new(Vec2::ONE, Vec2::ONE);
+        assert_eq!(point.distance_squared_to(Vec2::new(4.0, 5.0)), 25.0);
+        assert_eq!(point.closest_point(Vec2::new(4.0, 5.0)), Vec2::ONE);
+    }
+
+    #[test]
+    fn closest_point_is_clamped_to_the_ends() {
+        assert_eq!(SEGMENT.closest_point(Vec2::new(-5.0, 1.0)), Vec2::ZERO);
+        assert_eq!(
+            SEGMENT.closest_point(Vec2::new(4.0, 7.0)),
+            Vec2::new(4.0, 0.0)
+        );
+        assert_eq!(SEGMENT.closest_point(Vec2::new(20.0, -1.0)), SEGMENT.b);
+    }
+
+    #[test]
+    fn nearest_point_between_two_segments_is_the_middle_of_their_gap() {
+        let above = Segment::new(Vec2::new(4.0, 2.0), Vec2::new(6.0, 8.0));
+        assert_eq!(SEGMENT.nearest_point_between(above), Vec2::new(4.0, 1.0));
+    }
+}

@@ -1,0 +1,136 @@
+//! Bodies grouped by their [`CollisionLayers`] value, as runs of consecutive body indices.
+
+use crate::layers::CollisionLayers;
+use crate::pipeline::bodies::Bodies;
+use bevy::platform::collections::HashMap;
+use core::ops::Range;
+
+/// Bodies sharing one `CollisionLayers` value, as runs of consecutive body indices (bodies
+/// arrive archetype by archetype, so a group is usually one or a few runs).
+#[derive(Default)]
+pub(super) struct Group {
+    pub layers: CollisionLayers,
+    pub runs: Vec<Range<u32>>,
+    /// How many bodies the runs hold.
+    pub len: usize,
+    /// Mean bounding radius of the members.
+    pub mean_radius: f32,
+}
+
+/// This frame's groups, rebuilt every frame while keeping last frame's allocations.
+#[derive(Default)]
+pub(super) struct Groups {
+    groups: Vec<Group>,
+    /// How many of `groups` are this frame's (the rest are spare allocations).
+    active: usize,
+    index_of_layers: HashMap<CollisionLayers, usize>,
+}
+
+impl Groups {
+    /// This frame's groups, in order of first appearance among the bodies.
+    pub fn active(&self) -> &[Group] {
+        &self.groups[..self.active]
+    }
+
+    /// Sorts bodies into groups by layers, as runs.
+    pub fn build(&mut self, bodies: &Bodies) {
+        for group in &mut self.groups[..self.active] {
+            group.runs.clear();
+            group.len = 0;
+            group.mean_radius = 0.0;
+        }
+        self.active = 0;
+        self.index_of_layers.clear();
+        let layers = &bodies.layers;
+        let mut run_start = 0;
+        for end in 1..=layers.len() {
+            if end < layers.len() && layers[end] == layers[run_start] {
+                continue;
+            }
+            let run_layers = layers[run_start];
+            let group = *self.index_of_layers.entry(run_layers).or_insert_with(|| {
+                let group = self.active;
+                self.active += 1;
+                if group == self.groups.len() {
+                    self.groups.push(Group::default());
+                }
+                self.groups[group].layers = run_layers;
+                group
+            });
+            let group = &mut self.groups[group];
+            group.runs.push(run_start as u32..end as u32);
+            group.len += end - run_start;
+            group.mean_radius += bodies.radii[run_start..end].iter().sum::<f32>();
+            run_start = end;
+        }
+        for group in &mut self.groups[..self.active] {
+            group.mean_radius /= group.len as f32;
+        }
+        // Keep no more than twice the groups in use, so old layer values do not pile up.
+        self.groups.truncate(2 * self.active.max(8));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Disc;
+    use crate::layers::LayerMask;
+    use crate::pipeline::bodies::WorldShape;
+    use bevy::prelude::*;
+
+    fn bodies_with_layers(layers: &[u32]) -> Bodies {
+        let mut bodies = Bodies::default();
+        for (index, &layer) in layers.iter().enumerate() {
+            let layers = CollisionLayers::new(LayerMask(layer), LayerMask::ALL);
+            let radius = index as f32;
+            bodies.push(
+                Entity::from_raw_u32(index as u32).unwrap(),
+                Some(&layers),
+                (Vec2::ZERO, radius),
+                WorldShape::Circle(Disc::new(Vec2::ZERO, radius)),
+            );
+        }
+        bodies
+    }
+
+    #[test]
+    fn consecutive_bodies_of_one_value_form_one_run() {
+        let mut groups = Groups::default();
+        groups.build(&bodies_with_layers(&[1, 1, 2, 2, 2, 1]));
+        let active = groups.active();
+        assert_eq!(active.len(), 2);
+        assert_eq!(active[0].runs, [0..2, 5..6]);
+        assert_eq!(active[0].len, 3);
+        assert_eq!(active[0].mean_radius, (0.0 + 1.0 + 5.0) / 3.0);
+        assert_eq!(active[1].runs, core::slice::from_ref(&(2..5)));
+        assert_eq!(active[1].layers.memberships, LayerMask(2));
+    }
+
+    #[test]
+    fn a_rebuild_forgets_last_frames_groups() {
+        let mut groups = Groups::default();
+        groups.build(&bodies_with_layers(&[1, 2, 3]));
+        groups.build(&bodies_with_layers(&[4, 4]));
+        assert_eq!(groups.active().len(), 1);
+        assert_eq!(groups.active()[0].runs, core::slice::from_ref(&(0..2)));
+        assert_eq!(groups.active()[0].layers.memberships, LayerMask(4));
+    }
+
+    #[test]
+    fn spare_groups_are_trimmed() {
+        let mut groups = Groups::default();
+        let many: Vec<u32> = (0..40).collect();
+        groups.build(&bodies_with_layers(&many));
+        assert_eq!(groups.active().len(), 40);
+        groups.build(&bodies_with_layers(&[1]));
+        assert_eq!(groups.groups.len(), 16);
+    }
+
+    #[test]
+    fn no_bodies_no_groups() {
+        let mut groups = Groups::default();
+        groups.build(&Bodies::default());
+        assert!(groups.active().is_empty());
+    }
+}

@@ -1,0 +1,198 @@
+//! Stage 2, broad phase: the pairs of bodies whose bounding circles overlap and whose layers
+//! match.
+//!
+//! # How
+//! 1. **Groups by layers.** Bodies with the same [`CollisionLayers`](crate::CollisionLayers) form a group. Only groups
+//!    whose layers interact are compared, so in a bullet hell the thousands of bullets of one
+//!    side, which cannot hit each other, are never compared with each other at all.
+//! 2. **A uniform grid per group pair.** For two different groups, the smaller one is binned
+//!    into a grid laid over its own bounding box (each body in every cell its bounding box
+//!    covers), and each body of the larger group looks only at the cells it covers: `O(n)` in
+//!    the larger group, with no sort. A group that can touch itself is binned and queried
+//!    against itself. A pair sharing several cells is reported only from the first cell the
+//!    two have in common, so never twice.
+//!    With more than a couple of dozen distinct layer values, comparing group by group would
+//!    cost more than it saves: then one grid holds every body and each candidate's layers are
+//!    checked instead.
+//! 3. **The exact circle check** (the squared distance between centres against the squared
+//!    sum of radii, no square root) decides each candidate.
+//!
+//! The larger group's queries are split across Bevy's `ComputeTaskPool` when there are enough
+//! of them; the chunks are concatenated in order, so the result does not depend on the thread
+//! count.
+
+mod grid;
+mod groups;
+
+use super::ParallelSplit;
+use super::bodies::Bodies;
+use crate::settings::CollisionSettings;
+use bevy::prelude::*;
+use core::ops::Range;
+use grid::Grid;
+use groups::Groups;
+
+/// The candidate pairs of this frame, as body indices, plus reusable scratch space.
+#[derive(Resource, Default)]
+pub(crate) struct BroadPhase {
+    /// Pairs of body indices whose bounding circles overlap and whose layers match.
+    pub pairs: Vec<[u32; 2]>,
+    groups: Groups,
+    grid: Grid,
+    /// Scratch: the pieces a large query is split into for the task pool.
+    pieces: Vec<Range<u32>>,
+}
+
+/// Beyond this many distinct `CollisionLayers` values, comparing group by group (quadratic in
+/// the number of groups) stops paying: one grid holds everyone and layers are checked per pair.
+const MAX_GROUPS: usize = 24;
+
+/// What a grid query pairs up.
+#[derive(Clone, Copy)]
+enum Join {
+    /// The queried bodies against a different group binned in the grid.
+    Between,
+    /// The queried bodies against themselves (they are what is binned): each pair once. With
+    /// `check_layers`, pairs whose layers do not interact are dropped.
+    Within { check_layers: bool },
+}
+
+/// Finds this frame's candidate pairs.
+pub(crate) fn find_candidate_pairs(
+    bodies: Res<Bodies>,
+    settings: Res<CollisionSettings>,
+    mut broad_phase: ResMut<BroadPhase>,
+) {
+    broad_phase.run(&bodies, &settings);
+}
+
+impl BroadPhase {
+    fn run(&mut self, bodies: &Bodies, settings: &CollisionSettings) {
+        self.pairs.clear();
+        self.groups.build(bodies);
+        let Self {
+            pairs,
+            groups,
+            grid,
+            pieces,
+        } = self;
+        let mut query = |grid: &Grid, runs: &[Range<u32>], len: usize, join: Join| {
+            let split = ParallelSplit::of(len, 4, settings);
+            grid.query_into(bodies, (runs, len), join, split, pieces, pairs);
+        };
+        let groups = groups.active();
+        if groups.len() > MAX_GROUPS {
+            // Too many distinct layer values to compare group by group: one grid over every
+            // body, with the layers checked on each candidate instead.
+            let all_bodies = 0..bodies.entities.len() as u32;
+            let everyone = core::slice::from_ref(&all_bodies);
+            let mean_radius = bodies.radii.iter().sum::<f32>() / bodies.radii.len() as f32;
+            grid.build(bodies, everyone, mean_radius);
+            let join = Join::Within { check_layers: true };
+            query(grid, everyone, bodies.entities.len(), join);
+            return;
+        }
+        for (i, first) in groups.iter().enumerate() {
+            for second in &groups[i..] {
+                if !first.layers.interacts_with(&second.layers) {
+                    continue;
+                }
+                if core::ptr::eq(first, second) {
+                    grid.build(bodies, &first.runs, first.mean_radius);
+                    let join = Join::Within {
+                        check_layers: false,
+                    };
+                    query(grid, &first.runs, first.len, join);
+                } else {
+                    let (built, queried) = if first.len <= second.len {
+                        (first, second)
+                    } else {
+                        (second, first)
+                    };
+                    let cell_radius = built.mean_radius.max(queried.mean_radius);
+                    grid.build(bodies, &built.runs, cell_radius);
+                    query(grid, &queried.runs, queried.len, Join::Between);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Disc;
+    use crate::layers::{CollisionLayers, LayerMask};
+    use crate::pipeline::bodies::WorldShape;
+
+    /// `count` discs on a ring of overlapping neighbours, each on its own layer value (so many
+    /// groups), able to touch only the bodies whose index has the same parity.
+    fn ring(count: usize) -> Bodies {
+        let mut bodies = Bodies::default();
+        for index in 0..count {
+            let center = Vec2::from_angle(index as f32 * 0.37) * 50.0;
+            let parity = LayerMask::layer((index % 2) as u32);
+            let layers =
+                CollisionLayers::new(parity | LayerMask::layer(2 + index as u32 % 30), parity);
+            bodies.push(
+                Entity::from_raw_u32(index as u32).unwrap(),
+                Some(&layers),
+                (center, 12.0),
+                WorldShape::Circle(Disc::new(center, 12.0)),
+            );
+        }
+        bodies
+    }
+
+    /// Every pair that a quadratic loop finds, sorted.
+    fn brute_force(bodies: &Bodies) -> Vec<[u32; 2]> {
+        let count = bodies.entities.len();
+        let mut pairs = Vec::new();
+        for i in 0..count {
+            for j in i + 1..count {
+                let reach = bodies.radii[i] + bodies.radii[j];
+                if bodies.layers[i].interacts_with(&bodies.layers[j])
+                    && bodies.centers[i].distance_squared(bodies.centers[j]) <= reach * reach
+                {
+                    pairs.push([i as u32, j as u32]);
+                }
+            }
+        }
+        pairs
+    }
+
+    fn sorted(pairs: &[[u32; 2]]) -> Vec<[u32; 2]> {
+        let mut pairs: Vec<[u32; 2]> = pairs.iter().map(|&[a, b]| [a.min(b), a.max(b)]).collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
+    #[test]
+    fn past_the_group_limit_one_grid_checks_layers_per_pair() {
+        let bodies = ring(60);
+        let mut broad_phase = BroadPhase::default();
+        broad_phase.run(&bodies, &CollisionSettings::default());
+        assert!(broad_phase.groups.active().len() > MAX_GROUPS);
+        let expected = brute_force(&bodies);
+        assert!(!expected.is_empty());
+        assert_eq!(sorted(&broad_phase.pairs), expected);
+    }
+
+    #[test]
+    fn below_the_group_limit_groups_are_compared_pairwise() {
+        let mut bodies = ring(20);
+        bodies
+            .layers
+            .iter_mut()
+            .enumerate()
+            .for_each(|(index, layers)| {
+                let parity = LayerMask::layer((index % 2) as u32);
+                *layers =
+                    CollisionLayers::new(parity | LayerMask::layer(2 + index as u32 % 5), parity);
+            });
+        let mut broad_phase = BroadPhase::default();
+        broad_phase.run(&bodies, &CollisionSettings::default());
+        assert!(broad_phase.groups.active().len() <= MAX_GROUPS);
+        assert_eq!(sorted(&broad_phase.pairs), brute_force(&bodies));
+    }
+}

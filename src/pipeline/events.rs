@@ -1,0 +1,157 @@
+//! Stage 4, events: this frame's contacts diffed against the last frame's, and turned into
+//! what the user reads: [`Contact`], [`ContactStarted`] and [`ContactEnded`] messages, the
+//! entity events, [`Contacts`] and [`CollidingEntities`].
+
+use super::narrow_phase::NarrowPhase;
+use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
+use bevy::ecs::entity::Entities;
+use bevy::prelude::*;
+use core::cmp::Ordering;
+
+/// How a pair's contact changed between two frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Change {
+    /// The pair `(a, b)` overlaps now and did not before.
+    Started(Entity, Entity),
+    /// The pair `(a, b)` overlapped before and does not now.
+    Ended(Entity, Entity),
+}
+
+/// Calls `visit` for every pair in one list but not the other, in `(a, b)` order. Both lists
+/// are sorted by `(a, b)`: one merge pass.
+fn diff(previous: &[Contact], current: &[Contact], mut visit: impl FnMut(Change)) {
+    let (mut old, mut new) = (previous.iter().peekable(), current.iter().peekable());
+    loop {
+        let order = match (old.peek(), new.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some(o), Some(n)) => (o.a, o.b).cmp(&(n.a, n.b)),
+        };
+        match order {
+            Ordering::Equal => {
+                old.next();
+                new.next();
+            }
+            Ordering::Less => {
+                let ended = old.next().expect("peeked");
+                visit(Change::Ended(ended.a, ended.b));
+            }
+            Ordering::Greater => {
+                let started = new.next().expect("peeked");
+                visit(Change::Started(started.a, started.b));
+            }
+        }
+    }
+}
+
+/// Diffs this frame's contacts against the last frame's and writes every message and trigger.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: one parameter per message type and world access"
+)]
+pub(crate) fn write_contact_events(
+    mut narrow_phase: ResMut<NarrowPhase>,
+    mut contacts: ResMut<Contacts>,
+    mut contact_writer: MessageWriter<Contact>,
+    mut started_writer: MessageWriter<ContactStarted>,
+    mut ended_writer: MessageWriter<ContactEnded>,
+    mut colliding: Query<&mut CollidingEntities>,
+    entities: &Entities,
+    mut commands: Commands,
+) {
+    // This frame's contacts become current; last frame's are diffed, then their buffer reused.
+    let previous = &mut narrow_phase.contacts;
+    contacts.replace(previous);
+    let current = contacts.as_slice();
+    diff(previous, current, |change| match change {
+        Change::Started(a, b) => {
+            started_writer.write(ContactStarted {
+                entity: a,
+                other: b,
+            });
+            for (entity, other) in [(a, b), (b, a)] {
+                commands.trigger(ContactStarted { entity, other });
+                if let Ok(mut set) = colliding.get_mut(entity) {
+                    set.insert(other);
+                }
+            }
+        }
+        Change::Ended(a, b) => {
+            ended_writer.write(ContactEnded {
+                entity: a,
+                other: b,
+            });
+            for (entity, other) in [(a, b), (b, a)] {
+                if entities.contains_spawned(entity) {
+                    commands.trigger(ContactEnded { entity, other });
+                }
+                if let Ok(mut set) = colliding.get_mut(entity) {
+                    set.remove(other);
+                }
+            }
+        }
+    });
+    contact_writer.write_batch(current.iter().cloned());
+    previous.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Containment, Points};
+
+    /// The `index`-th entity in [`Entity`] order (which is not the order of raw indices).
+    fn entity(index: u32) -> Entity {
+        let mut entities: Vec<Entity> = (0..16).filter_map(Entity::from_raw_u32).collect();
+        entities.sort();
+        entities[index as usize]
+    }
+
+    fn contacts(pairs: &[(u32, u32)]) -> Vec<Contact> {
+        pairs
+            .iter()
+            .map(|&(a, b)| Contact {
+                a: entity(a),
+                b: entity(b),
+                points: Points::new(),
+                containment: Containment::Coincident,
+            })
+            .collect()
+    }
+
+    fn changes(previous: &[(u32, u32)], current: &[(u32, u32)]) -> Vec<Change> {
+        let mut changes = Vec::new();
+        diff(&contacts(previous), &contacts(current), |change| {
+            changes.push(change)
+        });
+        changes
+    }
+
+    #[test]
+    fn pairs_in_both_frames_do_not_change() {
+        assert_eq!(changes(&[(1, 2), (3, 4)], &[(1, 2), (3, 4)]), []);
+    }
+
+    #[test]
+    fn starts_and_ends_come_in_pair_order() {
+        use Change::{Ended, Started};
+        let (e1, e2, e3, e4, e5) = (entity(1), entity(2), entity(3), entity(4), entity(5));
+        assert_eq!(
+            changes(&[(1, 2), (1, 5), (3, 4)], &[(1, 3), (1, 5), (4, 5)]),
+            [
+                Ended(e1, e2),
+                Started(e1, e3),
+                Ended(e3, e4),
+                Started(e4, e5)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_frame_ends_everything() {
+        let (e1, e2) = (entity(1), entity(2));
+        assert_eq!(changes(&[(1, 2)], &[]), [Change::Ended(e1, e2)]);
+        assert_eq!(changes(&[], &[(1, 2)]), [Change::Started(e1, e2)]);
+    }
+}

@@ -1,0 +1,28 @@
+//! [`CollisionSettings`]: the tuning the pipeline's stages read.
+
+use bevy::prelude::*;
+
+/// Tuning for [`CollisionPlugin`](crate::CollisionPlugin), a resource.
+#[derive(Resource, Debug, Clone, PartialEq, Reflect)]
+#[reflect(Resource, Debug, Default, Clone, PartialEq)]
+pub struct CollisionSettings {
+    /// How many items of work a stage needs before it splits them across Bevy's
+    /// `ComputeTaskPool`: colliders to place in prepare, colliders to look up in the broad
+    /// phase, candidate pairs in the narrow phase. Below it the stage runs on the calling
+    /// thread. The result is the same either way.
+    ///
+    /// Work is split only when the pool has more than one thread. Bevy's default
+    /// `TaskPoolOptions` give the compute pool one thread on a machine with fewer than four
+    /// cores; raise `TaskPoolOptions::compute.min_threads` in `TaskPoolPlugin` to change that.
+    ///
+    /// Default: `2048`.
+    pub parallel_threshold: usize,
+}
+
+impl Default for CollisionSettings {
+    fn default() -> Self {
+        Self {
+            parallel_threshold: 2048,
+        }
+    }
+}
