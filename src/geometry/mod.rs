@@ -1,4 +1,5 @@
-//! Pure 2D geometry: overlap tests and outline crossings for discs, segments and polygons.
+//! Pure 2D geometry: overlap tests, outline crossings and sweeps for discs, segments and
+//! polygons.
 //!
 //! Nothing here knows about the ECS: every function takes shapes in one common frame (the plugin
 //! passes world space) and returns plain values. Nothing here panics or returns NaN for finite
@@ -28,6 +29,12 @@
 //!
 //! [`overlap`] and [`intersect`] take any two [`Shape`]s in either order and mirror the result
 //! of the pair function, so each pair is written once and both orders agree exactly.
+//!
+//! **Sweeps** ask when two shapes moving by straight translations first touch: in the
+//! [`sweep`](mod@sweep) module, one `sweep_[first]_[second]` → `Option<`[`Impact`]`>` per pair
+//! (the first shape moving by the relative motion, the second at rest) and the dispatcher
+//! [`sweep()`], for both shapes moving, in either order. Its module docs state the
+//! conventions: time, point, normal, and what `None` means.
 //!
 //! # Points
 //! [`Intersection::points`] holds the points where the outlines cross or touch:
@@ -62,9 +69,11 @@ mod point;
 mod polygon_circle;
 mod polygon_polygon;
 mod polygon_segment;
+mod ray;
 mod segment;
 mod segment_circle;
 mod segment_segment;
+pub mod sweep;
 
 pub use bounds::{bounding_circle_of_points, polygon_size};
 pub use circle_circle::{intersect_circle_circle, overlap_circle_circle};
@@ -75,6 +84,10 @@ pub use polygon_polygon::{intersect_polygon_polygon, overlap_polygon_polygon};
 pub use polygon_segment::{intersect_polygon_segment, overlap_polygon_segment};
 pub use segment_circle::{intersect_segment_circle, overlap_segment_circle};
 pub use segment_segment::{intersect_segment_segment, overlap_segment_segment};
+pub use sweep::{
+    sweep, sweep_circle_circle, sweep_polygon_circle, sweep_polygon_polygon, sweep_polygon_segment,
+    sweep_segment_circle, sweep_segment_segment,
+};
 
 use bevy::math::Vec2;
 use smallvec::SmallVec;
@@ -209,6 +222,30 @@ impl Intersection {
     pub fn mirrored(mut self) -> Self {
         self.containment = self.containment.mirrored();
         self
+    }
+}
+
+/// Where and when two moving shapes first touch: the answer of a [sweep](mod@sweep), whose
+/// module docs give the conventions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Impact {
+    /// The fraction of the motion, in `[0, 1]`, at which the two first touch.
+    pub time: f32,
+    /// Where they touch at that time, both shapes moved by `time` × their motion.
+    pub point: Vec2,
+    /// The unit contact normal at `point`, pointing from the second shape towards the first.
+    pub normal: Vec2,
+}
+
+impl Impact {
+    /// The same impact with the two shapes swapped: the normal negated, time and point
+    /// unchanged.
+    #[inline]
+    pub fn mirrored(self) -> Self {
+        Self {
+            normal: -self.normal,
+            ..self
+        }
     }
 }
 

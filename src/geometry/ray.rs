@@ -1,0 +1,501 @@
+//! Rays against discs, segments and capsules: the primitives that sweeps are built from.
+//!
+//! A ray here is the closed segment of points `origin + t·direction` for `t ∈ [0, 1]`; each
+//! function returns the **earliest** such `t` at which the point lies in the closed shape, with
+//! the shape's unit outward normal there. An origin already in the shape hits at `t = 0`. A
+//! zero direction hits nothing (it has no normal to give). Inputs are finite and in range (the
+//! callers check); results are then finite.
+//!
+//! The normal always faces the ray, `normal · direction ≤ 0` (up to rounding), and is
+//! perpendicular to the outline that is smooth at the hit: the segment's line, or the circle.
+//! Where the ray runs along a segment's line it meets the nearest end head-on, and the normal
+//! is the segment's direction out of that end (the limit of a capsule's end cap as its radius
+//! shrinks to zero): `−direction`, normalised.
+
+use super::{Disc, Segment};
+use bevy::math::Vec2;
+
+/// Where a ray first meets a shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RayHit {
+    /// The ray parameter, in `[0, 1]`: the hit is at `origin + time·direction`.
+    pub time: f32,
+    /// The shape's unit outward normal at the hit, facing the ray.
+    pub normal: Vec2,
+}
+
+impl RayHit {
+    #[inline]
+    fn new(time: f32, normal: Vec2) -> Self {
+        Self {
+            time: time.clamp(0.0, 1.0),
+            normal,
+        }
+    }
+}
+
+/// The earliest point of the ray in the solid disc.
+///
+/// With `m = origin − center`, `u` the unit direction and `L` the ray's length, the ray meets the
+/// circle where `|m + s·u|² = r²`, `s = t·L`: a quadratic in `s`. It is solved in the stable form
+/// (Ericson, *Real-Time Collision Detection*, §5.3.2; Haines et al., *Precision Improvements for
+/// Ray/Sphere Intersection*): the discriminant is `r² − h²` with `h = |u × m|` the distance from
+/// the centre to the ray's line, taken as `(r − h)(r + h)` (no difference of two large squares),
+/// and the entry root as `(|m|² − r²) / (along + half_chord)`, where `along = −u·m` is the
+/// distance to the foot of the perpendicular, rather than `along − half_chord` (which cancels
+/// when the origin is near the circle).
+pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayHit> {
+    let length = direction.length();
+    if length == 0.0 || !length.is_finite() {
+        return None;
+    }
+    let unit = direction / length;
+    let offset = origin - disc.center;
+    let radius = disc.radius;
+    // `|m|² − r²`: its rounding error is a few ulps of `|m|²`, which is what factoring it as
+    // `(|m| − r)(|m| + r)` would leave too (the square root rounds), so the cheap form is kept.
+    let outside = offset.length_squared() - radius * radius;
+    if outside <= 0.0 {
+        // The origin is in the disc.
+        return Some(RayHit::new(0.0, offset.normalize_or(-unit)));
+    }
+    let along = -unit.dot(offset);
+    if along <= 0.0 {
+        // Outside and not approaching: the ray only moves away from the centre.
+        return None;
+    }
+    let height = unit.perp_dot(offset).abs();
+    if height > radius {
+        return None;
+    }
+    let half_chord = ((radius - height) * (radius + height)).sqrt();
+    let entry = outside / (along + half_chord);
+    if entry > length {
+        return None;
+    }
+    let normal = (offset + unit * entry).normalize_or(-unit);
+    Some(RayHit::new(entry / length, normal))
+}
+
+/// The earliest point of the ray on the closed segment.
+///
+/// The ray crosses the segment when the segment's ends lie on opposite sides of the ray's line
+/// (or on it) and the crossing lies within the ray. The sides are `direction × (end − origin)`,
+/// computed once per end, so the two edges that share a polygon vertex see that vertex on the
+/// same side: a ray through a vertex never slips between its two edges. The time is
+/// `(e × (origin − a)) / (direction × e)` with `e = b − a` (Cramer's rule on
+/// `origin + t·direction = a + u·e`).
+///
+/// When the ray runs along the segment's line it meets the nearer end (or starts on the
+/// segment); a zero-length segment is a point, hit only by a ray through it.
+pub(crate) fn ray_segment(origin: Vec2, direction: Vec2, segment: Segment) -> Option<RayHit> {
+    if direction == Vec2::ZERO {
+        return None;
+    }
+    let a_side = direction.perp_dot(segment.a - origin);
+    let b_side = direction.perp_dot(segment.b - origin);
+    if (a_side > 0.0 && b_side > 0.0) || (a_side < 0.0 && b_side < 0.0) {
+        return None;
+    }
+    let edge = segment.b - segment.a;
+    let mut denominator = direction.perp_dot(edge);
+    if (a_side == 0.0 && b_side == 0.0) || denominator == 0.0 {
+        return along_the_line(origin, direction, segment);
+    }
+    let mut numerator = edge.perp_dot(origin - segment.a);
+    if denominator < 0.0 {
+        numerator = -numerator;
+        denominator = -denominator;
+    }
+    if !(0.0..=denominator).contains(&numerator) {
+        return None;
+    }
+    // The edge's normal, turned to face the ray's origin.
+    let mut normal = edge.perp().normalize_or(-direction.normalize_or_zero());
+    if normal.dot(direction) > 0.0 {
+        normal = -normal;
+    }
+    Some(RayHit::new(numerator / denominator, normal))
+}
+
+/// A ray on the segment's line (or parallel to it within rounding): the nearer end, head-on, or
+/// `t = 0` when the origin lies between the ends.
+fn along_the_line(origin: Vec2, direction: Vec2, segment: Segment) -> Option<RayHit> {
+    let unit = direction.normalize_or_zero();
+    // Off the line (parallel but apart): the exact side test of the origin says so.
+    let edge = segment.b - segment.a;
+    if edge.perp_dot(origin - segment.a) != 0.0 {
+        return None;
+    }
+    let length_squared = direction.length_squared();
+    let a_along = direction.dot(segment.a - origin);
+    let b_along = direction.dot(segment.b - origin);
+    let (near, far) = (a_along.min(b_along), a_along.max(b_along));
+    if near <= 0.0 && far >= 0.0 {
+        // The origin lies on the segment.
+        let normal = edge.perp().normalize_or(-unit);
+        let normal = if normal.dot(direction) > 0.0 {
+            -normal
+        } else {
+            normal
+        };
+        return Some(RayHit::new(0.0, normal));
+    }
+    (near > 0.0 && near <= length_squared).then(|| RayHit::new(near / length_squared, -unit))
+}
+
+/// The earliest point of the ray in the capsule: every point within `radius` of `segment`.
+///
+/// The capsule is a slab `|height| ≤ r` about the segment's line, capped by the discs around the
+/// two ends. Outside the slab, the ray enters it at `t = (|h₀| − r) / |rate|` (`h₀` the origin's
+/// signed height, `rate` the height's change along the ray); if the foot of that entry point
+/// lies between the ends, that is the hit, on the flat side. Otherwise (and when the origin is
+/// already in the slab but beyond an end) the ray can only enter through the disc of that end:
+/// a straight line leaves the slab at most once, so it must cross the end's cap line, which
+/// lies in that disc, before any other part. Heights are measured with the unit normal, as
+/// distances, so `|h₀| − r` does not lose the small gap near a graze.
+///
+/// A radius of zero is the segment itself, tested as such. For a tiny radius the end discs can
+/// be missed by rounding while the flat sides' feet fall a hair beyond the ends (a ray through
+/// a polygon's vertex); the segment test, which cannot slip between two edges, is then asked.
+pub(crate) fn ray_capsule(
+    origin: Vec2,
+    direction: Vec2,
+    segment: Segment,
+    radius: f32,
+) -> Option<RayHit> {
+    if direction == Vec2::ZERO {
+        return None;
+    }
+    if radius == 0.0 {
+        return ray_segment(origin, direction, segment);
+    }
+    let edge = segment.b - segment.a;
+    let length = edge.length();
+    if length == 0.0 {
+        return ray_disc(origin, direction, Disc::new(segment.a, radius));
+    }
+    if segment.distance_squared_to(origin) <= radius * radius {
+        // The origin is in the capsule.
+        let normal = (origin - segment.closest_point(origin)).normalize_or(-direction.normalize());
+        return Some(RayHit::new(0.0, normal));
+    }
+    let along_unit = edge / length;
+    let normal = along_unit.perp();
+    let from_a = origin - segment.a;
+    let height = normal.dot(from_a);
+    let rate = normal.dot(direction);
+    let foot = if height.abs() > radius {
+        if height * rate >= 0.0 {
+            // Outside the slab and not approaching it: the capsule lies within the slab.
+            return None;
+        }
+        let time = (height.abs() - radius) / rate.abs();
+        if time > 1.0 {
+            return None;
+        }
+        let foot = along_unit.dot(from_a) + time * along_unit.dot(direction);
+        if (0.0..=length).contains(&foot) {
+            return Some(RayHit::new(time, normal * height.signum()));
+        }
+        foot
+    } else {
+        along_unit.dot(from_a)
+    };
+    let end = if foot < 0.0 { segment.a } else { segment.b };
+    ray_disc(origin, direction, Disc::new(end, radius))
+        .or_else(|| ray_segment(origin, direction, segment))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLOSE: f32 = 1e-6;
+
+    fn v(x: f32, y: f32) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    fn assert_hit(hit: Option<RayHit>, time: f32, normal: Vec2) {
+        let hit = hit.unwrap_or_else(|| panic!("expected a hit at {time}"));
+        assert!(
+            (hit.time - time).abs() <= CLOSE,
+            "time {} expected {time}",
+            hit.time
+        );
+        assert!(
+            hit.normal.distance(normal) <= CLOSE,
+            "normal {} expected {normal}",
+            hit.normal
+        );
+    }
+
+    // Disc.
+
+    #[test]
+    fn disc_head_on() {
+        // From (−10, 0) by 20 along x into the unit disc: meets x = −1 at t = 9/20.
+        let hit = ray_disc(v(-10.0, 0.0), v(20.0, 0.0), Disc::new(Vec2::ZERO, 1.0));
+        assert_hit(hit, 0.45, v(-1.0, 0.0));
+    }
+
+    #[test]
+    fn disc_off_centre_entry() {
+        // Along y = 3 into a disc of radius 5: enters at x = −4.
+        let hit = ray_disc(v(-10.0, 3.0), v(20.0, 0.0), Disc::new(Vec2::ZERO, 5.0));
+        assert_hit(hit, 0.3, v(-0.8, 0.6));
+    }
+
+    #[test]
+    fn disc_tangent_touches() {
+        let hit = ray_disc(v(-10.0, 5.0), v(20.0, 0.0), Disc::new(Vec2::ZERO, 5.0));
+        assert_hit(hit, 0.5, v(0.0, 1.0));
+    }
+
+    #[test]
+    fn disc_missed_short_away_and_zero() {
+        let disc = Disc::new(Vec2::ZERO, 1.0);
+        // Passes above.
+        assert_eq!(ray_disc(v(-10.0, 1.5), v(20.0, 0.0), disc), None);
+        // Stops short.
+        assert_eq!(ray_disc(v(-10.0, 0.0), v(8.0, 0.0), disc), None);
+        // Points away.
+        assert_eq!(ray_disc(v(-10.0, 0.0), v(-8.0, 0.0), disc), None);
+        // Has no length.
+        assert_eq!(ray_disc(v(-10.0, 0.0), Vec2::ZERO, disc), None);
+    }
+
+    #[test]
+    fn disc_reached_exactly_at_the_end() {
+        let hit = ray_disc(v(-10.0, 0.0), v(9.0, 0.0), Disc::new(Vec2::ZERO, 1.0));
+        assert_hit(hit, 1.0, v(-1.0, 0.0));
+    }
+
+    #[test]
+    fn disc_origin_inside_hits_at_once() {
+        let hit = ray_disc(v(0.5, 0.0), v(3.0, 1.0), Disc::new(Vec2::ZERO, 1.0));
+        assert_hit(hit, 0.0, v(1.0, 0.0));
+    }
+
+    #[test]
+    fn disc_of_zero_radius_is_hit_only_through_its_point() {
+        let point = Disc::new(v(5.0, 0.0), 0.0);
+        assert_hit(ray_disc(Vec2::ZERO, v(10.0, 0.0), point), 0.5, v(-1.0, 0.0));
+        assert_eq!(ray_disc(v(0.0, 0.1), v(10.0, 0.0), point), None);
+    }
+
+    #[test]
+    fn disc_far_from_the_origin_keeps_a_small_gap() {
+        // Near x = 1e6 an f32 is a multiple of 1/16: a point 1/8 outside a disc of radius 3
+        // there, moving 1/4, meets it halfway. Only differences of nearby numbers enter the
+        // quadratic, so nothing of the gap is lost to the coordinates' size.
+        let center = v(1.0e6, 2.0e5);
+        let disc = Disc::new(center, 3.0);
+        let origin = center - v(3.125, 0.0);
+        let hit = ray_disc(origin, v(0.25, 0.0), disc);
+        assert_hit(hit, 0.5, v(-1.0, 0.0));
+    }
+
+    #[test]
+    fn disc_graze_does_not_cancel() {
+        // The origin a hair outside a large circle, moving inwards slowly: the naive root
+        // `along − half_chord` would subtract two numbers near 1000.
+        let disc = Disc::new(Vec2::ZERO, 1000.0);
+        let origin = v(-1000.0 - 1e-3, 0.0);
+        let hit = ray_disc(origin, v(2e-3, 0.0), disc).unwrap();
+        assert!((hit.time - 0.5).abs() < 0.05, "{hit:?}");
+    }
+
+    // Segment.
+
+    #[test]
+    fn segment_crossed_in_the_middle() {
+        let wall = Segment::new(v(5.0, -5.0), v(5.0, 5.0));
+        assert_hit(
+            ray_segment(Vec2::ZERO, v(10.0, 0.0), wall),
+            0.5,
+            v(-1.0, 0.0),
+        );
+        // From the other side the normal turns round.
+        assert_hit(
+            ray_segment(v(10.0, 1.0), v(-10.0, 0.0), wall),
+            0.5,
+            v(1.0, 0.0),
+        );
+    }
+
+    #[test]
+    fn segment_missed_beside_short_and_parallel() {
+        let wall = Segment::new(v(5.0, -5.0), v(5.0, 5.0));
+        assert_eq!(ray_segment(v(0.0, 6.0), v(10.0, 0.0), wall), None);
+        assert_eq!(ray_segment(Vec2::ZERO, v(4.0, 0.0), wall), None);
+        assert_eq!(ray_segment(Vec2::ZERO, v(0.0, 10.0), wall), None);
+        assert_eq!(ray_segment(Vec2::ZERO, Vec2::ZERO, wall), None);
+    }
+
+    #[test]
+    fn segment_end_touched_exactly() {
+        let wall = Segment::new(v(5.0, 0.0), v(5.0, 5.0));
+        assert_hit(
+            ray_segment(Vec2::ZERO, v(10.0, 0.0), wall),
+            0.5,
+            v(-1.0, 0.0),
+        );
+    }
+
+    #[test]
+    fn segment_collinear_hits_the_nearer_end_head_on() {
+        let rail = Segment::new(v(8.0, 0.0), v(4.0, 0.0));
+        assert_hit(
+            ray_segment(Vec2::ZERO, v(10.0, 0.0), rail),
+            0.4,
+            v(-1.0, 0.0),
+        );
+        // Coming from beyond the far end.
+        assert_hit(
+            ray_segment(v(10.0, 0.0), v(-10.0, 0.0), rail),
+            0.2,
+            v(1.0, 0.0),
+        );
+        // Too short, or pointing away.
+        assert_eq!(ray_segment(Vec2::ZERO, v(3.0, 0.0), rail), None);
+        assert_eq!(ray_segment(Vec2::ZERO, v(-3.0, 0.0), rail), None);
+    }
+
+    #[test]
+    fn segment_origin_on_it_hits_at_once() {
+        let wall = Segment::new(v(0.0, -5.0), v(0.0, 5.0));
+        assert_hit(
+            ray_segment(Vec2::ZERO, v(3.0, 0.0), wall),
+            0.0,
+            v(-1.0, 0.0),
+        );
+        // Along it.
+        let hit = ray_segment(v(0.0, 1.0), v(0.0, 3.0), wall).unwrap();
+        assert_eq!(hit.time, 0.0);
+    }
+
+    #[test]
+    fn segment_of_zero_length_is_a_point() {
+        let point = Segment::new(v(5.0, 0.0), v(5.0, 0.0));
+        assert_hit(
+            ray_segment(Vec2::ZERO, v(10.0, 0.0), point),
+            0.5,
+            v(-1.0, 0.0),
+        );
+        assert_eq!(ray_segment(v(0.0, 1e-3), v(10.0, 0.0), point), None);
+    }
+
+    #[test]
+    fn a_ray_through_a_shared_vertex_meets_one_of_its_edges() {
+        // Two edges meeting at (1/3, 1/10), a point that f32 cannot hold exactly, going down
+        // at about −127° and −52°; rays aimed at it from above, heading between the two edges,
+        // never slip between them.
+        let vertex = v(1.0 / 3.0, 0.1);
+        let first = Segment::new(v(-2.0, -3.0), vertex);
+        let second = Segment::new(vertex, v(2.7, -2.9));
+        for k in 0..200 {
+            let angle = 0.95 + 1.25 * k as f32 / 200.0;
+            let origin = vertex + Vec2::from_angle(angle) * 7.3;
+            let direction = (vertex - origin) * 1.7;
+            let hit =
+                ray_segment(origin, direction, first).or(ray_segment(origin, direction, second));
+            assert!(hit.is_some(), "slipped through at angle {angle}");
+        }
+    }
+
+    // Capsule.
+
+    #[test]
+    fn capsule_flat_side() {
+        let core = Segment::new(v(-5.0, 0.0), v(5.0, 0.0));
+        assert_hit(
+            ray_capsule(v(1.0, 10.0), v(0.0, -10.0), core, 2.0),
+            0.8,
+            v(0.0, 1.0),
+        );
+        assert_hit(
+            ray_capsule(v(1.0, -10.0), v(0.0, 10.0), core, 2.0),
+            0.8,
+            v(0.0, -1.0),
+        );
+    }
+
+    #[test]
+    fn capsule_end_cap() {
+        let core = Segment::new(v(-5.0, 0.0), v(5.0, 0.0));
+        // Head-on along the axis into the cap at x = 7.
+        assert_hit(
+            ray_capsule(v(17.0, 0.0), v(-20.0, 0.0), core, 2.0),
+            0.5,
+            v(1.0, 0.0),
+        );
+        // Straight down past the end: 3 from the end's centre, more than the radius.
+        assert_eq!(ray_capsule(v(-8.0, 10.0), v(0.0, -20.0), core, 2.0), None);
+        // Straight down 1 beyond the end: into the cap at height √3.
+        let hit = ray_capsule(v(-6.0, 10.0), v(0.0, -20.0), core, 2.0);
+        let y = 3.0f32.sqrt();
+        assert_hit(hit, (10.0 - y) / 20.0, v(-0.5, y / 2.0));
+    }
+
+    #[test]
+    fn capsule_origin_in_the_slab_beyond_an_end() {
+        let core = Segment::new(v(-5.0, 0.0), v(5.0, 0.0));
+        assert_hit(
+            ray_capsule(v(10.0, 1.0), v(-10.0, 0.0), core, 2.0),
+            (5.0 - 3.0f32.sqrt()) / 10.0,
+            v(3.0f32.sqrt() / 2.0, 0.5),
+        );
+    }
+
+    #[test]
+    fn capsule_missed() {
+        let core = Segment::new(v(-5.0, 0.0), v(5.0, 0.0));
+        assert_eq!(ray_capsule(v(0.0, 10.0), v(0.0, 7.9), core, 2.0), None);
+        assert_eq!(ray_capsule(v(0.0, 10.0), v(0.0, 5.0), core, 2.0), None);
+        assert_eq!(ray_capsule(v(0.0, 10.0), v(10.0, 0.0), core, 2.0), None);
+        assert_eq!(ray_capsule(v(8.0, 10.0), v(0.0, -20.0), core, 2.0), None);
+    }
+
+    #[test]
+    fn capsule_origin_inside() {
+        let core = Segment::new(v(-5.0, 0.0), v(5.0, 0.0));
+        assert_hit(
+            ray_capsule(v(0.0, 1.0), v(0.0, 5.0), core, 2.0),
+            0.0,
+            v(0.0, 1.0),
+        );
+    }
+
+    #[test]
+    fn capsule_of_zero_radius_or_length() {
+        let core = Segment::new(v(-5.0, 0.0), v(5.0, 0.0));
+        assert_hit(
+            ray_capsule(v(0.0, 10.0), v(0.0, -20.0), core, 0.0),
+            0.5,
+            v(0.0, 1.0),
+        );
+        let point = Segment::new(v(5.0, 0.0), v(5.0, 0.0));
+        assert_hit(
+            ray_capsule(Vec2::ZERO, v(10.0, 0.0), point, 1.0),
+            0.4,
+            v(-1.0, 0.0),
+        );
+    }
+
+    #[test]
+    fn a_tiny_capsule_through_a_shared_vertex_is_not_slipped() {
+        let vertex = v(1.0 / 3.0, 0.1);
+        let first = Segment::new(v(-2.0, -3.0), vertex);
+        let second = Segment::new(vertex, v(2.7, -2.9));
+        for k in 0..200 {
+            let angle = 0.95 + 1.25 * k as f32 / 200.0;
+            let origin = vertex + Vec2::from_angle(angle) * 7.3;
+            let direction = (vertex - origin) * 1.7;
+            let hit = ray_capsule(origin, direction, first, 1e-30)
+                .or(ray_capsule(origin, direction, second, 1e-30));
+            assert!(hit.is_some(), "slipped through at angle {angle}");
+        }
+    }
+}
