@@ -10,6 +10,7 @@
 //! ```
 
 use std::hint::black_box;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use bevy::math::Vec2;
@@ -26,6 +27,7 @@ use parry2d::query::intersection_test;
 use parry2d::shape as parry;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use serde::Deserialize;
 
 /// Inputs per pair; a power of two so that cycling through them is a mask.
 const INPUTS: usize = 1024;
@@ -184,17 +186,37 @@ fn bench_pair<A: Clone, B: Clone>(
     group.finish();
 }
 
-/// The median time of one test, in ns, from criterion's saved estimates for the batch.
-fn median_ns(group: &str, function: &str) -> Option<f64> {
-    let path = format!("target/criterion/{group}/{function}/new/estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let median = text.split("\"median\"").nth(1)?;
-    let estimate = median.split("\"point_estimate\":").nth(1)?;
-    let batch: f64 = estimate.split([',', '}']).next()?.trim().parse().ok()?;
-    Some(batch / INPUTS as f64)
+/// Where criterion saves its results: `criterion/` in the target directory this bench was built
+/// in (the binary lives in `<target>/<profile>/deps/`), so that `CARGO_TARGET_DIR` is honoured.
+fn results_directory() -> PathBuf {
+    let exe = std::env::current_exe().expect("the bench knows its own path");
+    let target = exe.ancestors().nth(3).unwrap_or(Path::new("target"));
+    target.join("criterion")
 }
 
-fn print_table(names: &[&str]) {
+/// The part of criterion's `estimates.json` the table needs.
+#[derive(Deserialize)]
+struct Estimates {
+    median: Estimate,
+}
+
+#[derive(Deserialize)]
+struct Estimate {
+    point_estimate: f64,
+}
+
+/// The median time of one test, in ns, from criterion's saved estimates for the batch.
+fn median_ns(results: &Path, group: &str, function: &str) -> Option<f64> {
+    let path = results
+        .join(group)
+        .join(function)
+        .join("new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let estimates: Estimates = serde_json::from_str(&text).ok()?;
+    Some(estimates.median.point_estimate / INPUTS as f64)
+}
+
+fn print_table(results: &Path, names: &[&str]) {
     println!();
     println!("Median ns per test (one core, batches of {INPUTS} seeded inputs per pair):");
     println!();
@@ -204,9 +226,9 @@ fn print_table(names: &[&str]) {
     println!("|---|---:|---:|---:|---:|");
     let cell = |value: Option<f64>| value.map_or("–".to_string(), |ns| format!("{ns:.1}"));
     for name in names {
-        let overlap = median_ns(name, "overlap");
-        let intersect = median_ns(name, "intersect");
-        let parry = median_ns(name, "parry2d");
+        let overlap = median_ns(results, name, "overlap");
+        let intersect = median_ns(results, name, "intersect");
+        let parry = median_ns(results, name, "parry2d");
         let ratio = intersect
             .zip(parry)
             .map_or("–".to_string(), |(ours, theirs)| {
@@ -222,7 +244,9 @@ fn print_table(names: &[&str]) {
 }
 
 fn main() {
+    let results = results_directory();
     let mut criterion = Criterion::default()
+        .output_directory(&results)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))
         .configure_from_args();
@@ -275,15 +299,18 @@ fn main() {
         );
     }
     criterion.final_summary();
-    print_table(&[
-        "circle_circle",
-        "segment_circle",
-        "segment_segment",
-        "polygon_circle",
-        "polygon_segment",
-        "polygon_polygon",
-        "concave_polygon_circle",
-        "concave_polygon_segment",
-        "concave_polygon_polygon",
-    ]);
+    print_table(
+        &results,
+        &[
+            "circle_circle",
+            "segment_circle",
+            "segment_segment",
+            "polygon_circle",
+            "polygon_segment",
+            "polygon_polygon",
+            "concave_polygon_circle",
+            "concave_polygon_segment",
+            "concave_polygon_polygon",
+        ],
+    );
 }
