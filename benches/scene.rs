@@ -1,6 +1,7 @@
 //! One frame of the collision pipeline in a bullet-hell scene: 1,000, 10,000 and 50,000 moving
 //! bullets (circles of radius 4, wrapping in a 1920 × 1080 field, never tested against each
-//! other) against 64 octagon enemies, on one thread and on all threads.
+//! other) against 64 octagon enemies, on one thread and on all threads; and the 50,000 again
+//! with every bullet [`Swept`].
 //!
 //! The plugin runs in a schedule of its own so that exactly its four stages are timed; bullets
 //! move and transforms propagate outside the timed part. Prints a Markdown table of medians.
@@ -18,10 +19,20 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use serde::{Deserialize, Serialize};
 
 const FIELD: Vec2 = Vec2::new(1920.0, 1080.0);
 const WARM_UP_FRAMES: usize = 20;
 const MEASURED_FRAMES: usize = 100;
+/// The scenes measured: how many bullets, and whether they are swept.
+const SCENES: [(usize, bool); 4] = [
+    (1_000, false),
+    (10_000, false),
+    (50_000, false),
+    (50_000, true),
+];
+/// Octagon enemies, the bullets' targets.
+const ENEMIES: usize = 64;
 
 const PLAYER_BULLET: LayerMask = LayerMask::layer(0);
 const ENEMY: LayerMask = LayerMask::layer(1);
@@ -41,14 +52,21 @@ fn mark<const BOUNDARY: usize>(mut clock: ResMut<StageClock>) {
     clock.0[BOUNDARY] = Some(Instant::now());
 }
 
-fn move_bullets(mut bullets: Query<(&mut Transform, &Velocity)>) {
-    for (mut transform, velocity) in &mut bullets {
-        let moved = (transform.translation.truncate() + velocity.0).rem_euclid(FIELD);
+fn move_bullets(mut bullets: Query<(&mut Transform, &Velocity, Option<&mut Swept>)>) {
+    for (mut transform, velocity, swept) in &mut bullets {
+        let ahead = transform.translation.truncate() + velocity.0;
+        let moved = ahead.rem_euclid(FIELD);
         transform.translation = moved.extend(0.0);
+        // Wrapping around the field is a jump, not a path across it.
+        if moved != ahead
+            && let Some(mut swept) = swept
+        {
+            swept.jump();
+        }
     }
 }
 
-fn scene(bullets: usize, threads: usize) -> App {
+fn scene(bullets: usize, threads: usize, swept: bool) -> App {
     let mut app = App::new();
     // Exactly `threads` compute threads: Bevy's default leaves a two-core machine only one.
     let mut task_pool_options = TaskPoolOptions::default();
@@ -82,7 +100,7 @@ fn scene(bullets: usize, threads: usize) -> App {
     );
     let mut rng = StdRng::seed_from_u64(50_000);
     let world = app.world_mut();
-    for i in 0..64 {
+    for i in 0..ENEMIES {
         let position = Vec2::new(
             (i % 16) as f32 * FIELD.x / 16.0 + 60.0,
             (i / 16) as f32 * 120.0 + 600.0,
@@ -99,29 +117,44 @@ fn scene(bullets: usize, threads: usize) -> App {
             rng.random_range(0.0..FIELD.y),
         );
         let velocity = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU)) * 6.0;
-        world.spawn((
+        let mut bullet = world.spawn((
             CircleCollider::new(4.0),
             CollisionLayers::new(PLAYER_BULLET, ENEMY),
             Transform::from_translation(position.extend(0.0)),
             Velocity(velocity),
         ));
+        if swept {
+            bullet.insert(Swept::default());
+        }
     }
     app
 }
 
-/// What one configuration measured.
-struct Measured {
-    median: Duration,
-    p90: Duration,
+/// What one configuration measured, in milliseconds where it is a time.
+#[derive(Serialize, Deserialize)]
+struct Row {
+    bullets: usize,
+    /// Whether every bullet is swept.
+    swept: bool,
+    threads: usize,
+    median_ms: f64,
+    p90_ms: f64,
+    /// The median frame divided by the collider count, in nanoseconds.
+    ns_per_collider: f64,
+    /// Mean contacts per frame.
     contacts: usize,
     /// Median time of each stage: prepare, broad phase, narrow phase, events.
-    stages: [Duration; 4],
+    stages_ms: [f64; 4],
+}
+
+fn milliseconds(time: Duration) -> f64 {
+    time.as_secs_f64() * 1e3
 }
 
 /// Median and 90th percentile of the pipeline's time per frame, the mean contact count, and
 /// the median of each stage.
-fn measure(bullets: usize, threads: usize) -> Measured {
-    let mut app = scene(bullets, threads);
+fn measure((bullets, swept): (usize, bool), threads: usize) -> Row {
+    let mut app = scene(bullets, threads, swept);
     let mut times = Vec::with_capacity(MEASURED_FRAMES);
     let mut stages: [Vec<Duration>; 4] = Default::default();
     let mut contacts = 0;
@@ -145,12 +178,16 @@ fn measure(bullets: usize, threads: usize) -> Measured {
         times.sort();
         times.get(times.len() / 2).copied().unwrap_or_default()
     };
-    times.sort();
-    Measured {
-        median: times[times.len() / 2],
-        p90: times[times.len() * 9 / 10],
+    let frame = median(&mut times);
+    Row {
+        bullets,
+        swept,
+        threads,
+        median_ms: milliseconds(frame),
+        p90_ms: milliseconds(times[times.len() * 9 / 10]),
+        ns_per_collider: frame.as_secs_f64() * 1e9 / (bullets + ENEMIES) as f64,
         contacts: contacts / MEASURED_FRAMES,
-        stages: stages.each_mut().map(median),
+        stages_ms: stages.each_mut().map(|times| milliseconds(median(times))),
     }
 }
 
@@ -158,63 +195,70 @@ fn measure(bullets: usize, threads: usize) -> Measured {
 const THREADS_VARIABLE: &str = "SCENE_BENCH_THREADS";
 
 /// Bevy's task pools are process-wide and set once, so each thread count is measured in a
-/// process of its own: this one re-runs itself with [`THREADS_VARIABLE`] set.
+/// process of its own: this one re-runs itself with [`THREADS_VARIABLE`] set, and the child
+/// hands back its rows as JSON.
 fn main() {
     if let Some(threads) = std::env::var(THREADS_VARIABLE)
         .ok()
         .and_then(|threads| threads.parse().ok())
     {
-        print_rows(threads);
+        let rows: Vec<Row> = SCENES
+            .iter()
+            .map(|&scene| measure(scene, threads))
+            .collect();
+        println!("{}", serde_json::to_string(&rows).expect("rows serialise"));
         return;
     }
     let all_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!(
-        "| bullets | threads | median ms/frame | p90 ms/frame | ns per collider | contacts/frame \
-         | prepare | broad | narrow | events |"
-    );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut rows = Vec::new();
     for threads in [1, all_threads] {
         let child = std::process::Command::new(std::env::current_exe().expect("own path"))
             .env(THREADS_VARIABLE, threads.to_string())
             .output()
             .expect("the bench can run itself");
-        let text = String::from_utf8_lossy(&child.stdout).into_owned();
-        print!("{text}");
-        rows.extend(text.lines().map(str::to_owned));
+        let measured: Vec<Row> = serde_json::from_slice(&child.stdout)
+            .unwrap_or_else(|error| panic!("the {threads}-thread run failed: {error}"));
+        rows.extend(measured);
+    }
+    print_table(&rows);
+}
+
+fn print_table(rows: &[Row]) {
+    println!(
+        "| bullets | swept | threads | median ms/frame | p90 ms/frame | ns per collider | contacts/frame \
+         | prepare | broad | narrow | events |"
+    );
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for row in rows {
+        let [prepare, broad, narrow, events] = row.stages_ms;
+        println!(
+            "| {} | {} | {} | {:.3} | {:.3} | {:.1} | {} | {prepare:.3} | {broad:.3} \
+             | {narrow:.3} | {events:.3} |",
+            row.bullets,
+            if row.swept { "yes" } else { "no" },
+            row.threads,
+            row.median_ms,
+            row.p90_ms,
+            row.ns_per_collider,
+            row.contacts,
+        );
     }
     println!();
     println!("Stage columns: median ms of each stage of the pipeline.");
-    // Columns: bullets, threads, median, p90, ns per collider.
-    let ns_per_collider = |bullets: &str| {
-        rows.iter().find_map(|row| {
-            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            (cells.get(1) == Some(&bullets) && cells.get(2) == Some(&"1"))
-                .then(|| cells.get(5)?.parse::<f64>().ok())
-                .flatten()
-        })
+    let one_thread = |bullets: usize, swept: bool| {
+        rows.iter()
+            .find(|row| row.bullets == bullets && row.swept == swept && row.threads == 1)
     };
-    if let (Some(at_10k), Some(at_50k)) = (ns_per_collider("10000"), ns_per_collider("50000")) {
+    if let (Some(at_10k), Some(at_50k)) = (one_thread(10_000, false), one_thread(50_000, false)) {
         println!(
             "One thread: time per collider at 50,000 is {:.2}× that at 10,000.",
-            at_50k / at_10k
+            at_50k.ns_per_collider / at_10k.ns_per_collider
         );
     }
-}
-
-/// Measures every size with `threads` compute threads and prints one table row each.
-fn print_rows(threads: usize) {
-    let ms = |time: Duration| format!("{:.3}", time.as_secs_f64() * 1e3);
-    for bullets in [1_000, 10_000, 50_000] {
-        let measured = measure(bullets, threads);
-        let ns = measured.median.as_secs_f64() * 1e9 / (bullets + 64) as f64;
-        let [prepare, broad, narrow, events] = measured.stages.map(ms);
+    if let (Some(still), Some(swept)) = (one_thread(50_000, false), one_thread(50_000, true)) {
         println!(
-            "| {bullets} | {threads} | {} | {} | {ns:.1} | {} | {prepare} | {broad} | {narrow} \
-             | {events} |",
-            ms(measured.median),
-            ms(measured.p90),
-            measured.contacts,
+            "One thread: 50,000 swept bullets cost {:.2}× the same bullets unswept.",
+            swept.median_ms / still.median_ms
         );
     }
 }

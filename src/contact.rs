@@ -2,7 +2,7 @@
 //! and [`ContactEnded`] on the first and last frame, the [`Contacts`] resource and the
 //! [`CollidingEntities`] component. Data only: the pipeline's events stage writes them.
 
-use crate::geometry::{Containment, Points};
+use crate::geometry::{Containment, Impact, Points};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use std::sync::OnceLock;
@@ -11,6 +11,12 @@ use std::sync::OnceLock;
 ///
 /// Written **every frame** for every overlapping pair, with fresh points: a laser reads where it
 /// enters its target each frame. Each pair is written once, with `a < b` (in [`Entity`] order).
+///
+/// With [`Swept`](crate::Swept) colliders, a pair is a contact of this frame also when the two
+/// met anywhere along their paths since the last run, though they are apart again now (a
+/// bullet that went through a thin wall): then `points` holds the one point where they first
+/// touched. When a swept pair was apart at the start of its path, [`impact`](Self::impact) says
+/// when, where and facing which way they first touched.
 ///
 /// # Scheduling
 /// Written in [`CollisionSystems::Events`](crate::CollisionSystems::Events), in the
@@ -31,6 +37,13 @@ pub struct Contact {
     /// Which collider lies inside the other when the outlines do not meet: "first" is `a`,
     /// "second" is `b`. [`Containment::Neither`] when `points` is not empty.
     pub containment: Containment,
+    /// Where and when the two first touched, when at least one of them is
+    /// [`Swept`](crate::Swept) and they were apart at the start of their paths: the fraction of
+    /// the paths at which they touched, the world point where they touched then, and the unit
+    /// normal there, pointing from `b` towards `a` (see [`impact_normal`](Self::impact_normal)
+    /// for one facing a chosen entity). `None` for pairs that were already touching (and for
+    /// colliders that are not swept): their first touch was in an earlier frame.
+    pub impact: Option<Impact>,
 }
 
 impl Contact {
@@ -57,6 +70,21 @@ impl Contact {
             Containment::SecondInFirst => entity == self.b,
             Containment::Coincident => self.involves(entity),
             Containment::Neither => false,
+        }
+    }
+
+    /// The impact normal facing `entity`: pointing out of the other collider's outline towards
+    /// `entity`'s. `None` without an [`impact`](Self::impact), or if `entity` is neither of the
+    /// two. For a bullet that hit a wall, `impact_normal(bullet)` is the wall's normal on the
+    /// side the bullet came from.
+    pub fn impact_normal(&self, entity: Entity) -> Option<Vec2> {
+        let impact = self.impact?;
+        if entity == self.a {
+            Some(impact.normal)
+        } else if entity == self.b {
+            Some(-impact.normal)
+        } else {
+            None
         }
     }
 
@@ -253,6 +281,7 @@ mod tests {
             b: entity(b),
             points: Points::from_slice(&[Vec2::new(a as f32, b as f32)]),
             containment: Containment::Neither,
+            impact: None,
         }
     }
 
@@ -313,5 +342,19 @@ mod tests {
         hit.containment = Containment::FirstInSecond;
         assert!(hit.is_inside(entity(1)) && !hit.is_inside(entity(2)));
         assert_eq!(hit.nearest_point(Vec2::ZERO), None);
+    }
+
+    #[test]
+    fn the_impact_normal_faces_the_chosen_entity() {
+        let mut hit = contact(1, 2);
+        assert_eq!(hit.impact_normal(entity(1)), None);
+        hit.impact = Some(Impact {
+            time: 0.5,
+            point: Vec2::ZERO,
+            normal: Vec2::Y,
+        });
+        assert_eq!(hit.impact_normal(entity(1)), Some(Vec2::Y));
+        assert_eq!(hit.impact_normal(entity(2)), Some(Vec2::NEG_Y));
+        assert_eq!(hit.impact_normal(entity(3)), None);
     }
 }

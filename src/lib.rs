@@ -56,7 +56,8 @@
 //! | [`CircleCollider`], [`SegmentCollider`], [`PolygonCollider`] | the shapes, in local space, placed by `GlobalTransform` |
 //! | [`CollisionLayers`], [`LayerMask`] | who can touch whom (32 layers); bullets need never meet bullets |
 //! | [`ColliderDisabled`] | switch a collider off without despawning it |
-//! | [`Contact`] | a message every frame for every overlapping pair, with crossing points and containment |
+//! | [`Swept`] | test the path a fast collider moved along, not only where it ends up: no bullet through a wall |
+//! | [`Contact`] | a message every frame for every overlapping pair, with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) |
 //! | [`ContactStarted`], [`ContactEnded`] | a pair's first and last frame: messages and entity events |
 //! | [`Contacts`], [`CollidingEntities`] | what overlaps now, without reading messages |
 //! | [`CollisionSystems`], [`CollisionSettings`] | ordering against the pipeline; tuning |
@@ -66,14 +67,18 @@
 //!
 //! Shapes are closed sets: touching counts, and so does one shape wholly inside another (then
 //! [`Contact::points`] is empty and [`Contact::containment`] says which holds which). Points
-//! are exact up to one documented tolerance: see [`geometry`].
+//! are exact up to one documented tolerance: see [`geometry`]. A [`Swept`] collider also meets
+//! what lies along its path since the last run, and its contact then says when, where and
+//! facing which way it first touched ([`Contact::impact`]).
 //!
 //! # The pipeline
 //!
 //! One chained set of systems, [`CollisionSystems`], in `PostUpdate` after transform
-//! propagation: **prepare** world shapes and bounding circles, **broad phase** (colliders
+//! propagation: **prepare** world shapes and bounding circles (around the whole path of a
+//! swept collider), **broad phase** (colliders
 //! grouped by layers, a uniform grid per pair of groups that can meet, the exact circle check),
-//! **narrow phase** (the exact pair tests, in parallel when there is enough work), **events**
+//! **narrow phase** (the exact pair tests, and the time of impact of pairs that moved relative
+//! to each other, in parallel when there is enough work), **events**
 //! (this frame's pairs diffed against the last). Results are sorted, so they do not depend on
 //! the thread count.
 //!
@@ -91,7 +96,7 @@
 //! |---|---|
 //! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule |
 //! | `pipeline` | the stages, private: `prepare`, `broad_phase`, `narrow_phase`, `events`, each owning its resource and system |
-//! | `settings`, `collider`, `layers`, `contact` | the public types: tuning, components, events |
+//! | `settings`, `collider`, `layers`, `swept`, `contact` | the public types: tuning, components, events |
 //! | [`geometry`] | pure 2D geometry, one file per shape pair, usable on its own |
 
 mod collider;
@@ -101,19 +106,21 @@ mod layers;
 mod pipeline;
 mod plugin;
 mod settings;
+mod swept;
 
 pub use collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
 pub use contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
 pub use layers::{ColliderDisabled, CollisionLayers, LayerMask};
 pub use plugin::{CollisionPlugin, CollisionSystems};
 pub use settings::CollisionSettings;
+pub use swept::Swept;
 
 /// Everything a game needs, for `use bevy_collision_events::prelude::*`.
 pub mod prelude {
-    pub use crate::geometry::Containment;
+    pub use crate::geometry::{Containment, Impact};
     pub use crate::{
         CircleCollider, ColliderDisabled, ColliderError, CollidingEntities, CollisionLayers,
         CollisionPlugin, CollisionSettings, CollisionSystems, Contact, ContactEnded,
-        ContactStarted, Contacts, LayerMask, PolygonCollider, SegmentCollider,
+        ContactStarted, Contacts, LayerMask, PolygonCollider, SegmentCollider, Swept,
     };
 }

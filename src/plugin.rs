@@ -5,6 +5,7 @@ use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, C
 use crate::layers::{ColliderDisabled, CollisionLayers, LayerMask};
 use crate::pipeline;
 use crate::settings::CollisionSettings;
+use crate::swept::Swept;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
@@ -52,7 +53,8 @@ impl Default for CollisionPlugin {
 /// `.after(CollisionSystems::Events)`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CollisionSystems {
-    /// Each enabled collider's world shape and bounding circle, from its [`GlobalTransform`].
+    /// Each enabled collider's world shape and bounding circle, from its [`GlobalTransform`];
+    /// each [`Swept`](crate::Swept) collider's path since the last run.
     Prepare,
     /// Candidate pairs: bounding circles that overlap, layers that match.
     BroadPhase,
@@ -77,6 +79,7 @@ impl Plugin for CollisionPlugin {
             .register_type::<CollisionLayers>()
             .register_type::<LayerMask>()
             .register_type::<ColliderDisabled>()
+            .register_type::<Swept>()
             .register_type::<CollidingEntities>()
             .register_type::<CollisionSettings>()
             .configure_sets(
@@ -93,7 +96,9 @@ impl Plugin for CollisionPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    pipeline::prepare.in_set(CollisionSystems::Prepare),
+                    (pipeline::prepare, pipeline::remember_path_starts)
+                        .chain()
+                        .in_set(CollisionSystems::Prepare),
                     pipeline::broad_phase.in_set(CollisionSystems::BroadPhase),
                     pipeline::narrow_phase.in_set(CollisionSystems::NarrowPhase),
                     pipeline::events.in_set(CollisionSystems::Events),

@@ -18,7 +18,7 @@ pub(crate) enum WorldShape {
 }
 
 /// The colliders of this frame, as parallel arrays indexed by body: entity, layers, bounding
-/// circle and world shape. Rebuilt every frame, reusing its allocations.
+/// circle, world shape and motion. Rebuilt every frame, reusing its allocations.
 #[derive(Resource, Default)]
 pub(crate) struct Bodies {
     pub entities: Vec<Entity>,
@@ -27,7 +27,11 @@ pub(crate) struct Bodies {
     pub centers: Vec<Vec2>,
     /// Bounding circles' radii.
     pub radii: Vec<f32>,
+    /// Where each body is now.
     pub shapes: Vec<WorldShape>,
+    /// How far each body moved along its swept path, to where it is now; zero for a body that
+    /// is not swept (or did not move). The bounding circle covers the whole path.
+    pub motions: Vec<Vec2>,
     /// World vertices of every polygon, back to back.
     pub vertices: Vec<Vec2>,
 }
@@ -39,6 +43,7 @@ impl Bodies {
         self.centers.clear();
         self.radii.clear();
         self.shapes.clear();
+        self.motions.clear();
         self.vertices.clear();
     }
 
@@ -48,6 +53,7 @@ impl Bodies {
         self.centers.reserve(additional);
         self.radii.reserve(additional);
         self.shapes.reserve(additional);
+        self.motions.reserve(additional);
     }
 
     pub fn push(
@@ -56,12 +62,15 @@ impl Bodies {
         layers: Option<&CollisionLayers>,
         bounds: (Vec2, f32),
         shape: WorldShape,
+        motion: Vec2,
     ) {
+        let (center, radius) = swept_bounds(bounds, motion);
         self.entities.push(entity);
         self.layers.push(layers.copied().unwrap_or_default());
-        self.centers.push(bounds.0);
-        self.radii.push(bounds.1);
+        self.centers.push(center);
+        self.radii.push(radius);
         self.shapes.push(shape);
+        self.motions.push(motion);
     }
 
     /// Appends `additional` placeholder bodies and returns their slots, to be filled in place
@@ -76,12 +85,14 @@ impl Bodies {
         self.radii.resize(end, 0.0);
         self.shapes
             .resize(end, WorldShape::Circle(Disc::new(Vec2::ZERO, 0.0)));
+        self.motions.resize(end, Vec2::ZERO);
         BodySlots {
             entities: &mut self.entities[start..],
             layers: &mut self.layers[start..],
             centers: &mut self.centers[start..],
             radii: &mut self.radii[start..],
             shapes: &mut self.shapes[start..],
+            motions: &mut self.motions[start..],
         }
     }
 
@@ -95,6 +106,7 @@ impl Bodies {
                 self.centers[kept] = self.centers[index];
                 self.radii[kept] = self.radii[index];
                 self.shapes[kept] = self.shapes[index];
+                self.motions[kept] = self.motions[index];
                 kept += 1;
             }
         }
@@ -103,9 +115,10 @@ impl Bodies {
         self.centers.truncate(kept);
         self.radii.truncate(kept);
         self.shapes.truncate(kept);
+        self.motions.truncate(kept);
     }
 
-    /// Body `index`'s world shape, for the geometry core.
+    /// Body `index`'s world shape where it is now, for the geometry core.
     pub fn shape(&self, index: usize) -> Shape<'_> {
         match self.shapes[index] {
             WorldShape::Circle(circle) => Shape::Circle(circle),
@@ -115,6 +128,41 @@ impl Bodies {
             }
         }
     }
+
+    /// Body `index`'s world shape at the start of its swept path: where it is now, shifted
+    /// back by its motion. A moved polygon's vertices are written to `scratch`.
+    pub fn start_shape<'a>(&'a self, index: usize, scratch: &'a mut Vec<Vec2>) -> Shape<'a> {
+        let back = -self.motions[index];
+        match self.shape(index) {
+            _ if back == Vec2::ZERO => self.shape(index),
+            Shape::Circle(disc) => Shape::Circle(Disc::new(disc.center + back, disc.radius)),
+            Shape::Segment(segment) => {
+                Shape::Segment(Segment::new(segment.a + back, segment.b + back))
+            }
+            Shape::Polygon(vertices) => {
+                scratch.clear();
+                scratch.extend(vertices.iter().map(|&vertex| vertex + back));
+                Shape::Polygon(scratch)
+            }
+        }
+    }
+}
+
+/// The bounding circle of a body's whole path: the circle `bounds` around where it is now,
+/// grown to cover where it was `motion` ago too (the swept shape lies within the capsule
+/// between the two circles, which this circle holds).
+fn swept_bounds((center, radius): (Vec2, f32), motion: Vec2) -> (Vec2, f32) {
+    if motion == Vec2::ZERO {
+        return (center, radius);
+    }
+    let half = 0.5 * motion;
+    let middle = center - half;
+    let grown = radius + half.length();
+    // A few units in the last place more, so that rounding never leaves a point outside.
+    (
+        middle,
+        grown + 8.0 * f32::EPSILON * (grown + middle.abs().max_element()),
+    )
 }
 
 /// Consecutive bodies' entries in each of [`Bodies`]' arrays, to be written in place.
@@ -124,6 +172,7 @@ pub(crate) struct BodySlots<'a> {
     centers: &'a mut [Vec2],
     radii: &'a mut [f32],
     shapes: &'a mut [WorldShape],
+    motions: &'a mut [Vec2],
 }
 
 impl<'a> BodySlots<'a> {
@@ -138,6 +187,7 @@ impl<'a> BodySlots<'a> {
         let (centers, centers_rest) = self.centers.split_at_mut(at);
         let (radii, radii_rest) = self.radii.split_at_mut(at);
         let (shapes, shapes_rest) = self.shapes.split_at_mut(at);
+        let (motions, motions_rest) = self.motions.split_at_mut(at);
         (
             Self {
                 entities,
@@ -145,6 +195,7 @@ impl<'a> BodySlots<'a> {
                 centers,
                 radii,
                 shapes,
+                motions,
             },
             Self {
                 entities: entities_rest,
@@ -152,6 +203,7 @@ impl<'a> BodySlots<'a> {
                 centers: centers_rest,
                 radii: radii_rest,
                 shapes: shapes_rest,
+                motions: motions_rest,
             },
         )
     }
@@ -162,12 +214,15 @@ impl<'a> BodySlots<'a> {
         entity: Entity,
         layers: Option<&CollisionLayers>,
         circle: Disc,
+        motion: Vec2,
     ) {
+        let (center, radius) = swept_bounds((circle.center, circle.radius), motion);
         self.entities[index] = entity;
         self.layers[index] = layers.copied().unwrap_or_default();
-        self.centers[index] = circle.center;
-        self.radii[index] = circle.radius;
+        self.centers[index] = center;
+        self.radii[index] = radius;
         self.shapes[index] = WorldShape::Circle(circle);
+        self.motions[index] = motion;
     }
 }
 
@@ -188,20 +243,23 @@ mod tests {
             None,
             (Vec2::ZERO, 1.0),
             WorldShape::Circle(disc(0.0)),
+            Vec2::ZERO,
         );
         let mut slots = bodies.grow(4);
         // Slots 0 and 2 are filled; 1 and 3 stay placeholders (as skipped circles would).
-        slots.set(0, entity(2), None, disc(2.0));
-        slots.set(2, entity(3), None, disc(3.0));
+        slots.set(0, entity(2), None, disc(2.0), Vec2::ZERO);
+        slots.set(2, entity(3), None, disc(3.0), Vec2::Y);
         bodies.drop_placeholders(1);
         assert_eq!(bodies.entities, [entity(1), entity(2), entity(3)]);
+        // The third moved by one unit up: its bound is centred halfway along its path.
         assert_eq!(
             bodies.centers,
-            [Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(3.0, 0.0)]
+            [Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(3.0, -0.5)]
         );
         assert_eq!(bodies.radii.len(), 3);
         assert_eq!(bodies.layers.len(), 3);
         assert_eq!(bodies.shapes.len(), 3);
+        assert_eq!(bodies.motions, [Vec2::ZERO, Vec2::ZERO, Vec2::Y]);
         assert!(matches!(bodies.shape(2), Shape::Circle(circle) if circle == disc(3.0)));
     }
 
@@ -211,5 +269,43 @@ mod tests {
         bodies.grow(1);
         assert_eq!(bodies.entities[0], Entity::PLACEHOLDER);
         assert!(!bodies.layers[0].interacts_with(&CollisionLayers::ALL));
+    }
+
+    #[test]
+    fn a_swept_bound_holds_both_ends_of_the_path() {
+        let motion = Vec2::new(30.0, -40.0);
+        let (center, radius) = swept_bounds((Vec2::new(100.0, 100.0), 3.0), motion);
+        for end in [Vec2::new(100.0, 100.0), Vec2::new(70.0, 140.0)] {
+            assert!(center.distance(end) + 3.0 <= radius);
+        }
+        assert!(radius < 3.0 + 25.0 + 1e-3);
+        assert_eq!(swept_bounds((Vec2::ONE, 2.0), Vec2::ZERO), (Vec2::ONE, 2.0));
+    }
+
+    #[test]
+    fn the_start_shape_is_shifted_back_by_the_motion() {
+        let mut bodies = Bodies::default();
+        bodies.vertices.extend([Vec2::ZERO, Vec2::X, Vec2::Y]);
+        let polygon = WorldShape::Polygon { start: 0, len: 3 };
+        let entity = Entity::from_raw_u32(1).unwrap();
+        bodies.push(
+            entity,
+            None,
+            (Vec2::ZERO, 1.0),
+            polygon,
+            Vec2::new(2.0, 0.0),
+        );
+        let mut scratch = Vec::new();
+        let Shape::Polygon(start) = bodies.start_shape(0, &mut scratch) else {
+            panic!("a polygon");
+        };
+        assert_eq!(
+            start,
+            [
+                Vec2::new(-2.0, 0.0),
+                Vec2::new(-1.0, 0.0),
+                Vec2::new(-2.0, 1.0)
+            ]
+        );
     }
 }

@@ -116,6 +116,7 @@ mod tests {
                 b: entity(b),
                 points: Points::new(),
                 containment: Containment::Coincident,
+                impact: None,
             })
             .collect()
     }

@@ -18,6 +18,7 @@ pub(crate) use broad_phase::find_candidate_pairs as broad_phase;
 pub(crate) use events::write_contact_events as events;
 pub(crate) use narrow_phase::test_candidate_pairs as narrow_phase;
 pub(crate) use prepare::prepare_bodies as prepare;
+pub(crate) use prepare::remember_path_starts;
 
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;

@@ -2,7 +2,9 @@
 //!
 //! Each candidate pair is ordered by entity (`a < b`) and handed to
 //! [`geometry::intersect`](crate::geometry::intersect) with the two world shapes; the pairs
-//! that overlap become [`Contact`]s. With enough pairs the work is split across Bevy's
+//! that overlap become [`Contact`]s. A pair that moved relative to each other (one or both
+//! [`Swept`](crate::Swept)) also gets [`geometry::sweep`](crate::geometry::sweep) from the start
+//! of their paths: an impact makes it a contact even when they are apart again at the end. With enough pairs the work is split across Bevy's
 //! `ComputeTaskPool`; chunk results are concatenated in order and sorted by `(a, b)`, so the
 //! result is the same whatever the thread count.
 
@@ -10,7 +12,7 @@ use super::ParallelSplit;
 use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
 use crate::contact::Contact;
-use crate::geometry::intersect;
+use crate::geometry::{Containment, Points, intersect, sweep};
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 
@@ -51,19 +53,54 @@ pub(crate) fn test_candidate_pairs(
     contacts.sort_unstable_by_key(|contact| (contact.a, contact.b));
 }
 
+/// Runs the exact test on each pair and appends the contacts. `scratch` holds a swept polygon
+/// moved back to the start of its path.
 fn test_pairs(bodies: &Bodies, pairs: &[[u32; 2]], contacts: &mut Vec<Contact>) {
+    let mut scratch = (Vec::new(), Vec::new());
     for &[first, second] in pairs {
         let (mut first, mut second) = (first as usize, second as usize);
         if bodies.entities[first] > bodies.entities[second] {
             core::mem::swap(&mut first, &mut second);
         }
-        if let Some(hit) = intersect(bodies.shape(first), bodies.shape(second)) {
-            contacts.push(Contact {
-                a: bodies.entities[first],
-                b: bodies.entities[second],
-                points: hit.points,
-                containment: hit.containment,
-            });
+        if let Some(contact) = test_pair(bodies, first, second, &mut scratch) {
+            contacts.push(contact);
         }
     }
+}
+
+/// The contact between bodies `first` and `second` (`first` the lower entity), if they touch
+/// now or, when either is swept, met along their paths after being apart at the start.
+#[inline]
+fn test_pair(
+    bodies: &Bodies,
+    first: usize,
+    second: usize,
+    (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
+) -> Option<Contact> {
+    let (first_motion, second_motion) = (bodies.motions[first], bodies.motions[second]);
+    let now = intersect(bodies.shape(first), bodies.shape(second));
+    let impact = if first_motion == second_motion {
+        // No relative motion: where they are now says it all.
+        None
+    } else {
+        sweep(
+            bodies.start_shape(first, first_scratch),
+            first_motion,
+            bodies.start_shape(second, second_scratch),
+            second_motion,
+        )
+    };
+    let (points, containment) = match (now, impact) {
+        (Some(hit), _) => (hit.points, hit.containment),
+        // They met along the way and are apart again: where they first touched.
+        (None, Some(impact)) => (Points::from_slice(&[impact.point]), Containment::Neither),
+        (None, None) => return None,
+    };
+    Some(Contact {
+        a: bodies.entities[first],
+        b: bodies.entities[second],
+        points,
+        containment,
+        impact,
+    })
 }

@@ -13,6 +13,7 @@ use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
 use crate::geometry::{Disc, Segment};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::settings::CollisionSettings;
+use crate::swept::Swept;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 
@@ -64,6 +65,12 @@ impl Placement {
     fn apply(&self, point: Vec2) -> Vec2 {
         self.x_axis * point.x + self.y_axis * point.y + self.translation
     }
+
+    /// How far a collider moved along its swept path to this placement: zero unless swept.
+    #[inline]
+    fn motion(&self, swept: Option<&Swept>) -> Vec2 {
+        swept.map_or(Vec2::ZERO, |swept| swept.motion_to(self.translation))
+    }
 }
 
 /// The query every collider kind is read with.
@@ -75,6 +82,7 @@ type Colliders<'w, 's, C, F = ()> = Query<
         &'static C,
         &'static GlobalTransform,
         Option<&'static CollisionLayers>,
+        Option<&'static Swept>,
     ),
     (Without<ColliderDisabled>, F),
 >;
@@ -158,6 +166,15 @@ pub(crate) fn prepare_bodies(
     warnings.end_frame();
 }
 
+/// Remembers where each swept collider is, for its next path: runs right after
+/// [`prepare_bodies`] has read the paths' starts. Disabled and skipped colliders are
+/// remembered too, so that a collider switched back on sweeps only its last move.
+pub(crate) fn remember_path_starts(mut swept: Query<(&mut Swept, &GlobalTransform)>) {
+    swept.par_iter_mut().for_each(|(mut swept, transform)| {
+        swept.set_start(transform.translation().truncate());
+    });
+}
+
 /// Appends every polygon, its vertices to [`Bodies::vertices`].
 fn place_polygons(
     bodies: &mut Bodies,
@@ -167,7 +184,7 @@ fn place_polygons(
     // `for_each` rather than `for`: Bevy's internal iteration is the faster path.
     polygons
         .iter()
-        .for_each(|(entity, polygon, transform, layers)| {
+        .for_each(|(entity, polygon, transform, layers, swept)| {
             let placement = match Placement::of(transform) {
                 Ok(placement) => placement,
                 Err(why) => {
@@ -186,8 +203,11 @@ fn place_polygons(
                 center,
                 conservative(center, local.radius() * placement.scale),
             );
-            let len = vertices.len() as u32;
-            bodies.push(entity, layers, bounds, WorldShape::Polygon { start, len });
+            let shape = WorldShape::Polygon {
+                start,
+                len: vertices.len() as u32,
+            };
+            bodies.push(entity, layers, bounds, shape, placement.motion(swept));
         });
 }
 
@@ -195,7 +215,7 @@ fn place_polygons(
 fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &mut SkipWarnings) {
     segments
         .iter()
-        .for_each(|(entity, segment, transform, layers)| {
+        .for_each(|(entity, segment, transform, layers, swept)| {
             let placement = match Placement::of(transform) {
                 Ok(placement) => placement,
                 Err(why) => {
@@ -206,7 +226,8 @@ fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &m
             let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
             let center = world.a.midpoint(world.b);
             let bounds = (center, conservative(center, world.half_length()));
-            bodies.push(entity, layers, bounds, WorldShape::Segment(world));
+            let shape = WorldShape::Segment(world);
+            bodies.push(entity, layers, bounds, shape, placement.motion(swept));
         });
 }
 
@@ -255,13 +276,13 @@ fn place_circle_run(
     let mut skipped = Vec::new();
     let count = slots.len();
     circles.iter().skip(skip).take(count).enumerate().for_each(
-        |(index, (entity, circle, transform, layers))| match Placement::of(transform) {
+        |(index, (entity, circle, transform, layers, swept))| match Placement::of(transform) {
             Ok(placement) => {
                 let world = Disc::new(
                     placement.apply(circle.offset()),
                     circle.radius() * placement.scale,
                 );
-                slots.set(index, entity, layers, world);
+                slots.set(index, entity, layers, world, placement.motion(swept));
             }
             Err(why) => skipped.push((entity, why)),
         },

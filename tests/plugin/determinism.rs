@@ -14,19 +14,22 @@ struct Velocity(Vec2);
 #[derive(Debug, PartialEq)]
 struct Frame {
     contacts: Vec<(u64, u64, Vec<[u32; 2]>, Containment)>,
+    /// Each contact's impact, as the bits of its time, point and normal.
+    impacts: Vec<Option<[u32; 5]>>,
     started: Vec<(u64, u64)>,
     ended: Vec<(u64, u64)>,
 }
 
 /// Spawns 600 colliders; every 30th (a circle) has a NaN position, so that the plugin skips
-/// bodies in the middle of the ones it places in parallel. Returns those.
-fn spawn_scene(app: &mut App, seed: u64) -> Vec<Entity> {
+/// bodies in the middle of the ones it places in parallel. With `swept`, every fourth is
+/// [`Swept`] and moves ten times as fast. Returns the unplaceable ones.
+fn spawn_scene(app: &mut App, seed: u64, swept: bool) -> Vec<Entity> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut unplaceable = Vec::new();
     let field = 400.0;
     for i in 0..600 {
         let position = Vec2::new(rng.random_range(0.0..field), rng.random_range(0.0..field));
-        let velocity = Vec2::new(rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0));
+        let mut velocity = Vec2::new(rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0));
         let mut transform = Transform::from_translation(position.extend(0.0))
             .with_rotation(Quat::from_rotation_z(rng.random_range(0.0..6.0)));
         if i % 30 == 0 {
@@ -47,6 +50,10 @@ fn spawn_scene(app: &mut App, seed: u64) -> Vec<Entity> {
                 rng.random_range(4.0..16.0),
             )),
         };
+        if swept && i % 4 == 0 {
+            velocity *= 10.0;
+            entity.insert((Swept::default(), Velocity(velocity)));
+        }
         if i % 30 == 0 {
             unplaceable.push(entity.id());
         }
@@ -61,13 +68,13 @@ fn movement(mut bodies: Query<(&mut Transform, &Velocity)>) {
     }
 }
 
-fn run(threads: usize) -> Vec<Frame> {
+fn run(threads: usize, swept: bool) -> Vec<Frame> {
     let mut app = app_with_threads(Some(threads));
     app.insert_resource(CollisionSettings {
         parallel_threshold: 8,
     })
     .add_systems(Update, movement);
-    let unplaceable = spawn_scene(&mut app, 7);
+    let unplaceable = spawn_scene(&mut app, 7, swept);
     (0..40)
         .map(|_| {
             app.update();
@@ -96,6 +103,14 @@ fn run(threads: usize) -> Vec<Frame> {
                         )
                     })
                     .collect(),
+                impacts: last_frame::<Contact>(&app)
+                    .into_iter()
+                    .map(|c| {
+                        c.impact.map(|i| {
+                            [i.time, i.point.x, i.point.y, i.normal.x, i.normal.y].map(f32::to_bits)
+                        })
+                    })
+                    .collect(),
                 started: last_frame::<ContactStarted>(&app)
                     .into_iter()
                     .map(|e| key(e.entity, e.other))
@@ -113,6 +128,8 @@ fn run(threads: usize) -> Vec<Frame> {
 const THREADS_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_THREADS";
 /// Set in a child process: where to write what it recorded.
 const OUTPUT_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_OUTPUT";
+/// Set in a child process: run the scene with swept colliders.
+const SWEPT_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_SWEPT";
 
 /// Runs the scene in this process when asked to by [`run_in_child`] (and does nothing in a
 /// normal test run). Bevy's task pools are process-wide and set once, so each thread count
@@ -126,7 +143,7 @@ fn determinism_child() {
         return;
     };
     let threads: usize = threads.parse().unwrap();
-    let frames = run(threads);
+    let frames = run(threads, std::env::var_os(SWEPT_VARIABLE).is_some());
     assert_eq!(
         bevy::tasks::ComputeTaskPool::get().thread_num(),
         threads,
@@ -136,12 +153,16 @@ fn determinism_child() {
 }
 
 /// Runs [`determinism_child`] in a new process of this test binary; returns what it recorded.
-fn run_in_child(threads: usize, run_name: &str) -> String {
+fn run_in_child(threads: usize, run_name: &str, swept: bool) -> String {
     let output = std::env::temp_dir().join(format!(
         "collision-events-determinism-{}-{run_name}.txt",
         std::process::id()
     ));
-    let child = std::process::Command::new(std::env::current_exe().unwrap())
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    if swept {
+        command.env(SWEPT_VARIABLE, "1");
+    }
+    let child = command
         .args([
             "--exact",
             "determinism::determinism_child",
@@ -164,23 +185,34 @@ fn run_in_child(threads: usize, run_name: &str) -> String {
 
 #[test]
 fn same_scene_same_messages_whatever_the_thread_count() {
-    let single = run_in_child(1, "single");
+    let single = run_in_child(1, "single", false);
     assert!(single.len() > 100_000, "the scene recorded too little");
     assert_eq!(
         single,
-        run_in_child(1, "single-again"),
+        run_in_child(1, "single-again", false),
         "two runs on one thread differ"
     );
     assert_eq!(
         single,
-        run_in_child(2, "two"),
+        run_in_child(2, "two", false),
+        "one thread and two threads differ"
+    );
+}
+
+#[test]
+fn same_swept_scene_same_messages_whatever_the_thread_count() {
+    let single = run_in_child(1, "swept-single", true);
+    assert!(single.contains("Some("), "no impact recorded");
+    assert_eq!(
+        single,
+        run_in_child(2, "swept-two", true),
         "one thread and two threads differ"
     );
 }
 
 #[test]
 fn the_scene_is_busy_enough_to_prove_something() {
-    let frames = run(1);
+    let frames = run(1, false);
     let total: usize = frames.iter().map(|f| f.contacts.len()).sum();
     let started: usize = frames.iter().map(|f| f.started.len()).sum();
     let ended: usize = frames.iter().map(|f| f.ended.len()).sum();

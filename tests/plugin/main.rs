@@ -11,3 +11,4 @@ mod lifecycle;
 mod scale;
 mod schedule;
 mod shapes;
+mod sweeps;

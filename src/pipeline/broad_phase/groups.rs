@@ -89,6 +89,7 @@ mod tests {
                 Some(&layers),
                 (Vec2::ZERO, radius),
                 WorldShape::Circle(Disc::new(Vec2::ZERO, radius)),
+                Vec2::ZERO,
             );
         }
         bodies

@@ -139,6 +139,7 @@ mod tests {
                 Some(&layers),
                 (center, 12.0),
                 WorldShape::Circle(Disc::new(center, 12.0)),
+                Vec2::ZERO,
             );
         }
         bodies

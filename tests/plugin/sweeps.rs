@@ -1,0 +1,321 @@
+//! Swept colliders: the path since the last run is tested, not only where a collider ends up.
+
+use crate::common::{app, contact_between, last_frame};
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+const BULLET_RADIUS: f32 = 3.0;
+/// The wall: a zero-width vertical segment at x = 0, from y = −50 to 50.
+const WALL_HALF_HEIGHT: f32 = 50.0;
+
+#[derive(Component)]
+struct Velocity(Vec2);
+
+fn fly(mut bodies: Query<(&mut Transform, &Velocity)>) {
+    for (mut transform, velocity) in &mut bodies {
+        transform.translation += velocity.0.extend(0.0);
+    }
+}
+
+fn spawn_wall(app: &mut App) -> Entity {
+    app.world_mut()
+        .spawn((
+            SegmentCollider::new(
+                Vec2::new(0.0, -WALL_HALF_HEIGHT),
+                Vec2::new(0.0, WALL_HALF_HEIGHT),
+            ),
+            Transform::default(),
+        ))
+        .id()
+}
+
+/// A bullet that the first update's move brings to `at`, where the pipeline first places it.
+fn spawn_bullet(app: &mut App, at: Vec2, velocity: Vec2, swept: bool) -> Entity {
+    let mut bullet = app.world_mut().spawn((
+        CircleCollider::new(BULLET_RADIUS),
+        Transform::from_translation((at - velocity).extend(0.0)),
+        Velocity(velocity),
+    ));
+    if swept {
+        bullet.insert(Swept::default());
+    }
+    bullet.id()
+}
+
+/// Flies a bullet at `speed` px a frame from `offset` px left of the wall's reach towards it,
+/// for as many frames as it takes to pass it; returns the bullet and the contacts between the
+/// two, frame by frame (`None` where there was none).
+fn fly_at_wall(speed: f32, offset: f32, swept: bool) -> (Entity, Vec<Option<Contact>>) {
+    let mut app = app();
+    app.add_systems(Update, fly);
+    let wall = spawn_wall(&mut app);
+    let start = Vec2::new(-BULLET_RADIUS - 1.0 - offset, 10.0);
+    let bullet = spawn_bullet(&mut app, start, Vec2::new(speed, 0.0), swept);
+    let frames = ((2.0 * BULLET_RADIUS + 2.0 + offset) / speed).ceil() as usize + 2;
+    let contacts = (0..frames)
+        .map(|_| {
+            app.update();
+            contact_between(&app, bullet, wall)
+        })
+        .collect();
+    (bullet, contacts)
+}
+
+#[test]
+fn a_swept_bullet_never_passes_through_a_zero_width_wall() {
+    for speed in [4.0, 15.0, 60.0, 300.0] {
+        for step in 0..100 {
+            let offset = speed * step as f32 / 100.0;
+            let (bullet, contacts) = fly_at_wall(speed, offset, true);
+            let first = contacts
+                .iter()
+                .flatten()
+                .next()
+                .unwrap_or_else(|| panic!("at {speed} px a frame from {offset}, no contact"));
+            let impact = first.impact.expect("the first contact has its impact");
+            // The bullet's front touches the wall: the point is on the wall, at the bullet's
+            // height, and the normal faces where it came from.
+            assert!(impact.point.x.abs() < 1e-3, "point {}", impact.point);
+            assert!(
+                (impact.point.y - 10.0).abs() < 1e-3,
+                "point {}",
+                impact.point
+            );
+            assert!((0.0..=1.0).contains(&impact.time));
+            let normal = first.impact_normal(bullet).unwrap();
+            assert!(normal.abs_diff_eq(Vec2::NEG_X, 1e-5), "normal {normal}");
+        }
+    }
+}
+
+#[test]
+fn without_sweeping_a_fast_bullet_can_pass_through() {
+    // The same flight, not swept: the wall is missed from some offsets (what sweeping fixes).
+    let missed = (0..100)
+        .filter(|step| {
+            let offset = 15.0 * *step as f32 / 100.0;
+            fly_at_wall(15.0, offset, false)
+                .1
+                .iter()
+                .all(Option::is_none)
+        })
+        .count();
+    assert!(missed > 10, "only {missed} of 100 missed");
+}
+
+#[test]
+fn the_impact_normal_faces_the_bullet() {
+    let (bullet, contacts) = fly_at_wall(60.0, 7.0, true);
+    let contact = contacts.iter().flatten().next().unwrap().clone();
+    // The bullet came from the left: the wall's normal on its side points left, to −x.
+    assert!(
+        contact
+            .impact_normal(bullet)
+            .unwrap()
+            .abs_diff_eq(Vec2::NEG_X, 1e-5)
+    );
+    assert_eq!(
+        contact.impact_normal(contact.other(bullet).unwrap()),
+        Some(Vec2::X)
+    );
+}
+
+#[test]
+fn passing_through_starts_then_ends_the_next_frame() {
+    let mut app = app();
+    app.add_systems(Update, fly);
+    let wall = spawn_wall(&mut app);
+    // 100 px a frame from 50 px left: frame 1 places it, frame 2 jumps past the wall.
+    let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(100.0, 0.0), true);
+    let key = (bullet.min(wall), bullet.max(wall));
+    app.update();
+    assert!(contact_between(&app, bullet, wall).is_none());
+    app.update();
+    let contact = contact_between(&app, bullet, wall).expect("met on the way");
+    let impact = contact.impact.unwrap();
+    // It moved from x = −50 to 50: its front (x + 3) reaches the wall after 47 of the 100 px.
+    assert!((impact.time - 0.47).abs() < 1e-4, "time {}", impact.time);
+    assert_eq!(contact.points.as_slice(), [impact.point]);
+    assert_eq!(contact.containment, Containment::Neither);
+    assert_eq!(
+        last_frame::<ContactStarted>(&app),
+        [ContactStarted {
+            entity: key.0,
+            other: key.1
+        }]
+    );
+    app.update();
+    assert!(contact_between(&app, bullet, wall).is_none());
+    assert_eq!(
+        last_frame::<ContactEnded>(&app),
+        [ContactEnded {
+            entity: key.0,
+            other: key.1
+        }]
+    );
+}
+
+#[test]
+fn an_impact_only_on_the_frame_the_pair_first_touches() {
+    let mut app = app();
+    app.add_systems(Update, fly);
+    let orb = app
+        .world_mut()
+        .spawn((CircleCollider::new(20.0), Transform::default()))
+        .id();
+    let bullet = spawn_bullet(&mut app, Vec2::new(-40.0, 0.0), Vec2::new(15.0, 0.0), true);
+    app.update(); // x = −40 (placed, no path yet)
+    app.update(); // −25: apart
+    assert!(contact_between(&app, bullet, orb).is_none());
+    app.update(); // −10: wholly inside the orb, entered on the way
+    let entered = contact_between(&app, bullet, orb).unwrap();
+    let impact = entered.impact.expect("apart at the start of the path");
+    assert!(impact.point.abs_diff_eq(Vec2::new(-20.0, 0.0), 1e-3));
+    assert!((impact.time - 2.0 / 15.0).abs() < 1e-4);
+    assert!(entered.is_inside(bullet), "the end pose: inside the orb");
+    app.update(); // 5: still inside, no new impact
+    assert_eq!(contact_between(&app, bullet, orb).unwrap().impact, None);
+}
+
+#[test]
+fn a_jump_is_not_swept() {
+    let mut app = app();
+    let wall = spawn_wall(&mut app);
+    let bullet = spawn_bullet(&mut app, Vec2::new(-30.0, 0.0), Vec2::ZERO, true);
+    app.update();
+    // Teleport across the wall, saying so.
+    let mut entity = app.world_mut().entity_mut(bullet);
+    entity.get_mut::<Transform>().unwrap().translation.x = 30.0;
+    entity.get_mut::<Swept>().unwrap().jump();
+    app.update();
+    assert!(contact_between(&app, bullet, wall).is_none());
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+    // The same move, not said to be a jump, is a path through the wall.
+    app.world_mut()
+        .entity_mut(bullet)
+        .get_mut::<Transform>()
+        .unwrap()
+        .translation
+        .x = -30.0;
+    app.update();
+    assert!(contact_between(&app, bullet, wall).is_some());
+}
+
+#[test]
+fn two_swept_bullets_whose_paths_cross_at_the_same_time_meet() {
+    let mut app = app();
+    app.add_systems(Update, fly);
+    // Both cross the origin halfway through the second frame's move, and are apart at its end.
+    let first = spawn_bullet(
+        &mut app,
+        Vec2::new(-100.0, 0.0),
+        Vec2::new(200.0, 0.0),
+        true,
+    );
+    let second = spawn_bullet(
+        &mut app,
+        Vec2::new(0.0, -100.0),
+        Vec2::new(0.0, 200.0),
+        true,
+    );
+    // A third crosses the origin a frame later: the paths cross, the bullets never meet.
+    let late = spawn_bullet(
+        &mut app,
+        Vec2::new(-300.0, 0.0),
+        Vec2::new(200.0, 0.0),
+        true,
+    );
+    app.update();
+    app.update();
+    let contact = contact_between(&app, first, second).expect("they met mid-frame");
+    let impact = contact.impact.unwrap();
+    // 6 px apart (touching) when √2·|100 − 200t| = 6.
+    let expected = 0.5 - 3.0 * 2.0_f32.sqrt() / 200.0;
+    assert!(
+        (impact.time - expected).abs() < 1e-4,
+        "time {}",
+        impact.time
+    );
+    // The point lies on both circles at that time: 3 px from each centre.
+    let at = |start: Vec2, velocity: Vec2| start + velocity * impact.time;
+    let first_center = at(Vec2::new(-100.0, 0.0), Vec2::new(200.0, 0.0));
+    let second_center = at(Vec2::new(0.0, -100.0), Vec2::new(0.0, 200.0));
+    assert!((impact.point.distance(first_center) - 3.0).abs() < 1e-3);
+    assert!((impact.point.distance(second_center) - 3.0).abs() < 1e-3);
+    assert!(contact_between(&app, first, late).is_none());
+    assert!(contact_between(&app, second, late).is_none());
+    app.update();
+    assert!(contact_between(&app, first, late).is_none());
+    assert!(contact_between(&app, second, late).is_none());
+}
+
+#[test]
+fn a_wall_despawned_while_the_bullet_passes_is_never_met() {
+    let mut app = app();
+    app.add_systems(Update, fly);
+    let wall = spawn_wall(&mut app);
+    let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(100.0, 0.0), true);
+    app.update();
+    app.world_mut().entity_mut(wall).despawn();
+    app.update();
+    assert!(last_frame::<Contact>(&app).is_empty());
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+    let _ = bullet;
+}
+
+#[test]
+fn a_bullet_despawned_after_its_hit_ends_its_contact() {
+    let mut app = app();
+    app.add_systems(Update, fly);
+    let wall = spawn_wall(&mut app);
+    let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(100.0, 0.0), true);
+    app.update();
+    app.update();
+    assert!(contact_between(&app, bullet, wall).is_some());
+    app.world_mut().entity_mut(bullet).despawn();
+    app.update();
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+}
+
+#[test]
+fn a_collider_switched_back_on_sweeps_only_its_last_move() {
+    let mut app = app();
+    app.add_systems(Update, fly);
+    let wall = spawn_wall(&mut app);
+    let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(20.0, 0.0), true);
+    app.update(); // −50
+    app.world_mut().entity_mut(bullet).insert(ColliderDisabled);
+    for _ in 0..4 {
+        app.update(); // −30, −10, 10, 30: across the wall while switched off
+    }
+    app.world_mut()
+        .entity_mut(bullet)
+        .remove::<ColliderDisabled>();
+    app.update(); // 50: its path is 30 → 50, clear of the wall
+    assert!(contact_between(&app, bullet, wall).is_none());
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+}
+
+#[test]
+fn a_swept_polygon_is_swept_too() {
+    let mut app = app();
+    app.add_systems(Update, fly);
+    let wall = spawn_wall(&mut app);
+    // Placed at x = −40 by the first update, at 40 by the second.
+    let block = app
+        .world_mut()
+        .spawn((
+            PolygonCollider::rectangle(4.0, 4.0),
+            Transform::from_xyz(-120.0, 0.0, 0.0).with_rotation(Quat::from_rotation_z(0.3)),
+            Velocity(Vec2::new(80.0, 0.0)),
+            Swept::default(),
+        ))
+        .id();
+    app.update(); // −40
+    app.update(); // 40: passed through
+    let contact = contact_between(&app, block, wall).expect("the block met the wall");
+    let impact = contact.impact.unwrap();
+    assert!(impact.point.x.abs() < 1e-3);
+    // A corner of the turned square led: it touched at one point, a corner's height.
+    assert!(impact.point.y.abs() < 2.0 * 2.0_f32.sqrt());
+}
