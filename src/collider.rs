@@ -6,15 +6,24 @@
 //! every point of a segment or polygon, mirroring included. A circle stays a circle: its radius
 //! is multiplied by the **larger** of the x and y scales, so under non-uniform scale it covers
 //! the ellipse the scale would make.
+//!
+//! # Edits in place
+//! The constructors validate their input. A collider changed in place without them (through
+//! reflection: an inspector, a scene file) is validated again by the pipeline before it is
+//! used: a valid edit takes effect at once (a polygon's bounds are recomputed), and an invalid
+//! one is skipped with one warning naming the entity, until it is valid again.
 
 use crate::geometry::{self, MAX_COORDINATE, in_range, overlap_segment_segment};
 use bevy::math::bounding::BoundingCircle;
-use bevy::math::primitives::{Circle, ConvexPolygon, Polygon, Segment2d};
+use bevy::math::primitives::{
+    Circle, ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Segment2d, Triangle2d,
+};
 use bevy::prelude::*;
 use thiserror::Error;
 
-/// Why a collider could not be built from the values given.
-#[derive(Clone, Debug, PartialEq, Error)]
+/// Why a collider could not be built from the values given (or, for one edited in place, why
+/// the pipeline skips it).
+#[derive(Clone, Copy, Debug, PartialEq, Error)]
 pub enum ColliderError {
     /// A circle's radius is negative, NaN, infinite or beyond [`MAX_COORDINATE`].
     #[error("a circle's radius must be finite and at least zero, got {0}")]
@@ -119,6 +128,16 @@ impl CircleCollider {
     pub fn offset(&self) -> Vec2 {
         self.offset
     }
+
+    /// Whether the fields are what [`try_new`](Self::try_new) and
+    /// [`try_with_offset`](Self::try_with_offset) accept (they may not be after an edit through
+    /// reflection).
+    pub(crate) fn validate(&self) -> Result<(), ColliderError> {
+        if !(0.0..=MAX_COORDINATE).contains(&self.radius) {
+            return Err(ColliderError::InvalidRadius(self.radius));
+        }
+        check_point(0, self.offset).map(drop)
+    }
 }
 
 impl TryFrom<Circle> for CircleCollider {
@@ -188,6 +207,13 @@ impl SegmentCollider {
     pub fn length(&self) -> f32 {
         self.a.distance(self.b)
     }
+
+    /// Whether the ends are what [`try_new`](Self::try_new) accepts (they may not be after an
+    /// edit through reflection).
+    pub(crate) fn validate(&self) -> Result<(), ColliderError> {
+        check_point(0, self.a)?;
+        check_point(1, self.b).map(drop)
+    }
 }
 
 impl TryFrom<Segment2d> for SegmentCollider {
@@ -234,9 +260,38 @@ impl From<&SegmentCollider> for Segment2d {
 #[require(Transform)]
 pub struct PolygonCollider {
     vertices: Vec<Vec2>,
-    /// The smallest circle around the vertices, in local space.
-    bounds_center: Vec2,
-    bounds_radius: f32,
+    /// What validating `vertices` found. Not reflected: an edit through reflection changes the
+    /// vertices only, and the pipeline validates them again (see [`Self::revalidate`]).
+    #[reflect(ignore)]
+    checked: Checked,
+}
+
+/// The result of validating a polygon's vertices, and which vertices it is for.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Checked {
+    /// Not validated (built through reflection).
+    #[default]
+    Not,
+    /// Valid, with the smallest circle around the vertices, in local space.
+    Valid {
+        fingerprint: u64,
+        bounds: BoundingCircle,
+    },
+    /// Not a valid polygon.
+    Invalid {
+        fingerprint: u64,
+        error: ColliderError,
+    },
+}
+
+/// A hash of the vertices' bits (FNV-1a), to tell whether they changed since they were checked.
+fn fingerprint(vertices: &[Vec2]) -> u64 {
+    vertices
+        .iter()
+        .flat_map(|vertex| [vertex.x.to_bits(), vertex.y.to_bits()])
+        .fold(0xcbf2_9ce4_8422_2325, |hash, bits| {
+            (hash ^ u64::from(bits)).wrapping_mul(0x0100_0000_01b3)
+        })
 }
 
 impl PolygonCollider {
@@ -258,25 +313,12 @@ impl PolygonCollider {
     ///   their shared vertex (edge `i` runs from vertex `i` to vertex `i + 1`, counted after
     ///   repeated vertices are dropped).
     pub fn try_new(vertices: impl Into<Vec<Vec2>>) -> Result<Self, ColliderError> {
-        let mut vertices = vertices.into();
-        for (index, &point) in vertices.iter().enumerate() {
-            check_point(index, point)?;
-        }
-        vertices.dedup();
-        while vertices.len() > 1 && vertices.first() == vertices.last() {
-            vertices.pop();
-        }
-        if vertices.len() < 3 {
-            return Err(ColliderError::TooFewVertices(vertices.len()));
-        }
-        check_area(&vertices)?;
-        check_simple(&vertices)?;
-        let bounds = geometry::bounding_circle_of_points(&vertices);
-        Ok(Self {
-            vertices,
-            bounds_center: bounds.center,
-            bounds_radius: bounds.radius(),
-        })
+        let (vertices, bounds) = validated(vertices.into())?;
+        let checked = Checked::Valid {
+            fingerprint: fingerprint(&vertices),
+            bounds,
+        };
+        Ok(Self { vertices, checked })
     }
 
     /// A regular polygon of `sides` vertices on a circle of `circumradius` around the origin,
@@ -313,10 +355,66 @@ impl PolygonCollider {
         &self.vertices
     }
 
-    /// The smallest circle around the polygon, in local space.
-    pub fn local_bounding_circle(&self) -> BoundingCircle {
-        BoundingCircle::new(self.bounds_center, self.bounds_radius)
+    /// The smallest circle around the polygon, in local space; `None` while the vertices are
+    /// not a valid polygon (after an edit through reflection).
+    pub fn local_bounding_circle(&self) -> Option<BoundingCircle> {
+        match self.checked {
+            Checked::Valid { bounds, .. } => Some(bounds),
+            _ => None,
+        }
     }
+
+    /// Validates the vertices again if they changed since they were last checked (an edit
+    /// through reflection), as [`try_new`](Self::try_new) does; a valid edit is kept, with its
+    /// repeated vertices dropped and its bounds recomputed. `O(n)` when nothing changed.
+    /// Returns the bounds of the vertices, or why they are not a valid polygon.
+    pub(crate) fn revalidate(&mut self) -> Result<BoundingCircle, ColliderError> {
+        let now = fingerprint(&self.vertices);
+        match self.checked {
+            Checked::Valid {
+                fingerprint,
+                bounds,
+            } if fingerprint == now => return Ok(bounds),
+            Checked::Invalid { fingerprint, error } if fingerprint == now => return Err(error),
+            _ => {}
+        }
+        match validated(self.vertices.clone()) {
+            Ok((vertices, bounds)) => {
+                self.checked = Checked::Valid {
+                    fingerprint: fingerprint(&vertices),
+                    bounds,
+                };
+                self.vertices = vertices;
+                Ok(bounds)
+            }
+            Err(error) => {
+                self.checked = Checked::Invalid {
+                    fingerprint: now,
+                    error,
+                };
+                Err(error)
+            }
+        }
+    }
+}
+
+/// The vertices as a valid polygon (repeated neighbours and a repeated closing vertex
+/// dropped), with their bounding circle; or why they are not one.
+fn validated(mut vertices: Vec<Vec2>) -> Result<(Vec<Vec2>, BoundingCircle), ColliderError> {
+    for (index, &point) in vertices.iter().enumerate() {
+        check_point(index, point)?;
+    }
+    vertices.dedup();
+    while vertices.len() > 1 && vertices.first() == vertices.last() {
+        vertices.pop();
+    }
+    if vertices.len() < 3 {
+        return Err(ColliderError::TooFewVertices(vertices.len()));
+    }
+    check_area(&vertices)?;
+    check_simple(&vertices)?;
+    let bounds = geometry::bounding_circle_of_points(&vertices);
+    Ok((vertices, bounds))
 }
 
 /// Rejects polygons whose vertices lie on one line.
@@ -378,10 +476,135 @@ impl TryFrom<ConvexPolygon> for PolygonCollider {
     }
 }
 
+impl TryFrom<Rectangle> for PolygonCollider {
+    type Error = ColliderError;
+
+    /// The rectangle centred on the origin, counter-clockwise from its lower-left corner.
+    fn try_from(rectangle: Rectangle) -> Result<Self, Self::Error> {
+        let half = rectangle.half_size;
+        Self::try_new(vec![
+            Vec2::new(-half.x, -half.y),
+            Vec2::new(half.x, -half.y),
+            Vec2::new(half.x, half.y),
+            Vec2::new(-half.x, half.y),
+        ])
+    }
+}
+
+impl TryFrom<RegularPolygon> for PolygonCollider {
+    type Error = ColliderError;
+
+    /// The polygon's vertices as Bevy places them: the first at the top, counter-clockwise.
+    fn try_from(polygon: RegularPolygon) -> Result<Self, Self::Error> {
+        if polygon.sides < 3 {
+            return Err(ColliderError::TooFewVertices(polygon.sides as usize));
+        }
+        Self::try_new(polygon.vertices(0.0).into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl TryFrom<Triangle2d> for PolygonCollider {
+    type Error = ColliderError;
+
+    fn try_from(triangle: Triangle2d) -> Result<Self, Self::Error> {
+        Self::try_new(triangle.vertices.to_vec())
+    }
+}
+
+impl TryFrom<Rhombus> for PolygonCollider {
+    type Error = ColliderError;
+
+    /// The rhombus centred on the origin, counter-clockwise from its rightmost vertex.
+    fn try_from(rhombus: Rhombus) -> Result<Self, Self::Error> {
+        let half = rhombus.half_diagonals;
+        Self::try_new(vec![
+            Vec2::new(half.x, 0.0),
+            Vec2::new(0.0, half.y),
+            Vec2::new(-half.x, 0.0),
+            Vec2::new(0.0, -half.y),
+        ])
+    }
+}
+
 impl From<&PolygonCollider> for Polygon {
     fn from(collider: &PolygonCollider) -> Self {
         Polygon {
             vertices: collider.vertices.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square() -> Vec<Vec2> {
+        vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y]
+    }
+
+    #[test]
+    fn an_unchanged_polygon_is_not_checked_again() {
+        let mut polygon = PolygonCollider::new(square());
+        let before = polygon.clone();
+        assert!(polygon.revalidate().is_ok());
+        assert_eq!(polygon, before);
+    }
+
+    #[test]
+    fn an_edit_is_checked_and_its_bounds_recomputed() {
+        let mut polygon = PolygonCollider::new(square());
+        polygon.vertices = vec![
+            Vec2::ZERO,
+            Vec2::new(4.0, 0.0),
+            Vec2::new(4.0, 4.0),
+            Vec2::ZERO,
+        ];
+        assert!(polygon.revalidate().is_ok());
+        assert_eq!(polygon.vertices().len(), 3, "the closing vertex dropped");
+        let bounds = polygon.local_bounding_circle().unwrap();
+        assert!((bounds.radius() - 8.0_f32.sqrt()).abs() < 1e-4);
+    }
+
+    #[test]
+    fn a_bad_edit_is_refused_until_mended() {
+        let mut polygon = PolygonCollider::new(square());
+        polygon.vertices.swap(1, 2); // A bow tie.
+        assert!(matches!(
+            polygon.revalidate(),
+            Err(ColliderError::SelfIntersecting(..))
+        ));
+        assert_eq!(polygon.local_bounding_circle(), None);
+        assert!(polygon.revalidate().is_err(), "still bad, remembered");
+        polygon.vertices.swap(1, 2);
+        assert!(polygon.revalidate().is_ok());
+        assert!(polygon.local_bounding_circle().is_some());
+    }
+
+    #[test]
+    fn a_polygon_built_by_reflection_is_checked() {
+        let mut polygon = PolygonCollider {
+            vertices: square(),
+            checked: Checked::default(),
+        };
+        assert_eq!(polygon.local_bounding_circle(), None);
+        assert!(polygon.revalidate().is_ok());
+        assert!(polygon.local_bounding_circle().is_some());
+    }
+
+    #[test]
+    fn edited_circles_and_segments_are_checked() {
+        let mut circle = CircleCollider::new(2.0);
+        assert_eq!(circle.validate(), Ok(()));
+        circle.radius = f32::NAN;
+        assert!(matches!(
+            circle.validate(),
+            Err(ColliderError::InvalidRadius(_))
+        ));
+        let mut segment = SegmentCollider::new(Vec2::ZERO, Vec2::ONE);
+        segment.b.x = f32::INFINITY;
+        assert!(matches!(
+            segment.validate(),
+            Err(ColliderError::InvalidPoint { index: 1, .. })
+        ));
     }
 }

@@ -3,7 +3,9 @@
 //! [`CollidingEntities`] component. Data only: the pipeline's events stage writes them.
 
 use crate::geometry::{Containment, Impact, Points};
+use crate::layers::{CollisionLayers, LayerMask};
 use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::prelude::*;
 use std::sync::OnceLock;
 
@@ -44,9 +46,50 @@ pub struct Contact {
     /// for one facing a chosen entity). `None` for pairs that were already touching (and for
     /// colliders that are not swept): their first touch was in an earlier frame.
     pub impact: Option<Impact>,
+    /// `a`'s and `b`'s [`CollisionLayers`] (the default, every layer, for a collider without
+    /// the component): for telling the two apart by role, see [`by_layer`](Self::by_layer).
+    pub layers: [CollisionLayers; 2],
 }
 
 impl Contact {
+    /// The pair as `(the collider on layer(s) `layer`, the other)`, so a game need not try both
+    /// orders: `contact.by_layer(PLAYER_SHOT)` gives `(bullet, what it hit)`. When both are on
+    /// `layer`, `a` comes first; `None` when neither is.
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_collision_events::prelude::*;
+    /// const PLAYER_SHOT: LayerMask = LayerMask::layer(1);
+    ///
+    /// fn bullet_hits(mut contacts: MessageReader<Contact>, mut commands: Commands) {
+    ///     for contact in contacts.read() {
+    ///         if let Some((bullet, _target)) = contact.by_layer(PLAYER_SHOT) {
+    ///             commands.entity(bullet).try_despawn();
+    ///         }
+    ///     }
+    /// }
+    /// # bevy::ecs::system::assert_is_system(bullet_hits);
+    /// ```
+    pub fn by_layer(&self, layer: LayerMask) -> Option<(Entity, Entity)> {
+        if self.layers[0].memberships.intersects(layer) {
+            Some((self.a, self.b))
+        } else if self.layers[1].memberships.intersects(layer) {
+            Some((self.b, self.a))
+        } else {
+            None
+        }
+    }
+
+    /// The pair as `(the collider that `role` holds, the other)`, for a query that picks out one
+    /// side by its components, such as `Query<(), With<Bullet>>`. When `role` holds both, `a`
+    /// comes first; `None` when it holds neither.
+    pub fn pick<D: QueryData, F: QueryFilter>(
+        &self,
+        role: &Query<'_, '_, D, F>,
+    ) -> Option<(Entity, Entity)> {
+        pick(self.a, self.b, role)
+    }
+
     /// Whether `entity` is one of the two.
     pub fn involves(&self, entity: Entity) -> bool {
         self.a == entity || self.b == entity
@@ -129,6 +172,16 @@ pub struct ContactStarted {
     pub other: Entity,
 }
 
+impl ContactStarted {
+    /// The pair as `(the collider that `role` holds, the other)`: see [`Contact::pick`].
+    pub fn pick<D: QueryData, F: QueryFilter>(
+        &self,
+        role: &Query<'_, '_, D, F>,
+    ) -> Option<(Entity, Entity)> {
+        pick(self.entity, self.other, role)
+    }
+}
+
 /// Two colliders stopped overlapping this frame: they moved apart, or one of them was
 /// despawned, lost its collider, was switched off with
 /// [`ColliderDisabled`](crate::ColliderDisabled), or no longer matches the other's layers.
@@ -148,8 +201,35 @@ pub struct ContactEnded {
     pub other: Entity,
 }
 
+impl ContactEnded {
+    /// The pair as `(the collider that `role` holds, the other)`: see [`Contact::pick`]. A
+    /// despawned collider is held by no query.
+    pub fn pick<D: QueryData, F: QueryFilter>(
+        &self,
+        role: &Query<'_, '_, D, F>,
+    ) -> Option<(Entity, Entity)> {
+        pick(self.entity, self.other, role)
+    }
+}
+
+/// `(first, second)` if `role` holds `first`, else `(second, first)` if it holds `second`.
+fn pick<D: QueryData, F: QueryFilter>(
+    first: Entity,
+    second: Entity,
+    role: &Query<'_, '_, D, F>,
+) -> Option<(Entity, Entity)> {
+    if role.contains(first) {
+        Some((first, second))
+    } else if role.contains(second) {
+        Some((second, first))
+    } else {
+        None
+    }
+}
+
 /// The entities this one overlaps now, kept up to date on the entities that have this
-/// component (add it to those you want to ask; it costs nothing elsewhere).
+/// component (add it to those you want to ask; it costs nothing elsewhere). Added to an entity
+/// that already overlaps others, it lists them from the pipeline's next run.
 ///
 /// # Scheduling
 /// Updated in [`CollisionSystems::Events`](crate::CollisionSystems::Events).
@@ -166,6 +246,12 @@ impl CollidingEntities {
     /// Records that the entity no longer overlaps `other`.
     pub(crate) fn remove(&mut self, other: Entity) {
         self.0.remove(&other);
+    }
+
+    /// Records that the entity overlaps exactly `others`.
+    pub(crate) fn replace(&mut self, others: impl IntoIterator<Item = Entity>) {
+        self.0.clear();
+        self.0.extend(others);
     }
 }
 
@@ -282,6 +368,7 @@ mod tests {
             points: Points::from_slice(&[Vec2::new(a as f32, b as f32)]),
             containment: Containment::Neither,
             impact: None,
+            layers: [CollisionLayers::ALL; 2],
         }
     }
 
@@ -342,6 +429,21 @@ mod tests {
         hit.containment = Containment::FirstInSecond;
         assert!(hit.is_inside(entity(1)) && !hit.is_inside(entity(2)));
         assert_eq!(hit.nearest_point(Vec2::ZERO), None);
+    }
+
+    #[test]
+    fn by_layer_puts_the_one_on_the_layer_first() {
+        const SHOT: LayerMask = LayerMask::layer(1);
+        const ENEMY: LayerMask = LayerMask::layer(2);
+        let mut hit = contact(1, 2);
+        hit.layers = [
+            CollisionLayers::new(ENEMY, SHOT),
+            CollisionLayers::new(SHOT, ENEMY),
+        ];
+        assert_eq!(hit.by_layer(SHOT), Some((entity(2), entity(1))));
+        assert_eq!(hit.by_layer(ENEMY), Some((entity(1), entity(2))));
+        assert_eq!(hit.by_layer(LayerMask::layer(5)), None);
+        assert_eq!(hit.by_layer(SHOT | ENEMY), Some((entity(1), entity(2))));
     }
 
     #[test]

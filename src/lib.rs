@@ -16,10 +16,12 @@
 //! const ENEMY: LayerMask = LayerMask::layer(1);
 //!
 //! fn spawn(mut commands: Commands) {
-//!     // A bullet, on its layer, touching enemies only (so never other bullets).
+//!     // A bullet, on its layer, touching enemies only (so never other bullets), swept so
+//!     // that however fast it flies it never passes through anything between two frames.
 //!     commands.spawn((
 //!         CircleCollider::new(4.0),
 //!         CollisionLayers::new(PLAYER_BULLET, ENEMY),
+//!         Swept::default(),
 //!         Transform::from_xyz(20.0, 0.0, 0.0),
 //!     ));
 //!     // An octagon enemy that reacts to its own hits.
@@ -86,6 +88,7 @@
 //!
 //! | feature | default | what it does |
 //! |---|---|---|
+//! | `debug-draw` | no | [`debug::CollisionDebugPlugin`]: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
 //! | `parallel` | yes | split the pipeline's stages across Bevy's `ComputeTaskPool` (prepare, broad and narrow phases; see [`CollisionSettings::parallel_threshold`]) |
 //!
 //! # Modules
@@ -95,12 +98,15 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule |
+//! | `debug` | the gizmo drawing plugin (feature `debug-draw`): draws what the pipeline placed |
 //! | `pipeline` | the stages, private: `prepare`, `broad_phase`, `narrow_phase`, `events`, each owning its resource and system |
 //! | `settings`, `collider`, `layers`, `swept`, `contact` | the public types: tuning, components, events |
 //! | [`geometry`] | pure 2D geometry, one file per shape pair, usable on its own |
 
 mod collider;
 mod contact;
+#[cfg(feature = "debug-draw")]
+pub mod debug;
 pub mod geometry;
 mod layers;
 mod pipeline;

@@ -9,6 +9,9 @@ use crate::swept::Swept;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
+use bevy::transform::systems::{
+    mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms,
+};
 
 /// Finds the overlapping colliders every frame and sends [`Contact`], [`ContactStarted`] and
 /// [`ContactEnded`].
@@ -30,9 +33,25 @@ pub struct CollisionPlugin {
 
 impl CollisionPlugin {
     /// Runs the pipeline in `schedule` instead of [`PostUpdate`], for instance
-    /// `FixedPostUpdate` to test at the fixed time step. Transform propagation does not run in
-    /// fixed schedules, so colliders are then placed by the [`GlobalTransform`]s of the last
-    /// propagation.
+    /// `FixedPostUpdate` to test at the fixed time step, for games that move their bodies in
+    /// `FixedUpdate`.
+    ///
+    /// Bevy propagates transforms only in `PostUpdate`, so in any other schedule the plugin
+    /// propagates them itself, right before its [`CollisionSystems::Prepare`] (Bevy's own
+    /// propagation systems, in [`TransformSystems::Propagate`] of that schedule): each fixed step
+    /// tests its colliders where that step left them, parents and children included, and a
+    /// collider spawned in a step is tested where it was spawned. Each step writes its own
+    /// messages; Bevy keeps messages written in fixed steps until they have been read, so a
+    /// reader in `FixedUpdate` or in `Update` sees each one once, however many steps a frame
+    /// runs (none, one or several).
+    ///
+    /// ```no_run
+    /// # use bevy::prelude::*;
+    /// # use bevy_collision_events::prelude::*;
+    /// App::new()
+    ///     .add_plugins((DefaultPlugins, CollisionPlugin::new(FixedPostUpdate)))
+    ///     .run();
+    /// ```
     pub fn new(schedule: impl ScheduleLabel) -> Self {
         Self {
             schedule: schedule.intern(),
@@ -67,6 +86,20 @@ pub enum CollisionSystems {
 
 impl Plugin for CollisionPlugin {
     fn build(&self, app: &mut App) {
+        if self.schedule != PostUpdate.intern() {
+            // Bevy propagates transforms in `PostUpdate` only: elsewhere (a fixed step), place
+            // colliders from the transforms as they are now, not as the last frame left them.
+            app.add_systems(
+                self.schedule,
+                (
+                    mark_dirty_trees,
+                    propagate_parent_transforms,
+                    sync_simple_transforms,
+                )
+                    .chain()
+                    .in_set(TransformSystems::Propagate),
+            );
+        }
         pipeline::init(app);
         app.init_resource::<CollisionSettings>()
             .init_resource::<Contacts>()

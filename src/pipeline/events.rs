@@ -5,8 +5,53 @@
 use super::narrow_phase::NarrowPhase;
 use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
 use bevy::ecs::entity::Entities;
+use bevy::ecs::event::EventKey;
+use bevy::ecs::observer::{ObservedBy, Observer};
 use bevy::prelude::*;
 use core::cmp::Ordering;
+
+/// The keys under which Bevy files observers of the two contact entity events.
+#[derive(Resource)]
+pub(crate) struct ContactEventKeys {
+    started: EventKey,
+    ended: EventKey,
+}
+
+impl FromWorld for ContactEventKeys {
+    fn from_world(world: &mut World) -> Self {
+        Self {
+            started: world.register_event_key::<ContactStarted>(),
+            ended: world.register_event_key::<ContactEnded>(),
+        }
+    }
+}
+
+/// Who watches the contact entity events this run: an entity event is triggered only for an
+/// entity that an observer could see it on, so that no observer costs nothing.
+#[derive(Clone, Copy)]
+struct Watchers {
+    /// Some observer watches every entity's `ContactStarted` (one added with `add_observer`).
+    all_started: bool,
+    /// Likewise for `ContactEnded`.
+    all_ended: bool,
+}
+
+impl Watchers {
+    fn find(keys: &ContactEventKeys, observers: &Query<&Observer>) -> Self {
+        let mut watchers = Self {
+            all_started: false,
+            all_ended: false,
+        };
+        for observer in observers {
+            let descriptor = observer.descriptor();
+            if descriptor.entities().is_empty() {
+                watchers.all_started |= descriptor.event_keys().contains(&keys.started);
+                watchers.all_ended |= descriptor.event_keys().contains(&keys.ended);
+            }
+        }
+        watchers
+    }
+}
 
 /// How a pair's contact changed between two frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,7 +101,12 @@ pub(crate) fn write_contact_events(
     mut contact_writer: MessageWriter<Contact>,
     mut started_writer: MessageWriter<ContactStarted>,
     mut ended_writer: MessageWriter<ContactEnded>,
-    mut colliding: Query<&mut CollidingEntities>,
+    mut colliding: Query<(Entity, &mut CollidingEntities)>,
+    (keys, observers, observed): (
+        Res<ContactEventKeys>,
+        Query<&Observer>,
+        Query<(), With<ObservedBy>>,
+    ),
     entities: &Entities,
     mut commands: Commands,
 ) {
@@ -64,15 +114,21 @@ pub(crate) fn write_contact_events(
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);
     let current = contacts.as_slice();
+    // Found on the first change only: most runs start and end nothing.
+    let mut found = None;
+    let mut watchers = || *found.get_or_insert_with(|| Watchers::find(&keys, &observers));
     diff(previous, current, |change| match change {
         Change::Started(a, b) => {
             started_writer.write(ContactStarted {
                 entity: a,
                 other: b,
             });
+            let all = watchers().all_started;
             for (entity, other) in [(a, b), (b, a)] {
-                commands.trigger(ContactStarted { entity, other });
-                if let Ok(mut set) = colliding.get_mut(entity) {
+                if all || observed.contains(entity) {
+                    commands.trigger(ContactStarted { entity, other });
+                }
+                if let Ok((_, mut set)) = colliding.get_mut(entity) {
                     set.insert(other);
                 }
             }
@@ -82,16 +138,24 @@ pub(crate) fn write_contact_events(
                 entity: a,
                 other: b,
             });
+            let all = watchers().all_ended;
             for (entity, other) in [(a, b), (b, a)] {
-                if entities.contains_spawned(entity) {
+                if entities.contains_spawned(entity) && (all || observed.contains(entity)) {
                     commands.trigger(ContactEnded { entity, other });
                 }
-                if let Ok(mut set) = colliding.get_mut(entity) {
+                if let Ok((_, mut set)) = colliding.get_mut(entity) {
                     set.remove(other);
                 }
             }
         }
     });
+    // A `CollidingEntities` added since the last run starts from every current contact, not
+    // only from those that start from now on.
+    for (entity, mut set) in &mut colliding {
+        if set.is_added() {
+            set.replace(contacts.touching(entity));
+        }
+    }
     contact_writer.write_batch(current.iter().cloned());
     previous.clear();
 }
@@ -117,6 +181,7 @@ mod tests {
                 points: Points::new(),
                 containment: Containment::Coincident,
                 impact: None,
+                layers: [crate::layers::CollisionLayers::ALL; 2],
             })
             .collect()
     }

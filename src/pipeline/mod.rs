@@ -8,7 +8,7 @@
 //! [`CollisionSystems`](crate::CollisionSystems) set; [`ParallelSplit`] is the one rule by which
 //! a stage decides whether, and how finely, to split its work across the task pool.
 
-mod bodies;
+pub(crate) mod bodies;
 mod broad_phase;
 mod events;
 mod narrow_phase;
@@ -28,7 +28,8 @@ use bevy::tasks::ComputeTaskPool;
 pub(crate) fn init(app: &mut App) {
     app.init_resource::<bodies::Bodies>()
         .init_resource::<broad_phase::BroadPhase>()
-        .init_resource::<narrow_phase::NarrowPhase>();
+        .init_resource::<narrow_phase::NarrowPhase>()
+        .init_resource::<events::ContactEventKeys>();
 }
 
 /// How a stage splits `len` items of work across Bevy's `ComputeTaskPool`: into pieces of

@@ -102,5 +102,6 @@ fn test_pair(
         points,
         containment,
         impact,
+        layers: [bodies.layers[first], bodies.layers[second]],
     })
 }

@@ -9,13 +9,14 @@
 
 use super::ParallelSplit;
 use super::bodies::{Bodies, BodySlots, WorldShape};
-use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
+use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
 use crate::geometry::{Disc, Segment};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
+use core::fmt;
 
 /// The x and y axes and translation of a [`GlobalTransform`]: how local points reach the world.
 #[derive(Clone, Copy)]
@@ -28,11 +29,26 @@ struct Placement {
 }
 
 /// Why a collider was left out this frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Skipped {
     NonFiniteTransform,
     ZeroScale,
     SecondCollider,
+    /// Its fields were edited into values its constructor refuses.
+    Invalid(ColliderError),
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NonFiniteTransform => f.write_str("its GlobalTransform is not finite"),
+            Self::ZeroScale => f.write_str("its scale is zero on an axis"),
+            Self::SecondCollider => f.write_str(
+                "it has more than one collider kind (only the polygon, else the segment, is used)",
+            ),
+            Self::Invalid(error) => write!(f, "it was edited into an invalid shape: {error}"),
+        }
+    }
 }
 
 impl Placement {
@@ -73,13 +89,13 @@ impl Placement {
     }
 }
 
-/// The query every collider kind is read with.
+/// The query every collider kind is read with: `C` is how the collider is read.
 type Colliders<'w, 's, C, F = ()> = Query<
     'w,
     's,
     (
         Entity,
-        &'static C,
+        C,
         &'static GlobalTransform,
         Option<&'static CollisionLayers>,
         Option<&'static Swept>,
@@ -87,12 +103,20 @@ type Colliders<'w, 's, C, F = ()> = Query<
     (Without<ColliderDisabled>, F),
 >;
 
+/// The polygons, written to only when an edit in place must be validated again.
+type PolygonColliders<'w, 's> = Colliders<'w, 's, &'static mut PolygonCollider>;
+
 /// The segments: those of entities without a polygon (which takes precedence).
-type SegmentColliders<'w, 's> = Colliders<'w, 's, SegmentCollider, Without<PolygonCollider>>;
+type SegmentColliders<'w, 's> =
+    Colliders<'w, 's, &'static SegmentCollider, Without<PolygonCollider>>;
 
 /// The circles: those of entities without a polygon or segment (which take precedence).
-type CircleColliders<'w, 's> =
-    Colliders<'w, 's, CircleCollider, (Without<SegmentCollider>, Without<PolygonCollider>)>;
+type CircleColliders<'w, 's> = Colliders<
+    'w,
+    's,
+    &'static CircleCollider,
+    (Without<SegmentCollider>, Without<PolygonCollider>),
+>;
 
 /// Entities with more than one collider kind: all but the first (polygon, then segment, then
 /// circle) are skipped.
@@ -124,14 +148,7 @@ impl SkipWarnings {
     fn skip(&mut self, entity: Entity, why: Skipped) -> bool {
         let warn = self.this_frame.insert(entity) && !self.last_frame.contains(&entity);
         if warn {
-            let what = match why {
-                Skipped::NonFiniteTransform => "its GlobalTransform is not finite",
-                Skipped::ZeroScale => "its scale is zero on an axis",
-                Skipped::SecondCollider => {
-                    "it has more than one collider kind (only the polygon, else the segment, is used)"
-                }
-            };
-            warn!("collider {entity} skipped: {what}");
+            warn!("collider {entity} skipped: {why}");
         }
         warn
     }
@@ -147,7 +164,7 @@ pub(crate) fn prepare_bodies(
     mut bodies: ResMut<Bodies>,
     settings: Res<CollisionSettings>,
     mut warnings: Local<SkipWarnings>,
-    polygons: Colliders<PolygonCollider>,
+    mut polygons: PolygonColliders,
     segments: SegmentColliders,
     circles: CircleColliders,
     second_colliders: SecondColliders,
@@ -158,7 +175,7 @@ pub(crate) fn prepare_bodies(
     for entity in &second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
     }
-    place_polygons(bodies, &polygons, &mut warnings);
+    place_polygons(bodies, &mut polygons, &mut warnings);
     place_segments(bodies, &segments, &mut warnings);
     for (entity, why) in place_circles(bodies, &circles, &settings) {
         warnings.skip(entity, why);
@@ -175,16 +192,29 @@ pub(crate) fn remember_path_starts(mut swept: Query<(&mut Swept, &GlobalTransfor
     });
 }
 
-/// Appends every polygon, its vertices to [`Bodies::vertices`].
+/// Appends every polygon, its vertices to [`Bodies::vertices`]. A polygon changed since the
+/// last run is validated again first (an edit through reflection skips its constructor).
 fn place_polygons(
     bodies: &mut Bodies,
-    polygons: &Colliders<PolygonCollider>,
+    polygons: &mut PolygonColliders,
     warnings: &mut SkipWarnings,
 ) {
     // `for_each` rather than `for`: Bevy's internal iteration is the faster path.
     polygons
-        .iter()
-        .for_each(|(entity, polygon, transform, layers, swept)| {
+        .iter_mut()
+        .for_each(|(entity, mut polygon, transform, layers, swept)| {
+            let checked = match polygon.local_bounding_circle() {
+                Some(bounds) if !polygon.is_changed() => Ok(bounds),
+                // Validated without marking it changed again: validation keeps a valid edit.
+                _ => polygon.bypass_change_detection().revalidate(),
+            };
+            let local = match checked {
+                Ok(bounds) => bounds,
+                Err(error) => {
+                    warnings.skip(entity, Skipped::Invalid(error));
+                    return;
+                }
+            };
             let placement = match Placement::of(transform) {
                 Ok(placement) => placement,
                 Err(why) => {
@@ -197,7 +227,6 @@ fn place_polygons(
             bodies
                 .vertices
                 .extend(vertices.iter().map(|&v| placement.apply(v)));
-            let local = polygon.local_bounding_circle();
             let center = placement.apply(local.center);
             let bounds = (
                 center,
@@ -216,6 +245,10 @@ fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &m
     segments
         .iter()
         .for_each(|(entity, segment, transform, layers, swept)| {
+            if let Err(error) = segment.validate() {
+                warnings.skip(entity, Skipped::Invalid(error));
+                return;
+            }
             let placement = match Placement::of(transform) {
                 Ok(placement) => placement,
                 Err(why) => {
@@ -276,7 +309,11 @@ fn place_circle_run(
     let mut skipped = Vec::new();
     let count = slots.len();
     circles.iter().skip(skip).take(count).enumerate().for_each(
-        |(index, (entity, circle, transform, layers, swept))| match Placement::of(transform) {
+        |(index, (entity, circle, transform, layers, swept))| match circle
+            .validate()
+            .map_err(Skipped::Invalid)
+            .and_then(|()| Placement::of(transform))
+        {
             Ok(placement) => {
                 let world = Disc::new(
                     placement.apply(circle.offset()),

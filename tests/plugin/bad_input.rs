@@ -2,7 +2,9 @@
 //! warning), never a panic, never NaN, and other entities unaffected.
 
 use crate::common::{app, contact_between, last_frame};
-use bevy::math::primitives::{Circle, ConvexPolygon, Polygon, Segment2d};
+use bevy::math::primitives::{
+    Circle, ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Segment2d, Triangle2d,
+};
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
@@ -130,6 +132,48 @@ fn conversions_from_bevy_math_primitives() {
         Vec2::new(0.0, 1.0),
     ]);
     assert!(PolygonCollider::try_from(bow_tie).is_err());
+}
+
+/// Whether the polygon's vertices are `expected` as a set (in any order, within 1e-5).
+fn has_vertices(polygon: &PolygonCollider, expected: &[Vec2]) -> bool {
+    polygon.vertices().len() == expected.len()
+        && expected
+            .iter()
+            .all(|e| polygon.vertices().iter().any(|v| v.abs_diff_eq(*e, 1e-5)))
+}
+
+#[test]
+fn conversions_from_bevy_math_shapes_with_corners() {
+    let rectangle = PolygonCollider::try_from(Rectangle::new(4.0, 2.0)).unwrap();
+    let corners = [(-2.0, -1.0), (2.0, -1.0), (2.0, 1.0), (-2.0, 1.0)].map(Vec2::from);
+    assert!(has_vertices(&rectangle, &corners));
+    assert!(PolygonCollider::try_from(Rectangle::new(0.0, 2.0)).is_err());
+
+    let hexagon = PolygonCollider::try_from(RegularPolygon::new(2.0, 6)).unwrap();
+    assert_eq!(hexagon.vertices().len(), 6);
+    assert!(
+        hexagon.vertices()[0].abs_diff_eq(Vec2::new(0.0, 2.0), 1e-5),
+        "top first"
+    );
+    assert!(
+        hexagon
+            .vertices()
+            .iter()
+            .all(|v| (v.length() - 2.0).abs() < 1e-5)
+    );
+
+    let triangle = Triangle2d::new(Vec2::ZERO, Vec2::new(3.0, 0.0), Vec2::new(0.0, 3.0));
+    let collider = PolygonCollider::try_from(triangle).unwrap();
+    assert_eq!(collider.vertices(), triangle.vertices);
+    let flat = Triangle2d::new(Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0));
+    assert_eq!(
+        PolygonCollider::try_from(flat),
+        Err(ColliderError::ZeroArea)
+    );
+
+    let rhombus = PolygonCollider::try_from(Rhombus::new(4.0, 2.0)).unwrap();
+    let tips = [(2.0, 0.0), (0.0, 1.0), (-2.0, 0.0), (0.0, -1.0)].map(Vec2::from);
+    assert!(has_vertices(&rhombus, &tips));
 }
 
 /// A pair of good overlapping discs, for checking they are unaffected.

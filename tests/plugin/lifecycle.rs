@@ -206,3 +206,68 @@ fn colliding_entities_and_contacts_say_who_touches_whom() {
     let colliding = app.world().get::<CollidingEntities>(a).unwrap();
     assert!(!colliding.contains(&b) && colliding.contains(&far));
 }
+
+#[test]
+fn colliding_entities_added_mid_contact_lists_what_already_touches() {
+    let mut app = app();
+    let (a, b) = overlapping_pair(&mut app);
+    app.update();
+    app.update();
+    app.world_mut()
+        .entity_mut(a)
+        .insert(CollidingEntities::default());
+    app.update();
+    let colliding = app.world().get::<CollidingEntities>(a).unwrap();
+    assert!(
+        colliding.contains(&b) && colliding.len() == 1,
+        "{colliding:?}"
+    );
+    // And it stays right: the contact ends, the set empties.
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(50.0, 0.0, 0.0));
+    app.update();
+    assert!(app.world().get::<CollidingEntities>(a).unwrap().is_empty());
+}
+
+#[test]
+fn a_global_observer_sees_every_entity_and_an_entity_observer_its_own() {
+    #[derive(Resource, Default)]
+    struct Counts {
+        global_started: Vec<Entity>,
+        global_ended: Vec<Entity>,
+        own: usize,
+    }
+    let mut app = app();
+    app.init_resource::<Counts>()
+        .add_observer(|hit: On<ContactStarted>, mut counts: ResMut<Counts>| {
+            counts.global_started.push(hit.entity);
+        })
+        .add_observer(|end: On<ContactEnded>, mut counts: ResMut<Counts>| {
+            counts.global_ended.push(end.entity);
+        });
+    let (a, b) = overlapping_pair(&mut app);
+    // A third, watched by an observer of its own, touching `b` only.
+    let c = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(2.0),
+            Transform::from_xyz(12.0, 0.0, 0.0),
+        ))
+        .observe(|_: On<ContactStarted>, mut counts: ResMut<Counts>| counts.own += 1)
+        .id();
+    app.update();
+    let mut started = app.world().resource::<Counts>().global_started.clone();
+    started.sort();
+    let mut expected = vec![a, b, b, c];
+    expected.sort();
+    assert_eq!(started, expected, "each side of each pair");
+    assert_eq!(app.world().resource::<Counts>().own, 1, "c's own start");
+    app.world_mut().entity_mut(c).despawn();
+    app.update();
+    assert_eq!(
+        app.world().resource::<Counts>().global_ended,
+        [b],
+        "the survivor's end"
+    );
+}

@@ -5,9 +5,13 @@
 
 mod bad_input;
 mod common;
+mod debug;
 mod determinism;
+mod edits;
+mod fixed_step;
 mod layers;
 mod lifecycle;
+mod roles;
 mod scale;
 mod schedule;
 mod shapes;

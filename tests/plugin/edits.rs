@@ -1,0 +1,155 @@
+//! Colliders edited in place through reflection (as an inspector or a scene file would): a
+//! valid edit takes effect at once, an invalid one is skipped until it is mended.
+
+use crate::common::{app, contact_between, last_frame};
+use bevy::ecs::component::Mutable;
+use bevy::prelude::*;
+use bevy::reflect::{PartialReflect, ReflectMut};
+use bevy_collision_events::prelude::*;
+
+/// Sets `field` of `entity`'s `C` through reflection, bypassing every constructor.
+fn set_field<C, T>(app: &mut App, entity: Entity, field: &str, value: T)
+where
+    C: Component<Mutability = Mutable> + Reflect,
+    T: PartialReflect,
+{
+    let mut component = app.world_mut().get_mut::<C>(entity).unwrap();
+    let ReflectMut::Struct(fields) = component.reflect_mut() else {
+        panic!("a struct");
+    };
+    fields.field_mut(field).unwrap().apply(&value);
+}
+
+fn square(half: f32) -> Vec<Vec2> {
+    vec![
+        Vec2::new(-half, -half),
+        Vec2::new(half, -half),
+        Vec2::new(half, half),
+        Vec2::new(-half, half),
+    ]
+}
+
+#[test]
+fn a_circle_edited_to_a_bad_radius_is_skipped_until_mended() {
+    let mut app = app();
+    let edited = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::default()))
+        .id();
+    let neighbour = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::from_xyz(8.0, 0.0, 0.0)))
+        .id();
+    let (c, d) = (
+        app.world_mut()
+            .spawn((
+                CircleCollider::new(1.0),
+                Transform::from_xyz(100.0, 0.0, 0.0),
+            ))
+            .id(),
+        app.world_mut()
+            .spawn((
+                CircleCollider::new(1.0),
+                Transform::from_xyz(101.0, 0.0, 0.0),
+            ))
+            .id(),
+    );
+    app.update();
+    assert!(contact_between(&app, edited, neighbour).is_some());
+    set_field::<CircleCollider, f32>(&mut app, edited, "radius", f32::NAN);
+    app.update();
+    assert!(
+        contact_between(&app, edited, neighbour).is_none(),
+        "skipped"
+    );
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+    assert!(
+        contact_between(&app, c, d).is_some(),
+        "the others are unaffected"
+    );
+    set_field::<CircleCollider, f32>(&mut app, edited, "radius", 3.5);
+    app.update();
+    // Radii 3.5 and 5, centres 8 apart: the circles cross at x = (64 + 12.25 − 25) / 16.
+    let contact = contact_between(&app, edited, neighbour).expect("mended at once");
+    assert!(
+        contact
+            .points
+            .iter()
+            .all(|p| (p.x - 3.203_125).abs() < 1e-3)
+    );
+}
+
+#[test]
+fn a_polygon_edit_takes_effect_with_its_new_bounds_at_once() {
+    let mut app = app();
+    let polygon = app
+        .world_mut()
+        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
+        .id();
+    // Only a square of half-size 30 reaches it; the small one's bounds never would.
+    let far = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(2.0),
+            Transform::from_xyz(31.0, 0.0, 0.0),
+        ))
+        .id();
+    app.update();
+    assert!(contact_between(&app, polygon, far).is_none());
+    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", square(30.0));
+    app.update();
+    let contact = contact_between(&app, polygon, far).expect("the bigger square reaches it");
+    assert!(contact.points.iter().all(|p| (p.x - 30.0).abs() < 1e-3));
+}
+
+#[test]
+fn a_polygon_edited_to_cross_itself_is_skipped_until_mended() {
+    let mut app = app();
+    let polygon = app
+        .world_mut()
+        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
+        .id();
+    let inside = app
+        .world_mut()
+        .spawn((CircleCollider::new(1.0), Transform::default()))
+        .id();
+    app.update();
+    assert!(contact_between(&app, polygon, inside).is_some());
+    let mut bow_tie = square(5.0);
+    bow_tie.swap(1, 2);
+    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", bow_tie);
+    app.update();
+    assert!(contact_between(&app, polygon, inside).is_none(), "skipped");
+    app.update();
+    assert!(
+        contact_between(&app, polygon, inside).is_none(),
+        "still skipped"
+    );
+    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", square(5.0));
+    app.update();
+    assert!(
+        contact_between(&app, polygon, inside).is_some(),
+        "mended at once"
+    );
+}
+
+#[test]
+fn a_segment_edited_to_an_infinite_end_is_skipped() {
+    let mut app = app();
+    let segment = app
+        .world_mut()
+        .spawn((
+            SegmentCollider::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0)),
+            Transform::default(),
+        ))
+        .id();
+    let disc = app
+        .world_mut()
+        .spawn((CircleCollider::new(1.0), Transform::default()))
+        .id();
+    app.update();
+    assert!(contact_between(&app, segment, disc).is_some());
+    set_field::<SegmentCollider, Vec2>(&mut app, segment, "b", Vec2::new(f32::INFINITY, 0.0));
+    app.update();
+    assert!(contact_between(&app, segment, disc).is_none());
+}
