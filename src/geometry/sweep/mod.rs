@@ -96,6 +96,7 @@ pub use segment_circle::sweep_segment_circle;
 pub use segment_segment::sweep_segment_segment;
 
 use super::bounds::BoundingBox;
+use super::ray::unit_or;
 use super::{Containment, Impact, Shape, all_in_range, in_range, intersect, overlap};
 use bevy::math::Vec2;
 use core::cmp::Ordering;
@@ -207,9 +208,9 @@ fn touching_at_end(
     let relative = first_motion - second_motion;
     let normal = if relative == Vec2::ZERO {
         let between = 0.5 * ((first_box.min + first_box.max) - (second_box.min + second_box.max));
-        between.normalize_or(Vec2::Y)
+        unit_or(between, Vec2::Y)
     } else {
-        (-relative).normalize_or(Vec2::Y)
+        unit_or(-relative, Vec2::Y)
     };
     Some(Impact {
         time: 1.0,
