@@ -65,7 +65,9 @@
 //! moved by `motion`), the sweep returns `Some` with `time ≤ 1`. A frame's end-of-motion
 //! contact therefore always has an impact. The rays find it except, rarely, by rounding near a
 //! graze; then the answer is `time = 1`, the first point [`intersect`] reports at the end poses
-//! (or a point of the inner shape when one contains the other), and the normal the unit
+//! (or, when it reports one shape inside the other, the point of the feature pair nearest to
+//! touching: where a shape touching the other's outline from inside touches it), and the
+//! normal the unit
 //! opposite of the relative motion (or, for a zero relative motion, the direction from the
 //! second shape's bounding box's centre to the first's, `+y` when they coincide).
 //!
@@ -97,7 +99,7 @@ pub use segment_segment::sweep_segment_segment;
 
 use super::bounds::BoundingBox;
 use super::ray::unit_or;
-use super::{Containment, Impact, Shape, all_in_range, in_range, intersect, overlap};
+use super::{Impact, Shape, all_in_range, edges, in_range, intersect, overlap};
 use bevy::math::Vec2;
 use core::cmp::Ordering;
 use smallvec::SmallVec;
@@ -180,7 +182,7 @@ fn first_touch(first: Shape, second: Shape, motion: Vec2) -> Option<Impact> {
 
 /// The [guarantee](self#the-guarantee-at-the-end-of-the-motion): when the rays found nothing
 /// but the shapes, each moved by its full motion, overlap, they touch at `time = 1`, at the
-/// first point where their outlines meet (or a point of the inner one).
+/// first point where their outlines meet (or where they come nearest to touching).
 fn touching_at_end(
     first: Shape,
     first_motion: Vec2,
@@ -200,10 +202,9 @@ fn touching_at_end(
     let first_end = moved(first, first_motion, &mut first_buffer);
     let second_end = moved(second, second_motion, &mut second_buffer);
     let hit = intersect(first_end, second_end)?;
-    let point = match (hit.points.first(), hit.containment) {
-        (Some(&point), _) => point,
-        (None, Containment::SecondInFirst) => some_point(second_end),
-        (None, _) => some_point(first_end),
+    let point = match hit.points.first() {
+        Some(&point) => point,
+        None => nearest_contact(first_end, second_end),
     };
     let relative = first_motion - second_motion;
     let normal = if relative == Vec2::ZERO {
@@ -241,6 +242,76 @@ fn moved<'a>(shape: Shape<'a>, motion: Vec2, buffer: &'a mut Buffer) -> Shape<'a
             buffer.extend(vertices.iter().map(|&vertex| vertex + motion));
             Shape::Polygon(buffer)
         }
+    }
+}
+
+/// Where two shapes that touch within rounding meet: the feature pair nearest to touching (a
+/// vertex or segment end against the other's outline, the point of an edge nearest to a
+/// circle's centre against that circle, two circles along their centres) and the point there.
+///
+/// This is the end-of-motion point when [`intersect`] finds no crossing: after the rays have
+/// missed, the shapes touch only within rounding, so a shape "inside" the other is one touching
+/// its outline from inside (a segment end on a circle, a point on an edge), and the nearest
+/// feature pair finds where even when rounding makes the containment itself doubtful.
+fn nearest_contact(first: Shape, second: Shape) -> Vec2 {
+    let mut best = (f32::INFINITY, some_point(first));
+    let mut keep = |gap: f32, point: Vec2| {
+        if gap < best.0 {
+            best = (gap, point);
+        }
+    };
+    for (this, other) in [(first, second), (second, first)] {
+        match (this, other) {
+            (Shape::Circle(circle), Shape::Circle(other)) => {
+                // Touching outside, on `other` towards `circle`; or inside, on the larger.
+                let distance = circle.center.distance(other.center);
+                let toward = unit_or(circle.center - other.center, Vec2::X);
+                keep(
+                    (distance - circle.radius - other.radius).abs(),
+                    other.center + toward * other.radius,
+                );
+                if other.radius >= circle.radius {
+                    keep(
+                        (distance - (other.radius - circle.radius)).abs(),
+                        other.center + toward * other.radius,
+                    );
+                }
+            }
+            (Shape::Circle(_), _) => {} // Seen from the other side.
+            (Shape::Segment(segment), other) => {
+                for corner in [segment.a, segment.b] {
+                    keep(gap_to_outline(other, corner), corner);
+                }
+                if let Shape::Circle(circle) = other {
+                    let nearest = segment.closest_point(circle.center);
+                    keep(gap_to_outline(other, nearest), nearest);
+                }
+            }
+            (Shape::Polygon(vertices), other) => {
+                for &corner in vertices {
+                    keep(gap_to_outline(other, corner), corner);
+                }
+                if let Shape::Circle(circle) = other {
+                    for edge in edges(vertices) {
+                        let nearest = edge.closest_point(circle.center);
+                        keep(gap_to_outline(other, nearest), nearest);
+                    }
+                }
+            }
+        }
+    }
+    best.1
+}
+
+/// How far `point` is from the shape's outline.
+fn gap_to_outline(shape: Shape, point: Vec2) -> f32 {
+    match shape {
+        Shape::Circle(circle) => (point.distance(circle.center) - circle.radius).abs(),
+        Shape::Segment(segment) => segment.distance_squared_to(point).sqrt(),
+        Shape::Polygon(vertices) => edges(vertices)
+            .map(|edge| edge.distance_squared_to(point))
+            .fold(f32::INFINITY, f32::min)
+            .sqrt(),
     }
 }
 
