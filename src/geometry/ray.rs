@@ -31,7 +31,7 @@ pub(crate) struct RayHit {
 #[inline]
 pub(crate) fn length_and_direction(vector: Vec2) -> Option<(f32, Vec2)> {
     let largest = vector.abs().max_element();
-    if !(largest > 0.0 && largest.is_finite()) {
+    if !(largest > 0.0 && vector.is_finite()) {
         return None;
     }
     let scaled = vector / largest;

@@ -64,12 +64,14 @@
 //! vertex plus its own motion, as [`sweep()`] is given them; for a pair function, the first
 //! moved by `motion`), the sweep returns `Some` with `time ≤ 1`. A frame's end-of-motion
 //! contact therefore always has an impact. The rays find it except, rarely, by rounding near a
-//! graze; then the answer is `time = 1`, the first point [`intersect`] reports at the end poses
-//! (or, when it reports one shape inside the other, the point of the feature pair nearest to
-//! touching: where a shape touching the other's outline from inside touches it), and the
-//! normal the unit
-//! opposite of the relative motion (or, for a zero relative motion, the direction from the
-//! second shape's bounding box's centre to the first's, `+y` when they coincide).
+//! graze. Then the answer is:
+//! - `time = 1`;
+//! - the first point that [`intersect`] reports at the end poses, or, when it reports one shape
+//!   inside the other, the point of the feature pair nearest to touching (where a shape that
+//!   touches the other's outline from inside touches it);
+//! - the unit opposite of the relative motion as the normal (for a zero relative motion, the
+//!   direction from the second shape's bounding box's centre to the first's; `+y` when they
+//!   coincide).
 //!
 //! # Tolerance
 //! No tolerance decides whether the shapes touch: the rays' tests are exact closed-set tests
@@ -426,4 +428,89 @@ fn compare(first: &[f32], second: &[f32]) -> Ordering {
 #[inline]
 fn corners(vertices: &[Vec2]) -> &[Vec2] {
     if vertices.len() >= 2 { vertices } else { &[] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Disc, Segment};
+
+    fn v(x: f32, y: f32) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    #[test]
+    fn the_order_puts_the_more_complex_shape_first_and_is_antisymmetric() {
+        let square = [v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)];
+        let shapes = [
+            Shape::Circle(Disc::new(v(1.0, 2.0), 3.0)),
+            Shape::Circle(Disc::new(v(1.0, 2.0), 4.0)),
+            Shape::Segment(Segment::new(v(0.0, 0.0), v(1.0, 0.0))),
+            Shape::Polygon(&square),
+            Shape::Polygon(&square[..3]),
+        ];
+        let motions = [Vec2::ZERO, v(1.0, 0.0)];
+        for (i, &a) in shapes.iter().enumerate() {
+            for &b in &shapes[i..] {
+                for &m in &motions {
+                    for &n in &motions {
+                        assert_eq!(order(a, m, b, n), order(b, n, a, m).reverse());
+                    }
+                }
+            }
+        }
+        let circle = shapes[0];
+        assert_eq!(
+            order(circle, Vec2::ZERO, shapes[3], Vec2::ZERO),
+            Ordering::Greater
+        );
+    }
+
+    #[test]
+    fn a_pair_the_other_way_round_is_swept_from_the_other_side() {
+        // A circle moving onto a wall, asked as (circle, segment): the segment is swept by the
+        // opposite motion and the answer carried back into the wall's frame.
+        let circle = Shape::Circle(Disc::new(v(-5.0, 0.0), 1.0));
+        let wall = Shape::Segment(Segment::new(v(0.0, -5.0), v(0.0, 5.0)));
+        let hit = first_touch(circle, wall, v(8.0, 0.0)).unwrap();
+        assert_eq!(hit.time, 0.5);
+        assert!(hit.point.distance(v(0.0, 0.0)) < 1e-6, "{hit:?}");
+        assert_eq!(hit.normal, v(-1.0, 0.0));
+        let other_way = first_touch(wall, circle, v(-8.0, 0.0)).unwrap();
+        assert_eq!(other_way.time, 0.5);
+        assert_eq!(other_way.normal, v(1.0, 0.0));
+    }
+
+    #[test]
+    fn the_nearest_contact_of_a_segment_touching_a_circle_from_inside_is_its_end() {
+        let circle = Shape::Circle(Disc::new(Vec2::ZERO, 5.0));
+        let chord = Shape::Segment(Segment::new(v(1.0, 1.0), v(3.0, 4.0)));
+        assert_eq!(nearest_contact(circle, chord), v(3.0, 4.0));
+        assert_eq!(nearest_contact(chord, circle), v(3.0, 4.0));
+        // Two circles touching inside, and outside.
+        let inner = Shape::Circle(Disc::new(v(2.0, 0.0), 3.0));
+        assert!(nearest_contact(inner, circle).distance(v(5.0, 0.0)) < 1e-6);
+        let outer = Shape::Circle(Disc::new(v(8.0, 0.0), 3.0));
+        assert!(nearest_contact(outer, circle).distance(v(5.0, 0.0)) < 1e-6);
+    }
+
+    #[test]
+    fn touching_at_the_end_faces_against_the_motion_or_between_the_shapes() {
+        let wall = Shape::Segment(Segment::new(v(0.0, -5.0), v(0.0, 5.0)));
+        let bullet = Shape::Circle(Disc::new(v(-3.0, 1.0), 1.0));
+        let hit = touching_at_end(bullet, v(2.0, 0.0), wall, Vec2::ZERO).unwrap();
+        assert_eq!((hit.time, hit.normal), (1.0, v(-1.0, 0.0)));
+        assert!(hit.point.distance(v(0.0, 1.0)) < 1e-6, "{hit:?}");
+        // No relative motion: from the wall's box's centre towards the bullet's.
+        let still = touching_at_end(
+            Shape::Circle(Disc::new(v(-1.0, 0.0), 1.0)),
+            Vec2::ZERO,
+            wall,
+            Vec2::ZERO,
+        )
+        .unwrap();
+        assert_eq!(still.normal, v(-1.0, 0.0));
+        // Apart at the end: nothing.
+        assert_eq!(touching_at_end(bullet, v(1.0, 0.0), wall, Vec2::ZERO), None);
+    }
 }
