@@ -24,6 +24,37 @@ pub(crate) struct RayHit {
     pub normal: Vec2,
 }
 
+/// The length of `vector` and its direction as a unit vector, or `None` for a zero or non-finite
+/// vector. The vector is first divided by its largest component, so that neither a tiny vector's
+/// squared length underflows nor a huge one's overflows: any non-zero finite vector has a
+/// direction.
+#[inline]
+pub(crate) fn length_and_direction(vector: Vec2) -> Option<(f32, Vec2)> {
+    let largest = vector.abs().max_element();
+    if !(largest > 0.0 && vector.is_finite()) {
+        return None;
+    }
+    let scaled = vector / largest;
+    let scaled_length = scaled.length();
+    Some((largest * scaled_length, scaled / scaled_length))
+}
+
+/// The unit vector along `vector`, or `fallback` when it has none (zero or non-finite).
+#[inline]
+pub(crate) fn unit_or(vector: Vec2, fallback: Vec2) -> Vec2 {
+    length_and_direction(vector).map_or(fallback, |(_, unit)| unit)
+}
+
+/// `normal` turned, if need be, to face a ray along `direction`: `normal · direction ≤ 0`.
+#[inline]
+fn facing(normal: Vec2, direction: Vec2) -> Vec2 {
+    if normal.dot(direction) > 0.0 {
+        -normal
+    } else {
+        normal
+    }
+}
+
 impl RayHit {
     #[inline]
     fn new(time: f32, normal: Vec2) -> Self {
@@ -45,11 +76,7 @@ impl RayHit {
 /// distance to the foot of the perpendicular, rather than `along − half_chord` (which cancels
 /// when the origin is near the circle).
 pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayHit> {
-    let length = direction.length();
-    if length == 0.0 || !length.is_finite() {
-        return None;
-    }
-    let unit = direction / length;
+    let (length, unit) = length_and_direction(direction)?;
     let offset = origin - disc.center;
     let radius = disc.radius;
     // `|m|² − r²`: its rounding error is a few ulps of `|m|²`, which is what factoring it as
@@ -57,7 +84,7 @@ pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayH
     let outside = offset.length_squared() - radius * radius;
     if outside <= 0.0 {
         // The origin is in the disc.
-        return Some(RayHit::new(0.0, offset.normalize_or(-unit)));
+        return Some(RayHit::new(0.0, unit_or(offset, -unit)));
     }
     let along = -unit.dot(offset);
     if along <= 0.0 {
@@ -73,7 +100,7 @@ pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayH
     if entry > length {
         return None;
     }
-    let normal = (offset + unit * entry).normalize_or(-unit);
+    let normal = unit_or(offset + unit * entry, -unit);
     Some(RayHit::new(entry / length, normal))
 }
 
@@ -110,18 +137,19 @@ pub(crate) fn ray_segment(origin: Vec2, direction: Vec2, segment: Segment) -> Op
     if !(0.0..=denominator).contains(&numerator) {
         return None;
     }
-    // The edge's normal, turned to face the ray's origin.
-    let mut normal = edge.perp().normalize_or(-direction.normalize_or_zero());
-    if normal.dot(direction) > 0.0 {
-        normal = -normal;
-    }
+    // The edge's normal, turned to face the ray's origin (the edge has a direction: it is not
+    // a point, or the sides would not have straddled with a non-zero denominator).
+    let normal = facing(
+        unit_or(edge.perp(), -unit_or(direction, Vec2::Y)),
+        direction,
+    );
     Some(RayHit::new(numerator / denominator, normal))
 }
 
 /// A ray on the segment's line (or parallel to it within rounding): the nearer end, head-on, or
 /// `t = 0` when the origin lies between the ends.
 fn along_the_line(origin: Vec2, direction: Vec2, segment: Segment) -> Option<RayHit> {
-    let unit = direction.normalize_or_zero();
+    let unit = unit_or(direction, Vec2::Y);
     // Off the line (parallel but apart): the exact side test of the origin says so.
     let edge = segment.b - segment.a;
     if edge.perp_dot(origin - segment.a) != 0.0 {
@@ -133,12 +161,7 @@ fn along_the_line(origin: Vec2, direction: Vec2, segment: Segment) -> Option<Ray
     let (near, far) = (a_along.min(b_along), a_along.max(b_along));
     if near <= 0.0 && far >= 0.0 {
         // The origin lies on the segment.
-        let normal = edge.perp().normalize_or(-unit);
-        let normal = if normal.dot(direction) > 0.0 {
-            -normal
-        } else {
-            normal
-        };
+        let normal = facing(unit_or(edge.perp(), -unit), direction);
         return Some(RayHit::new(0.0, normal));
     }
     (near > 0.0 && near <= length_squared).then(|| RayHit::new(near / length_squared, -unit))
@@ -170,17 +193,17 @@ pub(crate) fn ray_capsule(
     if radius == 0.0 {
         return ray_segment(origin, direction, segment);
     }
-    let edge = segment.b - segment.a;
-    let length = edge.length();
-    if length == 0.0 {
+    let Some((length, along_unit)) = length_and_direction(segment.b - segment.a) else {
         return ray_disc(origin, direction, Disc::new(segment.a, radius));
-    }
+    };
     if segment.distance_squared_to(origin) <= radius * radius {
         // The origin is in the capsule.
-        let normal = (origin - segment.closest_point(origin)).normalize_or(-direction.normalize());
+        let normal = unit_or(
+            origin - segment.closest_point(origin),
+            -unit_or(direction, Vec2::Y),
+        );
         return Some(RayHit::new(0.0, normal));
     }
-    let along_unit = edge / length;
     let normal = along_unit.perp();
     let from_a = origin - segment.a;
     let height = normal.dot(from_a);

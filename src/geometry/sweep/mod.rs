@@ -64,10 +64,14 @@
 //! vertex plus its own motion, as [`sweep()`] is given them; for a pair function, the first
 //! moved by `motion`), the sweep returns `Some` with `time ≤ 1`. A frame's end-of-motion
 //! contact therefore always has an impact. The rays find it except, rarely, by rounding near a
-//! graze; then the answer is `time = 1`, the first point [`intersect`] reports at the end poses
-//! (or a point of the inner shape when one contains the other), and the normal the unit
-//! opposite of the relative motion (or, for a zero relative motion, the direction from the
-//! second shape's bounding box's centre to the first's, `+y` when they coincide).
+//! graze. Then the answer is:
+//! - `time = 1`;
+//! - the first point that [`intersect`] reports at the end poses, or, when it reports one shape
+//!   inside the other, the point of the feature pair nearest to touching (where a shape that
+//!   touches the other's outline from inside touches it);
+//! - the unit opposite of the relative motion as the normal (for a zero relative motion, the
+//!   direction from the second shape's bounding box's centre to the first's; `+y` when they
+//!   coincide).
 //!
 //! # Tolerance
 //! No tolerance decides whether the shapes touch: the rays' tests are exact closed-set tests
@@ -96,7 +100,8 @@ pub use segment_circle::sweep_segment_circle;
 pub use segment_segment::sweep_segment_segment;
 
 use super::bounds::BoundingBox;
-use super::{Containment, Impact, Shape, all_in_range, in_range, intersect, overlap};
+use super::ray::unit_or;
+use super::{Impact, Shape, all_in_range, edges, in_range, intersect, overlap};
 use bevy::math::Vec2;
 use core::cmp::Ordering;
 use smallvec::SmallVec;
@@ -179,7 +184,7 @@ fn first_touch(first: Shape, second: Shape, motion: Vec2) -> Option<Impact> {
 
 /// The [guarantee](self#the-guarantee-at-the-end-of-the-motion): when the rays found nothing
 /// but the shapes, each moved by its full motion, overlap, they touch at `time = 1`, at the
-/// first point where their outlines meet (or a point of the inner one).
+/// first point where their outlines meet (or where they come nearest to touching).
 fn touching_at_end(
     first: Shape,
     first_motion: Vec2,
@@ -199,17 +204,16 @@ fn touching_at_end(
     let first_end = moved(first, first_motion, &mut first_buffer);
     let second_end = moved(second, second_motion, &mut second_buffer);
     let hit = intersect(first_end, second_end)?;
-    let point = match (hit.points.first(), hit.containment) {
-        (Some(&point), _) => point,
-        (None, Containment::SecondInFirst) => some_point(second_end),
-        (None, _) => some_point(first_end),
+    let point = match hit.points.first() {
+        Some(&point) => point,
+        None => nearest_contact(first_end, second_end),
     };
     let relative = first_motion - second_motion;
     let normal = if relative == Vec2::ZERO {
         let between = 0.5 * ((first_box.min + first_box.max) - (second_box.min + second_box.max));
-        between.normalize_or(Vec2::Y)
+        unit_or(between, Vec2::Y)
     } else {
-        (-relative).normalize_or(Vec2::Y)
+        unit_or(-relative, Vec2::Y)
     };
     Some(Impact {
         time: 1.0,
@@ -240,6 +244,76 @@ fn moved<'a>(shape: Shape<'a>, motion: Vec2, buffer: &'a mut Buffer) -> Shape<'a
             buffer.extend(vertices.iter().map(|&vertex| vertex + motion));
             Shape::Polygon(buffer)
         }
+    }
+}
+
+/// Where two shapes that touch within rounding meet: the feature pair nearest to touching (a
+/// vertex or segment end against the other's outline, the point of an edge nearest to a
+/// circle's centre against that circle, two circles along their centres) and the point there.
+///
+/// This is the end-of-motion point when [`intersect`] finds no crossing: after the rays have
+/// missed, the shapes touch only within rounding, so a shape "inside" the other is one touching
+/// its outline from inside (a segment end on a circle, a point on an edge), and the nearest
+/// feature pair finds where even when rounding makes the containment itself doubtful.
+fn nearest_contact(first: Shape, second: Shape) -> Vec2 {
+    let mut best = (f32::INFINITY, some_point(first));
+    let mut keep = |gap: f32, point: Vec2| {
+        if gap < best.0 {
+            best = (gap, point);
+        }
+    };
+    for (this, other) in [(first, second), (second, first)] {
+        match (this, other) {
+            (Shape::Circle(circle), Shape::Circle(other)) => {
+                // Touching outside, on `other` towards `circle`; or inside, on the larger.
+                let distance = circle.center.distance(other.center);
+                let toward = unit_or(circle.center - other.center, Vec2::X);
+                keep(
+                    (distance - circle.radius - other.radius).abs(),
+                    other.center + toward * other.radius,
+                );
+                if other.radius >= circle.radius {
+                    keep(
+                        (distance - (other.radius - circle.radius)).abs(),
+                        other.center + toward * other.radius,
+                    );
+                }
+            }
+            (Shape::Circle(_), _) => {} // Seen from the other side.
+            (Shape::Segment(segment), other) => {
+                for corner in [segment.a, segment.b] {
+                    keep(gap_to_outline(other, corner), corner);
+                }
+                if let Shape::Circle(circle) = other {
+                    let nearest = segment.closest_point(circle.center);
+                    keep(gap_to_outline(other, nearest), nearest);
+                }
+            }
+            (Shape::Polygon(vertices), other) => {
+                for &corner in vertices {
+                    keep(gap_to_outline(other, corner), corner);
+                }
+                if let Shape::Circle(circle) = other {
+                    for edge in edges(vertices) {
+                        let nearest = edge.closest_point(circle.center);
+                        keep(gap_to_outline(other, nearest), nearest);
+                    }
+                }
+            }
+        }
+    }
+    best.1
+}
+
+/// How far `point` is from the shape's outline.
+fn gap_to_outline(shape: Shape, point: Vec2) -> f32 {
+    match shape {
+        Shape::Circle(circle) => (point.distance(circle.center) - circle.radius).abs(),
+        Shape::Segment(segment) => segment.distance_squared_to(point).sqrt(),
+        Shape::Polygon(vertices) => edges(vertices)
+            .map(|edge| edge.distance_squared_to(point))
+            .fold(f32::INFINITY, f32::min)
+            .sqrt(),
     }
 }
 
@@ -354,4 +428,89 @@ fn compare(first: &[f32], second: &[f32]) -> Ordering {
 #[inline]
 fn corners(vertices: &[Vec2]) -> &[Vec2] {
     if vertices.len() >= 2 { vertices } else { &[] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Disc, Segment};
+
+    fn v(x: f32, y: f32) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    #[test]
+    fn the_order_puts_the_more_complex_shape_first_and_is_antisymmetric() {
+        let square = [v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)];
+        let shapes = [
+            Shape::Circle(Disc::new(v(1.0, 2.0), 3.0)),
+            Shape::Circle(Disc::new(v(1.0, 2.0), 4.0)),
+            Shape::Segment(Segment::new(v(0.0, 0.0), v(1.0, 0.0))),
+            Shape::Polygon(&square),
+            Shape::Polygon(&square[..3]),
+        ];
+        let motions = [Vec2::ZERO, v(1.0, 0.0)];
+        for (i, &a) in shapes.iter().enumerate() {
+            for &b in &shapes[i..] {
+                for &m in &motions {
+                    for &n in &motions {
+                        assert_eq!(order(a, m, b, n), order(b, n, a, m).reverse());
+                    }
+                }
+            }
+        }
+        let circle = shapes[0];
+        assert_eq!(
+            order(circle, Vec2::ZERO, shapes[3], Vec2::ZERO),
+            Ordering::Greater
+        );
+    }
+
+    #[test]
+    fn a_pair_the_other_way_round_is_swept_from_the_other_side() {
+        // A circle moving onto a wall, asked as (circle, segment): the segment is swept by the
+        // opposite motion and the answer carried back into the wall's frame.
+        let circle = Shape::Circle(Disc::new(v(-5.0, 0.0), 1.0));
+        let wall = Shape::Segment(Segment::new(v(0.0, -5.0), v(0.0, 5.0)));
+        let hit = first_touch(circle, wall, v(8.0, 0.0)).unwrap();
+        assert_eq!(hit.time, 0.5);
+        assert!(hit.point.distance(v(0.0, 0.0)) < 1e-6, "{hit:?}");
+        assert_eq!(hit.normal, v(-1.0, 0.0));
+        let other_way = first_touch(wall, circle, v(-8.0, 0.0)).unwrap();
+        assert_eq!(other_way.time, 0.5);
+        assert_eq!(other_way.normal, v(1.0, 0.0));
+    }
+
+    #[test]
+    fn the_nearest_contact_of_a_segment_touching_a_circle_from_inside_is_its_end() {
+        let circle = Shape::Circle(Disc::new(Vec2::ZERO, 5.0));
+        let chord = Shape::Segment(Segment::new(v(1.0, 1.0), v(3.0, 4.0)));
+        assert_eq!(nearest_contact(circle, chord), v(3.0, 4.0));
+        assert_eq!(nearest_contact(chord, circle), v(3.0, 4.0));
+        // Two circles touching inside, and outside.
+        let inner = Shape::Circle(Disc::new(v(2.0, 0.0), 3.0));
+        assert!(nearest_contact(inner, circle).distance(v(5.0, 0.0)) < 1e-6);
+        let outer = Shape::Circle(Disc::new(v(8.0, 0.0), 3.0));
+        assert!(nearest_contact(outer, circle).distance(v(5.0, 0.0)) < 1e-6);
+    }
+
+    #[test]
+    fn touching_at_the_end_faces_against_the_motion_or_between_the_shapes() {
+        let wall = Shape::Segment(Segment::new(v(0.0, -5.0), v(0.0, 5.0)));
+        let bullet = Shape::Circle(Disc::new(v(-3.0, 1.0), 1.0));
+        let hit = touching_at_end(bullet, v(2.0, 0.0), wall, Vec2::ZERO).unwrap();
+        assert_eq!((hit.time, hit.normal), (1.0, v(-1.0, 0.0)));
+        assert!(hit.point.distance(v(0.0, 1.0)) < 1e-6, "{hit:?}");
+        // No relative motion: from the wall's box's centre towards the bullet's.
+        let still = touching_at_end(
+            Shape::Circle(Disc::new(v(-1.0, 0.0), 1.0)),
+            Vec2::ZERO,
+            wall,
+            Vec2::ZERO,
+        )
+        .unwrap();
+        assert_eq!(still.normal, v(-1.0, 0.0));
+        // Apart at the end: nothing.
+        assert_eq!(touching_at_end(bullet, v(1.0, 0.0), wall, Vec2::ZERO), None);
+    }
 }
