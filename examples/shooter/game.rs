@@ -220,13 +220,22 @@ impl Plugin for GamePlugin {
             .init_resource::<CollisionClock>()
             .add_message::<EnemyDestroyed>()
             .add_systems(Startup, (spawn_player, spawn_walls))
+            // One chain: systems that spawn, or that read what another one moves, run in a
+            // fixed order, so a headless run plays the same game every time.
             .add_systems(
                 Update,
                 (
-                    (read_keyboard, fly_autopilot),
-                    (move_player, fire_bullets, aim_laser),
-                    (spawn_waves, move_enemies, fire_enemy_bullets, move_bullets),
-                    (count_down_invulnerability, restart_after_game_over),
+                    fly_autopilot,
+                    read_keyboard,
+                    move_player,
+                    fire_bullets,
+                    aim_laser,
+                    spawn_waves,
+                    move_enemies,
+                    fire_enemy_bullets,
+                    move_bullets,
+                    count_down_invulnerability,
+                    restart_after_game_over,
                 )
                     .chain(),
             )
@@ -246,11 +255,17 @@ impl Plugin for GamePlugin {
                         record_stats,
                     )
                         .chain()
+                        .in_set(ReadContacts)
                         .after(CollisionSystems::Events),
                 ),
             );
     }
 }
+
+/// The game's systems that read this frame's contacts, in `PostUpdate` after
+/// [`CollisionSystems::Events`]: the graphics draw after them.
+#[derive(SystemSet, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct ReadContacts;
 
 /// The game with no window, flown by the autopilot from `first_wave`, one 1/60 s step per
 /// `update()`.
@@ -608,6 +623,7 @@ fn spawn_waves(
 // ---------------------------------------------------------------------------------------------
 // Piloting
 
+/// Reads what the player wants; with the autopilot flying, only R (restart) counts.
 fn read_keyboard(
     autopilot: Res<Autopilot>,
     keys: Option<Res<ButtonInput<KeyCode>>>,

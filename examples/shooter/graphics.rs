@@ -9,7 +9,9 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy_collision_events::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
-use crate::game::{EnemyDestroyed, EnemyKind, Game, Laser, Player, Role, Stats, Wall};
+use crate::game::{
+    EnemyDestroyed, EnemyKind, Game, Laser, Player, ReadContacts, Role, Stats, Wall,
+};
 
 // Colours. Fills are drawn at `FILL_ALPHA` over the dark field for polygons; small circles
 // (bullets) are solid.
@@ -115,7 +117,7 @@ impl Plugin for GraphicsPlugin {
             )
             .add_systems(
                 PostUpdate,
-                (spawn_sparks, explode, fade_sparks, draw_laser).after(CollisionSystems::Events),
+                (spawn_sparks, explode, fade_sparks, draw_laser).after(ReadContacts),
             );
     }
 }
