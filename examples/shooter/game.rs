@@ -97,6 +97,9 @@ const ENEMY_BULLET_SPEED_PER_WAVE: f32 = 10.0;
 /// Enemy bullets start this far from the enemy's centre.
 const ENEMY_GUN_REACH: f32 = 20.0;
 
+/// The kinds of enemy, in the order a wave's enemies take them.
+const ENEMY_KINDS: [EnemyKind; 3] = [EnemyKind::Star, EnemyKind::Orb, EnemyKind::Crab];
+
 // The three kinds of enemy: health at wave 0, points, shape, and fire pattern (a pattern's
 // bullet count grows with the wave, up to a cap).
 const STAR_HEALTH: f32 = 6.0;
@@ -611,11 +614,7 @@ fn spawn_waves(
         let (row, column) = (index / columns, index % columns);
         let x = (column as f32 + 0.5) / columns as f32 * 2.0 * ENEMY_SPAN - ENEMY_SPAN;
         let home = Vec2::new(x, ENEMY_TOP_ROW_Y - row as f32 * ENEMY_ROW_GAP);
-        let kind = match (index + game.wave) % 3 {
-            0 => EnemyKind::Star,
-            1 => EnemyKind::Orb,
-            _ => EnemyKind::Crab,
-        };
+        let kind = ENEMY_KINDS[(index + game.wave) as usize % ENEMY_KINDS.len()];
         spawn_enemy(&mut commands, kind, home, game.wave, index);
     }
 }
