@@ -98,3 +98,22 @@ fn the_autopilot_plays_and_the_laser_stops_at_its_targets() {
     assert!(stats.points > 0, "the autopilot scored nothing");
     assert!(stats.peak_colliders > 100);
 }
+
+/// The game's systems run in one order only: no two that conflict (one writes what the other
+/// reads) are left unordered, so a headless run plays the same game every time. Left
+/// unordered, the order came out differently from one process to the next (never between two
+/// apps in one process, so comparing two runs here would not tell).
+#[test]
+fn the_game_systems_are_not_ambiguous() {
+    use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings, ScheduleLabel};
+    let mut app = game::headless_app(1);
+    for label in [Update.intern(), PostUpdate.intern()] {
+        app.edit_schedule(label, |schedule| {
+            schedule.set_build_settings(ScheduleBuildSettings {
+                ambiguity_detection: LogLevel::Error,
+                ..default()
+            });
+        });
+    }
+    app.update();
+}

@@ -1,33 +1,210 @@
 //! The shooter's rules: ships, bullets, a laser, waves, walls, scoring, and an autopilot.
-//! Nothing here draws; `graphics.rs` adds the looks. The game reacts to collisions only
-//! through `bevy_collision_events`' contacts.
+//! Nothing here draws; `graphics.rs` adds the looks.
+//!
+//! The game learns about collisions only from `bevy_collision_events`:
+//! - **observers** of [`ContactStarted`] on each enemy ([`enemy_hit`]), on the ship
+//!   ([`ship_hit`]) and on each wall ([`absorb_shot`]): bullets strike once and vanish;
+//! - the ship's [`CollidingEntities`], for rams that last ([`ram_player`]);
+//! - the [`Contacts`] resource, for the laser, which stops at the nearest point of everything
+//!   it touches this frame ([`stop_laser`]), and for the statistics;
+//! - [`CollisionLayers`], so shots never meet shots, and [`ColliderDisabled`] for the laser when
+//!   it is off and the ship after a game over.
 
+use std::f32::consts::{FRAC_PI_2, PI, TAU};
 use std::time::{Duration, Instant};
 
+use bevy::ecs::query::QueryFilter;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::transform::TransformSystems;
 use bevy_collision_events::prelude::*;
 
+// These constants are in `Transform` units, which the 2D camera shows 1:1 as pixels, and
+// seconds.
+
 /// Half the playfield: x in ±640, y in ±360.
 pub const HALF_FIELD: Vec2 = Vec2::new(640.0, 360.0);
-/// How far the laser reaches from the ship's nose.
-pub const LASER_RANGE: f32 = 760.0;
+/// How far bullets fly past the edge of the field before they are removed.
+const OFFSCREEN_MARGIN: f32 = 40.0;
 
+// The player.
+const LIVES: u32 = 5;
+const PLAYER_START: Vec3 = Vec3::new(0.0, -HALF_FIELD.y + 60.0, PLAYER_Z);
 const PLAYER_SPEED: f32 = 420.0;
-const PLAYER_BULLET_SPEED: f32 = 900.0;
-const PLAYER_FIRE_PERIOD: f32 = 0.08;
-const LASER_DAMAGE_PER_SECOND: f32 = 12.0;
+/// How close the ship's centre comes to the edges of the field.
+const PLAYER_BOUNDS: Vec2 = Vec2::new(HALF_FIELD.x - 20.0, HALF_FIELD.y - 30.0);
 const INVULNERABLE_SECONDS: f32 = 2.0;
+/// How long a game over lasts before the autopilot starts again.
 const RESTART_SECONDS: f32 = 2.5;
 
+// The player's weapons.
+const PLAYER_FIRE_PERIOD: f32 = 0.08;
+const PLAYER_BULLET_SPEED: f32 = 900.0;
+const PLAYER_BULLET_RADIUS: f32 = 3.0;
+/// Each volley: three bullets, turned this much (radians) from straight up.
+const PLAYER_BULLET_SPREAD: [f32; 3] = [-0.08, 0.0, 0.08];
+/// Where bullets leave the ship, from its centre.
+const PLAYER_GUN: Vec2 = Vec2::new(0.0, 26.0);
+/// What a bullet takes from an enemy's health.
+const BULLET_DAMAGE: f32 = 1.0;
+/// How far the laser reaches from the ship's nose.
+pub const LASER_RANGE: f32 = 760.0;
+/// Where the laser starts, from the ship's centre: its nose.
+const LASER_NOSE: Vec2 = Vec2::new(0.0, 24.0);
+/// What the laser takes from the enemy it burns, per second.
+const LASER_DAMAGE_PER_SECOND: f32 = 12.0;
+
+// Waves.
+const FIRST_WAVE_DELAY: f32 = 0.5;
+const NEXT_WAVE_DELAY: f32 = 1.0;
+/// A wave has `ENEMIES_BASE + ENEMIES_PER_WAVE × wave` enemies, at most `MAX_ENEMIES`, in two
+/// rows.
+const ENEMIES_BASE: u32 = 4;
+const ENEMIES_PER_WAVE: u32 = 2;
+const MAX_ENEMIES: u32 = 20;
+const ENEMY_ROWS: u32 = 2;
+const ENEMY_TOP_ROW_Y: f32 = 230.0;
+const ENEMY_ROW_GAP: f32 = 90.0;
+/// Enemies' homes span x in ±`ENEMY_SPAN`.
+const ENEMY_SPAN: f32 = HALF_FIELD.x - 80.0;
+/// Each wave's enemies are this much tougher than the first's (in health, per wave).
+const TOUGHNESS_PER_WAVE: f32 = 0.25;
+
+// How enemies move: they fly in from above, then sway sideways and bob around their home.
+const ENTRY_HEIGHT: f32 = 420.0;
+const ENTRY_SECONDS: f32 = 1.0;
+const DRIFT_PHASE_STEP: f32 = 0.9;
+const SWAY_WIDTH: f32 = 40.0;
+/// Sway widths vary by `SWAY_WIDTH_STEP` over `SWAY_VARIANTS` enemies in a row.
+const SWAY_WIDTH_STEP: f32 = 10.0;
+const SWAY_VARIANTS: u32 = 4;
+const SWAY_RATE: f32 = 0.8;
+const BOB_HEIGHT: f32 = 12.0;
+const BOB_RATE: f32 = 1.6;
+
+// How enemies fire.
+const GUN_FIRST_DELAY: f32 = 1.0;
+/// Each enemy fires its first volley this much after the one before.
+const GUN_STAGGER: f32 = 0.15;
+/// Seconds between volleys at wave 0, shortened by `GUN_FASTER_PER_WAVE` per wave down to
+/// `GUN_MIN_PERIOD`.
+const GUN_PERIOD: f32 = 2.2;
+const GUN_FASTER_PER_WAVE: f32 = 0.25;
+const GUN_MIN_PERIOD: f32 = 0.45;
+const ENEMY_BULLET_RADIUS: f32 = 4.0;
+const ENEMY_BULLET_SPEED: f32 = 130.0;
+const ENEMY_BULLET_SPEED_PER_WAVE: f32 = 10.0;
+/// Enemy bullets start this far from the enemy's centre.
+const ENEMY_GUN_REACH: f32 = 20.0;
+
+/// The kinds of enemy, in the order a wave's enemies take them.
+const ENEMY_KINDS: [EnemyKind; 3] = [EnemyKind::Star, EnemyKind::Orb, EnemyKind::Crab];
+
+// The three kinds of enemy: health at wave 0, points, shape, and fire pattern (a pattern's
+// bullet count grows with the wave, up to a cap).
+const STAR_HEALTH: f32 = 6.0;
+const STAR_VALUE: u32 = 150;
+const STAR_SPIKES: usize = 5;
+const STAR_OUTER_RADIUS: f32 = 28.0;
+const STAR_INNER_RADIUS: f32 = 12.0;
+/// Radians per second, plus `STAR_SPIN_STEP` over `STAR_SPIN_VARIANTS` stars.
+const STAR_SPIN: f32 = 1.5;
+const STAR_SPIN_STEP: f32 = 0.3;
+const STAR_SPIN_VARIANTS: u32 = 3;
+const STAR_RING_BULLETS: usize = 12;
+const STAR_RING_BULLETS_PER_WAVE: usize = 6;
+const STAR_RING_WAVE_CAP: u32 = 12;
+
+const ORB_HEALTH: f32 = 4.0;
+const ORB_VALUE: u32 = 100;
+const ORB_RADIUS: f32 = 20.0;
+const ORB_BURST_BULLETS: usize = 3;
+const ORB_BURST_WAVE_CAP: u32 = 8;
+/// Radians between two bullets of a burst.
+const ORB_BURST_STEP: f32 = 0.06;
+
+const CRAB_HEALTH: f32 = 9.0;
+const CRAB_VALUE: u32 = 200;
+/// Crabs grow by `CRAB_GROWTH` over `CRAB_SIZES` sizes.
+const CRAB_GROWTH: f32 = 0.2;
+const CRAB_SIZES: u32 = 3;
+const CRAB_FAN_BULLETS: usize = 9;
+const CRAB_FAN_BULLETS_PER_WAVE: usize = 3;
+const CRAB_FAN_WAVE_CAP: u32 = 10;
+/// Radians from the fan's first bullet to its last.
+const CRAB_FAN_WIDTH: f32 = 2.2;
+
+// Walls: a slanted segment and an L-shaped block on each side.
+const WALL_SEGMENT: (Vec2, Vec2) = (Vec2::new(-70.0, 20.0), Vec2::new(70.0, -20.0));
+const WALL_SEGMENT_AT: Vec2 = Vec2::new(450.0, -60.0);
+const BLOCK_AT: Vec2 = Vec2::new(200.0, -90.0);
+/// The |x| ranges under the blocks and walls, which the autopilot avoids.
+const SHELTERED_COLUMNS: [(f32, f32); 2] = [(150.0, 250.0), (380.0, 520.0)];
+
+// Drawing order (z), back to front.
+const ENEMY_Z: f32 = 0.0;
+const ENEMY_BULLET_Z: f32 = 0.1;
+const PLAYER_BULLET_Z: f32 = 0.2;
+const LASER_Z: f32 = 0.3;
+const WALL_Z: f32 = 0.5;
+const PLAYER_Z: f32 = 1.0;
+
 // Who can touch whom: shots never meet shots, so thousands of bullets cost nothing between
-// themselves.
+// themselves (the broad phase never compares them).
 const PLAYER: LayerMask = LayerMask::layer(0);
 const PLAYER_SHOT: LayerMask = LayerMask::layer(1);
 const ENEMY: LayerMask = LayerMask::layer(2);
 const ENEMY_SHOT: LayerMask = LayerMask::layer(3);
 const WALL: LayerMask = LayerMask::layer(4);
+const PLAYER_LAYERS: CollisionLayers = CollisionLayers::new(PLAYER, ENEMY.union(ENEMY_SHOT));
+const PLAYER_SHOT_LAYERS: CollisionLayers = CollisionLayers::new(PLAYER_SHOT, ENEMY.union(WALL));
+const ENEMY_LAYERS: CollisionLayers = CollisionLayers::new(ENEMY, PLAYER_SHOT.union(PLAYER));
+const ENEMY_SHOT_LAYERS: CollisionLayers = CollisionLayers::new(ENEMY_SHOT, PLAYER.union(WALL));
+const WALL_LAYERS: CollisionLayers = CollisionLayers::new(WALL, PLAYER_SHOT.union(ENEMY_SHOT));
+
+// The shapes: the colliders, which the graphics draw too.
+
+/// The ship: an arrowhead with a notch at the back (concave).
+const SHIP_OUTLINE: [Vec2; 4] = [
+    Vec2::new(0.0, 24.0),
+    Vec2::new(16.0, -16.0),
+    Vec2::new(0.0, -6.0),
+    Vec2::new(-16.0, -16.0),
+];
+
+/// A crab: a body with two claws raised (concave).
+const CRAB_OUTLINE: [Vec2; 10] = [
+    Vec2::new(-30.0, -8.0),
+    Vec2::new(-22.0, 16.0),
+    Vec2::new(-12.0, 2.0),
+    Vec2::new(0.0, 10.0),
+    Vec2::new(12.0, 2.0),
+    Vec2::new(22.0, 16.0),
+    Vec2::new(30.0, -8.0),
+    Vec2::new(10.0, -4.0),
+    Vec2::new(0.0, -16.0),
+    Vec2::new(-10.0, -4.0),
+];
+
+/// An L-shaped block (concave).
+const BLOCK_OUTLINE: [Vec2; 6] = [
+    Vec2::new(-50.0, -20.0),
+    Vec2::new(50.0, -20.0),
+    Vec2::new(50.0, 0.0),
+    Vec2::new(-30.0, 0.0),
+    Vec2::new(-30.0, 30.0),
+    Vec2::new(-50.0, 30.0),
+];
+
+/// A star of `spikes` spikes (concave).
+fn star_outline(spikes: usize, outer: f32, inner: f32) -> Vec<Vec2> {
+    (0..2 * spikes)
+        .map(|i| {
+            let radius = if i % 2 == 0 { outer } else { inner };
+            Vec2::from_angle(FRAC_PI_2 + i as f32 * PI / spikes as f32) * radius
+        })
+        .collect()
+}
 
 /// The rules of the game. `autopilot` flies the ship.
 pub struct GamePlugin {
@@ -46,16 +223,27 @@ impl Plugin for GamePlugin {
             .init_resource::<CollisionClock>()
             .add_message::<EnemyDestroyed>()
             .add_systems(Startup, (spawn_player, spawn_walls))
+            // One chain: systems that spawn, or that read what another one moves, run in a
+            // fixed order, so a headless run plays the same game every time.
             .add_systems(
                 Update,
                 (
-                    (read_keyboard, fly_autopilot),
-                    (move_player, fire_bullets, aim_laser),
-                    (spawn_waves, move_enemies, fire_enemy_bullets, move_bullets),
+                    fly_autopilot,
+                    read_keyboard,
+                    move_player,
+                    fire_bullets,
+                    aim_laser,
+                    spawn_waves,
+                    move_enemies,
+                    fire_enemy_bullets,
+                    move_bullets,
+                    count_down_invulnerability,
                     restart_after_game_over,
                 )
                     .chain(),
             )
+            // Bullets are resolved by the observers, as the pipeline's events are triggered;
+            // what follows reads this frame's contacts right after the pipeline wrote them.
             .add_systems(
                 PostUpdate,
                 (
@@ -64,17 +252,23 @@ impl Plugin for GamePlugin {
                         .before(CollisionSystems::Prepare),
                     (
                         stop_collision_clock,
-                        resolve_hits,
+                        ram_player,
                         stop_laser,
                         destroy_enemies,
                         record_stats,
                     )
                         .chain()
+                        .in_set(ReadContacts)
                         .after(CollisionSystems::Events),
                 ),
             );
     }
 }
+
+/// The game's systems that read this frame's contacts, in `PostUpdate` after
+/// [`CollisionSystems::Events`]: the graphics draw after them.
+#[derive(SystemSet, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct ReadContacts;
 
 /// The game with no window, flown by the autopilot from `first_wave`, one 1/60 s step per
 /// `update()`.
@@ -98,20 +292,48 @@ pub fn headless_app(first_wave: u32) -> App {
 // ---------------------------------------------------------------------------------------------
 // Components and resources
 
+/// Who an entity is, for the looks. Each marker requires its own; an enemy's is set with its
+/// kind when it is spawned.
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Role {
+    /// The player's ship.
+    Player,
+    /// A bullet fired by the player.
+    PlayerBullet,
+    /// An enemy of a kind.
+    Enemy(EnemyKind),
+    /// A bullet fired by an enemy.
+    EnemyBullet,
+    /// A wall or a block.
+    Wall,
+}
+
 /// The player's ship.
 #[derive(Component)]
+#[require(Role::Player)]
 pub struct Player;
 
 /// A bullet fired by the player.
 #[derive(Component)]
+#[require(Bullet, Role::PlayerBullet)]
 pub struct PlayerBullet;
 
 /// A bullet fired by an enemy.
 #[derive(Component)]
+#[require(Bullet, Role::EnemyBullet)]
 pub struct EnemyBullet;
+
+/// A bullet of either side: it strikes the first thing it touches and vanishes.
+#[derive(Component, Default)]
+pub struct Bullet {
+    /// Whether it has struck already. Observers see a bullet's contacts one at a time, before
+    /// its despawn is applied: this is how the second one knows.
+    spent: bool,
+}
 
 /// A wall or obstacle: absorbs shots from both sides.
 #[derive(Component)]
+#[require(Role::Wall)]
 pub struct Wall;
 
 /// The player's laser: a segment from the ship's nose, drawn up to the first thing it hits.
@@ -213,10 +435,10 @@ impl Game {
 impl Default for Game {
     fn default() -> Self {
         Self {
-            lives: 5,
+            lives: LIVES,
             score: 0,
             wave: 0,
-            next_wave_in: 0.5,
+            next_wave_in: FIRST_WAVE_DELAY,
             invulnerable: 0.0,
             over_for: None,
             fire_cooldown: 0.0,
@@ -279,141 +501,95 @@ impl Stats {
 struct CollisionClock(Option<Instant>);
 
 // ---------------------------------------------------------------------------------------------
-// Shapes: the colliders, which the graphics draw too
-
-/// The ship: an arrowhead with a notch at the back (concave).
-pub fn ship_outline() -> Vec<Vec2> {
-    [(0.0, 24.0), (16.0, -16.0), (0.0, -6.0), (-16.0, -16.0)]
-        .map(|(x, y)| Vec2::new(x, y))
-        .to_vec()
-}
-
-/// A star of `points` spikes: concave.
-pub fn star_outline(points: usize, outer: f32, inner: f32) -> Vec<Vec2> {
-    (0..2 * points)
-        .map(|i| {
-            let radius = if i % 2 == 0 { outer } else { inner };
-            let angle =
-                std::f32::consts::FRAC_PI_2 + i as f32 * std::f32::consts::PI / points as f32;
-            Vec2::from_angle(angle) * radius
-        })
-        .collect()
-}
-
-/// A crab: a body with two claws raised, concave.
-pub fn crab_outline() -> Vec<Vec2> {
-    [
-        (-30.0, -8.0),
-        (-22.0, 16.0),
-        (-12.0, 2.0),
-        (0.0, 10.0),
-        (12.0, 2.0),
-        (22.0, 16.0),
-        (30.0, -8.0),
-        (10.0, -4.0),
-        (0.0, -16.0),
-        (-10.0, -4.0),
-    ]
-    .map(|(x, y)| Vec2::new(x, y))
-    .to_vec()
-}
-
-/// An L-shaped block: concave.
-pub fn block_outline() -> Vec<Vec2> {
-    [
-        (-50.0, -20.0),
-        (50.0, -20.0),
-        (50.0, 0.0),
-        (-30.0, 0.0),
-        (-30.0, 30.0),
-        (-50.0, 30.0),
-    ]
-    .map(|(x, y)| Vec2::new(x, y))
-    .to_vec()
-}
-
-// ---------------------------------------------------------------------------------------------
-// Spawning
+// Spawning: each enemy, the ship and each wall observe their own contacts
 
 fn spawn_player(mut commands: Commands) {
-    commands.spawn((
-        Player,
-        PolygonCollider::new(ship_outline()),
-        CollisionLayers::new(PLAYER, ENEMY | ENEMY_SHOT),
-        Transform::from_xyz(0.0, -HALF_FIELD.y + 60.0, 1.0),
-    ));
+    commands
+        .spawn((
+            Player,
+            PolygonCollider::new(SHIP_OUTLINE),
+            PLAYER_LAYERS,
+            // Kept up to date by the plugin: what overlaps the ship now, for rams.
+            CollidingEntities::default(),
+            Transform::from_translation(PLAYER_START),
+        ))
+        .observe(ship_hit);
     commands.spawn((
         Laser::default(),
         SegmentCollider::new(Vec2::ZERO, Vec2::new(0.0, LASER_RANGE)),
-        CollisionLayers::new(PLAYER_SHOT, ENEMY | WALL),
+        PLAYER_SHOT_LAYERS,
         ColliderDisabled,
         Transform::default(),
     ));
 }
 
 fn spawn_walls(mut commands: Commands) {
-    let wall_layers = CollisionLayers::new(WALL, PLAYER_SHOT | ENEMY_SHOT);
     for side in [-1.0, 1.0] {
-        commands.spawn((
-            Wall,
-            SegmentCollider::new(Vec2::new(-70.0, 20.0), Vec2::new(70.0, -20.0)),
-            wall_layers,
-            Transform::from_xyz(side * 450.0, -60.0, 0.5).with_scale(Vec3::new(side, 1.0, 1.0)),
-        ));
-        commands.spawn((
-            Wall,
-            PolygonCollider::new(block_outline()),
-            wall_layers,
-            Transform::from_xyz(side * 200.0, -90.0, 0.5).with_scale(Vec3::new(side, 1.0, 1.0)),
-        ));
+        let mirror = Vec3::new(side, 1.0, 1.0);
+        commands
+            .spawn((
+                Wall,
+                SegmentCollider::new(WALL_SEGMENT.0, WALL_SEGMENT.1),
+                WALL_LAYERS,
+                Transform::from_xyz(side * WALL_SEGMENT_AT.x, WALL_SEGMENT_AT.y, WALL_Z)
+                    .with_scale(mirror),
+            ))
+            .observe(absorb_shot);
+        commands
+            .spawn((
+                Wall,
+                PolygonCollider::new(BLOCK_OUTLINE),
+                WALL_LAYERS,
+                Transform::from_xyz(side * BLOCK_AT.x, BLOCK_AT.y, WALL_Z).with_scale(mirror),
+            ))
+            .observe(absorb_shot);
     }
 }
 
+/// The `index`-th enemy of `wave`, of `kind`, above its `home`, flying in.
 fn spawn_enemy(commands: &mut Commands, kind: EnemyKind, home: Vec2, wave: u32, index: u32) {
-    let layers = CollisionLayers::new(ENEMY, PLAYER_SHOT | PLAYER);
     let drift = Drift {
         home,
-        phase: index as f32 * 0.9,
-        sway: 40.0 + 10.0 * (index % 4) as f32,
+        phase: index as f32 * DRIFT_PHASE_STEP,
+        sway: SWAY_WIDTH + SWAY_WIDTH_STEP * (index % SWAY_VARIANTS) as f32,
         age: 0.0,
     };
     let gun = Gun {
-        cooldown: 1.0 + 0.15 * index as f32,
-        period: (2.2 / (1.0 + 0.25 * wave as f32)).max(0.45),
+        cooldown: GUN_FIRST_DELAY + GUN_STAGGER * index as f32,
+        period: (GUN_PERIOD / (1.0 + GUN_FASTER_PER_WAVE * wave as f32)).max(GUN_MIN_PERIOD),
     };
-    let start = Transform::from_translation((home + Vec2::new(0.0, 420.0)).extend(0.0));
-    let toughness = 1.0 + 0.25 * wave as f32;
-    match kind {
+    let start = Transform::from_translation((home + Vec2::new(0.0, ENTRY_HEIGHT)).extend(ENEMY_Z));
+    let toughness = 1.0 + TOUGHNESS_PER_WAVE * wave as f32;
+    let enemy = |health: f32, value| Enemy {
+        health: health * toughness,
+        value,
+        kind,
+    };
+    let mut entity = match kind {
         EnemyKind::Star => commands.spawn((
-            Enemy {
-                health: 6.0 * toughness,
-                value: 150,
-                kind,
-            },
-            PolygonCollider::new(star_outline(5, 28.0, 12.0)),
-            Spin(1.5 + 0.3 * (index % 3) as f32),
+            enemy(STAR_HEALTH, STAR_VALUE),
+            PolygonCollider::new(star_outline(
+                STAR_SPIKES,
+                STAR_OUTER_RADIUS,
+                STAR_INNER_RADIUS,
+            )),
+            Spin(STAR_SPIN + STAR_SPIN_STEP * (index % STAR_SPIN_VARIANTS) as f32),
             start,
         )),
         EnemyKind::Orb => commands.spawn((
-            Enemy {
-                health: 4.0 * toughness,
-                value: 100,
-                kind,
-            },
-            CircleCollider::new(20.0),
+            enemy(ORB_HEALTH, ORB_VALUE),
+            CircleCollider::new(ORB_RADIUS),
             start,
         )),
         EnemyKind::Crab => commands.spawn((
-            Enemy {
-                health: 9.0 * toughness,
-                value: 200,
-                kind,
-            },
-            PolygonCollider::new(crab_outline()),
-            start.with_scale(Vec3::splat(1.0 + 0.2 * (index % 3) as f32)),
+            enemy(CRAB_HEALTH, CRAB_VALUE),
+            PolygonCollider::new(CRAB_OUTLINE),
+            start.with_scale(Vec3::splat(1.0 + CRAB_GROWTH * (index % CRAB_SIZES) as f32)),
         )),
-    }
-    .insert((layers, drift, gun));
+    };
+    entity
+        .insert((Role::Enemy(kind), ENEMY_LAYERS, drift, gun))
+        .observe(enemy_hit);
 }
 
 /// When a wave is cleared, the next one comes: more enemies, tougher, firing faster.
@@ -431,19 +607,14 @@ fn spawn_waves(
         return;
     }
     game.wave += 1;
-    game.next_wave_in = 1.0;
-    let count = (4 + 2 * game.wave).min(20);
+    game.next_wave_in = NEXT_WAVE_DELAY;
+    let count = (ENEMIES_BASE + ENEMIES_PER_WAVE * game.wave).min(MAX_ENEMIES);
+    let columns = count.div_ceil(ENEMY_ROWS);
     for index in 0..count {
-        let columns = count.div_ceil(2);
         let (row, column) = (index / columns, index % columns);
-        let x = (column as f32 + 0.5) / columns as f32 * 2.0 * (HALF_FIELD.x - 80.0)
-            - (HALF_FIELD.x - 80.0);
-        let home = Vec2::new(x, 230.0 - row as f32 * 90.0);
-        let kind = match (index + game.wave) % 3 {
-            0 => EnemyKind::Star,
-            1 => EnemyKind::Orb,
-            _ => EnemyKind::Crab,
-        };
+        let x = (column as f32 + 0.5) / columns as f32 * 2.0 * ENEMY_SPAN - ENEMY_SPAN;
+        let home = Vec2::new(x, ENEMY_TOP_ROW_Y - row as f32 * ENEMY_ROW_GAP);
+        let kind = ENEMY_KINDS[(index + game.wave) as usize % ENEMY_KINDS.len()];
         spawn_enemy(&mut commands, kind, home, game.wave, index);
     }
 }
@@ -451,6 +622,7 @@ fn spawn_waves(
 // ---------------------------------------------------------------------------------------------
 // Piloting
 
+/// Reads what the player wants; with the autopilot flying, only R (restart) counts.
 fn read_keyboard(
     autopilot: Res<Autopilot>,
     keys: Option<Res<ButtonInput<KeyCode>>>,
@@ -481,8 +653,29 @@ fn read_keyboard(
     };
 }
 
-/// The |x| ranges under the blocks and walls (see [`spawn_walls`]).
-const SHELTERED_COLUMNS: [(f32, f32); 2] = [(150.0, 250.0), (380.0, 520.0)];
+// The autopilot weighs a few moves by where the ship and the enemy bullets would be a moment
+// later.
+/// The moves it tries: x and y parts of the stick.
+const AUTOPILOT_MOVES_X: [f32; 5] = [-1.0, -0.5, 0.0, 0.5, 1.0];
+const AUTOPILOT_MOVES_Y: [f32; 3] = [-1.0, 0.0, 1.0];
+/// Seconds ahead at which it checks for bullets.
+const AUTOPILOT_DANGER_TIMES: [f32; 3] = [0.08, 0.16, 0.3];
+/// Seconds ahead at which it checks its place.
+const AUTOPILOT_LOOK_AHEAD: f32 = 0.25;
+/// Bullets farther than this are ignored.
+const AUTOPILOT_THREAT_RANGE: f32 = 300.0;
+/// A bullet this close (or closer) counts as danger, the nearer the more.
+const AUTOPILOT_DANGER_RADIUS: f32 = 50.0;
+/// Where it likes to fly.
+const AUTOPILOT_HOME_Y: f32 = -HALF_FIELD.y + 70.0;
+/// The weights of danger, distance to the nearest enemy's column, distance to its home row,
+/// and flying under a block or wall (which would swallow its shots).
+const AUTOPILOT_DANGER_WEIGHT: f32 = 100.0;
+const AUTOPILOT_CHASE_WEIGHT: f32 = 0.05;
+const AUTOPILOT_HOME_WEIGHT: f32 = 0.02;
+const AUTOPILOT_SHELTER_WEIGHT: f32 = 3.0;
+/// It fires the laser when an enemy's centre is this close to its column.
+const AUTOPILOT_LASER_ALIGNMENT: f32 = 30.0;
 
 /// Picks, among a few moves, the one that keeps the ship farthest from where enemy bullets
 /// will be a moment from now, breaking ties towards the nearest enemy's column; fires bullets
@@ -494,7 +687,6 @@ fn fly_autopilot(
     enemies: Query<&GlobalTransform, With<Enemy>>,
     bullets: Query<(&Transform, &Velocity), With<EnemyBullet>>,
 ) {
-    const LOOK_AHEAD: f32 = 0.25;
     if !autopilot.0 {
         return;
     }
@@ -507,41 +699,45 @@ fn fly_autopilot(
                 .abs()
                 .total_cmp(&(b.x - position.x).abs())
         });
-    let home_y = -HALF_FIELD.y + 70.0;
-    let limit = HALF_FIELD - Vec2::new(20.0, 30.0);
     let threats: Vec<(Vec2, Vec2)> = bullets
         .iter()
         .map(|(transform, velocity)| (transform.translation.truncate(), velocity.0))
-        .filter(|(threat, _)| threat.distance_squared(position) < 300.0 * 300.0)
+        .filter(|(threat, _)| {
+            threat.distance_squared(position) < AUTOPILOT_THREAT_RANGE * AUTOPILOT_THREAT_RANGE
+        })
         .collect();
+    let ahead = |movement: Vec2, seconds: f32| {
+        (position + movement * PLAYER_SPEED * seconds).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS)
+    };
     let cost = |movement: Vec2| {
-        // Where ship and bullets will be at a few moments ahead; bullets within 50 px count,
-        // the nearer the more.
         let mut danger = 0.0;
-        for ahead in [0.08, 0.16, 0.3] {
-            let future = (position + movement * PLAYER_SPEED * ahead).clamp(-limit, limit);
+        for seconds in AUTOPILOT_DANGER_TIMES {
+            let future = ahead(movement, seconds);
             for (threat, velocity) in &threats {
-                let distance = (*threat + *velocity * ahead).distance(future);
-                danger += (1.0 - distance / 50.0).max(0.0).powi(2);
+                let distance = (*threat + *velocity * seconds).distance(future);
+                danger += (1.0 - distance / AUTOPILOT_DANGER_RADIUS).max(0.0).powi(2);
             }
         }
-        let future = (position + movement * PLAYER_SPEED * LOOK_AHEAD).clamp(-limit, limit);
+        let future = ahead(movement, AUTOPILOT_LOOK_AHEAD);
         let chase = target.map_or(0.0, |target| (target.x - future.x).abs());
-        // Blocks and walls would swallow the ship's shots: prefer open columns.
-        let blocked = SHELTERED_COLUMNS
+        let sheltered = SHELTERED_COLUMNS
             .iter()
             .any(|(from, to)| (*from..=*to).contains(&future.x.abs()));
-        100.0 * danger + 0.05 * chase + 0.02 * (future.y - home_y).abs() + 3.0 * f32::from(blocked)
+        AUTOPILOT_DANGER_WEIGHT * danger
+            + AUTOPILOT_CHASE_WEIGHT * chase
+            + AUTOPILOT_HOME_WEIGHT * (future.y - AUTOPILOT_HOME_Y).abs()
+            + AUTOPILOT_SHELTER_WEIGHT * f32::from(sheltered)
     };
-    let movement = [-1.0, -0.5, 0.0, 0.5, 1.0]
+    let movement = AUTOPILOT_MOVES_X
         .into_iter()
-        .flat_map(|x| [-1.0, 0.0, 1.0].map(|y| Vec2::new(x, y)))
+        .flat_map(|x| AUTOPILOT_MOVES_Y.map(|y| Vec2::new(x, y)))
         .min_by(|a, b| cost(*a).total_cmp(&cost(*b)))
         .unwrap_or(Vec2::ZERO);
     *intent = Intent {
         movement,
         firing: true,
-        lasering: target.is_some_and(|target| (target.x - position.x).abs() < 30.0),
+        lasering: target
+            .is_some_and(|target| (target.x - position.x).abs() < AUTOPILOT_LASER_ALIGNMENT),
         restart: false,
     };
 }
@@ -556,8 +752,7 @@ fn move_player(
         return;
     }
     let step = intent.movement.clamp_length_max(1.0) * PLAYER_SPEED * time.delta_secs();
-    let limit = HALF_FIELD - Vec2::new(20.0, 30.0);
-    let moved = (player.translation.truncate() + step).clamp(-limit, limit);
+    let moved = (player.translation.truncate() + step).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS);
     player.translation = moved.extend(player.translation.z);
 }
 
@@ -573,14 +768,14 @@ fn fire_bullets(
         return;
     }
     game.fire_cooldown = PLAYER_FIRE_PERIOD;
-    let nose = player.translation.truncate() + Vec2::new(0.0, 26.0);
-    for spread in [-0.08, 0.0, 0.08] {
+    let gun = player.translation.truncate() + PLAYER_GUN;
+    for spread in PLAYER_BULLET_SPREAD {
         commands.spawn((
             PlayerBullet,
-            CircleCollider::new(3.0),
-            CollisionLayers::new(PLAYER_SHOT, ENEMY | WALL),
-            Velocity(Vec2::from_angle(std::f32::consts::FRAC_PI_2 + spread) * PLAYER_BULLET_SPEED),
-            Transform::from_translation(nose.extend(0.2)),
+            CircleCollider::new(PLAYER_BULLET_RADIUS),
+            PLAYER_SHOT_LAYERS,
+            Velocity(Vec2::from_angle(FRAC_PI_2 + spread) * PLAYER_BULLET_SPEED),
+            Transform::from_translation(gun.extend(PLAYER_BULLET_Z)),
         ));
     }
 }
@@ -595,7 +790,7 @@ fn aim_laser(
 ) {
     let (entity, mut transform, mut laser) = laser.into_inner();
     let on = intent.lasering && game.over_for.is_none();
-    transform.translation = (player.translation.truncate() + Vec2::new(0.0, 24.0)).extend(0.3);
+    transform.translation = (player.translation.truncate() + LASER_NOSE).extend(LASER_Z);
     if on != laser.on {
         laser.on = on;
         if on {
@@ -614,13 +809,46 @@ fn move_enemies(time: Res<Time>, mut enemies: Query<(&mut Transform, &mut Drift,
     for (mut transform, mut drift, spin) in &mut enemies {
         drift.age += dt;
         let t = drift.age + drift.phase;
-        let target = drift.home + Vec2::new(drift.sway * (0.8 * t).sin(), 12.0 * (1.6 * t).sin());
-        // Fly in from above during the first second, then follow the pattern.
-        let entering = (1.0 - drift.age).clamp(0.0, 1.0);
-        let position = target + Vec2::new(0.0, 420.0 * entering * entering);
+        let around = Vec2::new(
+            drift.sway * (SWAY_RATE * t).sin(),
+            BOB_HEIGHT * (BOB_RATE * t).sin(),
+        );
+        // Fly in from above during the entry, then follow the pattern.
+        let entering = (1.0 - drift.age / ENTRY_SECONDS).clamp(0.0, 1.0);
+        let position = drift.home + around + Vec2::new(0.0, ENTRY_HEIGHT * entering * entering);
         transform.translation = position.extend(transform.translation.z);
         if let Some(spin) = spin {
             transform.rotate_z(spin.0 * dt);
+        }
+    }
+}
+
+/// The directions of one volley of an enemy of `kind` at `wave`, turned `turn` radians,
+/// aimed (where the pattern aims) along `aim`.
+fn volley(kind: EnemyKind, wave: u32, turn: f32, aim: Vec2) -> Vec<Vec2> {
+    match kind {
+        // A ring that grows with the waves, turned by the star's own rotation.
+        EnemyKind::Star => {
+            let count = STAR_RING_BULLETS
+                + STAR_RING_BULLETS_PER_WAVE * wave.min(STAR_RING_WAVE_CAP) as usize;
+            (0..count)
+                .map(|i| Vec2::from_angle(turn + i as f32 * TAU / count as f32))
+                .collect()
+        }
+        // An aimed burst.
+        EnemyKind::Orb => (0..ORB_BURST_BULLETS + wave.min(ORB_BURST_WAVE_CAP) as usize)
+            .map(|i| aim.rotate(Vec2::from_angle(ORB_BURST_STEP * (i as f32 - 1.0))))
+            .collect(),
+        // A wide fan downwards.
+        EnemyKind::Crab => {
+            let count =
+                CRAB_FAN_BULLETS + CRAB_FAN_BULLETS_PER_WAVE * wave.min(CRAB_FAN_WAVE_CAP) as usize;
+            (0..count)
+                .map(|i| {
+                    let across = i as f32 / (count - 1) as f32 - 0.5;
+                    Vec2::from_angle(-FRAC_PI_2 + across * CRAB_FAN_WIDTH)
+                })
+                .collect()
         }
     }
 }
@@ -636,50 +864,25 @@ fn fire_enemy_bullets(
         return;
     }
     let target = player.translation.truncate();
-    let wave = game.wave as f32;
+    let speed = ENEMY_BULLET_SPEED + ENEMY_BULLET_SPEED_PER_WAVE * game.wave as f32;
     for (transform, enemy, mut gun, drift) in &mut guns {
         gun.cooldown -= time.delta_secs();
-        if gun.cooldown > 0.0 || drift.age < 1.0 {
+        if gun.cooldown > 0.0 || drift.age < ENTRY_SECONDS {
             continue;
         }
         gun.cooldown = gun.period;
         let origin = transform.translation.truncate();
         let aim = (target - origin).normalize_or(Vec2::NEG_Y);
-        let speed = 130.0 + 10.0 * wave;
-        let directions: Vec<Vec2> = match enemy.kind {
-            // A ring that grows with the waves, turned by the star's own rotation.
-            EnemyKind::Star => {
-                let count = 12 + 6 * game.wave.min(12) as usize;
-                let turn = transform.rotation.to_euler(EulerRot::ZYX).0;
-                (0..count)
-                    .map(|i| {
-                        Vec2::from_angle(turn + i as f32 * std::f32::consts::TAU / count as f32)
-                    })
-                    .collect()
-            }
-            // An aimed burst.
-            EnemyKind::Orb => (0..3 + game.wave.min(8) as usize)
-                .map(|i| aim.rotate(Vec2::from_angle(0.06 * (i as f32 - 1.0))))
-                .collect(),
-            // A wide fan downwards.
-            EnemyKind::Crab => {
-                let count = 9 + 3 * game.wave.min(10) as usize;
-                (0..count)
-                    .map(|i| {
-                        let angle = -std::f32::consts::FRAC_PI_2
-                            + (i as f32 / (count - 1) as f32 - 0.5) * 2.2;
-                        Vec2::from_angle(angle)
-                    })
-                    .collect()
-            }
-        };
-        for direction in directions {
+        let turn = transform.rotation.to_euler(EulerRot::ZYX).0;
+        for direction in volley(enemy.kind, game.wave, turn, aim) {
             commands.spawn((
                 EnemyBullet,
-                CircleCollider::new(4.0),
-                CollisionLayers::new(ENEMY_SHOT, PLAYER | WALL),
+                CircleCollider::new(ENEMY_BULLET_RADIUS),
+                ENEMY_SHOT_LAYERS,
                 Velocity(direction * speed),
-                Transform::from_translation((origin + direction * 20.0).extend(0.1)),
+                Transform::from_translation(
+                    (origin + direction * ENEMY_GUN_REACH).extend(ENEMY_BULLET_Z),
+                ),
             ));
         }
     }
@@ -691,7 +894,7 @@ fn move_bullets(
     mut bullets: Query<(Entity, &mut Transform, &Velocity)>,
 ) {
     let dt = time.delta_secs();
-    let limit = HALF_FIELD + Vec2::splat(40.0);
+    let limit = HALF_FIELD + Vec2::splat(OFFSCREEN_MARGIN);
     for (entity, mut transform, velocity) in &mut bullets {
         transform.translation += (velocity.0 * dt).extend(0.0);
         let position = transform.translation.truncate();
@@ -702,60 +905,90 @@ fn move_bullets(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Collisions: the game reads this frame's contacts right after the plugin wrote them
+// Collisions. Observers run as the plugin triggers `ContactStarted`, once for each of the two
+// entities, pair after pair; the systems after them read this frame's contacts.
 
-fn start_collision_clock(mut clock: ResMut<CollisionClock>) {
-    clock.0 = Some(Instant::now());
+/// Spends the bullet `entity`, if `bullets` has it and it has not struck yet, and despawns it.
+/// `true` the first time only: a bullet touching two things in one frame strikes once.
+fn spend<F: QueryFilter>(
+    commands: &mut Commands,
+    bullets: &mut Query<&mut Bullet, F>,
+    entity: Entity,
+) -> bool {
+    let Ok(mut bullet) = bullets.get_mut(entity) else {
+        return false;
+    };
+    if std::mem::replace(&mut bullet.spent, true) {
+        return false;
+    }
+    // `try_`: the bullet may already be gone (it left the field, or a new game began).
+    commands.entity(entity).try_despawn();
+    true
 }
 
-fn stop_collision_clock(mut clock: ResMut<CollisionClock>, mut stats: ResMut<Stats>) {
-    if let Some(started) = clock.0.take() {
-        stats
-            .collision_ms
-            .push(started.elapsed().as_secs_f32() * 1000.0);
+/// Observer on each enemy: a player bullet that reaches it does damage and vanishes. (The
+/// laser burns in [`stop_laser`]; a ram costs the ship, in [`ram_player`].)
+fn enemy_hit(
+    hit: On<ContactStarted>,
+    mut commands: Commands,
+    mut enemies: Query<&mut Enemy>,
+    mut bullets: Query<&mut Bullet, With<PlayerBullet>>,
+    mut stats: ResMut<Stats>,
+) {
+    let Ok(mut enemy) = enemies.get_mut(hit.entity) else {
+        return;
+    };
+    if spend(&mut commands, &mut bullets, hit.other) {
+        enemy.health -= BULLET_DAMAGE;
+        stats.hits += 1;
     }
 }
 
-/// Bullets hurt what they hit and vanish; walls absorb shots; the ship loses a life to
-/// enemy bullets and rams.
-#[expect(clippy::too_many_arguments, reason = "a system reading several roles")]
-fn resolve_hits(
+/// Observer on the ship: an enemy bullet that reaches it costs a life and vanishes.
+fn ship_hit(
+    hit: On<ContactStarted>,
     mut commands: Commands,
-    contacts: Res<Contacts>,
+    mut bullets: Query<&mut Bullet, With<EnemyBullet>>,
     mut game: ResMut<Game>,
     mut stats: ResMut<Stats>,
-    mut enemies: Query<&mut Enemy>,
-    player_bullets: Query<(), With<PlayerBullet>>,
-    enemy_bullets: Query<(), With<EnemyBullet>>,
-    player: Single<Entity, With<Player>>,
 ) {
-    let player = *player;
-    let mut spent = bevy::ecs::entity::EntityHashSet::default();
-    let mut player_hit = false;
-    for contact in contacts.iter() {
-        for (shot, other) in [(contact.a, contact.b), (contact.b, contact.a)] {
-            if player_bullets.contains(shot) && spent.insert(shot) {
-                commands.entity(shot).despawn();
-                if let Ok(mut enemy) = enemies.get_mut(other) {
-                    enemy.health -= 1.0;
-                    stats.hits += 1;
-                }
-            } else if enemy_bullets.contains(shot) && spent.insert(shot) {
-                commands.entity(shot).despawn();
-                player_hit |= other == player;
-            } else if shot == player && enemies.contains(other) {
-                player_hit = true;
-            }
-        }
+    if spend(&mut commands, &mut bullets, hit.other) {
+        lose_life(&mut commands, hit.entity, &mut game, &mut stats);
     }
-    if player_hit && game.invulnerable <= 0.0 && game.over_for.is_none() {
-        game.lives = game.lives.saturating_sub(1);
-        game.invulnerable = INVULNERABLE_SECONDS;
-        stats.lives_lost += 1;
-        if game.lives == 0 {
-            game.over_for = Some(0.0);
-            commands.entity(player).insert(ColliderDisabled);
-        }
+}
+
+/// Observer on each wall and block: any shot that reaches it is absorbed.
+fn absorb_shot(hit: On<ContactStarted>, mut commands: Commands, mut bullets: Query<&mut Bullet>) {
+    spend(&mut commands, &mut bullets, hit.other);
+}
+
+/// The ship costs a life while an enemy overlaps it, each time it is not invulnerable: not
+/// only when the ram starts, so its [`CollidingEntities`] are asked every frame.
+fn ram_player(
+    mut commands: Commands,
+    player: Single<(Entity, &CollidingEntities), With<Player>>,
+    enemies: Query<(), With<Enemy>>,
+    mut game: ResMut<Game>,
+    mut stats: ResMut<Stats>,
+) {
+    let (ship, touching) = *player;
+    if touching.iter().any(|&other| enemies.contains(other)) {
+        lose_life(&mut commands, ship, &mut game, &mut stats);
+    }
+}
+
+/// The ship is hit: unless it is invulnerable, a life is lost, and the last one ends the game
+/// (and switches the ship's collider off).
+fn lose_life(commands: &mut Commands, ship: Entity, game: &mut Game, stats: &mut Stats) {
+    if game.invulnerable > 0.0 || game.over_for.is_some() {
+        return;
+    }
+    game.lives = game.lives.saturating_sub(1);
+    game.invulnerable = INVULNERABLE_SECONDS;
+    stats.lives_lost += 1;
+    if game.lives == 0 {
+        game.over_for = Some(0.0);
+        commands.entity(ship).insert(ColliderDisabled);
     }
 }
 
@@ -808,6 +1041,20 @@ fn destroy_enemies(
     }
 }
 
+fn start_collision_clock(mut clock: ResMut<CollisionClock>) {
+    clock.0 = Some(Instant::now());
+}
+
+/// Stops the clock once the pipeline is done, before the systems that read its results.
+/// (Observers run inside the pipeline's events stage, so their time counts too.)
+fn stop_collision_clock(mut clock: ResMut<CollisionClock>, mut stats: ResMut<Stats>) {
+    if let Some(started) = clock.0.take() {
+        stats
+            .collision_ms
+            .push(started.elapsed().as_secs_f32() * 1000.0);
+    }
+}
+
 /// Any entity with a collider.
 type AnyCollider = Or<(
     With<CircleCollider>,
@@ -827,6 +1074,13 @@ fn record_stats(
     stats.peak_colliders = stats.peak_colliders.max(stats.colliders);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Game flow
+
+fn count_down_invulnerability(time: Res<Time>, mut game: ResMut<Game>) {
+    game.invulnerable = (game.invulnerable - time.delta_secs()).max(0.0);
+}
+
 /// After a game over: R (or the autopilot, after a pause) starts again.
 #[expect(
     clippy::type_complexity,
@@ -841,7 +1095,6 @@ fn restart_after_game_over(
     leftovers: Query<Entity, Or<(With<Enemy>, With<PlayerBullet>, With<EnemyBullet>)>>,
     player: Single<Entity, With<Player>>,
 ) {
-    game.invulnerable = (game.invulnerable - time.delta_secs()).max(0.0);
     let Some(over_for) = game.over_for.as_mut() else {
         return;
     };

@@ -1,5 +1,8 @@
 //! The shooter's looks: every outline drawn with `bevy_prototype_lyon` from the very collider
-//! it belongs to, a spark at every contact point, and the HUD.
+//! it belongs to, coloured by its [`Role`]; a spark at every contact point, read from the
+//! [`Contact`] messages; and the HUD.
+
+use std::f32::consts::{FRAC_PI_4, TAU};
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -7,12 +10,87 @@ use bevy_collision_events::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
 use crate::game::{
-    Enemy, EnemyBullet, EnemyDestroyed, EnemyKind, Game, Laser, Player, PlayerBullet, Stats, Wall,
+    EnemyDestroyed, EnemyKind, Game, Laser, Player, ReadContacts, Role, Stats, Wall,
 };
 
+// Colours. Fills are drawn at `FILL_ALPHA` over the dark field for polygons; small circles
+// (bullets) are solid.
+const BACKGROUND_COLOR: Color = Color::srgb(0.02, 0.02, 0.06);
+const PLAYER_LOOK: Look = Look::new(Color::srgb(0.2, 0.8, 1.0), Color::srgb(0.8, 0.97, 1.0));
+const STAR_LOOK: Look = Look::new(Color::srgb(0.9, 0.3, 0.6), Color::srgb(1.0, 0.7, 0.9));
+const ORB_LOOK: Look = Look::new(Color::srgb(0.6, 0.35, 0.95), Color::srgb(0.85, 0.75, 1.0));
+const CRAB_LOOK: Look = Look::new(Color::srgb(0.95, 0.5, 0.15), Color::srgb(1.0, 0.85, 0.5));
+const WALL_LOOK: Look = Look::new(Color::srgb(0.25, 0.3, 0.35), Color::srgb(0.6, 0.7, 0.75));
+const PLAYER_BULLET_COLOR: Color = Color::srgb(0.6, 1.0, 0.9);
+const PLAYER_BULLET_LOOK: Look = Look::new(PLAYER_BULLET_COLOR, PLAYER_BULLET_COLOR);
+const ENEMY_BULLET_LOOK: Look = Look::new(Color::srgb(1.0, 0.35, 0.3), Color::srgb(1.0, 0.8, 0.6));
+const LASER_COLOR: Color = Color::srgb(0.5, 1.0, 0.95);
+const SPARK_COLOR: Color = Color::srgb(1.0, 0.95, 0.4);
+const STAR_EXPLOSION_COLOR: Color = Color::srgb(1.0, 0.5, 0.8);
+const ORB_EXPLOSION_COLOR: Color = Color::srgb(0.8, 0.6, 1.0);
+const CRAB_EXPLOSION_COLOR: Color = Color::srgb(1.0, 0.7, 0.3);
+/// How much white an explosion's colour takes.
+const EXPLOSION_WHITENESS: f32 = 0.2;
+const HUD_COLOR: Color = Color::srgb(0.85, 0.95, 1.0);
+
+// Outlines, in pixels.
+const FILL_ALPHA: f32 = 0.55;
+const OUTLINE_WIDTH: f32 = 2.0;
+const WALL_WIDTH: f32 = 5.0;
+const LASER_WIDTH: f32 = 4.0;
+/// Circles bigger than this get an outline; the others (bullets) are solid dots.
+const OUTLINED_RADIUS: f32 = 6.0;
+
+// Sparks: one at every contact point, and a ring of them for each enemy destroyed.
 /// Most sparks alive at once, so a flood of contacts cannot stall the frame.
 const MAX_SPARKS: usize = 4000;
 const SPARK_SECONDS: f32 = 0.4;
+const SPARK_SIZE: f32 = 8.0;
+/// Sparks shrink from `1 + SPARK_MIN_SCALE` to `SPARK_MIN_SCALE` as they fade.
+const SPARK_MIN_SCALE: f32 = 0.6;
+const SPARK_Z: f32 = 5.0;
+const EXPLOSION_SPARKS: usize = 24;
+const EXPLOSION_SPARK_SIZE: f32 = 6.0;
+/// Explosion sparks fly out at `EXPLOSION_SPEED`, plus `EXPLOSION_SPEED_STEP` over
+/// `EXPLOSION_SPEEDS` speeds.
+const EXPLOSION_SPEED: f32 = 160.0;
+const EXPLOSION_SPEED_STEP: f32 = 60.0;
+const EXPLOSION_SPEEDS: usize = 3;
+
+// The HUD and the rest.
+const HUD_FONT_SIZE: f32 = 18.0;
+const HUD_TOP: f32 = 10.0;
+const HUD_LEFT: f32 = 12.0;
+/// Times per second the ship blinks while invulnerable (twice per on/off cycle).
+const BLINK_RATE: f32 = 12.0;
+/// Frames between saving a screenshot and quitting, for it to reach the disk.
+const SCREENSHOT_FRAMES: u32 = 30;
+
+/// A fill and an outline colour.
+#[derive(Clone, Copy)]
+struct Look {
+    fill: Color,
+    stroke: Color,
+}
+
+impl Look {
+    const fn new(fill: Color, stroke: Color) -> Self {
+        Self { fill, stroke }
+    }
+
+    /// How one of the cast looks.
+    const fn of(role: Role) -> Self {
+        match role {
+            Role::Player => PLAYER_LOOK,
+            Role::PlayerBullet => PLAYER_BULLET_LOOK,
+            Role::Enemy(EnemyKind::Star) => STAR_LOOK,
+            Role::Enemy(EnemyKind::Orb) => ORB_LOOK,
+            Role::Enemy(EnemyKind::Crab) => CRAB_LOOK,
+            Role::EnemyBullet => ENEMY_BULLET_LOOK,
+            Role::Wall => WALL_LOOK,
+        }
+    }
+}
 
 /// Draws the game. `screenshot` saves a PNG of the window after some frames, then quits.
 pub struct GraphicsPlugin {
@@ -23,7 +101,7 @@ pub struct GraphicsPlugin {
 impl Plugin for GraphicsPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins(ShapePlugin)
-            .insert_resource(ClearColor(Color::srgb(0.02, 0.02, 0.06)))
+            .insert_resource(ClearColor(BACKGROUND_COLOR))
             .insert_resource(ScreenshotPlan(self.screenshot.clone()))
             .add_systems(Startup, (spawn_camera, spawn_hud))
             .add_systems(
@@ -31,7 +109,7 @@ impl Plugin for GraphicsPlugin {
                 (
                     draw_polygons,
                     draw_circles,
-                    draw_segments,
+                    draw_walls,
                     blink_player,
                     update_hud,
                     take_screenshot,
@@ -39,7 +117,7 @@ impl Plugin for GraphicsPlugin {
             )
             .add_systems(
                 PostUpdate,
-                (spawn_sparks, explode, fade_sparks, draw_laser).after(CollisionSystems::Events),
+                (spawn_sparks, explode, fade_sparks, draw_laser).after(ReadContacts),
             );
     }
 }
@@ -66,67 +144,31 @@ fn spawn_hud(mut commands: Commands) {
     commands.spawn((
         Hud,
         Text::new(""),
-        TextFont::from_font_size(18.0),
-        TextColor(Color::srgb(0.85, 0.95, 1.0)),
+        TextFont::from_font_size(HUD_FONT_SIZE),
+        TextColor(HUD_COLOR),
         Node {
             position_type: PositionType::Absolute,
-            top: px(10.0),
-            left: px(12.0),
+            top: px(HUD_TOP),
+            left: px(HUD_LEFT),
             ..default()
         },
     ));
 }
 
-/// The colours of the cast.
-fn palette(
-    player: bool,
-    enemy: Option<&Enemy>,
-    wall: bool,
-    player_bullet: bool,
-    enemy_bullet: bool,
-) -> (Color, Color) {
-    let (fill, stroke) = if player {
-        (Color::srgb(0.2, 0.8, 1.0), Color::srgb(0.8, 0.97, 1.0))
-    } else if let Some(enemy) = enemy {
-        match enemy.kind {
-            EnemyKind::Star => (Color::srgb(0.9, 0.3, 0.6), Color::srgb(1.0, 0.7, 0.9)),
-            EnemyKind::Orb => (Color::srgb(0.6, 0.35, 0.95), Color::srgb(0.85, 0.75, 1.0)),
-            EnemyKind::Crab => (Color::srgb(0.95, 0.5, 0.15), Color::srgb(1.0, 0.85, 0.5)),
-        }
-    } else if wall {
-        (Color::srgb(0.25, 0.3, 0.35), Color::srgb(0.6, 0.7, 0.75))
-    } else if player_bullet {
-        (Color::srgb(0.6, 1.0, 0.9), Color::srgb(0.6, 1.0, 0.9))
-    } else if enemy_bullet {
-        (Color::srgb(1.0, 0.35, 0.3), Color::srgb(1.0, 0.8, 0.6))
-    } else {
-        (Color::WHITE, Color::WHITE)
-    };
-    (fill, stroke)
-}
-
-type Roles = (
-    Has<Player>,
-    Option<&'static Enemy>,
-    Has<Wall>,
-    Has<PlayerBullet>,
-    Has<EnemyBullet>,
-);
-
 fn draw_polygons(
     mut commands: Commands,
-    new: Query<(Entity, &PolygonCollider, Roles), Added<PolygonCollider>>,
+    new: Query<(Entity, &PolygonCollider, &Role), Added<PolygonCollider>>,
 ) {
-    for (entity, collider, (player, enemy, wall, player_bullet, enemy_bullet)) in &new {
-        let (fill, stroke) = palette(player, enemy, wall, player_bullet, enemy_bullet);
+    for (entity, collider, role) in &new {
+        let look = Look::of(*role);
         let outline = shapes::Polygon {
             points: collider.vertices().to_vec(),
             closed: true,
         };
         commands.entity(entity).insert(
             ShapeBuilder::with(&outline)
-                .fill(fill.with_alpha(0.55))
-                .stroke((stroke, 2.0))
+                .fill(look.fill.with_alpha(FILL_ALPHA))
+                .stroke((look.stroke, OUTLINE_WIDTH))
                 .build(),
         );
     }
@@ -134,17 +176,17 @@ fn draw_polygons(
 
 fn draw_circles(
     mut commands: Commands,
-    new: Query<(Entity, &CircleCollider, Roles), Added<CircleCollider>>,
+    new: Query<(Entity, &CircleCollider, &Role), Added<CircleCollider>>,
 ) {
-    for (entity, collider, (player, enemy, wall, player_bullet, enemy_bullet)) in &new {
-        let (fill, stroke) = palette(player, enemy, wall, player_bullet, enemy_bullet);
+    for (entity, collider, role) in &new {
+        let look = Look::of(*role);
         let outline = shapes::Circle {
             radius: collider.radius(),
             center: collider.offset(),
         };
-        let builder = ShapeBuilder::with(&outline).fill(fill);
-        let shape = if collider.radius() > 6.0 {
-            builder.stroke((stroke, 2.0)).build()
+        let builder = ShapeBuilder::with(&outline).fill(look.fill);
+        let shape = if collider.radius() > OUTLINED_RADIUS {
+            builder.stroke((look.stroke, OUTLINE_WIDTH)).build()
         } else {
             builder.build()
         };
@@ -155,13 +197,13 @@ fn draw_circles(
 /// A wall segment that has no looks yet.
 type NewWall = (Added<SegmentCollider>, With<Wall>);
 
-/// Walls: drawn from their segment. (The laser is drawn by [`draw_laser`].)
-fn draw_segments(mut commands: Commands, new: Query<(Entity, &SegmentCollider), NewWall>) {
+/// Wall segments: drawn from their segment. (The laser is drawn by [`draw_laser`].)
+fn draw_walls(mut commands: Commands, new: Query<(Entity, &SegmentCollider), NewWall>) {
     for (entity, collider) in &new {
         let line = shapes::Line(collider.a(), collider.b());
         commands.entity(entity).insert(
             ShapeBuilder::with(&line)
-                .stroke((Color::srgb(0.6, 0.7, 0.75), 5.0))
+                .stroke((WALL_LOOK.stroke, WALL_WIDTH))
                 .build(),
         );
     }
@@ -179,51 +221,55 @@ fn draw_laser(mut commands: Commands, laser: Single<(Entity, &Laser, &SegmentCol
     let beam = shapes::Line(collider.a(), end);
     commands.entity(entity).insert((
         ShapeBuilder::with(&beam)
-            .stroke((Color::srgb(0.5, 1.0, 0.95), 4.0))
+            .stroke((LASER_COLOR, LASER_WIDTH))
             .build(),
         Visibility::Visible,
     ));
 }
 
-/// One spark per contact point, this frame's.
-fn spawn_sparks(mut commands: Commands, contacts: Res<Contacts>, sparks: Query<(), With<Spark>>) {
-    let mut room = MAX_SPARKS.saturating_sub(sparks.iter().len());
-    for point in contacts.iter().flat_map(|contact| contact.points.iter()) {
-        if room == 0 {
-            break;
-        }
-        room -= 1;
+/// One spark per contact point: every [`Contact`] message of this frame, as many as there is
+/// room for.
+fn spawn_sparks(
+    mut commands: Commands,
+    mut contacts: MessageReader<Contact>,
+    sparks: Query<(), With<Spark>>,
+) {
+    let room = MAX_SPARKS.saturating_sub(sparks.iter().len());
+    let points = contacts.read().flat_map(|contact| contact.points.iter());
+    for point in points.take(room) {
         commands.spawn((
             Spark {
                 age: 0.0,
                 velocity: Vec2::ZERO,
             },
-            Sprite::from_color(Color::srgb(1.0, 0.95, 0.4), Vec2::splat(8.0)),
-            Transform::from_translation(point.extend(5.0))
-                .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
+            Sprite::from_color(SPARK_COLOR, Vec2::splat(SPARK_SIZE)),
+            Transform::from_translation(point.extend(SPARK_Z))
+                .with_rotation(Quat::from_rotation_z(FRAC_PI_4)),
         ));
     }
+    // What found no room is dropped, not drawn a frame late.
+    contacts.clear();
 }
 
 /// A destroyed enemy bursts into a ring of sparks in its colour.
 fn explode(mut commands: Commands, mut destroyed: MessageReader<EnemyDestroyed>) {
     for blast in destroyed.read() {
-        let colour = palette(false, None, false, false, false).0;
-        let colour = match blast.kind {
-            EnemyKind::Star => Color::srgb(1.0, 0.5, 0.8),
-            EnemyKind::Orb => Color::srgb(0.8, 0.6, 1.0),
-            EnemyKind::Crab => Color::srgb(1.0, 0.7, 0.3),
+        let color = match blast.kind {
+            EnemyKind::Star => STAR_EXPLOSION_COLOR,
+            EnemyKind::Orb => ORB_EXPLOSION_COLOR,
+            EnemyKind::Crab => CRAB_EXPLOSION_COLOR,
         }
-        .mix(&colour, 0.2);
-        for i in 0..24 {
-            let direction = Vec2::from_angle(i as f32 * std::f32::consts::TAU / 24.0);
+        .mix(&Color::WHITE, EXPLOSION_WHITENESS);
+        for i in 0..EXPLOSION_SPARKS {
+            let direction = Vec2::from_angle(i as f32 * TAU / EXPLOSION_SPARKS as f32);
+            let speed = EXPLOSION_SPEED + EXPLOSION_SPEED_STEP * (i % EXPLOSION_SPEEDS) as f32;
             commands.spawn((
                 Spark {
                     age: 0.0,
-                    velocity: direction * (160.0 + 60.0 * (i % 3) as f32),
+                    velocity: direction * speed,
                 },
-                Sprite::from_color(colour, Vec2::splat(6.0)),
-                Transform::from_translation(blast.position.extend(5.0)),
+                Sprite::from_color(color, Vec2::splat(EXPLOSION_SPARK_SIZE)),
+                Transform::from_translation(blast.position.extend(SPARK_Z)),
             ));
         }
     }
@@ -242,7 +288,7 @@ fn fade_sparks(
             continue;
         }
         sprite.color = sprite.color.with_alpha(left);
-        transform.scale = Vec3::splat(0.6 + left);
+        transform.scale = Vec3::splat(SPARK_MIN_SCALE + left);
         transform.translation += (spark.velocity * time.delta_secs()).extend(0.0);
     }
 }
@@ -250,17 +296,15 @@ fn fade_sparks(
 fn blink_player(
     game: Res<Game>,
     time: Res<Time>,
-    mut player: Query<&mut Visibility, With<Player>>,
+    mut player: Single<&mut Visibility, With<Player>>,
 ) {
-    for mut visibility in &mut player {
-        let blinking =
-            game.invulnerable > 0.0 && ((time.elapsed_secs() * 12.0) as u32).is_multiple_of(2);
-        *visibility = if game.over_for.is_some() || blinking {
-            Visibility::Hidden
-        } else {
-            Visibility::Visible
-        };
-    }
+    let blinking =
+        game.invulnerable > 0.0 && ((time.elapsed_secs() * BLINK_RATE) as u32).is_multiple_of(2);
+    **player = if game.over_for.is_some() || blinking {
+        Visibility::Hidden
+    } else {
+        Visibility::Visible
+    };
 }
 
 fn update_hud(game: Res<Game>, stats: Res<Stats>, mut hud: Single<&mut Text, With<Hud>>) {
@@ -291,7 +335,7 @@ fn take_screenshot(
             .observe(save_to_disk(path.clone()));
     }
     // Give the screenshot a few frames to reach the disk, then quit.
-    if frames.0 == at_frame + 30 {
+    if frames.0 == at_frame + SCREENSHOT_FRAMES {
         exit.write(AppExit::Success);
     }
 }

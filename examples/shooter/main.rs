@@ -1,10 +1,23 @@
-//! A small shoot-'em-up that shows `bevy_collision_events` at work: every collider kind, and a
-//! spark at every point where two outlines cross.
+//! A small shoot-'em-up that shows `bevy_collision_events` at work: every collider kind, the
+//! events a game reacts to, and a spark at every point where two outlines cross.
 //!
 //! - Your ship (a concave polygon): arrows or WASD to move, Space to fire bullets (circles),
 //!   X or Shift to fire the laser (a segment) that stops at the first thing it hits.
 //! - Waves of enemies (concave stars that spin, orbs, scaled crabs) fire rings, bursts and fans
 //!   of bullets; walls and blocks absorb shots from both sides. R restarts after a game over.
+//!
+//! What it shows of the crate (see `game.rs` and `graphics.rs`):
+//! - **Observers** of [`ContactStarted`], one per entity that cares:
+//!   `commands.spawn(..).observe(enemy_hit)` on each enemy (a player bullet does damage),
+//!   `.observe(ship_hit)` on the ship (an enemy bullet costs a life), `.observe(absorb_shot)`
+//!   on each wall. `hit.entity` is the observed entity and `hit.other` what touched it, so no
+//!   code asks "which of the two is the bullet?".
+//! - **Messages**: a [`MessageReader<Contact>`] puts a spark on every crossing point, each frame.
+//! - **Queries**: [`Contacts::of`] gives the laser everything it touches this frame, and it stops
+//!   at the nearest point; the ship's [`CollidingEntities`] tells when a ram still lasts.
+//! - **Layers**: [`CollisionLayers`] keep shots from ever meeting shots, so thousands of bullets
+//!   cost nothing between themselves; [`ColliderDisabled`] switches the laser off, and the ship
+//!   after a game over.
 //!
 //! ```text
 //! cargo run --release --example shooter                     # play in a window
