@@ -10,7 +10,7 @@ mod game;
 
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
-use game::{LASER_RANGE, Laser, Stats};
+use game::{LASER_RANGE, Laser, Stats, Wall, spawn_player_bullet};
 
 /// How far `point` is from the outline of `entity`'s collider, worked out here from the
 /// collider and its `GlobalTransform`; `None` once the entity is gone (an enemy the laser
@@ -116,4 +116,72 @@ fn the_game_systems_are_not_ambiguous() {
         });
     }
     app.update();
+}
+
+/// The right-hand wall segment: the shooter's `WALL_SEGMENT` at `WALL_SEGMENT_AT`, in world
+/// space (from (380, −40) to (520, −80)).
+const WALL_ENDS: (Vec2, Vec2) = (Vec2::new(380.0, -40.0), Vec2::new(520.0, -80.0));
+
+#[test]
+fn every_shot_at_a_wall_is_absorbed_where_it_struck() {
+    let mut app = game::headless_app(1);
+    app.update();
+    // 100 shots straight up under the wall, spread along it and over one frame's flight (a
+    // player bullet covers 15 px a frame, five times its radius).
+    let shots: Vec<Entity> = (0..100)
+        .map(|i| {
+            let x = WALL_ENDS.0.x + 2.0 + 136.0 * i as f32 / 100.0;
+            let y = -300.0 - 15.0 * i as f32 / 100.0;
+            let mut commands = app.world_mut().commands();
+            spawn_player_bullet(&mut commands, Vec2::new(x, y), 0.0)
+        })
+        .collect();
+    app.world_mut().flush();
+    let wall = app
+        .world_mut()
+        .query_filtered::<Entity, (With<Wall>, With<SegmentCollider>)>()
+        .iter(app.world())
+        .find(|&wall| {
+            let at = app
+                .world()
+                .get::<GlobalTransform>(wall)
+                .unwrap()
+                .translation();
+            at.x > 0.0
+        })
+        .unwrap();
+    let mut struck = 0;
+    for _ in 0..40 {
+        app.update();
+        for contact in app.world().resource::<Contacts>().iter() {
+            let Some(shot) = contact.other(wall).filter(|other| shots.contains(other)) else {
+                continue;
+            };
+            let impact = contact.impact.expect("a shot meets the wall on its way");
+            // The point lies on the wall's line, between its ends.
+            let (a, b) = WALL_ENDS;
+            let along = (impact.point - a).dot(b - a) / (b - a).length_squared();
+            let off = (impact.point - a).perp_dot((b - a).normalize()).abs();
+            assert!(
+                (0.0..=1.0).contains(&along) && off < 0.01,
+                "{shot} struck at {impact:?}"
+            );
+            struck += 1;
+        }
+        for &shot in &shots {
+            if let Some(transform) = app.world().get::<Transform>(shot) {
+                assert!(
+                    transform.translation.y < -30.0,
+                    "{shot} passed the wall to {}",
+                    transform.translation
+                );
+            }
+        }
+    }
+    assert_eq!(struck, 100, "every shot struck the wall once");
+    assert!(
+        shots
+            .iter()
+            .all(|&shot| app.world().get_entity(shot).is_err())
+    );
 }

@@ -7,6 +7,8 @@
 //! - the ship's [`CollidingEntities`], for rams that last ([`ram_player`]);
 //! - the [`Contacts`] resource, for the laser, which stops at the nearest point of everything
 //!   it touches this frame ([`stop_laser`]), and for the statistics;
+//! - [`Swept`] on every bullet: a player bullet covers 15 px a frame, more than its own size,
+//!   and would otherwise pass through the walls and small enemies between two frames;
 //! - [`CollisionLayers`], so shots never meet shots, and [`ColliderDisabled`] for the laser when
 //!   it is off and the ship after a game over.
 
@@ -770,14 +772,22 @@ fn fire_bullets(
     game.fire_cooldown = PLAYER_FIRE_PERIOD;
     let gun = player.translation.truncate() + PLAYER_GUN;
     for spread in PLAYER_BULLET_SPREAD {
-        commands.spawn((
+        spawn_player_bullet(&mut commands, gun, spread);
+    }
+}
+
+/// A player bullet from `at`, turned `spread` radians from straight up.
+pub fn spawn_player_bullet(commands: &mut Commands, at: Vec2, spread: f32) -> Entity {
+    commands
+        .spawn((
             PlayerBullet,
             CircleCollider::new(PLAYER_BULLET_RADIUS),
+            Swept::default(),
             PLAYER_SHOT_LAYERS,
             Velocity(Vec2::from_angle(FRAC_PI_2 + spread) * PLAYER_BULLET_SPEED),
-            Transform::from_translation(gun.extend(PLAYER_BULLET_Z)),
-        ));
-    }
+            Transform::from_translation(at.extend(PLAYER_BULLET_Z)),
+        ))
+        .id()
 }
 
 /// Places the laser at the ship's nose and switches its collider on while it fires.
@@ -878,6 +888,7 @@ fn fire_enemy_bullets(
             commands.spawn((
                 EnemyBullet,
                 CircleCollider::new(ENEMY_BULLET_RADIUS),
+                Swept::default(),
                 ENEMY_SHOT_LAYERS,
                 Velocity(direction * speed),
                 Transform::from_translation(

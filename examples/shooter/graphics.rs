@@ -4,8 +4,10 @@
 
 use std::f32::consts::{FRAC_PI_4, TAU};
 
+use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy_collision_events::debug::{CollisionDebugPlugin, CollisionGizmos};
 use bevy_collision_events::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
@@ -65,6 +67,8 @@ const HUD_LEFT: f32 = 12.0;
 const BLINK_RATE: f32 = 12.0;
 /// Frames between saving a screenshot and quitting, for it to reach the disk.
 const SCREENSHOT_FRAMES: u32 = 30;
+/// Shows and hides the colliders as the collision pipeline sees them.
+const DEBUG_DRAWING_KEY: KeyCode = KeyCode::KeyC;
 
 /// A fill and an outline colour.
 #[derive(Clone, Copy)]
@@ -96,14 +100,26 @@ impl Look {
 pub struct GraphicsPlugin {
     /// Where and after how many frames to save a screenshot.
     pub screenshot: Option<(String, u32)>,
+    /// Whether the crate's debug drawing starts on ([`DEBUG_DRAWING_KEY`] toggles it).
+    pub debug_drawing: bool,
 }
 
 impl Plugin for GraphicsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(ShapePlugin)
+        let debug_drawing = self.debug_drawing;
+        app.add_plugins((ShapePlugin, CollisionDebugPlugin))
             .insert_resource(ClearColor(BACKGROUND_COLOR))
             .insert_resource(ScreenshotPlan(self.screenshot.clone()))
-            .add_systems(Startup, (spawn_camera, spawn_hud))
+            .add_systems(
+                Startup,
+                (
+                    spawn_camera,
+                    spawn_hud,
+                    move |mut store: ResMut<GizmoConfigStore>| {
+                        show_colliders(&mut store, debug_drawing);
+                    },
+                ),
+            )
             .add_systems(
                 Update,
                 (
@@ -113,6 +129,7 @@ impl Plugin for GraphicsPlugin {
                     blink_player,
                     update_hud,
                     take_screenshot,
+                    toggle_debug_drawing,
                 ),
             )
             .add_systems(
@@ -124,6 +141,20 @@ impl Plugin for GraphicsPlugin {
 
 #[derive(Resource)]
 struct ScreenshotPlan(Option<(String, u32)>);
+
+/// Switches the crate's debug drawing on or off, with bounding circles while it is on.
+fn show_colliders(store: &mut GizmoConfigStore, on: bool) {
+    let (config, settings) = store.config_mut::<CollisionGizmos>();
+    config.enabled = on;
+    settings.bounding_circles = true;
+}
+
+fn toggle_debug_drawing(keys: Res<ButtonInput<KeyCode>>, mut store: ResMut<GizmoConfigStore>) {
+    if keys.just_pressed(DEBUG_DRAWING_KEY) {
+        let on = store.config::<CollisionGizmos>().0.enabled;
+        show_colliders(&mut store, !on);
+    }
+}
 
 /// A short-lived flash where two outlines cross (or, flying outwards, a piece of an
 /// explosion).
@@ -235,7 +266,11 @@ fn spawn_sparks(
     sparks: Query<(), With<Spark>>,
 ) {
     let room = MAX_SPARKS.saturating_sub(sparks.iter().len());
-    let points = contacts.read().flat_map(|contact| contact.points.iter());
+    // A swept bullet's hit flashes where it struck; other contacts where the outlines cross.
+    let points = contacts.read().flat_map(|contact| match contact.impact {
+        Some(impact) => vec![impact.point],
+        None => contact.points.to_vec(),
+    });
     for point in points.take(room) {
         commands.spawn((
             Spark {

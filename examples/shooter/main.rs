@@ -5,6 +5,7 @@
 //!   X or Shift to fire the laser (a segment) that stops at the first thing it hits.
 //! - Waves of enemies (concave stars that spin, orbs, scaled crabs) fire rings, bursts and fans
 //!   of bullets; walls and blocks absorb shots from both sides. R restarts after a game over.
+//! - C shows the colliders as the collision pipeline sees them (the crate's debug drawing).
 //!
 //! What it shows of the crate (see `game.rs` and `graphics.rs`):
 //! - **Observers** of [`ContactStarted`], one per entity that cares:
@@ -12,7 +13,10 @@
 //!   `.observe(ship_hit)` on the ship (an enemy bullet costs a life), `.observe(absorb_shot)`
 //!   on each wall. `hit.entity` is the observed entity and `hit.other` what touched it, so no
 //!   code asks "which of the two is the bullet?".
-//! - **Messages**: a [`MessageReader<Contact>`] puts a spark on every crossing point, each frame.
+//! - **Messages**: a [`MessageReader<Contact>`] puts a spark on every crossing point, each frame,
+//!   or, for a bullet's hit, where it struck ([`Contact::impact`]).
+//! - **Sweeps**: every bullet is [`Swept`], so none passes through a wall or a small enemy
+//!   between two frames, however fast it flies.
 //! - **Queries**: [`Contacts::of`] gives the laser everything it touches this frame, and it stops
 //!   at the nearest point; the ship's [`CollidingEntities`] tells when a ram still lasts.
 //! - **Layers**: [`CollisionLayers`] keep shots from ever meeting shots, so thousands of bullets
@@ -26,7 +30,8 @@
 //! cargo run --release --example shooter -- --autopilot --wave 4 --screenshot shot.png --frames 300
 //! ```
 //!
-//! `--wave N` starts every game at wave N (later waves fill the screen with bullets).
+//! `--wave N` starts every game at wave N (later waves fill the screen with bullets);
+//! `--debug` starts with the debug drawing on.
 //!
 //! With no display (no `DISPLAY` or `WAYLAND_DISPLAY` on Linux) it plays headless with the
 //! autopilot and prints a summary instead of opening a window.
@@ -48,6 +53,7 @@ struct Options {
     autopilot: bool,
     frames: Option<u32>,
     screenshot: Option<String>,
+    debug: bool,
     wave: Option<u32>,
 }
 
@@ -59,6 +65,7 @@ impl Options {
             match arg.as_str() {
                 "--headless" => options.headless = true,
                 "--autopilot" => options.autopilot = true,
+                "--debug" => options.debug = true,
                 "--frames" => {
                     let value = args.next().ok_or("--frames needs a number")?;
                     let frames = value.parse().map_err(|_| format!("bad --frames {value}"))?;
@@ -74,7 +81,7 @@ impl Options {
                 }
                 "--help" | "-h" => {
                     return Err("usage: shooter [--headless] [--autopilot] [--frames N] \
-                                [--wave N] [--screenshot PATH]"
+                                [--wave N] [--screenshot PATH] [--debug]"
                         .into());
                 }
                 other => return Err(format!("unknown option {other}")),
@@ -158,6 +165,7 @@ fn run_windowed(options: Options) -> AppExit {
             screenshot: options
                 .screenshot
                 .map(|path| (path, options.frames.unwrap_or(600))),
+            debug_drawing: options.debug,
         },
     ));
     if let Some(frames) = options.frames {
