@@ -160,10 +160,19 @@ impl Contact {
 /// # bevy::ecs::system::assert_is_system(spawn_mine);
 /// ```
 ///
+/// An entity event is triggered only on entities that an observer could see it on (an observer
+/// of the entity, or one added with `App::add_observer`): with no observer, triggers cost
+/// nothing. To find the contact's points or impact from an observer, look the pair up in
+/// [`Contacts::get`], which already holds this run's contacts.
+///
 /// # Scheduling
 /// Written and triggered in [`CollisionSystems::Events`](crate::CollisionSystems::Events),
 /// in the plugin's schedule (`PostUpdate` by default); observers run when that system's
-/// commands are applied, before the next system set. Written in `(entity, other)` order.
+/// commands are applied, before the next system set (so a timer around the plugin's sets counts
+/// the observers' work too). Messages are written in `(entity, other)` order; triggers come
+/// pair after pair in the same order, each pair's first on its lower entity, then on the other. An
+/// observer that despawns one of the two does so with its commands, applied after every
+/// trigger of the run: a later observer of the same run still sees it (mark what you spent).
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ContactStarted {
     /// The entity the event is about (the observed one, for observers).
@@ -190,9 +199,13 @@ impl ContactStarted {
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
 /// [`EntityEvent`] it is triggered for each of the two entities that still exists.
 ///
+/// As for [`ContactStarted`], the entity event is triggered only where an observer could see
+/// it, and never on a despawned entity.
+///
 /// # Scheduling
 /// Written and triggered in [`CollisionSystems::Events`](crate::CollisionSystems::Events),
-/// in the plugin's schedule (`PostUpdate` by default). Written in `(entity, other)` order.
+/// in the plugin's schedule (`PostUpdate` by default), in the same order as
+/// [`ContactStarted`].
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ContactEnded {
     /// The entity the event is about (the observed one, for observers).

@@ -64,9 +64,9 @@ pub struct CollisionGizmos {
     pub contact_points: bool,
     /// Draw where swept pairs first touched, with the impact normal. Default: `true`.
     pub impacts: bool,
-    /// The outline of a collider that touches nothing. Default: light grey.
+    /// The outline of a collider that touches nothing. Default: lime.
     pub idle_color: Color,
-    /// The outline of a collider that touches something. Default: orange.
+    /// The outline of a collider that touches something. Default: orange-red.
     pub touching_color: Color,
     /// Bounding circles. Default: dim blue.
     pub bounds_color: Color,
@@ -87,8 +87,8 @@ impl Default for CollisionGizmos {
             bounding_circles: false,
             contact_points: true,
             impacts: true,
-            idle_color: css::LIGHT_GRAY.into(),
-            touching_color: css::ORANGE.into(),
+            idle_color: css::LIME.into(),
+            touching_color: css::ORANGE_RED.into(),
             bounds_color: css::STEEL_BLUE.with_alpha(0.6).into(),
             point_color: css::YELLOW.into(),
             impact_color: css::MAGENTA.into(),

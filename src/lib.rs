@@ -88,7 +88,7 @@
 //!
 //! | feature | default | what it does |
 //! |---|---|---|
-//! | `debug-draw` | no | [`debug::CollisionDebugPlugin`]: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
+//! | `debug-draw` | no | `debug::CollisionDebugPlugin`: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
 //! | `parallel` | yes | split the pipeline's stages across Bevy's `ComputeTaskPool` (prepare, broad and narrow phases; see [`CollisionSettings::parallel_threshold`]) |
 //!
 //! # Modules

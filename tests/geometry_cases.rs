@@ -272,6 +272,37 @@ fn segment_circle_line_passes_near_but_segment_misses() {
 }
 
 #[test]
+fn segment_circle_an_end_on_the_circle_near_tangent_is_not_containment() {
+    // One end lies on the circumference, the line is nearly tangent there and the other end is
+    // 4.85 outside: rounding hides the root, but the segment is not inside the disc.
+    for (center, radius, a, b) in [
+        (
+            v(-312.15234, 174.81516),
+            455.99152,
+            v(134.73112, 84.13216),
+            v(121.75192, 19.561787),
+        ),
+        (
+            v(-0.3418166, 1.1197716),
+            0.6295399,
+            v(-0.1721984, 0.51351243),
+            v(0.7108032, 0.7578316),
+        ),
+    ] {
+        let shapes = (
+            Shape::Segment(Segment::new(a, b)),
+            Shape::Circle(Disc::new(center, radius)),
+        );
+        let hit = both_orders(shapes.0, shapes.1).expect("they touch");
+        assert_eq!(hit.containment, Containment::Neither, "{hit:?}");
+        for point in &hit.points {
+            let off = (point.distance(center) - radius).abs();
+            assert!(off <= 1e-4 * radius, "{point} is {off} off the circle");
+        }
+    }
+}
+
+#[test]
 fn segment_circle_degenerate_segment_is_a_point() {
     // The projection onto the segment would divide by |B − A|² = 0 here; A = B is a point.
     let inside = both_orders(segment(1.0, 1.0, 1.0, 1.0), circle(0.0, 0.0, 5.0)).unwrap();

@@ -142,11 +142,9 @@ impl Plugin for GraphicsPlugin {
 #[derive(Resource)]
 struct ScreenshotPlan(Option<(String, u32)>);
 
-/// Switches the crate's debug drawing on or off, with bounding circles while it is on.
+/// Switches the crate's debug drawing on or off.
 fn show_colliders(store: &mut GizmoConfigStore, on: bool) {
-    let (config, settings) = store.config_mut::<CollisionGizmos>();
-    config.enabled = on;
-    settings.bounding_circles = true;
+    store.config_mut::<CollisionGizmos>().0.enabled = on;
 }
 
 fn toggle_debug_drawing(keys: Res<ButtonInput<KeyCode>>, mut store: ResMut<GizmoConfigStore>) {

@@ -3,6 +3,7 @@
 //! `|a + t·(b − a) − c|² = r²`, a quadratic in `t`.
 
 use super::{Containment, Disc, Intersection, Points, Segment, TOLERANCE, push_unique};
+use bevy::math::Vec2;
 
 /// Whether a segment touches a solid disc: the squared distance from the centre to the
 /// segment's nearest point is at most `r²` (the nearest point is `a`, `b`, or the foot of the
@@ -31,11 +32,22 @@ pub fn intersect_segment_circle(segment: Segment, circle: Disc) -> Option<Inters
     let tolerance = TOLERANCE * (segment.half_length() + circle.radius);
     let mut points = Points::new();
     push_crossings(segment, circle, tolerance, &mut points);
-    Some(if points.is_empty() {
-        Intersection::contained(Containment::FirstInSecond)
-    } else {
-        Intersection::crossing(points)
-    })
+    if !points.is_empty() {
+        return Some(Intersection::crossing(points));
+    }
+    let inside = |point: Vec2| point.distance_squared(circle.center) <= circle.radius.powi(2);
+    if inside(segment.a) && inside(segment.b) {
+        return Some(Intersection::contained(Containment::FirstInSecond));
+    }
+    // An end outside, yet no crossing found: the segment touches the circle a hair from
+    // tangent, where rounding hid the root. The touching point is whichever of the ends and the
+    // foot of the perpendicular lies nearest the circumference.
+    let off_circle = |point: Vec2| (point.distance(circle.center) - circle.radius).abs();
+    let touch = [segment.a, segment.b, segment.closest_point(circle.center)]
+        .into_iter()
+        .min_by(|p, q| off_circle(*p).total_cmp(&off_circle(*q)))
+        .unwrap_or(segment.a);
+    Some(Intersection::crossing(Points::from_slice(&[touch])))
 }
 
 /// Appends, in order from `a` to `b` and without near-duplicates, the points where `segment`
