@@ -75,7 +75,7 @@ fn scene(bullets: usize, threads: usize, swept: bool) -> App {
     app.add_plugins((
         MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
         TransformPlugin,
-        CollisionPlugin::new(Collisions),
+        CollisionPlugin::new(Collisions).with_transform_propagation(false),
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
         1.0 / 60.0,

@@ -29,6 +29,7 @@ use bevy::transform::systems::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CollisionPlugin {
     schedule: InternedScheduleLabel,
+    propagate_transforms: bool,
 }
 
 impl CollisionPlugin {
@@ -38,7 +39,8 @@ impl CollisionPlugin {
     ///
     /// Bevy propagates transforms only in `PostUpdate`, so in any other schedule the plugin
     /// propagates them itself, right before its [`CollisionSystems::Prepare`] (Bevy's own
-    /// propagation systems, in [`TransformSystems::Propagate`] of that schedule): each fixed step
+    /// propagation systems, in [`TransformSystems::Propagate`] of that schedule; see
+    /// [`with_transform_propagation`](Self::with_transform_propagation)): each fixed step
     /// tests its colliders where that step left them, parents and children included, and a
     /// collider spawned in a step is tested where it was spawned. Each step writes its own
     /// messages; Bevy keeps messages written in fixed steps until they have been read, so a
@@ -53,8 +55,21 @@ impl CollisionPlugin {
     ///     .run();
     /// ```
     pub fn new(schedule: impl ScheduleLabel) -> Self {
+        let schedule = schedule.intern();
         Self {
-            schedule: schedule.intern(),
+            schedule,
+            propagate_transforms: schedule != PostUpdate.intern(),
+        }
+    }
+
+    /// Whether the plugin runs Bevy's transform propagation in its own schedule, before placing
+    /// the colliders. On by default in every schedule but [`PostUpdate`] (where Bevy does it);
+    /// switch it off for a schedule that runs after Bevy's propagation anyway (a schedule of
+    /// your own run after `app.update()`, or `Last`), where it would only repeat the work.
+    pub fn with_transform_propagation(self, propagate_transforms: bool) -> Self {
+        Self {
+            propagate_transforms,
+            ..self
         }
     }
 }
@@ -86,7 +101,7 @@ pub enum CollisionSystems {
 
 impl Plugin for CollisionPlugin {
     fn build(&self, app: &mut App) {
-        if self.schedule != PostUpdate.intern() {
+        if self.propagate_transforms {
             // Bevy propagates transforms in `PostUpdate` only: elsewhere (a fixed step), place
             // colliders from the transforms as they are now, not as the last frame left them.
             app.add_systems(

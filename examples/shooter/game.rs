@@ -5,8 +5,8 @@
 //! - **observers** of [`ContactStarted`] on each enemy ([`enemy_hit`]), on the ship
 //!   ([`ship_hit`]) and on each wall ([`absorb_shot`]): bullets strike once and vanish;
 //! - the ship's [`CollidingEntities`], for rams that last ([`ram_player`]);
-//! - the [`Contacts`] resource, for the laser, which stops at the nearest point of everything
-//!   it touches this frame ([`stop_laser`]), and for the statistics;
+//! - the [`Contact`] messages, for the laser, which stops at the nearest point of everything
+//!   it touches this frame ([`stop_laser`]); the [`Contacts`] resource for the statistics;
 //! - [`Swept`] on every bullet: a player bullet covers 15 px a frame, more than its own size,
 //!   and would otherwise pass through the walls and small enemies between two frames;
 //! - [`CollisionLayers`], so shots never meet shots, and [`ColliderDisabled`] for the laser when
@@ -1003,10 +1003,11 @@ fn lose_life(commands: &mut Commands, ship: Entity, game: &mut Game, stats: &mut
     }
 }
 
-/// The laser stops at the nearest point where it meets anything, and burns that target.
+/// The laser stops at the nearest point where it meets anything, and burns that target. The
+/// `Contact` messages of this frame say where it crosses each outline it touches.
 fn stop_laser(
     time: Res<Time>,
-    contacts: Res<Contacts>,
+    mut contacts: MessageReader<Contact>,
     mut stats: ResMut<Stats>,
     laser: Single<(Entity, &GlobalTransform, &mut Laser)>,
     mut enemies: Query<&mut Enemy>,
@@ -1015,7 +1016,7 @@ fn stop_laser(
     laser.visible_length = LASER_RANGE;
     let origin = transform.translation().truncate();
     let nearest = contacts
-        .of(entity)
+        .read()
         .filter_map(|contact| {
             let point = contact.nearest_point(origin)?;
             Some((point.distance(origin), contact.other(entity)?))

@@ -14,11 +14,12 @@
 //!   on each wall. `hit.entity` is the observed entity and `hit.other` what touched it, so no
 //!   code asks "which of the two is the bullet?".
 //! - **Messages**: a [`MessageReader<Contact>`] puts a spark on every crossing point, each frame,
-//!   or, for a bullet's hit, where it struck ([`Contact::impact`]).
+//!   or, for a bullet's hit, where it struck ([`Contact::impact`]); another gives the laser
+//!   everything it touches this frame, and it stops at the nearest point.
 //! - **Sweeps**: every bullet is [`Swept`], so none passes through a wall or a small enemy
 //!   between two frames, however fast it flies.
-//! - **Queries**: [`Contacts::of`] gives the laser everything it touches this frame, and it stops
-//!   at the nearest point; the ship's [`CollidingEntities`] tells when a ram still lasts.
+//! - **Queries**: the ship's [`CollidingEntities`] tells when a ram still lasts; [`Contacts`]
+//!   counts this frame's contacts for the HUD.
 //! - **Layers**: [`CollisionLayers`] keep shots from ever meeting shots, so thousands of bullets
 //!   cost nothing between themselves; [`ColliderDisabled`] switches the laser off, and the ship
 //!   after a game over.

@@ -115,9 +115,9 @@ fn boxes_if_near(first: &[Vec2], second: &[Vec2]) -> Option<(BoundingBox, Boundi
 /// edge `other` of `second` that meet by the exact test, in order of `first`'s edges, until it
 /// breaks.
 ///
-/// An edge of `second` whose ends lie strictly on one side of `edge`'s line cannot meet it;
-/// the side values are computed exactly as [`segments_meet`] computes them, so skipping such
-/// pairs never changes a verdict.
+/// Only the edges of `second` that straddle `edge`'s line are tested, and of those only the
+/// ones whose line `edge` straddles in turn: the side values are computed exactly as
+/// [`segments_meet`] computes them, so skipping the others never changes a verdict.
 #[inline]
 fn for_each_meeting_pair(
     first: &[Vec2],
@@ -125,74 +125,147 @@ fn for_each_meeting_pair(
     second_box: BoundingBox,
     mut visit: impl FnMut(usize, Segment, Segment) -> ControlFlow<()>,
 ) {
+    let lanes = VertexLanes::of(second);
     let count = second.len();
-    // `second`'s vertices four at a time (x and y apart), so that the sides of all of them are
-    // found with a few vector operations per edge of `first`.
-    let mut lanes: SmallVec<[(Vec4, Vec4); 16]> = SmallVec::new();
-    if count <= 64 {
-        lanes.extend(second.chunks(4).map(|chunk| {
-            let (mut x, mut y) = (Vec4::ZERO, Vec4::ZERO);
-            for (lane, vertex) in chunk.iter().enumerate() {
-                x[lane] = vertex.x;
-                y[lane] = vertex.y;
-            }
-            (x, y)
-        }));
-    }
     for (index, edge) in edges(first).enumerate() {
         if !second_box.overlaps(&BoundingBox::of_segment(edge)) {
             continue;
         }
-        let direction = edge.b - edge.a;
-        let other = |k: usize| Segment::new(second[k], second[(k + 1) % count]);
-        // `other` straddles `edge`'s line (the caller checked); if `edge` lies strictly on one
-        // side of `other`'s line they cannot meet. Computed as `segments_meet` computes it, so
-        // this only saves work.
-        let mut test = |k: usize| {
-            let other = other(k);
-            let along_other = other.b - other.a;
-            let (a_side, b_side) = (
-                along_other.perp_dot(edge.a - other.a),
-                along_other.perp_dot(edge.b - other.a),
-            );
-            let apart = (a_side > 0.0 && b_side > 0.0) || (a_side < 0.0 && b_side < 0.0);
-            !apart && segments_meet(edge, other) && visit(index, edge, other).is_break()
-        };
-        if count <= 64 {
-            // Each vertex's side of `edge`'s line as a bit, computed exactly as `cross` does;
-            // edge `k` runs from vertex `k` to vertex `k + 1`, so rotating the masks by one
-            // pairs its ends.
-            let (mut above, mut below) = (0u64, 0u64);
-            let (dx, dy) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
-            let (ax, ay) = (Vec4::splat(edge.a.x), Vec4::splat(edge.a.y));
-            for (chunk, &(x, y)) in lanes.iter().enumerate() {
-                let side = dx * (y - ay) - dy * (x - ax);
-                above |= u64::from(side.cmpgt(Vec4::ZERO).bitmask()) << (4 * chunk);
-                below |= u64::from(side.cmplt(Vec4::ZERO).bitmask()) << (4 * chunk);
+        for k in Straddling::new(second, lanes.as_ref(), edge) {
+            let other = Segment::new(second[k], second[(k + 1) % count]);
+            if straddles_line_of(edge, other)
+                && segments_meet(edge, other)
+                && visit(index, edge, other).is_break()
+            {
+                return;
             }
-            let used = u64::MAX >> (64 - count);
-            let (above, below) = (above & used, below & used);
-            let next = |mask: u64| (mask >> 1) | ((mask & 1) << (count - 1));
-            let apart = (above & next(above)) | (below & next(below));
-            let mut candidates = !apart & used;
-            while candidates != 0 {
-                let k = candidates.trailing_zeros() as usize;
-                candidates &= candidates - 1;
-                if test(k) {
-                    return;
+        }
+    }
+}
+
+/// Whether `edge`'s ends are not strictly on one side of `other`'s line (as [`segments_meet`]
+/// computes the sides): a cheap first half of its test.
+#[inline]
+fn straddles_line_of(edge: Segment, other: Segment) -> bool {
+    let along_other = other.b - other.a;
+    let a_side = along_other.perp_dot(edge.a - other.a);
+    let b_side = along_other.perp_dot(edge.b - other.a);
+    !((a_side > 0.0 && b_side > 0.0) || (a_side < 0.0 && b_side < 0.0))
+}
+
+/// A polygon's vertices four at a time (x and y apart), so that the sides of all of them
+/// relative to a line are found with a few vector operations: for polygons of at most
+/// [`VertexLanes::MAX_VERTICES`] vertices, one bit each.
+struct VertexLanes(SmallVec<[(Vec4, Vec4); 16]>);
+
+impl VertexLanes {
+    const MAX_VERTICES: usize = 64;
+
+    #[inline]
+    fn of(vertices: &[Vec2]) -> Option<Self> {
+        (vertices.len() <= Self::MAX_VERTICES).then(|| {
+            Self(
+                vertices
+                    .chunks(4)
+                    .map(|chunk| {
+                        let (mut x, mut y) = (Vec4::ZERO, Vec4::ZERO);
+                        for (lane, vertex) in chunk.iter().enumerate() {
+                            x[lane] = vertex.x;
+                            y[lane] = vertex.y;
+                        }
+                        (x, y)
+                    })
+                    .collect(),
+            )
+        })
+    }
+
+    /// Bit `k` set for each edge `k` (vertex `k` to `k + 1`) of the `count` vertices whose ends
+    /// are not strictly on one side of `line`'s line.
+    #[inline]
+    fn straddling(&self, count: usize, line: Segment) -> u64 {
+        // Each vertex's side as a bit, computed exactly as `perp_dot` does.
+        let direction = line.b - line.a;
+        let (mut above, mut below) = (0u64, 0u64);
+        let (dx, dy) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
+        let (ax, ay) = (Vec4::splat(line.a.x), Vec4::splat(line.a.y));
+        for (chunk, &(x, y)) in self.0.iter().enumerate() {
+            let side = dx * (y - ay) - dy * (x - ax);
+            above |= u64::from(side.cmpgt(Vec4::ZERO).bitmask()) << (4 * chunk);
+            below |= u64::from(side.cmplt(Vec4::ZERO).bitmask()) << (4 * chunk);
+        }
+        let used = u64::MAX >> (64 - count);
+        let (above, below) = (above & used, below & used);
+        // Rotating a mask by one pairs each edge's two ends.
+        let next = |mask: u64| (mask >> 1) | ((mask & 1) << (count - 1));
+        let apart = (above & next(above)) | (below & next(below));
+        !apart & used
+    }
+}
+
+/// The edges of a polygon that straddle a line, in order: from the bit mask of
+/// [`VertexLanes::straddling`], or for larger polygons by walking the vertices.
+enum Straddling<'a> {
+    Mask(u64),
+    Walk {
+        vertices: &'a [Vec2],
+        line: Segment,
+        next: usize,
+        previous_side: f32,
+    },
+}
+
+impl<'a> Straddling<'a> {
+    #[inline]
+    fn new(vertices: &'a [Vec2], lanes: Option<&VertexLanes>, line: Segment) -> Self {
+        match lanes {
+            Some(lanes) => Self::Mask(lanes.straddling(vertices.len(), line)),
+            None => Self::Walk {
+                vertices,
+                line,
+                next: 0,
+                previous_side: side_of(line, vertices[0]),
+            },
+        }
+    }
+}
+
+/// Which side of `line`'s line `point` lies on (its sign), as [`segments_meet`] computes it.
+#[inline]
+fn side_of(line: Segment, point: Vec2) -> f32 {
+    (line.b - line.a).perp_dot(point - line.a)
+}
+
+impl Iterator for Straddling<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Self::Mask(mask) => (*mask != 0).then(|| {
+                let k = mask.trailing_zeros() as usize;
+                *mask &= *mask - 1;
+                k
+            }),
+            Self::Walk {
+                vertices,
+                line,
+                next,
+                previous_side,
+            } => {
+                let count = vertices.len();
+                while *next < count {
+                    let k = *next;
+                    *next += 1;
+                    let next_side = side_of(*line, vertices[(k + 1) % count]);
+                    let apart = (*previous_side > 0.0 && next_side > 0.0)
+                        || (*previous_side < 0.0 && next_side < 0.0);
+                    *previous_side = next_side;
+                    if !apart {
+                        return Some(k);
+                    }
                 }
-            }
-        } else {
-            let side = |vertex: Vec2| direction.perp_dot(vertex - edge.a);
-            let mut previous_side = side(second[0]);
-            for k in 0..count {
-                let next_side = side(second[(k + 1) % count]);
-                let apart = (previous_side > 0.0 && next_side > 0.0)
-                    || (previous_side < 0.0 && next_side < 0.0);
-                if !apart && test(k) {
-                    return;
-                }
-                previous_side = next_side;
+                None
             }
         }
     }
@@ -235,5 +308,45 @@ fn flush_along_edge(on_edge: &mut SmallVec<[(f32, Vec2); 4]>, points: &mut Point
     }
     for (_, point) in on_edge.drain(..) {
         push_unique(points, point, tolerance);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A star of `points` spikes: many edges on both sides of most lines.
+    fn star(points: usize) -> Vec<Vec2> {
+        (0..2 * points)
+            .map(|i| {
+                let radius = if i % 2 == 0 { 10.0 } else { 4.0 };
+                Vec2::from_angle(i as f32 * core::f32::consts::PI / points as f32) * radius
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_bit_mask_and_the_walk_pick_the_same_edges() {
+        for points in [2, 5, 16, 32] {
+            let vertices = star(points);
+            let lanes = VertexLanes::of(&vertices).expect("at most 64 vertices");
+            for line in [
+                Segment::new(Vec2::new(-20.0, 1.0), Vec2::new(20.0, 2.0)),
+                Segment::new(Vec2::new(3.0, -20.0), Vec2::new(3.0, 20.0)),
+                // Through vertices: sides of exactly zero count as straddling.
+                Segment::new(Vec2::ZERO, vertices[0]),
+                Segment::new(Vec2::new(30.0, 30.0), Vec2::new(31.0, 30.0)),
+            ] {
+                let masked: Vec<usize> = Straddling::new(&vertices, Some(&lanes), line).collect();
+                let walked: Vec<usize> = Straddling::new(&vertices, None, line).collect();
+                assert_eq!(masked, walked, "{points} spikes, {line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_large_polygons_walk() {
+        assert!(VertexLanes::of(&star(32)).is_some());
+        assert!(VertexLanes::of(&star(33)).is_none());
     }
 }

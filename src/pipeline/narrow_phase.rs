@@ -8,9 +8,9 @@
 //! `ComputeTaskPool`; chunk results are concatenated in order and sorted by `(a, b)`, so the
 //! result is the same whatever the thread count.
 
-use super::ParallelSplit;
 use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
+use super::parallel::ParallelSplit;
 use crate::contact::Contact;
 use crate::geometry::{Containment, Points, intersect, sweep};
 use crate::settings::CollisionSettings;

@@ -7,8 +7,8 @@
 //! an entity has at most one collider. Circles, the bulk of a bullet hell, are placed across
 //! the task pool when there are enough of them.
 
-use super::ParallelSplit;
 use super::bodies::{Bodies, BodySlots, WorldShape};
+use super::parallel::ParallelSplit;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
 use crate::geometry::{Disc, Segment};
 use crate::layers::{ColliderDisabled, CollisionLayers};

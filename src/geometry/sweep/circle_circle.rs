@@ -1,7 +1,8 @@
 //! Circle–circle: a disc moving against a disc at rest.
 
-use super::super::ray::ray_disc;
-use super::{Shape, sweep_pair};
+use super::guard::sweep_pair;
+use crate::geometry::Shape;
+use crate::geometry::ray::ray_disc;
 use crate::geometry::{Disc, Impact};
 use bevy::math::Vec2;
 
@@ -12,7 +13,9 @@ use bevy::math::Vec2;
 /// disc of that radius around the second centre. The point is on the second circle, along the
 /// normal (which joins the centres at that time).
 pub fn sweep_circle_circle(first: Disc, second: Disc, motion: Vec2) -> Option<Impact> {
-    sweep_pair(Shape::Circle(first), Shape::Circle(second), motion)
+    sweep_pair(Shape::Circle(first), Shape::Circle(second), motion, || {
+        first_touch(first, second, motion)
+    })
 }
 
 /// The rays' answer, for valid discs apart at the start.

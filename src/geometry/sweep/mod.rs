@@ -86,6 +86,7 @@
 //! more than 32 vertices into a heap buffer.
 
 mod circle_circle;
+mod guard;
 mod polygon_circle;
 mod polygon_polygon;
 mod polygon_segment;
@@ -99,12 +100,10 @@ pub use polygon_segment::sweep_polygon_segment;
 pub use segment_circle::sweep_segment_circle;
 pub use segment_segment::sweep_segment_segment;
 
-use super::bounds::BoundingBox;
-use super::ray::unit_or;
-use super::{Impact, Shape, all_in_range, edges, in_range, intersect, overlap};
+use super::{Impact, Shape, in_range, overlap};
 use bevy::math::Vec2;
 use core::cmp::Ordering;
-use smallvec::SmallVec;
+use guard::{is_valid, is_whole, touching_at_end};
 
 /// When and where two shapes, `first` moving by `first_motion` and `second` by
 /// `second_motion` over the same interval, first touch; see the [module docs](self) for the
@@ -140,17 +139,6 @@ pub fn sweep(
     Some(if swapped { impact.mirrored() } else { impact })
 }
 
-/// What every pair function does: checks the input, rules out a start in contact, finds the
-/// first touch, and keeps the [guarantee](self#the-guarantee-at-the-end-of-the-motion) in the
-/// pair's frame (`second` at rest).
-fn sweep_pair(first: Shape, second: Shape, motion: Vec2) -> Option<Impact> {
-    if !(is_valid(first) && is_valid(second) && in_range(motion)) || overlap(first, second) {
-        return None;
-    }
-    first_touch(first, second, motion)
-        .or_else(|| touching_at_end(first, motion, second, Vec2::ZERO))
-}
-
 /// The earliest touch found by the rays, `second` at rest and `first` moving by `motion`, in
 /// `second`'s frame; for valid shapes apart at the start. Pairs that come the other way round
 /// are swept from the other side (the more complex shape moving by the opposite motion), then
@@ -177,206 +165,7 @@ fn first_touch(first: Shape, second: Shape, motion: Vec2) -> Option<Impact> {
         (S(s), P(p)) => reversed(polygon_segment::first_touch(p, s, -motion)),
         (P(a), P(b)) => polygon_polygon::first_touch(a, b, motion),
     };
-    hit.filter(|hit| {
-        (0.0..=1.0).contains(&hit.time) && hit.point.is_finite() && hit.normal.is_finite()
-    })
-}
-
-/// The [guarantee](self#the-guarantee-at-the-end-of-the-motion): when the rays found nothing
-/// but the shapes, each moved by its full motion, overlap, they touch at `time = 1`, at the
-/// first point where their outlines meet (or where they come nearest to touching).
-fn touching_at_end(
-    first: Shape,
-    first_motion: Vec2,
-    second: Shape,
-    second_motion: Vec2,
-) -> Option<Impact> {
-    // The boxes of the moved shapes, grown by a few ulps of their coordinates: every overlap
-    // test rejects shapes whose boxes are apart by more than its rounding, so this settles most
-    // pairs without moving any vertex.
-    let first_box = moved_box(first, first_motion);
-    let second_box = moved_box(second, second_motion);
-    if !first_box.overlaps(&second_box) {
-        return None;
-    }
-    let mut first_buffer = Buffer::new();
-    let mut second_buffer = Buffer::new();
-    let first_end = moved(first, first_motion, &mut first_buffer);
-    let second_end = moved(second, second_motion, &mut second_buffer);
-    let hit = intersect(first_end, second_end)?;
-    let point = match hit.points.first() {
-        Some(&point) => point,
-        None => nearest_contact(first_end, second_end),
-    };
-    let relative = first_motion - second_motion;
-    let normal = if relative == Vec2::ZERO {
-        let between = 0.5 * ((first_box.min + first_box.max) - (second_box.min + second_box.max));
-        unit_or(between, Vec2::Y)
-    } else {
-        unit_or(-relative, Vec2::Y)
-    };
-    Some(Impact {
-        time: 1.0,
-        point,
-        normal,
-    })
-}
-
-/// A moved polygon's vertices: inline up to 32, on the heap beyond.
-type Buffer = SmallVec<[Vec2; 32]>;
-
-/// The shape moved by `motion`; a polygon's moved vertices go into `buffer`.
-fn moved<'a>(shape: Shape<'a>, motion: Vec2, buffer: &'a mut Buffer) -> Shape<'a> {
-    if motion == Vec2::ZERO {
-        return shape;
-    }
-    match shape {
-        Shape::Circle(mut circle) => {
-            circle.center += motion;
-            Shape::Circle(circle)
-        }
-        Shape::Segment(mut segment) => {
-            segment.a += motion;
-            segment.b += motion;
-            Shape::Segment(segment)
-        }
-        Shape::Polygon(vertices) => {
-            buffer.extend(vertices.iter().map(|&vertex| vertex + motion));
-            Shape::Polygon(buffer)
-        }
-    }
-}
-
-/// Where two shapes that touch within rounding meet: the feature pair nearest to touching (a
-/// vertex or segment end against the other's outline, the point of an edge nearest to a
-/// circle's centre against that circle, two circles along their centres) and the point there.
-///
-/// This is the end-of-motion point when [`intersect`] finds no crossing: after the rays have
-/// missed, the shapes touch only within rounding, so a shape "inside" the other is one touching
-/// its outline from inside (a segment end on a circle, a point on an edge), and the nearest
-/// feature pair finds where even when rounding makes the containment itself doubtful.
-fn nearest_contact(first: Shape, second: Shape) -> Vec2 {
-    let mut best = (f32::INFINITY, some_point(first));
-    let mut keep = |gap: f32, point: Vec2| {
-        if gap < best.0 {
-            best = (gap, point);
-        }
-    };
-    for (this, other) in [(first, second), (second, first)] {
-        match (this, other) {
-            (Shape::Circle(circle), Shape::Circle(other)) => {
-                // Touching outside, on `other` towards `circle`; or inside, on the larger.
-                let distance = circle.center.distance(other.center);
-                let toward = unit_or(circle.center - other.center, Vec2::X);
-                keep(
-                    (distance - circle.radius - other.radius).abs(),
-                    other.center + toward * other.radius,
-                );
-                if other.radius >= circle.radius {
-                    keep(
-                        (distance - (other.radius - circle.radius)).abs(),
-                        other.center + toward * other.radius,
-                    );
-                }
-            }
-            (Shape::Circle(_), _) => {} // Seen from the other side.
-            (Shape::Segment(segment), other) => {
-                for corner in [segment.a, segment.b] {
-                    keep(gap_to_outline(other, corner), corner);
-                }
-                if let Shape::Circle(circle) = other {
-                    let nearest = segment.closest_point(circle.center);
-                    keep(gap_to_outline(other, nearest), nearest);
-                }
-            }
-            (Shape::Polygon(vertices), other) => {
-                for &corner in vertices {
-                    keep(gap_to_outline(other, corner), corner);
-                }
-                if let Shape::Circle(circle) = other {
-                    for edge in edges(vertices) {
-                        let nearest = edge.closest_point(circle.center);
-                        keep(gap_to_outline(other, nearest), nearest);
-                    }
-                }
-            }
-        }
-    }
-    best.1
-}
-
-/// How far `point` is from the shape's outline.
-fn gap_to_outline(shape: Shape, point: Vec2) -> f32 {
-    match shape {
-        Shape::Circle(circle) => (point.distance(circle.center) - circle.radius).abs(),
-        Shape::Segment(segment) => segment.distance_squared_to(point).sqrt(),
-        Shape::Polygon(vertices) => edges(vertices)
-            .map(|edge| edge.distance_squared_to(point))
-            .fold(f32::INFINITY, f32::min)
-            .sqrt(),
-    }
-}
-
-/// A point of the shape: the centre, the first end, the first vertex.
-fn some_point(shape: Shape) -> Vec2 {
-    match shape {
-        Shape::Circle(circle) => circle.center,
-        Shape::Segment(segment) => segment.a,
-        Shape::Polygon(vertices) => vertices.first().copied().unwrap_or(Vec2::ZERO),
-    }
-}
-
-/// The box around the shape moved by `motion`, grown by a few ulps of its coordinates. Adding
-/// `motion` to the box's corners gives the box of the moved vertices exactly (rounding is
-/// monotonic), so no vertex is moved here.
-fn moved_box(shape: Shape, motion: Vec2) -> BoundingBox {
-    let bounds = match shape {
-        Shape::Circle(circle) => BoundingBox {
-            min: circle.center - circle.radius,
-            max: circle.center + circle.radius,
-        },
-        Shape::Segment(segment) => BoundingBox::of_segment(segment),
-        Shape::Polygon(vertices) => BoundingBox::of(vertices),
-    };
-    padded(BoundingBox {
-        min: bounds.min + motion,
-        max: bounds.max + motion,
-    })
-}
-
-/// The box grown by `1e-6` of its largest coordinate (eight ulps): more than the rounding of
-/// any test that compares the shapes inside it.
-#[inline]
-fn padded(bounds: BoundingBox) -> BoundingBox {
-    let pad = 1e-6 * bounds.min.abs().max(bounds.max.abs()).max_element();
-    BoundingBox {
-        min: bounds.min - pad,
-        max: bounds.max + pad,
-    }
-}
-
-/// The box swept by points of `corners` moving by `motion`, grown like [`padded`]; `None` when
-/// there are no corners.
-#[inline]
-fn swept_box(corners: &[Vec2], motion: Vec2) -> Option<BoundingBox> {
-    if corners.is_empty() {
-        return None;
-    }
-    let start = BoundingBox::of(corners);
-    let (end_min, end_max) = (start.min + motion, start.max + motion);
-    Some(padded(BoundingBox {
-        min: start.min.min(end_min),
-        max: start.max.max(end_max),
-    }))
-}
-
-/// Whether the shape is one the overlap tests accept.
-fn is_valid(shape: Shape) -> bool {
-    match shape {
-        Shape::Circle(circle) => circle.is_valid(),
-        Shape::Segment(segment) => segment.is_valid(),
-        Shape::Polygon(vertices) => all_in_range(vertices),
-    }
+    hit.filter(is_whole)
 }
 
 /// The fixed order of a pair: `Greater` when `second` must go first, being the more complex
@@ -420,14 +209,6 @@ fn compare(first: &[f32], second: &[f32]) -> Ordering {
         .map(|(a, b)| a.total_cmp(b))
         .find(|order| order.is_ne())
         .unwrap_or(Ordering::Equal)
-}
-
-/// The vertices that a vertex loop's rays start from: all of them for a polygon or a two-vertex
-/// polyline, none for a single vertex (which has no edge, and which the overlap tests of
-/// polygons against circles and segments never find touching anything).
-#[inline]
-fn corners(vertices: &[Vec2]) -> &[Vec2] {
-    if vertices.len() >= 2 { vertices } else { &[] }
 }
 
 #[cfg(test)]
@@ -479,38 +260,5 @@ mod tests {
         let other_way = first_touch(wall, circle, v(-8.0, 0.0)).unwrap();
         assert_eq!(other_way.time, 0.5);
         assert_eq!(other_way.normal, v(1.0, 0.0));
-    }
-
-    #[test]
-    fn the_nearest_contact_of_a_segment_touching_a_circle_from_inside_is_its_end() {
-        let circle = Shape::Circle(Disc::new(Vec2::ZERO, 5.0));
-        let chord = Shape::Segment(Segment::new(v(1.0, 1.0), v(3.0, 4.0)));
-        assert_eq!(nearest_contact(circle, chord), v(3.0, 4.0));
-        assert_eq!(nearest_contact(chord, circle), v(3.0, 4.0));
-        // Two circles touching inside, and outside.
-        let inner = Shape::Circle(Disc::new(v(2.0, 0.0), 3.0));
-        assert!(nearest_contact(inner, circle).distance(v(5.0, 0.0)) < 1e-6);
-        let outer = Shape::Circle(Disc::new(v(8.0, 0.0), 3.0));
-        assert!(nearest_contact(outer, circle).distance(v(5.0, 0.0)) < 1e-6);
-    }
-
-    #[test]
-    fn touching_at_the_end_faces_against_the_motion_or_between_the_shapes() {
-        let wall = Shape::Segment(Segment::new(v(0.0, -5.0), v(0.0, 5.0)));
-        let bullet = Shape::Circle(Disc::new(v(-3.0, 1.0), 1.0));
-        let hit = touching_at_end(bullet, v(2.0, 0.0), wall, Vec2::ZERO).unwrap();
-        assert_eq!((hit.time, hit.normal), (1.0, v(-1.0, 0.0)));
-        assert!(hit.point.distance(v(0.0, 1.0)) < 1e-6, "{hit:?}");
-        // No relative motion: from the wall's box's centre towards the bullet's.
-        let still = touching_at_end(
-            Shape::Circle(Disc::new(v(-1.0, 0.0), 1.0)),
-            Vec2::ZERO,
-            wall,
-            Vec2::ZERO,
-        )
-        .unwrap();
-        assert_eq!(still.normal, v(-1.0, 0.0));
-        // Apart at the end: nothing.
-        assert_eq!(touching_at_end(bullet, v(1.0, 0.0), wall, Vec2::ZERO), None);
     }
 }

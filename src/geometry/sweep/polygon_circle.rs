@@ -1,7 +1,8 @@
 //! Polygon–circle: a solid polygon, convex or concave, moving against a disc at rest.
 
+use super::guard::sweep_pair;
 use super::segment_circle::first_touch_edges;
-use super::{Shape, sweep_pair};
+use crate::geometry::Shape;
 use crate::geometry::{Disc, Impact, edges};
 use bevy::math::Vec2;
 
@@ -12,7 +13,12 @@ use bevy::math::Vec2;
 /// crossing it): the centre, moving by `−motion`, against the capsule around each edge, the
 /// earliest. A notch of a concave polygon is entered like any other part of the outline.
 pub fn sweep_polygon_circle(vertices: &[Vec2], circle: Disc, motion: Vec2) -> Option<Impact> {
-    sweep_pair(Shape::Polygon(vertices), Shape::Circle(circle), motion)
+    sweep_pair(
+        Shape::Polygon(vertices),
+        Shape::Circle(circle),
+        motion,
+        || first_touch(vertices, circle, motion),
+    )
 }
 
 /// The rays' answer, for valid shapes apart at the start.

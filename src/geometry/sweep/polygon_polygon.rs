@@ -1,7 +1,8 @@
 //! Polygon–polygon: a solid polygon, convex or concave, moving against another at rest.
 
+use super::guard::{corners, sweep_pair};
 use super::segment_segment::first_touch_outlines;
-use super::{Shape, corners, sweep_pair};
+use crate::geometry::Shape;
 use crate::geometry::{Impact, edges};
 use bevy::math::Vec2;
 
@@ -13,7 +14,12 @@ use bevy::math::Vec2;
 /// edge of `second`, every vertex of `second` along `−motion` against every edge of `first`,
 /// the earliest. `O(n·m)` rays, fewer where edges lie outside the swept box.
 pub fn sweep_polygon_polygon(first: &[Vec2], second: &[Vec2], motion: Vec2) -> Option<Impact> {
-    sweep_pair(Shape::Polygon(first), Shape::Polygon(second), motion)
+    sweep_pair(
+        Shape::Polygon(first),
+        Shape::Polygon(second),
+        motion,
+        || first_touch(first, second, motion),
+    )
 }
 
 /// The rays' answer, for valid polygons apart at the start.

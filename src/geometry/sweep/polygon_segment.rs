@@ -1,7 +1,8 @@
 //! Polygon–segment: a solid polygon, convex or concave, moving against a segment at rest.
 
+use super::guard::{corners, sweep_pair};
 use super::segment_segment::first_touch_outlines;
-use super::{Shape, corners, sweep_pair};
+use crate::geometry::Shape;
 use crate::geometry::{Impact, Segment, edges};
 use bevy::math::Vec2;
 
@@ -12,7 +13,12 @@ use bevy::math::Vec2;
 /// reach the polygon's inside without crossing its outline): every vertex along `motion`
 /// against the segment, both ends along `−motion` against every edge, the earliest.
 pub fn sweep_polygon_segment(vertices: &[Vec2], segment: Segment, motion: Vec2) -> Option<Impact> {
-    sweep_pair(Shape::Polygon(vertices), Shape::Segment(segment), motion)
+    sweep_pair(
+        Shape::Polygon(vertices),
+        Shape::Segment(segment),
+        motion,
+        || first_touch(vertices, segment, motion),
+    )
 }
 
 /// The rays' answer, for valid shapes apart at the start.

@@ -1,8 +1,9 @@
 //! Segment–circle: a segment moving against a disc at rest (or, from the other side, a bullet
 //! moving against a wall).
 
-use super::super::ray::{RayHit, ray_capsule};
-use super::{Shape, sweep_pair};
+use super::guard::sweep_pair;
+use crate::geometry::Shape;
+use crate::geometry::ray::{RayHit, ray_capsule};
 use crate::geometry::{Disc, Impact, Segment};
 use bevy::math::Vec2;
 
@@ -13,7 +14,12 @@ use bevy::math::Vec2;
 /// centre comes within `r` of the segment: the centre's ray against the capsule around it. The
 /// point is on the circle, along the normal.
 pub fn sweep_segment_circle(segment: Segment, circle: Disc, motion: Vec2) -> Option<Impact> {
-    sweep_pair(Shape::Segment(segment), Shape::Circle(circle), motion)
+    sweep_pair(
+        Shape::Segment(segment),
+        Shape::Circle(circle),
+        motion,
+        || first_touch(segment, circle, motion),
+    )
 }
 
 /// The rays' answer, for valid shapes apart at the start.

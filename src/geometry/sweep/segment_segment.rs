@@ -1,9 +1,10 @@
 //! Segment–segment: a segment moving against a segment at rest. Also the vertex-against-edge
 //! search that polygons share.
 
-use super::super::ray::ray_segment;
-use super::{Shape, sweep_pair, swept_box};
+use super::guard::{sweep_pair, swept_box};
+use crate::geometry::Shape;
 use crate::geometry::bounds::BoundingBox;
+use crate::geometry::ray::ray_segment;
 use crate::geometry::{Impact, Segment};
 use bevy::math::Vec2;
 
@@ -15,7 +16,12 @@ use bevy::math::Vec2;
 /// `first`, the earliest. Segments on one line meet end to end, head-on. A zero-length segment
 /// is a point.
 pub fn sweep_segment_segment(first: Segment, second: Segment, motion: Vec2) -> Option<Impact> {
-    sweep_pair(Shape::Segment(first), Shape::Segment(second), motion)
+    sweep_pair(
+        Shape::Segment(first),
+        Shape::Segment(second),
+        motion,
+        || first_touch(first, second, motion),
+    )
 }
 
 /// The rays' answer, for valid segments apart at the start.

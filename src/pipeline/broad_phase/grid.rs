@@ -1,10 +1,19 @@
 //! A uniform grid over one group of bodies, for finding the bodies near a bounding circle.
 
-use super::Join;
-use crate::pipeline::ParallelSplit;
 use crate::pipeline::bodies::Bodies;
+use crate::pipeline::parallel::ParallelSplit;
 use bevy::prelude::*;
 use core::ops::Range;
+
+/// What a grid query pairs up.
+#[derive(Clone, Copy)]
+pub(super) enum Join {
+    /// The queried bodies against a different group binned in the grid.
+    Between,
+    /// The queried bodies against themselves (they are what is binned): each pair once. With
+    /// `check_layers`, pairs whose layers do not interact are dropped.
+    Within { check_layers: bool },
+}
 
 /// A uniform grid over one group's bounding box, each body binned into every cell its
 /// bounding box covers, stored compactly (cell `c`'s entries are

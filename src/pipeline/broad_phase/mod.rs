@@ -24,12 +24,12 @@
 mod grid;
 mod groups;
 
-use super::ParallelSplit;
 use super::bodies::Bodies;
+use super::parallel::ParallelSplit;
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::ops::Range;
-use grid::Grid;
+use grid::{Grid, Join};
 use groups::Groups;
 
 /// The candidate pairs of this frame, as body indices, plus reusable scratch space.
@@ -46,16 +46,6 @@ pub(crate) struct BroadPhase {
 /// Beyond this many distinct `CollisionLayers` values, comparing group by group (quadratic in
 /// the number of groups) stops paying: one grid holds everyone and layers are checked per pair.
 const MAX_GROUPS: usize = 24;
-
-/// What a grid query pairs up.
-#[derive(Clone, Copy)]
-enum Join {
-    /// The queried bodies against a different group binned in the grid.
-    Between,
-    /// The queried bodies against themselves (they are what is binned): each pair once. With
-    /// `check_layers`, pairs whose layers do not interact are dropped.
-    Within { check_layers: bool },
-}
 
 /// Finds this frame's candidate pairs.
 pub(crate) fn find_candidate_pairs(
