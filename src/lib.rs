@@ -84,6 +84,24 @@
 //! (this frame's pairs diffed against the last). Results are sorted, so they do not depend on
 //! the thread count.
 //!
+//! # Fixed time step
+//!
+//! Games that move their bodies in `FixedUpdate` run the pipeline at the fixed step too:
+//!
+//! ```no_run
+//! # use bevy::prelude::*;
+//! # use bevy_collision_events::prelude::*;
+//! App::new().add_plugins((DefaultPlugins, CollisionPlugin::new(FixedPostUpdate)));
+//! ```
+//!
+//! Bevy propagates transforms only in `PostUpdate`, so in any other schedule the plugin runs
+//! Bevy's propagation itself right before its [`CollisionSystems::Prepare`]: each fixed step
+//! tests the colliders where that step left them (children of moving parents too, and
+//! colliders spawned during the step where they were spawned). Each step writes its own
+//! messages and triggers its own observers; a `MessageReader` in `FixedUpdate` or in `Update`
+//! sees each message once, whether a frame runs no step, one or several. See
+//! [`CollisionPlugin::new`] and [`CollisionPlugin::with_transform_propagation`].
+//!
 //! # Cargo features
 //!
 //! | feature | default | what it does |
