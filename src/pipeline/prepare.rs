@@ -10,7 +10,7 @@
 use super::bodies::{Bodies, BodySlots, WorldShape};
 use super::parallel::ParallelSplit;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
-use crate::geometry::{Disc, Segment};
+use crate::geometry::{Disc, MAX_COORDINATE, Segment, in_range};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -24,8 +24,27 @@ struct Placement {
     x_axis: Vec2,
     y_axis: Vec2,
     translation: Vec2,
-    /// The larger axis length: what a circle's radius and a bounding circle are scaled by.
+    /// The most the transform stretches any direction (its largest singular value): what a
+    /// circle's radius and a bounding circle are scaled by.
     scale: f32,
+}
+
+/// The most the linear map with columns `x_axis` and `y_axis` stretches any vector: its
+/// largest singular value, the square root of the larger eigenvalue of `MᵀM`. Under rotation
+/// and scale along the axes it is the larger axis length; under shear (a child of a
+/// non-uniformly scaled, rotated parent) or a 3D tilt it can exceed both, and bounding circles
+/// scaled by less would miss parts of their shapes.
+#[inline]
+fn stretch(x_axis: Vec2, y_axis: Vec2) -> f32 {
+    let (xx, xy, yy) = (x_axis.dot(x_axis), x_axis.dot(y_axis), y_axis.dot(y_axis));
+    if xx == 1.0 && yy == 1.0 && xy == 0.0 {
+        // Most colliders (bullets) are neither scaled nor sheared: no square root for them.
+        return 1.0;
+    }
+    // The eigenvalues of [[xx, xy], [xy, yy]] are `mean ± √(half_gap² + xy²)`.
+    let mean = 0.5 * (xx + yy);
+    let half_gap = 0.5 * (xx - yy);
+    (mean + half_gap.hypot(xy)).sqrt()
 }
 
 /// Why a collider was left out this frame.
@@ -33,6 +52,8 @@ struct Placement {
 enum Skipped {
     NonFiniteTransform,
     ZeroScale,
+    /// Its world size or place is beyond [`MAX_COORDINATE`] (a huge scale).
+    OutOfRange,
     SecondCollider,
     /// Its fields were edited into values its constructor refuses.
     Invalid(ColliderError),
@@ -43,6 +64,9 @@ impl fmt::Display for Skipped {
         match self {
             Self::NonFiniteTransform => f.write_str("its GlobalTransform is not finite"),
             Self::ZeroScale => f.write_str("its scale is zero on an axis"),
+            Self::OutOfRange => f.write_str(
+                "its world size or position is beyond the supported range (MAX_COORDINATE)",
+            ),
             Self::SecondCollider => f.write_str(
                 "it has more than one collider kind (only the polygon, else the segment, is used)",
             ),
@@ -60,20 +84,18 @@ impl Placement {
         if !(x_axis.is_finite() && y_axis.is_finite() && translation.is_finite()) {
             return Err(Skipped::NonFiniteTransform);
         }
-        let (x_scale, y_scale) = (x_axis.length_squared(), y_axis.length_squared());
-        if x_scale == 0.0 || y_scale == 0.0 {
+        if x_axis == Vec2::ZERO || y_axis == Vec2::ZERO {
             return Err(Skipped::ZeroScale);
+        }
+        let scale = stretch(x_axis, y_axis);
+        if !(scale <= MAX_COORDINATE && in_range(translation)) {
+            return Err(Skipped::OutOfRange);
         }
         Ok(Self {
             x_axis,
             y_axis,
             translation,
-            // Most colliders (bullets) are not scaled: no square root for them.
-            scale: if x_scale == 1.0 && y_scale == 1.0 {
-                1.0
-            } else {
-                x_scale.max(y_scale).sqrt()
-            },
+            scale,
         })
     }
 
@@ -222,16 +244,21 @@ fn place_polygons(
                     return;
                 }
             };
-            let start = bodies.vertices.len() as u32;
-            let vertices = polygon.vertices();
-            bodies
-                .vertices
-                .extend(vertices.iter().map(|&v| placement.apply(v)));
             let center = placement.apply(local.center);
             let bounds = (
                 center,
                 conservative(center, local.radius() * placement.scale),
             );
+            // The bound holds every vertex: within range, so are they.
+            if !Disc::new(bounds.0, bounds.1).is_valid() {
+                warnings.skip(entity, Skipped::OutOfRange);
+                return;
+            }
+            let start = bodies.vertices.len() as u32;
+            let vertices = polygon.vertices();
+            bodies
+                .vertices
+                .extend(vertices.iter().map(|&v| placement.apply(v)));
             let shape = WorldShape::Polygon {
                 start,
                 len: vertices.len() as u32,
@@ -257,6 +284,10 @@ fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &m
                 }
             };
             let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
+            if !world.is_valid() {
+                warnings.skip(entity, Skipped::OutOfRange);
+                return;
+            }
             let center = world.a.midpoint(world.b);
             let bounds = (center, conservative(center, world.half_length()));
             let shape = WorldShape::Segment(world);
@@ -319,7 +350,11 @@ fn place_circle_run(
                     placement.apply(circle.offset()),
                     circle.radius() * placement.scale,
                 );
-                slots.set(index, entity, layers, world, placement.motion(swept));
+                if world.is_valid() {
+                    slots.set(index, entity, layers, world, placement.motion(swept));
+                } else {
+                    skipped.push((entity, Skipped::OutOfRange));
+                }
             }
             Err(why) => skipped.push((entity, why)),
         },
@@ -364,6 +399,33 @@ mod tests {
         ));
         let flat = GlobalTransform::from_scale(Vec3::new(1.0, 0.0, 1.0));
         assert!(matches!(Placement::of(&flat), Err(Skipped::ZeroScale)));
+    }
+
+    #[test]
+    fn the_stretch_is_the_largest_length_any_unit_vector_reaches() {
+        // A child of a parent scaled (4, 1) and itself turned by 45°: sheared axes.
+        let turned = Mat2::from_diagonal(Vec2::new(4.0, 1.0)) * Mat2::from_angle(0.785);
+        let tilted = Mat2::from_cols(Vec2::new(1.0, 0.5), Vec2::new(0.2, 2.0));
+        for matrix in [turned, tilted, Mat2::from_angle(1.0), Mat2::IDENTITY * 3.0] {
+            let brute = (0..3600)
+                .map(|i| (matrix * Vec2::from_angle(i as f32 * 0.1_f32.to_radians())).length())
+                .fold(0.0, f32::max);
+            let found = stretch(matrix.x_axis, matrix.y_axis);
+            assert!(found >= brute * (1.0 - 1e-5), "{matrix}: {found} < {brute}");
+            assert!(found <= brute * (1.0 + 1e-4), "{matrix}: {found} > {brute}");
+        }
+        assert_eq!(stretch(Vec2::X, Vec2::Y), 1.0);
+    }
+
+    #[test]
+    fn a_huge_scale_is_out_of_range() {
+        let huge = GlobalTransform::from_scale(Vec3::splat(1e20));
+        assert!(matches!(Placement::of(&huge), Err(Skipped::OutOfRange)));
+        let overflowing = GlobalTransform::from_scale(Vec3::new(3e38, 3e38, 1.0));
+        assert!(matches!(
+            Placement::of(&overflowing),
+            Err(Skipped::OutOfRange)
+        ));
     }
 
     #[test]

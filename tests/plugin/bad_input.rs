@@ -261,6 +261,58 @@ fn zero_scale_colliders_are_skipped() {
 }
 
 #[test]
+fn colliders_scaled_out_of_range_are_skipped_and_hide_nothing() {
+    // Bullets on the same layers as the huge ones, so that they share a broad-phase group: a
+    // group's grid with an infinite or NaN body in it would lose every pair.
+    let mut app = app();
+    let mut pair = |app: &mut App, x: f32| {
+        let spawn = |app: &mut App, at: f32| {
+            app.world_mut()
+                .spawn((CircleCollider::new(2.0), Transform::from_xyz(at, 0.0, 0.0)))
+                .id()
+        };
+        (spawn(app, x), spawn(app, x + 3.0))
+    };
+    let pairs: Vec<(Entity, Entity)> = (0..20).map(|i| pair(&mut app, 100.0 * i as f32)).collect();
+    let huge = [
+        // A world radius of 1e30, beyond the range the geometry is meant for.
+        Transform::from_scale(Vec3::splat(1e29)),
+        // A world radius that overflows to infinity.
+        Transform::from_scale(Vec3::splat(1e38)),
+        // Far away, beyond the range.
+        Transform::from_xyz(1e30, 0.0, 0.0),
+    ];
+    let mut skipped = Vec::new();
+    for transform in huge {
+        skipped.push(
+            app.world_mut()
+                .spawn((CircleCollider::new(10.0), transform))
+                .id(),
+        );
+        skipped.push(
+            app.world_mut()
+                .spawn((PolygonCollider::regular(5, 10.0), transform))
+                .id(),
+        );
+        skipped.push(
+            app.world_mut()
+                .spawn((SegmentCollider::new(Vec2::ZERO, Vec2::X * 10.0), transform))
+                .id(),
+        );
+    }
+    app.update();
+    for (a, b) in pairs {
+        assert!(
+            contact_between(&app, a, b).is_some(),
+            "a pair of the group lost"
+        );
+    }
+    for contact in last_frame::<Contact>(&app) {
+        assert!(!skipped.contains(&contact.a) && !skipped.contains(&contact.b));
+    }
+}
+
+#[test]
 fn an_entity_with_two_collider_kinds_uses_one() {
     let mut app = app();
     let (a, _) = good_pair(&mut app);

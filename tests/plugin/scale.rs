@@ -148,3 +148,37 @@ fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64) {
         expected.len()
     );
 }
+
+#[test]
+fn a_sheared_polygon_is_found_where_its_corner_reaches() {
+    // A child turned by 45° inside a parent scaled (4, 1): the child's axes are sheared, and the
+    // square's corner (1, −1) lands at (4√2, 0) ≈ (5.66, 0), farther than either axis length
+    // (√8.5 ≈ 2.92) times the square's local bounding radius (√2) reaches.
+    let mut app = app();
+    let mut square = Entity::PLACEHOLDER;
+    app.world_mut()
+        .spawn(Transform::from_scale(Vec3::new(4.0, 1.0, 1.0)))
+        .with_children(|parent| {
+            square = parent
+                .spawn((
+                    PolygonCollider::rectangle(2.0, 2.0),
+                    Transform::from_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
+                ))
+                .id();
+        });
+    let near_corner = app
+        .world_mut()
+        .spawn((CircleCollider::new(0.2), Transform::from_xyz(5.5, 0.0, 0.0)))
+        .id();
+    let beyond = app
+        .world_mut()
+        .spawn((CircleCollider::new(0.2), Transform::from_xyz(6.0, 0.0, 0.0)))
+        .id();
+    app.update();
+    let contacts = app.world().resource::<Contacts>();
+    assert!(
+        contacts.contains(square, near_corner),
+        "the corner reaches it"
+    );
+    assert!(!contacts.contains(square, beyond));
+}
