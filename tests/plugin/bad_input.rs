@@ -265,7 +265,7 @@ fn colliders_scaled_out_of_range_are_skipped_and_hide_nothing() {
     // Bullets on the same layers as the huge ones, so that they share a broad-phase group: a
     // group's grid with an infinite or NaN body in it would lose every pair.
     let mut app = app();
-    let mut pair = |app: &mut App, x: f32| {
+    let pair = |app: &mut App, x: f32| {
         let spawn = |app: &mut App, at: f32| {
             app.world_mut()
                 .spawn((CircleCollider::new(2.0), Transform::from_xyz(at, 0.0, 0.0)))
