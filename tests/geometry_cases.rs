@@ -720,3 +720,54 @@ fn polygon_polygon_with_more_than_64_vertices() {
         None
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Far from the origin: the same shapes, scaled up to the supported range
+
+#[test]
+fn far_away_a_segment_still_crosses_a_circle_where_it_should() {
+    for scale in [1e6_f32, 5e9, 1e12, 1e15, 1e17] {
+        // The circle (0, 0, r 5) and the segment from (−10, 3) to (10, 3): crossings at (±4, 3).
+        let hit = both_orders(
+            segment(-10.0 * scale, 3.0 * scale, 10.0 * scale, 3.0 * scale),
+            circle(0.0, 0.0, 5.0 * scale),
+        )
+        .unwrap_or_else(|| panic!("at scale {scale}, no overlap"));
+        assert_eq!(hit.points.len(), 2, "scale {scale}: {hit:?}");
+        for (point, x) in hit.points.iter().zip([-4.0, 4.0]) {
+            assert!(
+                point.abs_diff_eq(Vec2::new(x, 3.0) * scale, 1e-4 * scale),
+                "scale {scale}: {point}"
+            );
+        }
+    }
+}
+
+#[test]
+fn far_away_a_disc_across_a_square_edge_is_not_contained() {
+    for scale in [1e6_f32, 5e9, 1e12, 1e15, 1e17] {
+        // The square of half-size 10 and a disc of radius 4 centred 2 inside its right edge.
+        let square: Vec<Vec2> = [(-10.0, -10.0), (10.0, -10.0), (10.0, 10.0), (-10.0, 10.0)]
+            .iter()
+            .map(|&(x, y)| Vec2::new(x, y) * scale)
+            .collect();
+        let hit = both_orders(
+            Shape::Polygon(&square),
+            circle(8.0 * scale, 0.0, 4.0 * scale),
+        )
+        .unwrap_or_else(|| panic!("at scale {scale}, no overlap"));
+        assert_eq!(hit.containment, Containment::Neither, "scale {scale}");
+        // The circle crosses x = 10 where y = ±√(16 − 4).
+        let y = 12.0_f32.sqrt();
+        for point in &hit.points {
+            assert!(
+                (point.x / scale - 10.0).abs() < 1e-4,
+                "scale {scale}: {point}"
+            );
+            assert!(
+                ((point.y / scale).abs() - y).abs() < 1e-4,
+                "scale {scale}: {point}"
+            );
+        }
+    }
+}

@@ -21,9 +21,17 @@ impl Segment {
                 // Beyond `b`.
                 point.distance_squared(self.b)
             } else {
-                // Beside the segment: the squared distance to its line.
+                // Beside the segment: the squared distance to its line. `side` is that distance
+                // times the length; far from the origin its square can overflow where the
+                // distance's own square does not, so it is divided first there.
                 let side = direction.perp_dot(from_a);
-                side * side / length_squared
+                let squared = side * side;
+                if squared.is_finite() {
+                    squared / length_squared
+                } else {
+                    let distance = side / length_squared.sqrt();
+                    distance * distance
+                }
             }
         }
     }
@@ -69,6 +77,14 @@ mod tests {
         assert_eq!(SEGMENT.distance_squared_to(Vec2::new(-3.0, 4.0)), 25.0);
         assert_eq!(SEGMENT.distance_squared_to(Vec2::new(5.0, -2.0)), 4.0);
         assert_eq!(SEGMENT.distance_squared_to(Vec2::new(13.0, 4.0)), 25.0);
+    }
+
+    #[test]
+    fn distances_far_from_the_origin_do_not_overflow() {
+        // Coordinates of 1e18 (the supported range): the side value's square would overflow.
+        let far = Segment::new(Vec2::new(-1e18, 0.0), Vec2::new(1e18, 0.0));
+        let distance = far.distance_squared_to(Vec2::new(0.0, 3e17)).sqrt();
+        assert!((distance / 3e17 - 1.0).abs() < 1e-6, "{distance}");
     }
 
     #[test]
