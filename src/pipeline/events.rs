@@ -90,6 +90,22 @@ fn diff(previous: &[Contact], current: &[Contact], mut visit: impl FnMut(Change)
     }
 }
 
+/// A command that triggers `event` on its entity if the entity still exists when the command is
+/// applied: an observer of an earlier trigger of the same run may have despawned it (a mine
+/// that removes what touched it), and an entity event on a despawned entity would hand its
+/// observers an entity that their commands cannot reach.
+fn trigger_if_spawned<E>(event: E) -> impl FnOnce(&mut World) + Send + 'static
+where
+    E: EntityEvent + Send + 'static,
+    for<'a> E::Trigger<'a>: Default,
+{
+    move |world: &mut World| {
+        if world.get_entity(event.event_target()).is_ok() {
+            world.trigger(event);
+        }
+    }
+}
+
 /// Diffs this frame's contacts against the last frame's and writes every message and trigger.
 #[expect(
     clippy::too_many_arguments,
@@ -126,7 +142,7 @@ pub(crate) fn write_contact_events(
             let all = watchers().all_started;
             for (entity, other) in [(a, b), (b, a)] {
                 if all || observed.contains(entity) {
-                    commands.trigger(ContactStarted { entity, other });
+                    commands.queue(trigger_if_spawned(ContactStarted { entity, other }));
                 }
                 if let Ok((_, mut set)) = colliding.get_mut(entity) {
                     set.insert(other);
@@ -141,7 +157,7 @@ pub(crate) fn write_contact_events(
             let all = watchers().all_ended;
             for (entity, other) in [(a, b), (b, a)] {
                 if entities.contains_spawned(entity) && (all || observed.contains(entity)) {
-                    commands.trigger(ContactEnded { entity, other });
+                    commands.queue(trigger_if_spawned(ContactEnded { entity, other }));
                 }
                 if let Ok((_, mut set)) = colliding.get_mut(entity) {
                     set.remove(other);

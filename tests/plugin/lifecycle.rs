@@ -271,3 +271,69 @@ fn a_global_observer_sees_every_entity_and_an_entity_observer_its_own() {
         "the survivor's end"
     );
 }
+
+#[test]
+fn an_observer_that_despawns_the_other_spares_the_rest_of_the_run() {
+    // The crate's "mine" example: an observer on the mine despawns what touched it. A global
+    // observer inserts a component on each entity that starts a contact; counted, every start
+    // has its end. Both spawn orders, since triggers come in entity order.
+    #[derive(Component)]
+    struct Touched;
+    #[derive(Resource, Default)]
+    struct Count {
+        started: Vec<Entity>,
+        ended: Vec<Entity>,
+    }
+    for mine_first in [true, false] {
+        let mut app = app();
+        app.init_resource::<Count>()
+            .add_observer(
+                |hit: On<ContactStarted>, mut commands: Commands, mut count: ResMut<Count>| {
+                    count.started.push(hit.entity);
+                    commands.entity(hit.entity).insert(Touched);
+                },
+            )
+            .add_observer(|end: On<ContactEnded>, mut count: ResMut<Count>| {
+                count.ended.push(end.entity);
+            });
+        let spawn_mine = |app: &mut App| {
+            app.world_mut()
+                .spawn((CircleCollider::new(10.0), Transform::default()))
+                .observe(|hit: On<ContactStarted>, mut commands: Commands| {
+                    commands.entity(hit.other).despawn();
+                })
+                .id()
+        };
+        let spawn_bullet = |app: &mut App| {
+            app.world_mut()
+                .spawn((CircleCollider::new(2.0), Transform::from_xyz(5.0, 0.0, 0.0)))
+                .id()
+        };
+        let (mine, bullet) = if mine_first {
+            let mine = spawn_mine(&mut app);
+            (mine, spawn_bullet(&mut app))
+        } else {
+            let bullet = spawn_bullet(&mut app);
+            (spawn_mine(&mut app), bullet)
+        };
+        app.update();
+        app.update();
+        assert!(app.world().get_entity(bullet).is_err(), "the mine took it");
+        assert!(app.world().get::<Touched>(mine).is_some());
+        let count = app.world().resource::<Count>();
+        // Every entity seen starting, while it still existed, is seen ending (or is gone).
+        for entity in &count.started {
+            let alive = app.world().get_entity(*entity).is_ok();
+            assert!(
+                !alive || count.ended.contains(entity),
+                "mine first {mine_first}: {entity} started, never ended"
+            );
+        }
+        assert!(count.started.contains(&mine), "mine first {mine_first}");
+        assert_eq!(
+            count.ended,
+            [mine],
+            "mine first {mine_first}: the survivor's end"
+        );
+    }
+}
