@@ -8,10 +8,10 @@ use crate::settings::CollisionSettings;
 use crate::swept::Swept;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
-use bevy::transform::TransformSystems;
 use bevy::transform::systems::{
     mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms,
 };
+use bevy::transform::{TransformPlugin, TransformSystems};
 
 /// Finds the overlapping colliders every frame and sends [`Contact`], [`ContactStarted`] and
 /// [`ContactEnded`].
@@ -101,20 +101,6 @@ pub enum CollisionSystems {
 
 impl Plugin for CollisionPlugin {
     fn build(&self, app: &mut App) {
-        if self.propagate_transforms {
-            // Bevy propagates transforms in `PostUpdate` only: elsewhere (a fixed step), place
-            // colliders from the transforms as they are now, not as the last frame left them.
-            app.add_systems(
-                self.schedule,
-                (
-                    mark_dirty_trees,
-                    propagate_parent_transforms,
-                    sync_simple_transforms,
-                )
-                    .chain()
-                    .in_set(TransformSystems::Propagate),
-            );
-        }
         pipeline::init(app);
         app.init_resource::<CollisionSettings>()
             .init_resource::<Contacts>()
@@ -152,5 +138,31 @@ impl Plugin for CollisionPlugin {
                     pipeline::events.in_set(CollisionSystems::Events),
                 ),
             );
+    }
+
+    fn finish(&self, app: &mut App) {
+        if !app.is_plugin_added::<TransformPlugin>() {
+            // Without it no `GlobalTransform` moves: every collider would sit at the origin.
+            warn!(
+                "CollisionPlugin places colliders by their GlobalTransform, which only Bevy's \
+                 TransformPlugin (part of DefaultPlugins) keeps up to date: add it, or set every \
+                 collider's GlobalTransform yourself"
+            );
+            return;
+        }
+        if self.propagate_transforms {
+            // Bevy propagates transforms in `PostUpdate` only: elsewhere (a fixed step), place
+            // colliders from the transforms as they are now, not as the last frame left them.
+            app.add_systems(
+                self.schedule,
+                (
+                    mark_dirty_trees,
+                    propagate_parent_transforms,
+                    sync_simple_transforms,
+                )
+                    .chain()
+                    .in_set(TransformSystems::Propagate),
+            );
+        }
     }
 }

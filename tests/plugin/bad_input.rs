@@ -2,6 +2,7 @@
 //! warning), never a panic, never NaN, and other entities unaffected.
 
 use crate::common::{app, contact_between, last_frame};
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::math::primitives::{
     Circle, ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Segment2d, Triangle2d,
 };
@@ -330,4 +331,71 @@ fn an_entity_with_two_collider_kinds_uses_one() {
         .filter(|c| c.involves(both))
         .collect();
     assert_eq!(contacts.iter().filter(|c| c.involves(a)).count(), 1);
+}
+
+#[test]
+fn without_transform_plugin_colliders_are_placed_by_their_global_transforms() {
+    // No `TransformPlugin` (the plugin warns about it once): nothing panics, even in a fixed
+    // schedule, and colliders whose `GlobalTransform` the game sets itself are where it says.
+    for schedule in [PostUpdate.intern(), FixedPostUpdate.intern()] {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, CollisionPlugin::new(schedule)));
+        let at = |x: f32| GlobalTransform::from_translation(Vec3::new(x, 0.0, 0.0));
+        let a = app
+            .world_mut()
+            .spawn((CircleCollider::new(2.0), at(100.0)))
+            .id();
+        let b = app
+            .world_mut()
+            .spawn((CircleCollider::new(2.0), at(103.0)))
+            .id();
+        let far = app
+            .world_mut()
+            .spawn((CircleCollider::new(2.0), at(-100.0)))
+            .id();
+        for _ in 0..3 {
+            app.update();
+        }
+        let contacts = app.world().resource::<Contacts>();
+        if schedule == PostUpdate.intern() {
+            assert!(contacts.contains(a, b));
+        }
+        assert!(!contacts.contains(a, far) && !contacts.contains(b, far));
+    }
+}
+
+#[test]
+fn without_transform_plugin_the_plugin_warns() {
+    use bevy::log::tracing_subscriber;
+    use std::sync::{Arc, Mutex};
+    // Everything logged while the app is built and finished, captured.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let log = |with_transforms: bool| {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .finish();
+        bevy::log::tracing::subscriber::with_default(subscriber, || {
+            let mut app = App::new();
+            app.add_plugins((MinimalPlugins, CollisionPlugin::default()));
+            if with_transforms {
+                app.add_plugins(TransformPlugin);
+            }
+            app.finish();
+        });
+        String::from_utf8(captured.0.lock().unwrap().clone()).unwrap()
+    };
+    assert!(log(false).contains("TransformPlugin"), "{}", log(false));
+    assert!(!log(true).contains("TransformPlugin"), "{}", log(true));
 }
