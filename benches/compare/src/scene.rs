@@ -64,7 +64,8 @@ impl Motion {
 /// Where a body is: advanced by the same arithmetic in every engine's run (and in the exact
 /// count, [`crate::exact`]) and written into `Transform` each frame, never read back from it, so
 /// that an engine writing its own idea of the pose into `Transform` (avian2d does) cannot make
-/// its world drift from the others'.
+/// its world drift from the others'. A body its engine moves by a velocity
+/// ([`MovedByEngine`]) is steered to it instead: each frame's velocity ends the step here.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Path {
     position: Vec2,

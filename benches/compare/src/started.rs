@@ -1,5 +1,6 @@
 //! Every engine's contact-start events reduced to the same two numbers, so that engines whose
-//! entities differ can be checked for finding the same pairs on the same frames.
+//! entities differ can be checked for finding the same pairs on the same frames; and, for a
+//! scene with an exact count, kept one by one ([`StartLog`]) to be matched against it.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
