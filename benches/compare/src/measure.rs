@@ -8,8 +8,9 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::transform::StaticTransformOptimizations;
 
 use crate::engine::Engine;
+use crate::exact::{self, Hits};
 use crate::scene::Scene;
-use crate::started::{self, LAST_COUNTED_FRAME, StartedPairs};
+use crate::started::{self, LAST_COUNTED_FRAME, StartLog, StartedPairs};
 
 /// Frames run before timing starts: spawning and the engines' first full builds land here.
 const WARM_UP_FRAMES: u32 = 10;
@@ -32,6 +33,9 @@ pub struct Measurement {
     pub frames: usize,
     /// The contact starts counted (see [`started`]).
     pub started: StartedPairs,
+    /// How they compare with the exact count, for a scene that has one
+    /// ([`Scene::checks_hits`]).
+    pub hits: Option<Hits>,
 }
 
 /// Builds the app (`MinimalPlugins` with exactly `threads` compute threads, `TransformPlugin`,
@@ -50,11 +54,16 @@ pub fn measure(scene: Scene, engine: Engine, threads: usize) -> Measurement {
     // Bevy's advice for very dynamic scenes: tracking unchanged transform trees costs more
     // than it saves when nearly every entity moves every frame (and there are no hierarchies).
     .insert_resource(StaticTransformOptimizations::Disabled);
+    if scene.checks_hits() {
+        app.init_resource::<StartLog>();
+    }
     engine.install(&mut app);
     scene.populate(&mut app, engine);
     app.finish();
     app.cleanup();
 
+    // With an exact count, one frame more: a start reported a frame late still matches.
+    let last_frame = LAST_COUNTED_FRAME + u32::from(scene.checks_hits());
     let mut times = Vec::with_capacity(MAX_TIMED_FRAMES);
     let mut timed = Duration::ZERO;
     let mut frame = 0;
@@ -67,31 +76,44 @@ pub fn measure(scene: Scene, engine: Engine, threads: usize) -> Measurement {
             times.push(elapsed);
             timed += elapsed;
         }
-        let counted = frame >= LAST_COUNTED_FRAME;
+        let counted = frame >= last_frame;
         if counted && (times.len() >= MAX_TIMED_FRAMES || timed >= TIME_BUDGET) {
             break;
         }
     }
     times.sort();
+    // Checked after timing: the exact count is the harness's work, not the engine's.
+    let hits = app.world().get_resource::<StartLog>().map(|log| {
+        let exact = exact::starts(&scene.bodies(), LAST_COUNTED_FRAME + 1);
+        exact::compare(&exact, &log.0)
+    });
     Measurement {
         median: times[times.len() / 2],
         p90: times[times.len() * 9 / 10],
         frames: times.len(),
         started: *app.world().resource::<StartedPairs>(),
+        hits,
     }
 }
 
 impl Measurement {
     /// One line for a parent process to read back with [`Measurement::parse`].
     pub fn to_line(self) -> String {
-        format!(
+        let mut line = format!(
             "measured {} {} {} {} {}",
             self.median.as_nanos(),
             self.p90.as_nanos(),
             self.frames,
             self.started.count,
             self.started.digest
-        )
+        );
+        if let Some(hits) = self.hits {
+            line += &format!(
+                " {} {} {} {} {} {}",
+                hits.exact, hits.on_time, hits.late, hits.early, hits.missed, hits.extra
+            );
+        }
+        line
     }
 
     /// Reads a line written by [`Measurement::to_line`].
@@ -106,6 +128,17 @@ impl Measurement {
                 count: next()?,
                 digest: next()?,
                 list: false,
+            },
+            hits: match next() {
+                Some(exact) => Some(Hits {
+                    exact,
+                    on_time: next()?,
+                    late: next()?,
+                    early: next()?,
+                    missed: next()?,
+                    extra: next()?,
+                }),
+                None => None,
             },
         })
     }

@@ -1,5 +1,6 @@
-//! The scenes, described once as plain data (shape, layers, place, motion of every body) so that
-//! every engine is handed exactly the same world, and the systems that move it each frame.
+//! The scenes, described once as plain data (shape, layers, place, motion and kind of every
+//! body) so that every engine is handed exactly the same world, and the systems that move it
+//! each frame.
 
 use bevy::math::Rect;
 use bevy::prelude::*;
@@ -60,14 +61,19 @@ impl Motion {
     };
 }
 
-/// Where a body is: advanced by the same arithmetic in every engine's run and written into
-/// `Transform` each frame, never read back from it, so that an engine writing its own idea of
-/// the pose into `Transform` (avian2d does) cannot make its world drift from the others'.
+/// Where a body is: advanced by the same arithmetic in every engine's run (and in the exact
+/// count, [`crate::exact`]) and written into `Transform` each frame, never read back from it, so
+/// that an engine writing its own idea of the pose into `Transform` (avian2d does) cannot make
+/// its world drift from the others'. A body its engine moves by a velocity
+/// ([`MovedByEngine`]) is steered to it instead: each frame's velocity ends the step here.
 #[derive(Component, Clone, Copy, Debug)]
-struct Path {
+pub struct Path {
     position: Vec2,
     angle: f32,
     motion: Motion,
+    /// Where the last [`advance`](Self::advance) started; `None` before the first and after
+    /// one that wrapped.
+    moved_from: Option<Vec2>,
 }
 
 impl Path {
@@ -76,22 +82,38 @@ impl Path {
             .with_rotation(Quat::from_rotation_z(self.angle))
     }
 
+    /// Where the body is.
+    pub fn position(&self) -> Vec2 {
+        self.position
+    }
+
+    /// Where this frame's straight move started: `None` before the body first moved, and on
+    /// a frame it wrapped around its area (a teleport, not a move across the field).
+    pub fn moved_from(&self) -> Option<Vec2> {
+        self.moved_from
+    }
+
     /// One frame on: drift, wrap (a step is always smaller than the area), turn.
-    fn advance(&mut self) {
+    pub fn advance(&mut self) {
         let Motion {
             velocity,
             spin,
             area,
         } = self.motion;
+        let from = self.position;
         self.position += velocity;
         let size = area.size();
+        let mut wrapped = false;
         for axis in 0..2 {
             if self.position[axis] < area.min[axis] {
                 self.position[axis] += size[axis];
+                wrapped = true;
             } else if self.position[axis] >= area.max[axis] {
                 self.position[axis] -= size[axis];
+                wrapped = true;
             }
         }
+        self.moved_from = (!wrapped).then_some(from);
         self.angle += spin;
     }
 }
@@ -104,6 +126,21 @@ pub struct BodyId(pub u32);
 /// Marks the bullets that the churn scene despawns and respawns.
 #[derive(Component)]
 struct Churned;
+
+/// What an engine is told about how a body moves, beyond its [`Motion`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// Placed by the harness's `Transform` writes each frame (or still): every body of the
+    /// scenes without fast bullets. The peers get a kinematic sensor body (avian2d) or a
+    /// collider without a rigid body (`bevy_rapier2d`).
+    Moved,
+    /// Never moves: a static body where the engine has them.
+    Fixed,
+    /// Moves so fast that where it is each frame is not enough: this crate sweeps it
+    /// (`Swept`), and each peer moves it with a velocity under its own continuous collision
+    /// detection (see `engine/`).
+    Fast,
+}
 
 /// One body of a scene.
 #[derive(Clone, Debug)]
@@ -118,14 +155,18 @@ pub struct Body {
     pub rotation: f32,
     /// How it moves.
     pub motion: Motion,
+    /// How the engines are told to move it.
+    pub kind: BodyKind,
 }
 
 impl Body {
-    fn path(&self) -> Path {
+    /// Where it is before the first frame.
+    pub fn path(&self) -> Path {
         Path {
             position: self.position,
             angle: self.rotation,
             motion: self.motion,
+            moved_from: None,
         }
     }
 }
@@ -143,6 +184,10 @@ pub enum SceneKind {
     Clump,
     /// Rain with a tenth of the bullets despawned and respawned every frame.
     Churn,
+    /// Small fast bullets, each moving several times its size a frame, against thin walls
+    /// and small targets: the bullets are [`BodyKind::Fast`], and [`crate::exact`] counts the
+    /// hits they should report.
+    Fast,
 }
 
 /// A scene kind at a size.
@@ -150,13 +195,13 @@ pub enum SceneKind {
 pub struct Scene {
     /// Which scene.
     pub kind: SceneKind,
-    /// How many bullets (rain, clump, churn, mixed) or circles (crossfire).
+    /// How many bullets (rain, clump, churn, mixed, fast) or circles (crossfire).
     pub size: usize,
 }
 
 impl Scene {
     /// Every scene the comparison runs, in table order.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::new(SceneKind::Rain, 1_000),
         Self::new(SceneKind::Rain, 10_000),
         Self::new(SceneKind::Rain, 50_000),
@@ -164,6 +209,7 @@ impl Scene {
         Self::new(SceneKind::Mixed, 5_000),
         Self::new(SceneKind::Clump, 10_000),
         Self::new(SceneKind::Churn, 10_000),
+        Self::new(SceneKind::Fast, 5_000),
     ];
 
     const fn new(kind: SceneKind, size: usize) -> Self {
@@ -178,8 +224,15 @@ impl Scene {
             SceneKind::Mixed => "mixed",
             SceneKind::Clump => "clump",
             SceneKind::Churn => "churn",
+            SceneKind::Fast => "fast",
         };
         format!("{kind}-{}k", self.size / 1000)
+    }
+
+    /// Whether the engines' contact starts are checked against the exact count
+    /// ([`crate::exact`]): the scenes with [`BodyKind::Fast`] bullets.
+    pub fn checks_hits(&self) -> bool {
+        self.kind == SceneKind::Fast
     }
 
     /// The scene named `name` (as [`Scene::name`] writes it).
@@ -200,6 +253,7 @@ impl Scene {
             }
             SceneKind::Crossfire => crossfire(&mut rng, self.size),
             SceneKind::Mixed => mixed(&mut rng, self.size),
+            SceneKind::Fast => fast(&mut rng, self.size),
         }
     }
 
@@ -216,13 +270,19 @@ impl Scene {
             }
         }
         world.flush();
-        app.add_systems(Update, move_bodies);
+        app.add_systems(Update, move_bodies.in_set(MoveBodies));
         if self.kind == SceneKind::Churn {
             app.insert_resource(Respawn { engine, bodies })
-                .add_systems(Update, churn.before(move_bodies));
+                .add_systems(Update, churn.before(MoveBodies));
         }
     }
 }
+
+/// The system set (in `Update`) that advances every body's [`Path`] and writes its
+/// `Transform`; an engine's own per-frame work for [`BodyKind::Fast`] bodies (a velocity, a
+/// jump) runs after it.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveBodies;
 
 /// Spawns `body` with `engine`'s collider components.
 fn spawn<'a>(
@@ -233,7 +293,7 @@ fn spawn<'a>(
 ) -> EntityCommands<'a> {
     let path = body.path();
     let mut entity = commands.spawn((path.transform(), path, id));
-    engine.insert_collider(&mut entity, &body.shape, body.layers);
+    engine.insert_collider(&mut entity, body);
     entity
 }
 
@@ -270,6 +330,7 @@ fn rain(rng: &mut StdRng, bullets: usize, bullet_area: Rect) -> Vec<Body> {
                 spin: 0.02,
                 ..Motion::STILL
             },
+            kind: BodyKind::Moved,
         });
     }
     bodies.push(Body {
@@ -285,6 +346,7 @@ fn rain(rng: &mut StdRng, bullets: usize, bullet_area: Rect) -> Vec<Body> {
             velocity: Vec2::new(3.0, 0.0),
             ..Motion::STILL
         },
+        kind: BodyKind::Moved,
     });
     for _ in 0..bullets {
         bodies.push(bullet(rng, bullet_area));
@@ -303,6 +365,7 @@ fn bullet(rng: &mut StdRng, area: Rect) -> Body {
             spin: 0.0,
             area,
         },
+        kind: BodyKind::Moved,
     }
 }
 
@@ -318,6 +381,7 @@ fn crossfire(rng: &mut StdRng, count: usize) -> Vec<Body> {
                 velocity: random_direction(rng) * rng.random_range(1.0..5.0),
                 ..Motion::STILL
             },
+            kind: BodyKind::Moved,
         })
         .collect()
 }
@@ -345,6 +409,7 @@ fn mixed(rng: &mut StdRng, bullets: usize) -> Vec<Body> {
                 spin: rng.random_range(-0.05..0.05),
                 area: field,
             },
+            kind: BodyKind::Moved,
         });
     }
     for i in 0..300 {
@@ -364,6 +429,7 @@ fn mixed(rng: &mut StdRng, bullets: usize) -> Vec<Body> {
                 spin: rng.random_range(-0.03..0.03),
                 area: field,
             },
+            kind: BodyKind::Moved,
         });
     }
     for _ in 0..200 {
@@ -374,26 +440,106 @@ fn mixed(rng: &mut StdRng, bullets: usize) -> Vec<Body> {
             position: random_point(rng, field),
             rotation: 0.0,
             motion: Motion::STILL,
+            kind: BodyKind::Moved,
         });
     }
     bodies
 }
 
+/// How far inside the field's edge every wall and target of the fast scene lies: more than a
+/// bullet's longest step plus its radius, so that no bullet can meet one on a frame it wraps
+/// (where it is tested only where it lands, in every engine and in the exact count).
+const FAST_EDGE: f32 = 64.0;
+
+/// `bullets` fast bullets, circles of radius 2–3 moving 15–40 px a frame (several times their
+/// size) and wrapping around the field, against 200 thin walls (100 segments and 100 boxes
+/// 3 px thick, each 60–200 px long) and 300 small targets (150 discs of radius 4–8 and 150
+/// convex polygons of 3–6 sides, circumradius 5–10). Walls and targets are fixed, turned once
+/// when made (the turn is in their outline: an angle of zero), and at least [`FAST_EDGE`] px
+/// inside the field. Bullets meet walls and targets only.
+fn fast(rng: &mut StdRng, bullets: usize) -> Vec<Body> {
+    let inner = Rect::from_corners(Vec2::splat(FAST_EDGE), FIELD - FAST_EDGE);
+    let mut bodies = Vec::with_capacity(bullets + 500);
+    let mut fixed = |rng: &mut StdRng, shape: Shape, extent: f32, layers: Layers| {
+        bodies.push(Body {
+            shape,
+            layers,
+            position: random_point(rng, inner.inflate(-extent)),
+            rotation: 0.0,
+            motion: Motion::STILL,
+            kind: BodyKind::Fixed,
+        });
+    };
+    for i in 0..200 {
+        let half = random_direction(rng) * rng.random_range(30.0..100.0);
+        let shape = if i % 2 == 0 {
+            Shape::Segment(-half, half)
+        } else {
+            let side = half.perp().normalize() * 1.5;
+            Shape::Polygon(vec![-half - side, half - side, half + side, -half + side])
+        };
+        fixed(rng, shape, half.length() + 1.5, layers(WALL, BULLET));
+    }
+    for i in 0..300 {
+        let (shape, extent) = if i % 2 == 0 {
+            let radius = rng.random_range(4.0..8.0);
+            (Shape::Circle(radius), radius)
+        } else {
+            let circumradius = rng.random_range(5.0..10.0);
+            let turn = random_direction(rng);
+            let outline = regular_polygon(rng.random_range(3..=6), circumradius)
+                .into_iter()
+                .map(|vertex| turn.rotate(vertex))
+                .collect();
+            (Shape::Polygon(outline), circumradius)
+        };
+        fixed(rng, shape, extent, layers(ENEMY, BULLET));
+    }
+    let field = full_field();
+    for _ in 0..bullets {
+        bodies.push(Body {
+            shape: Shape::Circle(rng.random_range(2.0..3.0)),
+            layers: layers(BULLET, ENEMY | WALL),
+            position: random_point(rng, field),
+            rotation: 0.0,
+            motion: Motion {
+                velocity: random_direction(rng) * rng.random_range(15.0..40.0),
+                spin: 0.0,
+                area: field,
+            },
+            kind: BodyKind::Fast,
+        });
+    }
+    bodies
+}
+
+/// Marks a body that its engine moves by a velocity, set each frame from its [`Path`] by the
+/// engine's own system (which also teleports it on a frame it wraps): [`move_bodies`] only
+/// advances its `Path`.
+#[derive(Component)]
+pub struct MovedByEngine;
+
 /// Advances every moving body's [`Path`] and writes it into its `Transform` (the rotation only
-/// when it turns: bullets skip the sine and cosine). Split across the compute threads, as a
-/// game moving tens of thousands of bullets would.
-fn move_bodies(mut bodies: Query<(&mut Transform, &mut Path)>) {
-    bodies.par_iter_mut().for_each(|(mut transform, mut path)| {
-        let Motion { velocity, spin, .. } = path.motion;
-        if velocity == Vec2::ZERO && spin == 0.0 {
-            return;
-        }
-        path.advance();
-        transform.translation = path.position.extend(0.0);
-        if spin != 0.0 {
-            transform.rotation = Quat::from_rotation_z(path.angle);
-        }
-    });
+/// when it turns: bullets skip the sine and cosine), except where the engine moves the body
+/// itself ([`MovedByEngine`]). Split across the compute threads, as a game moving tens of
+/// thousands of bullets would.
+fn move_bodies(mut bodies: Query<(&mut Transform, &mut Path, Has<MovedByEngine>)>) {
+    bodies
+        .par_iter_mut()
+        .for_each(|(mut transform, mut path, moved_by_engine)| {
+            let Motion { velocity, spin, .. } = path.motion;
+            if velocity == Vec2::ZERO && spin == 0.0 {
+                return;
+            }
+            path.advance();
+            if moved_by_engine {
+                return;
+            }
+            transform.translation = path.position.extend(0.0);
+            if spin != 0.0 {
+                transform.rotation = Quat::from_rotation_z(path.angle);
+            }
+        });
 }
 
 /// What the churn scene respawns from: the engine and the scene's bodies.

@@ -1,6 +1,8 @@
 //! Every engine's contact-start events reduced to the same two numbers, so that engines whose
-//! entities differ can be checked for finding the same pairs on the same frames.
+//! entities differ can be checked for finding the same pairs on the same frames; and, for a
+//! scene with an exact count, kept one by one ([`StartLog`]) to be matched against it.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use crate::scene::BodyId;
@@ -43,9 +45,54 @@ pub struct StartedPairs {
 /// ```
 pub const LIST_VARIABLE: &str = "COMPARE_LIST_STARTS";
 
+/// One contact start: the frame and the pair's two [`BodyId`]s, the lower first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Start {
+    /// The frame, counting from 1.
+    pub frame: u32,
+    /// The lower body id of the pair.
+    pub low: u32,
+    /// The higher one.
+    pub high: u32,
+}
+
+impl Start {
+    /// The start of `a` and `b` on `frame`, in either order.
+    pub fn new(frame: u32, a: u32, b: u32) -> Self {
+        Self {
+            frame,
+            low: a.min(b),
+            high: a.max(b),
+        }
+    }
+}
+
+/// Every contact start of every frame, kept for the scenes whose hits are checked against an
+/// exact count ([`crate::exact`]); absent otherwise.
+#[derive(Resource, Default, Debug)]
+pub struct StartLog(pub Vec<Start>);
+
+/// What an engine's counting system records each contact start through.
+#[derive(SystemParam)]
+pub struct Recorder<'w> {
+    frame: Res<'w, Frame>,
+    pairs: ResMut<'w, StartedPairs>,
+    log: Option<ResMut<'w, StartLog>>,
+}
+
+impl Recorder<'_> {
+    /// Notes that bodies `a` and `b` started touching on this frame.
+    pub fn record(&mut self, a: BodyId, b: BodyId) {
+        if let Some(log) = &mut self.log {
+            log.0.push(Start::new(self.frame.0, a.0, b.0));
+        }
+        self.pairs.record(&self.frame, a, b);
+    }
+}
+
 impl StartedPairs {
     /// Notes that bodies `a` and `b` started touching on `frame`.
-    pub fn record(&mut self, frame: &Frame, a: BodyId, b: BodyId) {
+    fn record(&mut self, frame: &Frame, a: BodyId, b: BodyId) {
         if !(FIRST_COUNTED_FRAME..=LAST_COUNTED_FRAME).contains(&frame.0) {
             return;
         }

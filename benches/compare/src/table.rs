@@ -1,5 +1,6 @@
 //! The Markdown table of all runs, and the lines under it: the machine, how contact starts
-//! compare, and the ratios that sum it up.
+//! compare, and the ratios that sum it up. When a scene's hits are checked against the exact
+//! count ([`crate::exact`]), two more columns give it and each engine's missed and extra starts.
 
 use crate::Run;
 use crate::engine::Engine;
@@ -38,6 +39,11 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
     let names: Vec<&str> = engines.iter().map(|engine| engine.name()).collect();
     header += &format!(" contact starts ({}) |", names.join(" / "));
     rule += "---|";
+    let checks_hits = runs.iter().any(|run| run.scene.checks_hits());
+    if checks_hits {
+        header += &format!(" exact starts | missed / extra ({}) |", names.join(" · "));
+        rule += "---:|---|";
+    }
     println!("{header}\n{rule}");
 
     let mut rows: Vec<(Scene, usize)> = Vec::new();
@@ -97,6 +103,9 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
             counts.push(format!("{}{mark}", started.count));
         }
         line += &format!(" {} |", counts.join(" / "));
+        if checks_hits {
+            line += &hit_cells(&row);
+        }
         println!("{line}");
     }
 
@@ -115,7 +124,71 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
             engine.name()
         );
     }
+    if checks_hits {
+        print_hit_timing(runs, &rows, engines);
+    }
     print_ratios(runs);
+}
+
+/// The exact starts of a row's scene and each engine's `missed / extra`, as two cells ("–"
+/// for a scene without an exact count).
+fn hit_cells(row: &[Option<&Run>]) -> String {
+    let hits: Vec<_> = row
+        .iter()
+        .map(|run| run.and_then(|run| run.measurement).and_then(|m| m.hits))
+        .collect();
+    let Some(exact) = hits.iter().flatten().map(|hits| hits.exact).next() else {
+        return " – | – |".to_owned();
+    };
+    let cells: Vec<String> = hits
+        .iter()
+        .map(|hits| match hits {
+            Some(hits) => format!("{} / {}", hits.missed, hits.extra),
+            None => "–".to_owned(),
+        })
+        .collect();
+    format!(" {exact} | {} |", cells.join(" · "))
+}
+
+/// Under the table, for each row with an exact count: when each engine reported the starts it
+/// did not miss.
+fn print_hit_timing(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
+    println!(
+        "Exact starts: every pair of a fast bullet and a wall or target whose path (the \
+         capsule of the bullet's radius around its move that frame) touches on a frame and did \
+         not on the frame before, frames {FIRST_COUNTED_FRAME} to {LAST_COUNTED_FRAME}, \
+         computed in f64 from the scene alone. Missed: exact starts an engine did not report \
+         on that frame or one either side; extra: its starts that match none."
+    );
+    for &engine in engines {
+        println!("Fast bullets, {}: {}.", engine.name(), engine.fast_note());
+    }
+    for &(scene, threads) in rows {
+        let mut timings = Vec::new();
+        for &engine in engines {
+            let Some(hits) = find(runs, scene, engine, threads)
+                .and_then(|run| run.measurement)
+                .and_then(|m| m.hits)
+            else {
+                continue;
+            };
+            timings.push(format!(
+                "{} {} / {} / {}",
+                engine.name(),
+                hits.on_time,
+                hits.late,
+                hits.early
+            ));
+        }
+        if !timings.is_empty() {
+            println!(
+                "{}, {threads} thread(s), exact starts reported on the frame / a frame late / \
+                 a frame early: {}.",
+                scene.name(),
+                timings.join(", ")
+            );
+        }
+    }
 }
 
 /// The ratios worth reading off the table, where the runs cover them: how much faster than

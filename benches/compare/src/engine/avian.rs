@@ -3,29 +3,128 @@
 //!
 //! Concave polygons become a compound of the triangles that tile them, so avian tests the
 //! same solid region as the other engines.
+//!
+//! # Fast bodies
+//! A [`BodyKind::Fast`] bullet is a kinematic sensor that avian moves itself: each frame it
+//! gets the `LinearVelocity` that carries it, in one step, from where avian has it to where
+//! the scene has it at the frame's end. On a frame it wraps (and on the first, which has no
+//! time step) its `Transform` is set where it is, with no velocity: a teleport, which avian
+//! never sweeps (it sweeps velocities, not pose changes). Fixed bodies are static.
+//!
+//! avian's continuous collision for such a bullet is its **speculative margin** (on by
+//! default): each step, a pair within the distance the bodies may close in one step is kept
+//! in contact, and for a sensor that is what counts as touching. So it never lets a bullet
+//! through a wall unseen, but it also reports near misses (anything a step away, in any
+//! direction), and a bullet approaching a long wall at a slant starts touching it frames
+//! early, and so reports no start when it really hits.
+//!
+//! `SweptCcd` is left off: on a sensor it still stops the body at the time of impact with
+//! every collider it meets (sensors included), so a bullet would lose ground at each target
+//! it passes through (see [`FastSetup::Swept`]).
 
 use avian2d::prelude as avian;
 use bevy::prelude::*;
 
-use crate::scene::{BodyId, Layers};
+use crate::scene::{Body, BodyId, BodyKind, MoveBodies, MovedByEngine, Path};
 use crate::shape::{Shape, is_convex, triangulate};
-use crate::started::{Frame, StartedPairs};
+use crate::started::Recorder;
 
 pub fn install(app: &mut App) {
     app.add_plugins(avian::PhysicsPlugins::new(PostUpdate).with_length_unit(100.0))
         .insert_resource(avian::Gravity(Vec2::ZERO))
+        .add_systems(Update, launch_fast_bodies.after(MoveBodies))
         .add_systems(Last, count_starts);
 }
 
-pub fn insert_collider(entity: &mut EntityCommands, shape: &Shape, layers: Layers) {
+/// How a [`BodyKind::Fast`] body is set up. The table uses [`FastSetup::Kinematic`];
+/// [`SETUP_VARIABLE`] picks another, to check what the README says of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastSetup {
+    /// `kinematic`: a kinematic sensor with a velocity (speculative margin by default).
+    Kinematic,
+    /// `swept`: the same with `SweptCcd::default()`. Each stop at a time of impact leaves the
+    /// bullet behind its path, and the next frame's velocity has to carry it further.
+    Swept,
+    /// `swept-no-margin`: with `SweptCcd::default()` and `SpeculativeMargin::ZERO`, so that
+    /// only real contacts count.
+    SweptNoMargin,
+    /// `transform`: moved by its `Transform`, as in the other scenes (no velocity: nothing
+    /// continuous).
+    Transform,
+}
+
+/// Set to a [`FastSetup`] name to give fast bodies that set-up.
+pub const SETUP_VARIABLE: &str = "COMPARE_AVIAN_FAST";
+
+impl FastSetup {
+    /// The set-up named in [`SETUP_VARIABLE`], or the table's.
+    ///
+    /// # Panics
+    /// On a name that is none of them.
+    pub fn chosen() -> Self {
+        match std::env::var(SETUP_VARIABLE).as_deref() {
+            Err(_) | Ok("kinematic") => Self::Kinematic,
+            Ok("swept") => Self::Swept,
+            Ok("swept-no-margin") => Self::SweptNoMargin,
+            Ok("transform") => Self::Transform,
+            Ok(other) => panic!(
+                "{SETUP_VARIABLE}={other}: expected kinematic, swept, swept-no-margin or transform"
+            ),
+        }
+    }
+}
+
+pub fn insert_collider(entity: &mut EntityCommands, body: &Body) {
+    let layers = body.layers;
     entity.insert((
-        avian::RigidBody::Kinematic,
         avian::Sensor,
         avian::CollisionEventsEnabled,
         avian::CollisionLayers::from_bits(layers.memberships, layers.filters),
-        collider(shape),
+        collider(&body.shape),
     ));
+    match body.kind {
+        BodyKind::Moved => {
+            entity.insert(avian::RigidBody::Kinematic);
+        }
+        BodyKind::Fixed => {
+            entity.insert(avian::RigidBody::Static);
+        }
+        BodyKind::Fast => {
+            entity.insert(avian::RigidBody::Kinematic);
+            let setup = FastSetup::chosen();
+            if setup != FastSetup::Transform {
+                entity.insert((Fast, MovedByEngine));
+            }
+            if matches!(setup, FastSetup::Swept | FastSetup::SweptNoMargin) {
+                entity.insert(avian::SweptCcd::default());
+            }
+            if setup == FastSetup::SweptNoMargin {
+                entity.insert(avian::SpeculativeMargin::ZERO);
+            }
+        }
+    }
 }
+
+/// The fast bodies' set-up, for the notes under the table.
+pub fn fast_note() -> &'static str {
+    match FastSetup::chosen() {
+        FastSetup::Kinematic => {
+            "kinematic sensors with a velocity, under avian's speculative margin (a sensor \
+             pair within a step of each other counts as touching: near misses are extra \
+             starts, and a slanting approach starts frames early, which misses the hit); \
+             SweptCcd off: on a sensor it stops the bullet at every collider it meets"
+        }
+        FastSetup::Swept => "kinematic sensors with a velocity and SweptCcd",
+        FastSetup::SweptNoMargin => {
+            "kinematic sensors with a velocity, SweptCcd and SpeculativeMargin::ZERO"
+        }
+        FastSetup::Transform => "kinematic sensors moved by their transforms: nothing continuous",
+    }
+}
+
+/// Marks a [`BodyKind::Fast`] body that avian moves by its velocity.
+#[derive(Component)]
+struct Fast;
 
 fn collider(shape: &Shape) -> avian::Collider {
     match shape {
@@ -49,15 +148,41 @@ fn collider(shape: &Shape) -> avian::Collider {
     }
 }
 
+/// Gives each fast body the velocity that ends this frame's step where the scene has it; or
+/// teleports it there, still, on a frame it wrapped or with no time step (the first: avian
+/// moves nothing then).
+fn launch_fast_bodies(
+    time: Res<Time>,
+    mut fast: Query<
+        (
+            &Path,
+            &avian::Position,
+            &mut Transform,
+            &mut avian::LinearVelocity,
+        ),
+        With<Fast>,
+    >,
+) {
+    let step = time.delta_secs();
+    fast.par_iter_mut()
+        .for_each(|(path, position, mut transform, mut velocity)| {
+            if step > 0.0 && path.moved_from().is_some() {
+                velocity.0 = (path.position() - position.0) / step;
+            } else {
+                transform.translation = path.position().extend(0.0);
+                velocity.0 = Vec2::ZERO;
+            }
+        });
+}
+
 fn count_starts(
     mut started: MessageReader<avian::CollisionStart>,
     ids: Query<&BodyId>,
-    frame: Res<Frame>,
-    mut pairs: ResMut<StartedPairs>,
+    mut recorder: Recorder,
 ) {
     for event in started.read() {
         if let Ok([a, b]) = ids.get_many([event.collider1, event.collider2]) {
-            pairs.record(&frame, *a, *b);
+            recorder.record(*a, *b);
         }
     }
 }

@@ -1,5 +1,10 @@
 //! The three engines behind one small interface: install the plugin, give an entity a
-//! collider, and feed contact starts to [`StartedPairs`](crate::started::StartedPairs).
+//! collider, and feed contact starts to [`Recorder`](crate::started::Recorder).
+//!
+//! A [`BodyKind::Fast`](crate::scene::BodyKind::Fast) body gets each engine's own continuous
+//! collision detection: this crate's `Swept` (with `Swept::jump` on a frame it wraps); for
+//! avian2d and `bevy_rapier2d`, which sweep a body along its velocity, a moving rigid body with
+//! one (see their modules).
 
 mod avian;
 mod ours;
@@ -7,17 +12,18 @@ mod rapier;
 
 use bevy::prelude::*;
 
-use crate::scene::Layers;
-use crate::shape::Shape;
+use crate::scene::Body;
 
 /// A collision engine under test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// `bevy_collision_events`, this crate.
     Ours,
-    /// `avian2d` 0.7: kinematic sensor bodies with collision events enabled.
+    /// `avian2d` 0.7: kinematic sensor bodies with collision events enabled (fast bullets with
+    /// a velocity and `SweptCcd`, fixed bodies static).
     Avian,
-    /// `bevy_rapier2d` 0.36: sensor colliders with collision events for every body type.
+    /// `bevy_rapier2d` 0.36: sensor colliders with collision events for every body type (fast
+    /// bullets on dynamic bodies with a velocity and `Ccd`).
     Rapier,
 }
 
@@ -49,12 +55,23 @@ impl Engine {
         }
     }
 
-    /// Gives `entity` this engine's collider for `shape` on `layers`.
-    pub fn insert_collider(self, entity: &mut EntityCommands, shape: &Shape, layers: Layers) {
+    /// How this engine's [`BodyKind::Fast`](crate::scene::BodyKind::Fast) bodies are set up,
+    /// in a few words for the notes under the table.
+    pub fn fast_note(self) -> &'static str {
         match self {
-            Self::Ours => ours::insert_collider(entity, shape, layers),
-            Self::Avian => avian::insert_collider(entity, shape, layers),
-            Self::Rapier => rapier::insert_collider(entity, shape, layers),
+            Self::Ours => ours::fast_note(),
+            Self::Avian => avian::fast_note(),
+            Self::Rapier => rapier::fast_note(),
+        }
+    }
+
+    /// Gives `entity` this engine's collider for `body` (its shape on its layers, moved as
+    /// its kind says).
+    pub fn insert_collider(self, entity: &mut EntityCommands, body: &Body) {
+        match self {
+            Self::Ours => ours::insert_collider(entity, body),
+            Self::Avian => avian::insert_collider(entity, body),
+            Self::Rapier => rapier::insert_collider(entity, body),
         }
     }
 }
