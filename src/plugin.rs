@@ -101,6 +101,20 @@ pub enum CollisionSystems {
 
 impl Plugin for CollisionPlugin {
     fn build(&self, app: &mut App) {
+        if self.propagate_transforms {
+            // Bevy propagates transforms in `PostUpdate` only: elsewhere (a fixed step), place
+            // colliders from the transforms as they are now, not as the last frame left them.
+            app.add_systems(
+                self.schedule,
+                (
+                    mark_dirty_trees,
+                    propagate_parent_transforms,
+                    sync_simple_transforms,
+                )
+                    .chain()
+                    .in_set(TransformSystems::Propagate),
+            );
+        }
         pipeline::init(app);
         app.init_resource::<CollisionSettings>()
             .init_resource::<Contacts>()
@@ -147,21 +161,6 @@ impl Plugin for CollisionPlugin {
                 "CollisionPlugin places colliders by their GlobalTransform, which only Bevy's \
                  TransformPlugin (part of DefaultPlugins) keeps up to date: add it, or set every \
                  collider's GlobalTransform yourself"
-            );
-            return;
-        }
-        if self.propagate_transforms {
-            // Bevy propagates transforms in `PostUpdate` only: elsewhere (a fixed step), place
-            // colliders from the transforms as they are now, not as the last frame left them.
-            app.add_systems(
-                self.schedule,
-                (
-                    mark_dirty_trees,
-                    propagate_parent_transforms,
-                    sync_simple_transforms,
-                )
-                    .chain()
-                    .in_set(TransformSystems::Propagate),
             );
         }
     }

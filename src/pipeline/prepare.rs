@@ -10,7 +10,7 @@
 use super::bodies::{Bodies, BodySlots, WorldShape};
 use super::parallel::ParallelSplit;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
-use crate::geometry::{Disc, MAX_COORDINATE, Segment, in_range};
+use crate::geometry::{Disc, Segment};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -52,7 +52,8 @@ fn stretch(x_axis: Vec2, y_axis: Vec2) -> f32 {
 enum Skipped {
     NonFiniteTransform,
     ZeroScale,
-    /// Its world size or place is beyond [`MAX_COORDINATE`] (a huge scale).
+    /// Its world size or place is beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
+    /// (a huge scale).
     OutOfRange,
     SecondCollider,
     /// Its fields were edited into values its constructor refuses.
@@ -87,15 +88,13 @@ impl Placement {
         if x_axis == Vec2::ZERO || y_axis == Vec2::ZERO {
             return Err(Skipped::ZeroScale);
         }
-        let scale = stretch(x_axis, y_axis);
-        if !(scale <= MAX_COORDINATE && in_range(translation)) {
-            return Err(Skipped::OutOfRange);
-        }
+        // A scale or translation beyond the supported range shows in the world shape, which
+        // each kind checks (`Disc::is_valid`, `Segment::is_valid`).
         Ok(Self {
             x_axis,
             y_axis,
             translation,
-            scale,
+            scale: stretch(x_axis, y_axis),
         })
     }
 
@@ -340,20 +339,21 @@ fn place_circle_run(
     let mut skipped = Vec::new();
     let count = slots.len();
     circles.iter().skip(skip).take(count).enumerate().for_each(
-        |(index, (entity, circle, transform, layers, swept))| match circle
-            .validate()
-            .map_err(Skipped::Invalid)
-            .and_then(|()| Placement::of(transform))
-        {
+        |(index, (entity, circle, transform, layers, swept))| match Placement::of(transform) {
             Ok(placement) => {
                 let world = Disc::new(
                     placement.apply(circle.offset()),
                     circle.radius() * placement.scale,
                 );
+                // A radius or offset edited out of range, or a scale or place beyond it, makes
+                // the world disc invalid: the check costs nothing more for the bulk, which pass.
                 if world.is_valid() {
                     slots.set(index, entity, layers, world, placement.motion(swept));
                 } else {
-                    skipped.push((entity, Skipped::OutOfRange));
+                    let why = circle
+                        .validate()
+                        .map_or_else(Skipped::Invalid, |()| Skipped::OutOfRange);
+                    skipped.push((entity, why));
                 }
             }
             Err(why) => skipped.push((entity, why)),
@@ -418,14 +418,13 @@ mod tests {
     }
 
     #[test]
-    fn a_huge_scale_is_out_of_range() {
-        let huge = GlobalTransform::from_scale(Vec3::splat(1e20));
-        assert!(matches!(Placement::of(&huge), Err(Skipped::OutOfRange)));
-        let overflowing = GlobalTransform::from_scale(Vec3::new(3e38, 3e38, 1.0));
-        assert!(matches!(
-            Placement::of(&overflowing),
-            Err(Skipped::OutOfRange)
-        ));
+    fn a_huge_scale_makes_world_shapes_out_of_range() {
+        for scale in [1e20, 3e38] {
+            let huge = GlobalTransform::from_scale(Vec3::new(scale, scale, 1.0));
+            let placement = Placement::of(&huge).unwrap();
+            let world = Disc::new(placement.apply(Vec2::ZERO), 10.0 * placement.scale);
+            assert!(!world.is_valid(), "scale {scale}");
+        }
     }
 
     #[test]
