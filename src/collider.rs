@@ -4,8 +4,9 @@
 //! [`GlobalTransform`]: translation, rotation about z, scale, and parent hierarchies all apply.
 //! Only the transform's x and y axes are used (a collider lives in the XY plane). Scale acts on
 //! every point of a segment or polygon, mirroring included. A circle stays a circle: its radius
-//! is multiplied by the **larger** of the x and y scales, so under non-uniform scale it covers
-//! the ellipse the scale would make.
+//! is multiplied by the **most the transform stretches any direction** (the larger of the x
+//! and y scales, or more under shear, as for the child of a non-uniformly scaled, rotated
+//! parent), so it covers the ellipse the transform would make.
 //!
 //! # Edits in place
 //! The constructors validate their input. A collider changed in place without them (through
@@ -255,7 +256,7 @@ impl From<&SegmentCollider> for Segment2d {
 ///     Err(ColliderError::SelfIntersecting(0, 2))
 /// );
 /// ```
-#[derive(Component, Clone, Debug, PartialEq, Reflect)]
+#[derive(Component, Clone, Debug, Reflect)]
 #[reflect(Component, Clone, Debug, PartialEq)]
 #[require(Transform)]
 pub struct PolygonCollider {
@@ -264,6 +265,14 @@ pub struct PolygonCollider {
     /// vertices only, and the pipeline validates them again (see [`Self::revalidate`]).
     #[reflect(ignore)]
     checked: Checked,
+}
+
+/// Two polygons are equal when their vertices are: what validation found of them is not
+/// compared (a polygon built through reflection is not checked until the pipeline uses it).
+impl PartialEq for PolygonCollider {
+    fn eq(&self, other: &Self) -> bool {
+        self.vertices == other.vertices
+    }
 }
 
 /// The result of validating a polygon's vertices, and which vertices it is for.
@@ -325,11 +334,29 @@ impl PolygonCollider {
     /// the first vertex on +x: an octagon enemy is `regular(8, 24.0)`.
     ///
     /// # Panics
-    /// If `sides < 3` or `circumradius` is not finite and positive.
+    /// When [`try_regular`](Self::try_regular) returns an error.
     pub fn regular(sides: usize, circumradius: f32) -> Self {
-        assert!(sides >= 3, "a regular polygon needs at least 3 sides");
+        Self::try_regular(sides, circumradius).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// A regular polygon of `sides` vertices on a circle of `circumradius` around the origin,
+    /// the first vertex on +x.
+    ///
+    /// # Errors
+    /// - [`ColliderError::TooFewVertices`] for fewer than 3 sides;
+    /// - [`ColliderError::InvalidRadius`] for a circumradius that is not finite and positive;
+    /// - what [`try_new`](Self::try_new) finds of the vertices: beyond [`MAX_COORDINATE`]
+    ///   ([`ColliderError::InvalidPoint`]), or so small or so many that `f32` cannot tell them
+    ///   apart ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
+    pub fn try_regular(sides: usize, circumradius: f32) -> Result<Self, ColliderError> {
+        if sides < 3 {
+            return Err(ColliderError::TooFewVertices(sides));
+        }
+        if !(circumradius > 0.0 && circumradius.is_finite()) {
+            return Err(ColliderError::InvalidRadius(circumradius));
+        }
         let step = core::f32::consts::TAU / sides as f32;
-        Self::new(
+        Self::try_new(
             (0..sides)
                 .map(|i| Vec2::from_angle(i as f32 * step) * circumradius)
                 .collect::<Vec<_>>(),
@@ -339,10 +366,24 @@ impl PolygonCollider {
     /// An axis-aligned rectangle of `width` × `height` centred on the origin.
     ///
     /// # Panics
-    /// If a side is not finite and positive.
+    /// When [`try_rectangle`](Self::try_rectangle) returns an error.
     pub fn rectangle(width: f32, height: f32) -> Self {
+        Self::try_rectangle(width, height).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// An axis-aligned rectangle of `width` × `height` centred on the origin.
+    ///
+    /// # Errors
+    /// What [`try_new`](Self::try_new) finds of its corners: a side that is not finite or
+    /// reaches beyond [`MAX_COORDINATE`] ([`ColliderError::InvalidPoint`]), a side of zero or
+    /// negative length, or sides so unequal or small that `f32` loses the area
+    /// ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
+    pub fn try_rectangle(width: f32, height: f32) -> Result<Self, ColliderError> {
+        if !(width > 0.0 && height > 0.0) {
+            return Err(ColliderError::ZeroArea);
+        }
         let half = Vec2::new(width, height) / 2.0;
-        Self::new(vec![
+        Self::try_new(vec![
             Vec2::new(-half.x, -half.y),
             Vec2::new(half.x, -half.y),
             Vec2::new(half.x, half.y),
@@ -606,5 +647,21 @@ mod tests {
             segment.validate(),
             Err(ColliderError::InvalidPoint { index: 1, .. })
         ));
+    }
+
+    #[test]
+    fn regular_and_rectangle_refuse_sizes_out_of_range_instead_of_panicking() {
+        assert!(PolygonCollider::try_regular(8, 24.0).is_ok());
+        assert!(PolygonCollider::try_rectangle(3.0, 2.0).is_ok());
+        for size in [1e-30, 2e18, f32::INFINITY, f32::NAN, 0.0, -1.0] {
+            assert!(PolygonCollider::try_regular(8, size).is_err(), "{size}");
+        }
+        for size in [1e-30, 3e18, f32::INFINITY, f32::NAN, 0.0, -1.0] {
+            assert!(PolygonCollider::try_rectangle(size, 1.0).is_err(), "{size}");
+        }
+        assert_eq!(
+            PolygonCollider::try_regular(2, 1.0),
+            Err(ColliderError::TooFewVertices(2))
+        );
     }
 }

@@ -26,6 +26,7 @@ use std::sync::OnceLock;
 /// the previous frame's contacts; one ordered `.after(CollisionSystems::Events)` reads this
 /// frame's. Messages are written in `(a, b)` order, the same whatever the thread count.
 #[derive(Message, Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Contact {
     /// One collider: the lower [`Entity`] of the two.
     pub a: Entity,
@@ -43,8 +44,12 @@ pub struct Contact {
     /// [`Swept`](crate::Swept) and they were apart at the start of their paths: the fraction of
     /// the paths at which they touched, the world point where they touched then, and the unit
     /// normal there, pointing from `b` towards `a` (see [`impact_normal`](Self::impact_normal)
-    /// for one facing a chosen entity). `None` for pairs that were already touching (and for
-    /// colliders that are not swept): their first touch was in an earlier frame.
+    /// for one facing a chosen entity).
+    ///
+    /// `None` when the pair has no path to test: neither is swept, or both moved by the same
+    /// amount, or a swept one is on its first run, was moved by [`Swept::jump`](crate::Swept::jump)
+    /// or by more than the supported range; and `None` for a pair that was already touching at
+    /// the start of its paths (its first touch was in an earlier run).
     pub impact: Option<Impact>,
     /// `a`'s and `b`'s [`CollisionLayers`] (the default, every layer, for a collider without
     /// the component): for telling the two apart by role, see [`by_layer`](Self::by_layer).
@@ -170,9 +175,11 @@ impl Contact {
 /// in the plugin's schedule (`PostUpdate` by default); observers run when that system's
 /// commands are applied, before the next system set (so a timer around the plugin's sets counts
 /// the observers' work too). Messages are written in `(entity, other)` order; triggers come
-/// pair after pair in the same order, each pair's first on its lower entity, then on the other. An
-/// observer that despawns one of the two does so with its commands, applied after every
-/// trigger of the run: a later observer of the same run still sees it (mark what you spent).
+/// pair after pair in the same order, each pair's first on its lower entity, then on the other.
+/// Each trigger is applied as a command of its own, and the commands its observers queue are
+/// applied right after it, before the next trigger: an observer that despawns the other entity
+/// has despawned it for every later trigger of the run, and a trigger on an entity despawned so
+/// is dropped.
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ContactStarted {
     /// The entity the event is about (the observed one, for observers).
@@ -194,7 +201,9 @@ impl ContactStarted {
 /// Two colliders stopped overlapping this frame: they moved apart, or one of them was
 /// despawned, lost its collider, was switched off with
 /// [`ColliderDisabled`](crate::ColliderDisabled), or no longer matches the other's layers.
-/// Every [`ContactStarted`] is followed by exactly one `ContactEnded`.
+/// Every [`ContactStarted`] message is followed by exactly one `ContactEnded` message. As entity
+/// events, an entity receives its `ContactEnded` only while it exists: one despawned in the
+/// meantime (by an observer of its own start, say) receives none.
 ///
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
 /// [`EntityEvent`] it is triggered for each of the two entities that still exists.

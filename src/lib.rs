@@ -17,7 +17,7 @@
 //!
 //! fn spawn(mut commands: Commands) {
 //!     // A bullet, on its layer, touching enemies only (so never other bullets), swept so
-//!     // that however fast it flies it never passes through anything between two frames.
+//!     // that however fast it flies it never passes through an enemy between two frames.
 //!     commands.spawn((
 //!         CircleCollider::new(4.0),
 //!         CollisionLayers::new(PLAYER_BULLET, ENEMY),
@@ -107,7 +107,7 @@
 //! | feature | default | what it does |
 //! |---|---|---|
 //! | `debug-draw` | no | `debug::CollisionDebugPlugin`: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
-//! | `parallel` | yes | split the pipeline's stages across Bevy's `ComputeTaskPool` (prepare, broad and narrow phases; see [`CollisionSettings::parallel_threshold`]) |
+//! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across (prepare, broad and narrow phases split their work whenever the pool has more than one thread; see [`CollisionSettings::parallel_threshold`]). `DefaultPlugins` apps usually have it on already |
 //!
 //! # Modules
 //!

@@ -9,7 +9,8 @@ use crate::swept::Swept;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy::transform::systems::{
-    mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms,
+    StaticTransformOptimizations, mark_dirty_trees, propagate_parent_transforms,
+    sync_simple_transforms,
 };
 use bevy::transform::{TransformPlugin, TransformSystems};
 
@@ -43,9 +44,10 @@ impl CollisionPlugin {
     /// [`with_transform_propagation`](Self::with_transform_propagation)): each fixed step
     /// tests its colliders where that step left them, parents and children included, and a
     /// collider spawned in a step is tested where it was spawned. Each step writes its own
-    /// messages; Bevy keeps messages written in fixed steps until they have been read, so a
-    /// reader in `FixedUpdate` or in `Update` sees each one once, however many steps a frame
-    /// runs (none, one or several).
+    /// messages. Bevy advances its message buffers only in frames that ran a fixed step, and
+    /// keeps each message for two advances, so a reader in `FixedUpdate`, or one in `Update`
+    /// that runs every frame, sees each message once, however many steps a frame runs (none,
+    /// one or several).
     ///
     /// ```no_run
     /// # use bevy::prelude::*;
@@ -112,7 +114,10 @@ impl Plugin for CollisionPlugin {
                     sync_simple_transforms,
                 )
                     .chain()
-                    .in_set(TransformSystems::Propagate),
+                    .in_set(TransformSystems::Propagate)
+                    // Only with Bevy's `TransformPlugin`, which these systems need (without
+                    // it the game keeps `GlobalTransform` itself; `finish` warns).
+                    .run_if(resource_exists::<StaticTransformOptimizations>),
             );
         }
         pipeline::init(app);

@@ -1,11 +1,16 @@
 //! [`Swept`]: the component that makes a collider's motion count, not just where it ends up.
 
+use crate::geometry::in_range;
 use bevy::prelude::*;
 
 /// Makes a collider **swept**: each run of the pipeline tests the whole straight path it moved
 /// along since the last run, not only where it ends up, so a fast bullet never passes through
 /// a thin wall or a small enemy between two frames, and its [`Contact`](crate::Contact) says
 /// when, where and facing which way it first touched ([`Contact::impact`](crate::Contact::impact)).
+///
+/// The other collider of a pair is taken along its own path when it is swept too, and where it
+/// is now when it is not: a fast collider that can be hit mid-path (a moving wall, a dashing
+/// enemy) should be swept as well.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -33,6 +38,9 @@ use bevy::prelude::*;
 /// A collider's first run with this component, and a run after [`Swept::jump`], test only
 /// where it is (there is no path yet). Call `jump` when the entity teleports, respawns or wraps
 /// around the screen, so that the jump is not taken for a path across everything in between.
+/// A move whose start or length is beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
+/// counts as a jump too. With the pipeline in a fixed schedule, each step sweeps the move made
+/// since the step before.
 ///
 /// # Cost
 /// The broad phase bounds the whole path with one circle, and only the pairs it finds get the
@@ -44,7 +52,9 @@ use bevy::prelude::*;
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component, Clone, Debug, Default, PartialEq)]
 pub struct Swept {
-    /// The world translation at the pipeline's last run, where this run's path starts.
+    /// The world translation at the pipeline's last run, where this run's path starts. Not
+    /// reflected: a scene saved and loaded again starts with no path, not a stale one.
+    #[reflect(ignore)]
     start: Option<Vec2>,
 }
 
@@ -61,17 +71,17 @@ impl Swept {
         self.start
     }
 
-    /// The path's start for the next run: `translation` when it is finite.
+    /// The path's start for the next run: `translation` when it is within range.
     pub(crate) fn set_start(&mut self, translation: Vec2) {
-        self.start = translation.is_finite().then_some(translation);
+        self.start = in_range(translation).then_some(translation);
     }
 
     /// The motion to sweep from the path's start to `translation`: zero without a start, or
-    /// when the difference is not finite.
+    /// when the move is beyond the supported range (taken for a jump).
     pub(crate) fn motion_to(&self, translation: Vec2) -> Vec2 {
         self.start
             .map(|start| translation - start)
-            .filter(|motion| motion.is_finite())
+            .filter(|&motion| in_range(motion))
             .unwrap_or(Vec2::ZERO)
     }
 }
@@ -92,11 +102,22 @@ mod tests {
     }
 
     #[test]
-    fn a_non_finite_start_or_motion_is_no_motion() {
+    fn a_start_or_motion_out_of_range_is_no_motion() {
         let mut swept = Swept::default();
         swept.set_start(Vec2::new(f32::NAN, 0.0));
         assert_eq!(swept.start(), None);
-        swept.set_start(Vec2::new(-3e38, 0.0));
-        assert_eq!(swept.motion_to(Vec2::new(3e38, 0.0)), Vec2::ZERO);
+        swept.set_start(Vec2::new(1e20, 0.0));
+        assert_eq!(swept.start(), None, "parked beyond the range");
+        swept.set_start(Vec2::new(-9e17, 0.0));
+        assert_eq!(
+            swept.motion_to(Vec2::new(9e17, 0.0)),
+            Vec2::ZERO,
+            "1.8e18 is a jump"
+        );
+        let motion = swept.motion_to(Vec2::new(-8e17, 0.0));
+        assert!(
+            (motion.x / 1e17 - 1.0).abs() < 1e-5 && motion.y == 0.0,
+            "{motion}"
+        );
     }
 }

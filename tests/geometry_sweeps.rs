@@ -1559,3 +1559,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_one_vertex_polygon_sweeps_as_a_point() {
+    use bevy_collision_events::geometry::{Disc, Segment, Shape, sweep};
+    let point = [Vec2::new(0.0, 0.0)];
+    let wall = Shape::Segment(Segment::new(Vec2::new(10.0, -5.0), Vec2::new(10.0, 5.0)));
+    let hit = sweep(
+        Shape::Polygon(&point),
+        Vec2::new(20.0, 0.0),
+        wall,
+        Vec2::ZERO,
+    )
+    .expect("the point runs into the wall");
+    assert!((hit.time - 0.5).abs() < 1e-5, "{hit:?}");
+    assert!(hit.point.abs_diff_eq(Vec2::new(10.0, 0.0), 1e-4));
+    let orb = Shape::Circle(Disc::new(Vec2::new(10.0, 0.0), 2.0));
+    let hit = sweep(
+        Shape::Polygon(&point),
+        Vec2::new(20.0, 0.0),
+        orb,
+        Vec2::ZERO,
+    )
+    .expect("the point runs into the orb");
+    assert!((hit.time - 0.4).abs() < 1e-5, "{hit:?}");
+    assert!(hit.normal.abs_diff_eq(Vec2::NEG_X, 1e-5));
+}

@@ -41,8 +41,8 @@ fn modules() -> BTreeMap<Module, PathBuf> {
     found
 }
 
-/// The code of a file without comments, string contents, and its `#[cfg(test)]` module (tests
-/// may reach anywhere).
+/// The code of a file without its comments and its `#[cfg(test)]` module (tests may reach
+/// anywhere).
 fn code_of(path: &Path) -> String {
     let text = fs::read_to_string(path).unwrap();
     let text = match text.find("#[cfg(test)]\nmod tests") {
@@ -198,10 +198,9 @@ fn imports_run_from_the_plugin_down_to_the_geometry() {
     assert!(upward.is_empty(), "imports that run upward: {upward:#?}");
 }
 
-#[test]
-fn no_file_imports_one_that_imports_it_back() {
-    let graph = imports();
-    // Depth-first search for a cycle, reporting the first one found.
+/// The first import loop found, as the modules round it; `None` when there is none.
+fn find_cycle(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Option<Vec<Module>> {
+    // Depth-first search, with the path walked so far.
     fn visit(
         module: &Module,
         graph: &BTreeMap<Module, BTreeSet<Module>>,
@@ -225,21 +224,41 @@ fn no_file_imports_one_that_imports_it_back() {
         None
     }
     let mut done = BTreeSet::new();
-    for module in graph.keys() {
-        if let Some(cycle) = visit(module, &graph, &mut Vec::new(), &mut done) {
-            let names: Vec<String> = cycle.iter().map(|m| m.join("::")).collect();
-            panic!("an import cycle: {}", names.join(" → "));
-        }
+    graph
+        .keys()
+        .find_map(|module| visit(module, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_file_imports_one_that_imports_it_back() {
+    if let Some(cycle) = find_cycle(&imports()) {
+        let names: Vec<String> = cycle.iter().map(|m| m.join("::")).collect();
+        panic!("an import cycle: {}", names.join(" → "));
     }
 }
 
 #[test]
-fn the_checker_sees_an_import_and_a_cycle() {
-    // The checker itself finds imports through `super`, `crate` and child modules.
+fn the_checker_sees_imports_and_loops() {
+    // Imports through `super`, `crate` and child modules are found.
     let graph = imports();
     let module = |path: &str| path.split("::").map(str::to_string).collect::<Module>();
     assert!(graph[&module("pipeline::narrow_phase")].contains(&module("pipeline::broad_phase")));
     assert!(graph[&module("pipeline::prepare")].contains(&module("collider")));
     assert!(graph[&module("pipeline")].contains(&module("pipeline::bodies")));
     assert!(graph[&module("geometry::sweep")].contains(&module("geometry")));
+    // A loop of three is found, and a chain is not one.
+    let edges = |pairs: &[(&str, &str)]| {
+        let mut graph: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+        for (from, to) in pairs {
+            graph.entry(module(from)).or_default().insert(module(to));
+            graph.entry(module(to)).or_default();
+        }
+        graph
+    };
+    let looped = edges(&[("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")]);
+    assert_eq!(find_cycle(&looped).map(|cycle| cycle.len()), Some(3));
+    assert_eq!(
+        find_cycle(&edges(&[("a", "b"), ("b", "c"), ("a", "c")])),
+        None
+    );
 }

@@ -327,11 +327,7 @@ pub struct EnemyBullet;
 
 /// A bullet of either side: it strikes the first thing it touches and vanishes.
 #[derive(Component, Default)]
-pub struct Bullet {
-    /// Whether it has struck already. Observers see a bullet's contacts one at a time, before
-    /// its despawn is applied: this is how the second one knows.
-    spent: bool,
-}
+pub struct Bullet;
 
 /// A wall or obstacle: absorbs shots from both sides.
 #[derive(Component)]
@@ -919,21 +915,14 @@ fn move_bullets(
 // Collisions. Observers run as the plugin triggers `ContactStarted`, once for each of the two
 // entities, pair after pair; the systems after them read this frame's contacts.
 
-/// Spends the bullet `entity`, if `bullets` has it and it has not struck yet, and despawns it.
-/// `true` the first time only: a bullet touching two things in one frame strikes once.
-fn spend<F: QueryFilter>(
-    commands: &mut Commands,
-    bullets: &mut Query<&mut Bullet, F>,
-    entity: Entity,
-) -> bool {
-    let Ok(mut bullet) = bullets.get_mut(entity) else {
-        return false;
-    };
-    if std::mem::replace(&mut bullet.spent, true) {
+/// Spends the bullet `entity`, if `bullets` has it: despawns it, and says it struck. A bullet
+/// touching two things in one frame strikes once: the despawn is applied as soon as the first
+/// observer returns, before the plugin's next trigger, so the second observer finds no bullet.
+fn spend<F: QueryFilter>(commands: &mut Commands, bullets: &Query<(), F>, entity: Entity) -> bool {
+    if !bullets.contains(entity) {
         return false;
     }
-    // `try_`: the bullet may already be gone (it left the field, or a new game began).
-    commands.entity(entity).try_despawn();
+    commands.entity(entity).despawn();
     true
 }
 
@@ -943,13 +932,13 @@ fn enemy_hit(
     hit: On<ContactStarted>,
     mut commands: Commands,
     mut enemies: Query<&mut Enemy>,
-    mut bullets: Query<&mut Bullet, With<PlayerBullet>>,
+    bullets: Query<(), (With<Bullet>, With<PlayerBullet>)>,
     mut stats: ResMut<Stats>,
 ) {
     let Ok(mut enemy) = enemies.get_mut(hit.entity) else {
         return;
     };
-    if spend(&mut commands, &mut bullets, hit.other) {
+    if spend(&mut commands, &bullets, hit.other) {
         enemy.health -= BULLET_DAMAGE;
         stats.hits += 1;
     }
@@ -959,18 +948,18 @@ fn enemy_hit(
 fn ship_hit(
     hit: On<ContactStarted>,
     mut commands: Commands,
-    mut bullets: Query<&mut Bullet, With<EnemyBullet>>,
+    bullets: Query<(), (With<Bullet>, With<EnemyBullet>)>,
     mut game: ResMut<Game>,
     mut stats: ResMut<Stats>,
 ) {
-    if spend(&mut commands, &mut bullets, hit.other) {
+    if spend(&mut commands, &bullets, hit.other) {
         lose_life(&mut commands, hit.entity, &mut game, &mut stats);
     }
 }
 
 /// Observer on each wall and block: any shot that reaches it is absorbed.
-fn absorb_shot(hit: On<ContactStarted>, mut commands: Commands, mut bullets: Query<&mut Bullet>) {
-    spend(&mut commands, &mut bullets, hit.other);
+fn absorb_shot(hit: On<ContactStarted>, mut commands: Commands, bullets: Query<(), With<Bullet>>) {
+    spend(&mut commands, &bullets, hit.other);
 }
 
 /// The ship costs a life while an enemy overlaps it, each time it is not invulnerable: not

@@ -15,7 +15,8 @@
 //! - A polygon: a `&[Vec2]` vertex loop (the last vertex joins the first, no repeated closing
 //!   vertex), **convex or concave**, solid, not self-intersecting, at least three vertices. Its
 //!   outline is its edges; edge `i` runs from `vertices[i]` to `vertices[(i + 1) % n]`. Either
-//!   winding is accepted. Fewer than three vertices is treated as the polyline they form.
+//!   winding is accepted. Fewer than three vertices is treated as the polyline they form (one
+//!   vertex: a point).
 //!
 //! # The operations
 //! Each shape pair has its own file, named `[first]_[second]` with the more complex shape first
@@ -274,13 +275,15 @@ pub(crate) fn all_in_range(vertices: &[Vec2]) -> bool {
 }
 
 /// The edges of a vertex loop, in order: `(vertices[i], vertices[i + 1])`, closing with
-/// `(vertices[n - 1], vertices[0])`. Two vertices give one edge (a polyline), one gives none.
+/// `(vertices[n - 1], vertices[0])`. Two vertices give one edge (a polyline), and one vertex
+/// gives one edge of zero length from it to itself: a point, which every pair test already
+/// treats as the point it is.
 #[inline]
 pub(crate) fn edges(vertices: &[Vec2]) -> impl Iterator<Item = Segment> + '_ {
     let n = vertices.len();
     let count = match n {
-        0 | 1 => 0,
-        2 => 1,
+        0 => 0,
+        1 | 2 => 1,
         _ => n,
     };
     (0..count).map(move |i| Segment::new(vertices[i], vertices[(i + 1) % n]))

@@ -157,12 +157,16 @@ fn swept_bounds((center, radius): (Vec2, f32), motion: Vec2) -> (Vec2, f32) {
     }
     let half = 0.5 * motion;
     let middle = center - half;
-    let grown = radius + half.length();
-    // A few units in the last place more, so that rounding never leaves a point outside.
-    (
-        middle,
-        grown + 8.0 * f32::EPSILON * (grown + middle.abs().max_element()),
-    )
+    (middle, conservative(middle, radius + half.length()))
+}
+
+/// A bounding radius grown by a few units in the last place of the coordinates involved, so
+/// that rounding in the world transform (or along a swept path) never leaves a point of the
+/// shape outside its bounding circle. (A circle's bound is the circle itself and needs no
+/// margin.)
+#[inline]
+pub(crate) fn conservative(center: Vec2, radius: f32) -> f32 {
+    radius + 8.0 * f32::EPSILON * (radius + center.abs().max_element())
 }
 
 /// Consecutive bodies' entries in each of [`Bodies`]' arrays, to be written in place.
@@ -307,5 +311,13 @@ mod tests {
                 Vec2::new(-2.0, 1.0)
             ]
         );
+    }
+
+    #[test]
+    fn a_conservative_radius_is_never_smaller() {
+        for (center, radius) in [(Vec2::ZERO, 0.0), (Vec2::splat(1e6), 3.0), (Vec2::ONE, 1e9)] {
+            assert!(conservative(center, radius) >= radius);
+        }
+        assert!(conservative(Vec2::splat(1e6), 3.0) > 3.0);
     }
 }

@@ -4,9 +4,9 @@
 
 use super::narrow_phase::NarrowPhase;
 use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
-use bevy::ecs::entity::Entities;
 use bevy::ecs::event::EventKey;
 use bevy::ecs::observer::{ObservedBy, Observer};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use core::cmp::Ordering;
 
@@ -26,30 +26,43 @@ impl FromWorld for ContactEventKeys {
     }
 }
 
-/// Who watches the contact entity events this run: an entity event is triggered only for an
-/// entity that an observer could see it on, so that no observer costs nothing.
-#[derive(Clone, Copy)]
-struct Watchers {
-    /// Some observer watches every entity's `ContactStarted` (one added with `add_observer`).
-    all_started: bool,
-    /// Likewise for `ContactEnded`.
-    all_ended: bool,
+/// Who could see the contact entity events: an entity event is triggered only on an entity
+/// that an observer could see it on, so that no observer costs nothing.
+#[derive(SystemParam)]
+pub(crate) struct Watchers<'w, 's> {
+    keys: Res<'w, ContactEventKeys>,
+    observers: Query<'w, 's, &'static Observer>,
+    observed: Query<'w, 's, (), With<ObservedBy>>,
 }
 
-impl Watchers {
-    fn find(keys: &ContactEventKeys, observers: &Query<&Observer>) -> Self {
-        let mut watchers = Self {
-            all_started: false,
-            all_ended: false,
+/// Whether some observer watches every entity's `ContactStarted` and `ContactEnded` (one added
+/// with `add_observer`), for this run.
+#[derive(Clone, Copy)]
+struct WatchedEverywhere {
+    started: bool,
+    ended: bool,
+}
+
+impl Watchers<'_, '_> {
+    /// Looks through the observers once.
+    fn everywhere(&self) -> WatchedEverywhere {
+        let mut everywhere = WatchedEverywhere {
+            started: false,
+            ended: false,
         };
-        for observer in observers {
+        for observer in &self.observers {
             let descriptor = observer.descriptor();
             if descriptor.entities().is_empty() {
-                watchers.all_started |= descriptor.event_keys().contains(&keys.started);
-                watchers.all_ended |= descriptor.event_keys().contains(&keys.ended);
+                everywhere.started |= descriptor.event_keys().contains(&self.keys.started);
+                everywhere.ended |= descriptor.event_keys().contains(&self.keys.ended);
             }
         }
-        watchers
+        everywhere
+    }
+
+    /// Whether an observer of `entity` itself (of any event) exists.
+    fn watch(&self, entity: Entity) -> bool {
+        self.observed.contains(entity)
     }
 }
 
@@ -106,6 +119,17 @@ where
     }
 }
 
+/// The entities that keep a [`CollidingEntities`], and those that were given one since the
+/// last run.
+type CollidingSets<'w, 's> = ParamSet<
+    'w,
+    's,
+    (
+        Query<'static, 'static, &'static mut CollidingEntities>,
+        Query<'static, 'static, (Entity, &'static mut CollidingEntities), Added<CollidingEntities>>,
+    ),
+>;
+
 /// Diffs this frame's contacts against the last frame's and writes every message and trigger.
 #[expect(
     clippy::too_many_arguments,
@@ -117,34 +141,30 @@ pub(crate) fn write_contact_events(
     mut contact_writer: MessageWriter<Contact>,
     mut started_writer: MessageWriter<ContactStarted>,
     mut ended_writer: MessageWriter<ContactEnded>,
-    mut colliding: Query<(Entity, &mut CollidingEntities)>,
-    (keys, observers, observed): (
-        Res<ContactEventKeys>,
-        Query<&Observer>,
-        Query<(), With<ObservedBy>>,
-    ),
-    entities: &Entities,
+    mut colliding: CollidingSets,
+    watchers: Watchers,
     mut commands: Commands,
 ) {
     // This frame's contacts become current; last frame's are diffed, then their buffer reused.
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);
     let current = contacts.as_slice();
-    // Found on the first change only: most runs start and end nothing.
+    // Looked up on the first change only: most runs start and end nothing.
     let mut found = None;
-    let mut watchers = || *found.get_or_insert_with(|| Watchers::find(&keys, &observers));
+    let mut everywhere = || *found.get_or_insert_with(|| watchers.everywhere());
+    let mut sets = colliding.p0();
     diff(previous, current, |change| match change {
         Change::Started(a, b) => {
             started_writer.write(ContactStarted {
                 entity: a,
                 other: b,
             });
-            let all = watchers().all_started;
+            let everywhere = everywhere().started;
             for (entity, other) in [(a, b), (b, a)] {
-                if all || observed.contains(entity) {
+                if everywhere || watchers.watch(entity) {
                     commands.queue(trigger_if_spawned(ContactStarted { entity, other }));
                 }
-                if let Ok((_, mut set)) = colliding.get_mut(entity) {
+                if let Ok(mut set) = sets.get_mut(entity) {
                     set.insert(other);
                 }
             }
@@ -154,12 +174,12 @@ pub(crate) fn write_contact_events(
                 entity: a,
                 other: b,
             });
-            let all = watchers().all_ended;
+            let everywhere = everywhere().ended;
             for (entity, other) in [(a, b), (b, a)] {
-                if entities.contains_spawned(entity) && (all || observed.contains(entity)) {
+                if everywhere || watchers.watch(entity) {
                     commands.queue(trigger_if_spawned(ContactEnded { entity, other }));
                 }
-                if let Ok((_, mut set)) = colliding.get_mut(entity) {
+                if let Ok(mut set) = sets.get_mut(entity) {
                     set.remove(other);
                 }
             }
@@ -167,10 +187,8 @@ pub(crate) fn write_contact_events(
     });
     // A `CollidingEntities` added since the last run starts from every current contact, not
     // only from those that start from now on.
-    for (entity, mut set) in &mut colliding {
-        if set.is_added() {
-            set.replace(contacts.touching(entity));
-        }
+    for (entity, mut set) in &mut colliding.p1() {
+        set.replace(contacts.touching(entity));
     }
     contact_writer.write_batch(current.iter().cloned());
     previous.clear();

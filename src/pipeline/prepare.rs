@@ -7,7 +7,7 @@
 //! an entity has at most one collider. Circles, the bulk of a bullet hell, are placed across
 //! the task pool when there are enough of them.
 
-use super::bodies::{Bodies, BodySlots, WorldShape};
+use super::bodies::{Bodies, BodySlots, WorldShape, conservative};
 use super::parallel::ParallelSplit;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
 use crate::geometry::{Disc, Segment};
@@ -208,13 +208,15 @@ pub(crate) fn prepare_bodies(
 /// [`prepare_bodies`] has read the paths' starts. Disabled and skipped colliders are
 /// remembered too, so that a collider switched back on sweeps only its last move.
 pub(crate) fn remember_path_starts(mut swept: Query<(&mut Swept, &GlobalTransform)>) {
+    // The start is the plugin's own bookkeeping: no change for users to see.
     swept.par_iter_mut().for_each(|(mut swept, transform)| {
-        swept.set_start(transform.translation().truncate());
+        swept
+            .bypass_change_detection()
+            .set_start(transform.translation().truncate());
     });
 }
 
-/// Appends every polygon, its vertices to [`Bodies::vertices`]. A polygon changed since the
-/// last run is validated again first (an edit through reflection skips its constructor).
+/// Appends every polygon, its vertices to [`Bodies::vertices`].
 fn place_polygons(
     bodies: &mut Bodies,
     polygons: &mut PolygonColliders,
@@ -224,46 +226,48 @@ fn place_polygons(
     polygons
         .iter_mut()
         .for_each(|(entity, mut polygon, transform, layers, swept)| {
-            let checked = match polygon.local_bounding_circle() {
-                Some(bounds) if !polygon.is_changed() => Ok(bounds),
-                // Validated without marking it changed again: validation keeps a valid edit.
-                _ => polygon.bypass_change_detection().revalidate(),
-            };
-            let local = match checked {
-                Ok(bounds) => bounds,
-                Err(error) => {
-                    warnings.skip(entity, Skipped::Invalid(error));
-                    return;
-                }
-            };
-            let placement = match Placement::of(transform) {
-                Ok(placement) => placement,
-                Err(why) => {
-                    warnings.skip(entity, why);
-                    return;
-                }
-            };
-            let center = placement.apply(local.center);
-            let bounds = (
-                center,
-                conservative(center, local.radius() * placement.scale),
-            );
-            // The bound holds every vertex: within range, so are they.
-            if !Disc::new(bounds.0, bounds.1).is_valid() {
-                warnings.skip(entity, Skipped::OutOfRange);
-                return;
+            // Validated again if its vertices changed since they were checked (an edit through
+            // reflection skips the constructor), whenever that was, even while it was switched
+            // off: `O(n)` when nothing changed. Without marking it changed: the check keeps the
+            // vertices as they were, or drops repeated ones.
+            let polygon = polygon.bypass_change_detection();
+            if let Err(why) = place_polygon(bodies, entity, polygon, transform, layers, swept) {
+                warnings.skip(entity, why);
             }
-            let start = bodies.vertices.len() as u32;
-            let vertices = polygon.vertices();
-            bodies
-                .vertices
-                .extend(vertices.iter().map(|&v| placement.apply(v)));
-            let shape = WorldShape::Polygon {
-                start,
-                len: vertices.len() as u32,
-            };
-            bodies.push(entity, layers, bounds, shape, placement.motion(swept));
         });
+}
+
+/// Appends one polygon, or says why it cannot be placed.
+fn place_polygon(
+    bodies: &mut Bodies,
+    entity: Entity,
+    polygon: &mut PolygonCollider,
+    transform: &GlobalTransform,
+    layers: Option<&CollisionLayers>,
+    swept: Option<&Swept>,
+) -> Result<(), Skipped> {
+    let local = polygon.revalidate().map_err(Skipped::Invalid)?;
+    let placement = Placement::of(transform)?;
+    let center = placement.apply(local.center);
+    let bounds = (
+        center,
+        conservative(center, local.radius() * placement.scale),
+    );
+    // The bound holds every vertex: within range, so are they.
+    if !Disc::new(bounds.0, bounds.1).is_valid() {
+        return Err(Skipped::OutOfRange);
+    }
+    let start = bodies.vertices.len() as u32;
+    let vertices = polygon.vertices();
+    bodies
+        .vertices
+        .extend(vertices.iter().map(|&v| placement.apply(v)));
+    let shape = WorldShape::Polygon {
+        start,
+        len: vertices.len() as u32,
+    };
+    bodies.push(entity, layers, bounds, shape, placement.motion(swept));
+    Ok(())
 }
 
 /// Appends every segment.
@@ -362,14 +366,6 @@ fn place_circle_run(
     skipped
 }
 
-/// A bounding radius grown by a few units in the last place of the coordinates involved, so
-/// that rounding in the world transform never leaves a point of the shape outside its bounding
-/// circle. (A circle's bound is the circle itself and needs no margin.)
-#[inline]
-fn conservative(center: Vec2, radius: f32) -> f32 {
-    radius + 8.0 * f32::EPSILON * (radius + center.abs().max_element())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -435,13 +431,5 @@ mod tests {
         let placement = Placement::of(&transform).unwrap();
         assert_eq!(placement.scale, 3.0);
         assert_eq!(placement.apply(Vec2::ONE), Vec2::new(7.0, 3.0));
-    }
-
-    #[test]
-    fn a_conservative_radius_is_never_smaller() {
-        for (center, radius) in [(Vec2::ZERO, 0.0), (Vec2::splat(1e6), 3.0), (Vec2::ONE, 1e9)] {
-            assert!(conservative(center, radius) >= radius);
-        }
-        assert!(conservative(Vec2::splat(1e6), 3.0) > 3.0);
     }
 }

@@ -153,3 +153,32 @@ fn a_segment_edited_to_an_infinite_end_is_skipped() {
     app.update();
     assert!(contact_between(&app, segment, disc).is_none());
 }
+
+#[test]
+fn a_polygon_edited_while_switched_off_is_checked_when_switched_back_on() {
+    let mut app = app();
+    let polygon = app
+        .world_mut()
+        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
+        .id();
+    let inside = app
+        .world_mut()
+        .spawn((CircleCollider::new(1.0), Transform::default()))
+        .id();
+    app.update();
+    assert!(contact_between(&app, polygon, inside).is_some());
+    app.world_mut().entity_mut(polygon).insert(ColliderDisabled);
+    app.update();
+    let mut bow_tie = square(5.0);
+    bow_tie.swap(1, 2);
+    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", bow_tie);
+    app.update();
+    app.world_mut()
+        .entity_mut(polygon)
+        .remove::<ColliderDisabled>();
+    app.update();
+    assert!(
+        contact_between(&app, polygon, inside).is_none(),
+        "the bow tie is skipped, not used with its old bounds"
+    );
+}

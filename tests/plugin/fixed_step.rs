@@ -148,3 +148,39 @@ fn a_collider_spawned_in_a_fixed_step_is_tested_where_it_was_spawned() {
     let contacts = app.world().resource::<Contacts>();
     assert_eq!(contacts.len(), 0, "the new disc at x = 500 touches nothing");
 }
+
+#[test]
+fn each_fixed_step_sweeps_the_move_since_the_step_before() {
+    // A swept probe moved 10 px a step (five times its radius) past a thin wall, three steps a
+    // frame: each step sweeps its own move, so the wall is met in the step whose path crosses
+    // it, and only then.
+    #[derive(Resource, Default)]
+    struct Met(Vec<u32>);
+    let mut app = fixed_app(Duration::from_secs_f64(3.0 / STEPS_PER_SECOND), false);
+    app.init_resource::<Met>();
+    let probe = app
+        .world_mut()
+        .query_filtered::<Entity, With<Probe>>()
+        .single(app.world())
+        .unwrap();
+    app.world_mut().entity_mut(probe).insert(Swept::default());
+    app.world_mut().spawn((
+        SegmentCollider::new(Vec2::new(35.0, -50.0), Vec2::new(35.0, 50.0)),
+        Transform::default(),
+    ));
+    app.add_systems(
+        FixedPostUpdate,
+        (|steps: Res<Steps>, mut started: MessageReader<ContactStarted>, mut met: ResMut<Met>| {
+            for _ in started.read() {
+                met.0.push(steps.0);
+            }
+        })
+        .after(CollisionSystems::Events),
+    );
+    for _ in 0..10 {
+        app.update();
+    }
+    // Step 10 reaches the target at the origin (path −10 → 0), step 14 the wall: the probe
+    // (radius 1) ends step 13 at x = 30, clear of it, and step 14 at 40, past it.
+    assert_eq!(app.world().resource::<Met>().0, [STEPS_TO_TARGET, 14]);
+}

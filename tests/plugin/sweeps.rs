@@ -254,13 +254,81 @@ fn a_wall_despawned_while_the_bullet_passes_is_never_met() {
     let mut app = app();
     app.add_systems(Update, fly);
     let wall = spawn_wall(&mut app);
+    // A second wall, 20 px on, crossed in the same frame: met, so the path is swept.
+    let further = app
+        .world_mut()
+        .spawn((
+            SegmentCollider::new(
+                Vec2::new(0.0, -WALL_HALF_HEIGHT),
+                Vec2::new(0.0, WALL_HALF_HEIGHT),
+            ),
+            Transform::from_xyz(20.0, 0.0, 0.0),
+        ))
+        .id();
     let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(100.0, 0.0), true);
     app.update();
     app.world_mut().entity_mut(wall).despawn();
     app.update();
-    assert!(last_frame::<Contact>(&app).is_empty());
+    assert!(contact_between(&app, bullet, further).is_some());
+    assert_eq!(
+        last_frame::<Contact>(&app).len(),
+        1,
+        "only the wall still there"
+    );
+    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
+}
+
+#[test]
+fn a_swept_child_of_a_moving_parent_sweeps_its_world_path() {
+    let mut app = app();
+    app.add_systems(Update, fly);
+    let wall = spawn_wall(&mut app);
+    // The parent moves; the child, offset by 10 px, carries the collider.
+    let mut child = Entity::PLACEHOLDER;
+    app.world_mut()
+        .spawn((
+            Transform::from_xyz(-160.0, 0.0, 0.0),
+            Velocity(Vec2::new(100.0, 0.0)),
+        ))
+        .with_children(|parent| {
+            child = parent
+                .spawn((
+                    CircleCollider::new(BULLET_RADIUS),
+                    Swept::default(),
+                    Transform::from_xyz(10.0, 0.0, 0.0),
+                ))
+                .id();
+        });
+    app.update(); // the child's centre at −50
+    app.update(); // at 50: through the wall
+    let contact = contact_between(&app, child, wall).expect("the path crosses the wall");
+    let impact = contact.impact.unwrap();
+    assert!((impact.time - 0.47).abs() < 1e-4, "time {}", impact.time);
+}
+
+#[test]
+fn a_move_beyond_the_range_is_taken_for_a_jump() {
+    let mut app = app();
+    let wall = spawn_wall(&mut app);
+    let bullet = spawn_bullet(&mut app, Vec2::new(-30.0, 0.0), Vec2::ZERO, true);
+    app.update();
+    // Parked far beyond the supported range, then brought back across the wall, without a
+    // `jump`: neither move is a path.
+    let at = |app: &mut App, x: f32| {
+        app.world_mut()
+            .entity_mut(bullet)
+            .get_mut::<Transform>()
+            .unwrap()
+            .translation
+            .x = x;
+        app.update();
+    };
+    at(&mut app, 1e30);
+    let swept = app.world().get::<Swept>(bullet).unwrap();
+    assert_eq!(swept.start(), None, "no path starts beyond the range");
+    at(&mut app, 30.0);
+    assert!(contact_between(&app, bullet, wall).is_none());
     assert!(last_frame::<ContactStarted>(&app).is_empty());
-    let _ = bullet;
 }
 
 #[test]

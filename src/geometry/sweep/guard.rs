@@ -35,7 +35,7 @@ pub(super) fn is_whole(hit: &Impact) -> bool {
 /// The [guarantee](super#the-guarantee-at-the-end-of-the-motion): when the rays found nothing
 /// but the shapes, each moved by its full motion, overlap, they touch at `time = 1`, at the
 /// first point where their outlines meet (or where they come nearest to touching).
-pub(super) fn touching_at_end(
+pub(crate) fn touching_at_end(
     first: Shape,
     first_motion: Vec2,
     second: Shape,
@@ -227,14 +227,6 @@ pub(super) fn is_valid(shape: Shape) -> bool {
         Shape::Segment(segment) => segment.is_valid(),
         Shape::Polygon(vertices) => all_in_range(vertices),
     }
-}
-
-/// The vertices that a vertex loop's rays start from: all of them for a polygon or a two-vertex
-/// polyline, none for a single vertex (which has no edge, and which the overlap tests of
-/// polygons against circles and segments never find touching anything).
-#[inline]
-pub(super) fn corners(vertices: &[Vec2]) -> &[Vec2] {
-    if vertices.len() >= 2 { vertices } else { &[] }
 }
 
 #[cfg(test)]

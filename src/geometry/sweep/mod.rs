@@ -31,7 +31,7 @@
 //!
 //! `None` when:
 //! - the shapes already overlap at the start, by this module's exact [`overlap`] test (there is
-//!   no "first" touch; ask [`intersect`]);
+//!   no "first" touch; ask [`intersect`](super::intersect));
 //! - they never touch for `t ∈ [0, 1]` (they pass by, move apart, or stop short);
 //! - the relative motion is zero (but see the guarantee below);
 //! - any input is non-finite or out of range: a shape that the overlap tests reject (see
@@ -66,7 +66,7 @@
 //! contact therefore always has an impact. The rays find it except, rarely, by rounding near a
 //! graze. Then the answer is:
 //! - `time = 1`;
-//! - the first point that [`intersect`] reports at the end poses, or, when it reports one shape
+//! - the first point that [`intersect`](super::intersect) reports at the end poses, or, when it reports one shape
 //!   inside the other, the point of the feature pair nearest to touching (where a shape that
 //!   touches the other's outline from inside touches it);
 //! - the unit opposite of the relative motion as the normal (for a zero relative motion, the
@@ -103,7 +103,8 @@ pub use segment_segment::sweep_segment_segment;
 use super::{Impact, Shape, in_range, overlap};
 use bevy::math::Vec2;
 use core::cmp::Ordering;
-use guard::{is_valid, is_whole, touching_at_end};
+pub(crate) use guard::touching_at_end;
+use guard::{is_valid, is_whole};
 
 /// When and where two shapes, `first` moving by `first_motion` and `second` by
 /// `second_motion` over the same interval, first touch; see the [module docs](self) for the

@@ -1,6 +1,6 @@
 //! Polygon–polygon: a solid polygon, convex or concave, moving against another at rest.
 
-use super::guard::{corners, sweep_pair};
+use super::guard::sweep_pair;
 use super::segment_segment::first_touch_outlines;
 use crate::geometry::Shape;
 use crate::geometry::{Impact, edges};
@@ -24,11 +24,5 @@ pub fn sweep_polygon_polygon(first: &[Vec2], second: &[Vec2], motion: Vec2) -> O
 
 /// The rays' answer, for valid polygons apart at the start.
 pub(super) fn first_touch(first: &[Vec2], second: &[Vec2], motion: Vec2) -> Option<Impact> {
-    first_touch_outlines(
-        corners(first),
-        edges(first),
-        corners(second),
-        edges(second),
-        motion,
-    )
+    first_touch_outlines(first, edges(first), second, edges(second), motion)
 }

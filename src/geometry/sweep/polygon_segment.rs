@@ -1,6 +1,6 @@
 //! Polygon–segment: a solid polygon, convex or concave, moving against a segment at rest.
 
-use super::guard::{corners, sweep_pair};
+use super::guard::sweep_pair;
 use super::segment_segment::first_touch_outlines;
 use crate::geometry::Shape;
 use crate::geometry::{Impact, Segment, edges};
@@ -24,7 +24,7 @@ pub fn sweep_polygon_segment(vertices: &[Vec2], segment: Segment, motion: Vec2) 
 /// The rays' answer, for valid shapes apart at the start.
 pub(super) fn first_touch(vertices: &[Vec2], segment: Segment, motion: Vec2) -> Option<Impact> {
     first_touch_outlines(
-        corners(vertices),
+        vertices,
         edges(vertices),
         &[segment.a, segment.b],
         core::iter::once(segment),
