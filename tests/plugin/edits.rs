@@ -29,6 +29,30 @@ fn square(half: f32) -> Vec<Vec2> {
     ]
 }
 
+/// The square of half-size `half`, its second and third corners swapped: it crosses itself.
+fn bow_tie(half: f32) -> Vec<Vec2> {
+    let mut vertices = square(half);
+    vertices.swap(1, 2);
+    vertices
+}
+
+/// An app with a square of half-size 5 around a small disc, touching after one update; returns
+/// the app, the square and the disc.
+fn square_around_a_disc() -> (App, Entity, Entity) {
+    let mut app = app();
+    let polygon = app
+        .world_mut()
+        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
+        .id();
+    let inside = app
+        .world_mut()
+        .spawn((CircleCollider::new(1.0), Transform::default()))
+        .id();
+    app.update();
+    assert!(contact_between(&app, polygon, inside).is_some());
+    (app, polygon, inside)
+}
+
 #[test]
 fn a_circle_edited_to_a_bad_radius_is_skipped_until_mended() {
     let mut app = app();
@@ -104,20 +128,8 @@ fn a_polygon_edit_takes_effect_with_its_new_bounds_at_once() {
 
 #[test]
 fn a_polygon_edited_to_cross_itself_is_skipped_until_mended() {
-    let mut app = app();
-    let polygon = app
-        .world_mut()
-        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
-        .id();
-    let inside = app
-        .world_mut()
-        .spawn((CircleCollider::new(1.0), Transform::default()))
-        .id();
-    app.update();
-    assert!(contact_between(&app, polygon, inside).is_some());
-    let mut bow_tie = square(5.0);
-    bow_tie.swap(1, 2);
-    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", bow_tie);
+    let (mut app, polygon, inside) = square_around_a_disc();
+    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", bow_tie(5.0));
     app.update();
     assert!(contact_between(&app, polygon, inside).is_none(), "skipped");
     app.update();
@@ -156,22 +168,10 @@ fn a_segment_edited_to_an_infinite_end_is_skipped() {
 
 #[test]
 fn a_polygon_edited_while_switched_off_is_checked_when_switched_back_on() {
-    let mut app = app();
-    let polygon = app
-        .world_mut()
-        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
-        .id();
-    let inside = app
-        .world_mut()
-        .spawn((CircleCollider::new(1.0), Transform::default()))
-        .id();
-    app.update();
-    assert!(contact_between(&app, polygon, inside).is_some());
+    let (mut app, polygon, inside) = square_around_a_disc();
     app.world_mut().entity_mut(polygon).insert(ColliderDisabled);
     app.update();
-    let mut bow_tie = square(5.0);
-    bow_tie.swap(1, 2);
-    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", bow_tie);
+    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", bow_tie(5.0));
     app.update();
     app.world_mut()
         .entity_mut(polygon)
