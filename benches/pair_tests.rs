@@ -3,7 +3,8 @@
 //!
 //! Each pair gets a fixed, seeded set of 1024 inputs, a third to two thirds of them hits. One
 //! benchmark iteration runs the whole set, so criterion's times are per 1024 tests; at the end
-//! a Markdown table lists the medians per test, side by side.
+//! a Markdown table lists the medians per test, side by side. A second table times pairs with
+//! thousands of crossings (a bar across a comb), to show the cost per point staying flat.
 //!
 //! ```text
 //! cargo bench --bench pair_tests
@@ -186,6 +187,81 @@ fn bench_pair<A: Clone, B: Clone>(
     group.finish();
 }
 
+/// A comb of `teeth` teeth one unit apart, counter-clockwise, and a bar across all of them:
+/// the bar's outline crosses the comb's `4 × teeth` times.
+fn comb_and_bar(teeth: usize) -> (Vec<Vec2>, [Vec2; 4]) {
+    let width = teeth as f32;
+    let mut comb = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(width, 0.0),
+        Vec2::new(width, 1.0),
+    ];
+    for tooth in (0..teeth).rev() {
+        let (left, right) = (tooth as f32 + 0.25, tooth as f32 + 0.75);
+        comb.extend([
+            Vec2::new(right, 1.0),
+            Vec2::new(right, 10.0),
+            Vec2::new(left, 10.0),
+            Vec2::new(left, 1.0),
+        ]);
+    }
+    comb.push(Vec2::new(0.0, 1.0));
+    let bar = [
+        Vec2::new(-1.0, 5.0),
+        Vec2::new(width + 1.0, 5.0),
+        Vec2::new(width + 1.0, 6.0),
+        Vec2::new(-1.0, 6.0),
+    ];
+    (comb, bar)
+}
+
+/// The comb sizes of [`bench_many_crossings`], in teeth.
+const COMB_TEETH: [usize; 3] = [250, 1000, 4000];
+
+/// One polygon–polygon and one polygon–segment test with thousands of crossings, at three
+/// sizes: the cost per point found must stay flat as the count grows.
+fn bench_many_crossings(criterion: &mut Criterion) {
+    let mut group = criterion.benchmark_group("many_crossings");
+    for teeth in COMB_TEETH {
+        let (comb, bar) = comb_and_bar(teeth);
+        let laser = Segment::new(bar[0], bar[1]);
+        group.bench_function(format!("bar_comb_{teeth}"), |bench| {
+            bench.iter(|| folded(intersect_polygon_polygon(black_box(&bar), black_box(&comb))));
+        });
+        group.bench_function(format!("comb_laser_{teeth}"), |bench| {
+            bench.iter(|| {
+                folded(intersect_polygon_segment(
+                    black_box(&comb),
+                    black_box(laser),
+                ))
+            });
+        });
+    }
+    group.finish();
+}
+
+fn print_crossings_table(results: &Path) {
+    println!();
+    println!("Many crossings: median ns per point found (flat = linear in the number of points):");
+    println!();
+    println!("| teeth | bar × comb: points | ns per point | comb × laser: points | ns per point |");
+    println!("|---:|---:|---:|---:|---:|");
+    for teeth in COMB_TEETH {
+        let per_point = |function: String, points: usize| {
+            median_ns(results, "many_crossings", &function).map_or("–".to_string(), |ns| {
+                format!("{:.1}", ns * INPUTS as f64 / points as f64)
+            })
+        };
+        println!(
+            "| {teeth} | {} | {} | {} | {} |",
+            4 * teeth,
+            per_point(format!("bar_comb_{teeth}"), 4 * teeth),
+            2 * teeth,
+            per_point(format!("comb_laser_{teeth}"), 2 * teeth),
+        );
+    }
+}
+
 /// Where criterion saves its results: `criterion/` in the target directory this bench was built
 /// in (the binary lives in `<target>/<profile>/deps/`), so that `CARGO_TARGET_DIR` is honoured.
 fn results_directory() -> PathBuf {
@@ -298,6 +374,7 @@ fn main() {
             |a, b| folded(intersect_polygon_polygon(a, b)),
         );
     }
+    bench_many_crossings(&mut criterion);
     criterion.final_summary();
     print_table(
         &results,
@@ -313,4 +390,5 @@ fn main() {
             "concave_polygon_polygon",
         ],
     );
+    print_crossings_table(&results);
 }

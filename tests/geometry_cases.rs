@@ -808,3 +808,120 @@ fn a_one_vertex_polygon_is_a_point_in_every_pair() {
         None
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// A straight vertex inside a shared piece: the piece still has two ends
+
+/// The square [`SQUARE`] with an extra vertex in the middle of its bottom edge: the same region.
+const SQUARE_WITH_MID_VERTEX: [Vec2; 5] = [
+    Vec2::new(0.0, 0.0),
+    Vec2::new(5.0, 0.0),
+    Vec2::new(10.0, 0.0),
+    Vec2::new(10.0, 10.0),
+    Vec2::new(0.0, 10.0),
+];
+
+#[test]
+fn polygon_polygon_collinear_mid_edge_vertex_is_not_a_third_point() {
+    // A slab below the square, its top edge along the square's bottom edge and beyond it.
+    let slab = [v(-2.0, -4.0), v(12.0, -4.0), v(12.0, 0.0), v(-2.0, 0.0)];
+    let hit = both_orders(
+        Shape::Polygon(&SQUARE_WITH_MID_VERTEX),
+        Shape::Polygon(&slab),
+    )
+    .unwrap();
+    assert_points(&hit, &[v(0.0, 0.0), v(10.0, 0.0)]);
+    // The straight vertex on the other polygon's side of the pair.
+    let hit = both_orders(
+        Shape::Polygon(&slab),
+        Shape::Polygon(&SQUARE_WITH_MID_VERTEX),
+    )
+    .unwrap();
+    assert_points(&hit, &[v(10.0, 0.0), v(0.0, 0.0)]);
+}
+
+#[test]
+fn polygon_polygon_straight_vertices_on_both_sides_of_a_shared_piece() {
+    // Both outlines have a straight vertex inside the piece they share, at different places.
+    let slab = [
+        v(-2.0, -4.0),
+        v(12.0, -4.0),
+        v(12.0, 0.0),
+        v(7.0, 0.0),
+        v(-2.0, 0.0),
+    ];
+    let hit = both_orders(
+        Shape::Polygon(&SQUARE_WITH_MID_VERTEX),
+        Shape::Polygon(&slab),
+    )
+    .unwrap();
+    assert_points(&hit, &[v(0.0, 0.0), v(10.0, 0.0)]);
+}
+
+#[test]
+fn polygon_segment_collinear_mid_edge_vertex_is_not_a_third_point() {
+    let along = segment(-3.0, 0.0, 8.0, 0.0);
+    let hit = both_orders(Shape::Polygon(&SQUARE_WITH_MID_VERTEX), along).unwrap();
+    assert_points(&hit, &[v(0.0, 0.0), v(8.0, 0.0)]);
+}
+
+#[test]
+fn polygon_polygon_corners_of_a_shared_outline_stay() {
+    // The same square, with and without the straight vertex: the corners on the shared
+    // outline are where it turns, the straight vertex is not.
+    let hit = both_orders(
+        Shape::Polygon(&SQUARE_WITH_MID_VERTEX),
+        Shape::Polygon(&SQUARE),
+    )
+    .unwrap();
+    assert_points(&hit, &SQUARE);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Many crossings: every one, in order, once
+
+/// A comb of `teeth` teeth one unit apart standing on a base from x = 0 to x = `teeth`, the
+/// teeth from y = 1 to y = 10, counter-clockwise.
+fn comb(teeth: usize) -> Vec<Vec2> {
+    let width = teeth as f32;
+    let mut vertices = vec![v(0.0, 0.0), v(width, 0.0), v(width, 1.0)];
+    for tooth in (0..teeth).rev() {
+        let (left, right) = (tooth as f32 + 0.25, tooth as f32 + 0.75);
+        vertices.extend([v(right, 1.0), v(right, 10.0), v(left, 10.0), v(left, 1.0)]);
+    }
+    vertices.push(v(0.0, 1.0));
+    vertices
+}
+
+#[test]
+fn polygon_polygon_a_bar_across_a_comb_crosses_every_tooth_four_times() {
+    let teeth = 500;
+    let comb = comb(teeth);
+    let bar = [
+        v(-1.0, 5.0),
+        v(teeth as f32 + 1.0, 5.0),
+        v(teeth as f32 + 1.0, 6.0),
+        v(-1.0, 6.0),
+    ];
+    let hit = both_orders(Shape::Polygon(&bar), Shape::Polygon(&comb)).unwrap();
+    // Along the bar's bottom edge left to right, then its top edge right to left.
+    let mut expected = Vec::new();
+    for tooth in 0..teeth {
+        let x = tooth as f32;
+        expected.extend([v(x + 0.25, 5.0), v(x + 0.75, 5.0)]);
+    }
+    for tooth in (0..teeth).rev() {
+        let x = tooth as f32;
+        expected.extend([v(x + 0.75, 6.0), v(x + 0.25, 6.0)]);
+    }
+    assert_points(&hit, &expected);
+}
+
+#[test]
+fn polygon_segment_a_laser_along_a_comb_crosses_every_tooth_twice() {
+    let teeth = 500;
+    let comb = comb(teeth);
+    let laser = segment(-1.0, 5.0, teeth as f32 + 1.0, 5.0);
+    let hit = both_orders(Shape::Polygon(&comb), laser).unwrap();
+    assert_eq!(hit.points.len(), 2 * teeth, "{hit:?}");
+}

@@ -41,7 +41,8 @@
 //! [`Intersection::points`] holds the points where the outlines cross or touch:
 //! - 0, 1 or 2 for circle–circle and segment–circle, any number where a polygon is involved;
 //! - where two outlines run along each other (collinear edges, a segment lying on an edge) the
-//!   shared piece is reported by its two end points;
+//!   shared piece is reported by its two end points, also where either outline has a vertex
+//!   inside the piece (a vertex at which the outline runs straight on is no end);
 //! - in the order met walking **the first shape's outline**: a segment from `a` to `b`, a polygon
 //!   edge by edge from `vertices[0]`, and for circle–circle the point left of the line from the
 //!   first centre to the second, then the one right of it;
@@ -250,15 +251,30 @@ impl Impact {
     }
 }
 
-/// Appends `point` unless one already there lies within `tolerance` of it.
+/// Appends `point` unless it lies within `tolerance` of the last point appended.
+///
+/// Points are found in order along an outline, so a point found twice (a vertex met from both
+/// of its edges, a crossing where two edges of the other shape meet) is found twice in a row:
+/// comparing with the last one is enough, and keeps the cost linear in the number of points.
+/// An outline walked all the way round may end where it began: see [`close_loop`].
 #[inline]
 pub(crate) fn push_unique(points: &mut Points, point: Vec2, tolerance: f32) {
-    let tolerance_squared = tolerance * tolerance;
     if points
-        .iter()
-        .all(|p| p.distance_squared(point) > tolerance_squared)
+        .last()
+        .is_none_or(|last| last.distance_squared(point) > tolerance * tolerance)
     {
         points.push(point);
+    }
+}
+
+/// Drops the last point when it repeats the first: a polygon's last edge ends at the vertex
+/// its first edge starts from.
+#[inline]
+pub(crate) fn close_loop(points: &mut Points, tolerance: f32) {
+    if let [first, .., last] = points.as_slice()
+        && first.distance_squared(*last) <= tolerance * tolerance
+    {
+        points.pop();
     }
 }
 

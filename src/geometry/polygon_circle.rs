@@ -3,7 +3,8 @@
 use super::point::crosses_ray;
 use super::segment_circle::push_crossings;
 use super::{
-    Containment, Disc, Intersection, Points, TOLERANCE, all_in_range, bounds::polygon_size, edges,
+    Containment, Disc, Intersection, Points, TOLERANCE, all_in_range, bounds::polygon_size,
+    close_loop, edges,
 };
 use bevy::math::Vec2;
 
@@ -55,6 +56,9 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Disc) -> Option<Inter
                 .get_or_insert_with(|| TOLERANCE * (polygon_size(vertices) + circle.radius));
             push_crossings(edge, circle, tolerance, &mut points);
         }
+    }
+    if let Some(tolerance) = tolerance {
+        close_loop(&mut points, tolerance);
     }
     if !points.is_empty() {
         return Some(Intersection::crossing(points));

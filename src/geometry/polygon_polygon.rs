@@ -1,10 +1,10 @@
 //! Polygon–polygon: two solid polygons, each convex or concave.
 
 use super::bounds::BoundingBox;
-use super::segment_segment::{push_crossings, segments_meet};
+use super::segment_segment::{drop_straight_joins, push_crossings, segments_meet};
 use super::{
-    Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, edges, point_in_polygon,
-    push_unique,
+    Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, close_loop, edges,
+    point_in_polygon, push_unique,
 };
 use bevy::math::{Vec2, Vec4};
 use core::ops::ControlFlow;
@@ -39,32 +39,18 @@ pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Inte
     // only for pairs that meet, and sorted along each edge of `first`.
     let tolerance = TOLERANCE * (first_box.half_diagonal() + second_box.half_diagonal());
     let mut first_meeting = None;
-    let mut points = Points::new();
-    let mut on_edge: SmallVec<[(f32, Vec2); 4]> = SmallVec::new();
-    let mut current_edge = usize::MAX;
-    let mut crossings = Points::new();
+    let mut along = AlongEdges::default();
     for_each_meeting_pair(first, second, second_box, |index, edge, other| {
         first_meeting.get_or_insert((edge, other));
-        if index != current_edge {
-            flush_along_edge(&mut on_edge, &mut points, tolerance);
-            current_edge = index;
-        }
-        let direction = edge.b - edge.a;
         if let Some(t) = proper_crossing(edge, other, tolerance) {
             // The common case, without the general machinery.
-            on_edge.push((t * direction.length_squared(), edge.a + direction * t));
+            along.push_at(index, edge, t, tolerance);
         } else {
-            crossings.clear();
-            push_crossings(edge, other, tolerance, &mut crossings);
-            on_edge.extend(
-                crossings
-                    .iter()
-                    .map(|&point| (direction.dot(point - edge.a), point)),
-            );
+            along.push_crossings(index, edge, other, tolerance);
         }
         ControlFlow::Continue(())
     });
-    flush_along_edge(&mut on_edge, &mut points, tolerance);
+    let points = along.finish(tolerance);
     if !points.is_empty() {
         return Some(Intersection::crossing(points));
     }
@@ -87,11 +73,13 @@ pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Inte
     if !point_in_polygon(outer[0], inner) {
         return Some(Intersection::contained(containment));
     }
-    for edge in edges(first) {
+    let mut along = AlongEdges::default();
+    for (index, edge) in edges(first).enumerate() {
         for other in edges(second) {
-            push_crossings(edge, other, tolerance, &mut points);
+            along.push_crossings(index, edge, other, tolerance);
         }
     }
+    let mut points = along.finish(tolerance);
     if points.is_empty() {
         points.push(inner[0]);
     }
@@ -296,18 +284,68 @@ fn proper_crossing(edge: Segment, other: Segment, tolerance: f32) -> Option<f32>
     .then(|| edge_a_side / (edge_a_side - edge_b_side))
 }
 
-/// Appends the points found on one edge, sorted along it, without near-duplicates.
-fn flush_along_edge(on_edge: &mut SmallVec<[(f32, Vec2); 4]>, points: &mut Points, tolerance: f32) {
-    // Usually one or two points: an insertion sort.
-    for i in 1..on_edge.len() {
-        let mut j = i;
-        while j > 0 && on_edge[j - 1].0 > on_edge[j].0 {
-            on_edge.swap(j - 1, j);
-            j -= 1;
+/// The points found so far, gathered edge by edge of the first polygon: those of the current
+/// edge wait in `on_edge` (with their distance along it, times its length) to be sorted along
+/// it, as the second polygon's edges come in their own order.
+#[derive(Default)]
+struct AlongEdges {
+    points: Points,
+    on_edge: SmallVec<[(f32, Vec2); 4]>,
+    current_edge: Option<usize>,
+    /// Scratch for one edge pair's points.
+    crossings: Points,
+    /// The pieces along which the outlines run together.
+    pieces: SmallVec<[Segment; 2]>,
+}
+
+impl AlongEdges {
+    /// Starts edge `index` if it is not the current one.
+    #[inline]
+    fn enter(&mut self, index: usize, tolerance: f32) {
+        if self.current_edge != Some(index) {
+            self.flush(tolerance);
+            self.current_edge = Some(index);
         }
     }
-    for (_, point) in on_edge.drain(..) {
-        push_unique(points, point, tolerance);
+
+    /// The point at parameter `t` along `edge` (number `index`).
+    #[inline]
+    fn push_at(&mut self, index: usize, edge: Segment, t: f32, tolerance: f32) {
+        self.enter(index, tolerance);
+        let direction = edge.b - edge.a;
+        self.on_edge
+            .push((t * direction.length_squared(), edge.a + direction * t));
+    }
+
+    /// Where `edge` (number `index`) and `other` meet, by the general test.
+    fn push_crossings(&mut self, index: usize, edge: Segment, other: Segment, tolerance: f32) {
+        self.enter(index, tolerance);
+        self.crossings.clear();
+        self.pieces
+            .extend(push_crossings(edge, other, tolerance, &mut self.crossings));
+        let direction = edge.b - edge.a;
+        self.on_edge.extend(
+            self.crossings
+                .iter()
+                .map(|&point| (direction.dot(point - edge.a), point)),
+        );
+    }
+
+    /// Appends the current edge's points, sorted along it, without near-duplicates.
+    fn flush(&mut self, tolerance: f32) {
+        self.on_edge
+            .sort_unstable_by(|(p, _), (q, _)| p.total_cmp(q));
+        for (_, point) in self.on_edge.drain(..) {
+            push_unique(&mut self.points, point, tolerance);
+        }
+    }
+
+    /// Every point, in order along the first polygon's outline, once.
+    fn finish(mut self, tolerance: f32) -> Points {
+        self.flush(tolerance);
+        close_loop(&mut self.points, tolerance);
+        drop_straight_joins(&mut self.points, &self.pieces, tolerance);
+        self.points
     }
 }
 

@@ -1,11 +1,12 @@
 //! Polygon–segment: a solid polygon, convex or concave, against a segment (a laser, a wall).
 
-use super::segment_segment::{push_crossings, segments_meet};
+use super::segment_segment::{drop_straight_joins, push_crossings, segments_meet};
 use super::{
     Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, bounds::polygon_size,
-    edges, point_in_polygon,
+    close_loop, edges, point_in_polygon,
 };
 use bevy::math::Vec2;
+use smallvec::SmallVec;
 
 /// Whether a solid polygon and a segment share a point: the segment meets an edge, or lies
 /// wholly inside (its start is inside the polygon).
@@ -33,19 +34,23 @@ pub fn intersect_polygon_segment(vertices: &[Vec2], segment: Segment) -> Option<
     // One pass, with the overlap test's own predicate on each edge (so the two always agree).
     let mut tolerance = None;
     let mut points = Points::new();
-    let mut met = false;
+    let mut pieces: SmallVec<[Segment; 2]> = SmallVec::new();
     for edge in edges(vertices) {
         if segments_meet(edge, segment) {
-            met = true;
             let tolerance = *tolerance.get_or_insert_with(|| {
                 TOLERANCE * (polygon_size(vertices) + segment.half_length())
             });
-            push_crossings(edge, segment, tolerance, &mut points);
+            pieces.extend(push_crossings(edge, segment, tolerance, &mut points));
         }
+    }
+    if let Some(tolerance) = tolerance {
+        close_loop(&mut points, tolerance);
+        drop_straight_joins(&mut points, &pieces, tolerance);
     }
     if !points.is_empty() {
         return Some(Intersection::crossing(points));
     }
+    let met = tolerance.is_some();
     if met {
         // The exact test saw a touch that rounding hid from the tolerant one.
         let nearest = edges(vertices)
@@ -67,6 +72,7 @@ pub fn intersect_polygon_segment(vertices: &[Vec2], segment: Segment) -> Option<
     for edge in edges(vertices) {
         push_crossings(edge, segment, tolerance, &mut points);
     }
+    close_loop(&mut points, tolerance);
     if points.is_empty() {
         points.push(segment.a);
     }

@@ -2,6 +2,7 @@
 
 use super::{Intersection, Points, Segment, TOLERANCE, push_unique};
 use bevy::math::Vec2;
+use smallvec::SmallVec;
 
 /// Whether two closed segments share a point: each one's ends lie on opposite sides of (or on)
 /// the other's line, or, when all four ends are collinear, their extents overlap.
@@ -89,7 +90,15 @@ fn extent(segment: Segment, axis: Vec2) -> (f32, f32) {
 
 /// Appends the points where two finite segments meet, in order from `first.a` to `first.b`,
 /// without near-duplicates. Appends nothing when they do not meet.
-pub(crate) fn push_crossings(first: Segment, second: Segment, tolerance: f32, points: &mut Points) {
+///
+/// Returns the piece the two share, ordered along `first`, when they run along each other
+/// for longer than the tolerance: its ends are among the points appended.
+pub(crate) fn push_crossings(
+    first: Segment,
+    second: Segment,
+    tolerance: f32,
+    points: &mut Points,
+) -> Option<Segment> {
     let first_direction = first.b - first.a;
     let second_direction = second.b - second.a;
     let first_length = first_direction.length();
@@ -105,7 +114,7 @@ pub(crate) fn push_crossings(first: Segment, second: Segment, tolerance: f32, po
         if other.distance_squared_to(point) <= tolerance * tolerance {
             push_unique(points, point, tolerance);
         }
-        return;
+        return None;
     }
 
     // Collinear: both ends of the shorter within tolerance of the longer's line.
@@ -118,7 +127,7 @@ pub(crate) fn push_crossings(first: Segment, second: Segment, tolerance: f32, po
     let short_a_height = long_unit.perp_dot(short.a - long.a);
     let short_b_height = long_unit.perp_dot(short.b - long.a);
     if short_a_height.abs() <= tolerance && short_b_height.abs() <= tolerance {
-        push_shared_piece(
+        return push_shared_piece(
             first,
             long,
             long_unit,
@@ -127,13 +136,12 @@ pub(crate) fn push_crossings(first: Segment, second: Segment, tolerance: f32, po
             tolerance,
             points,
         );
-        return;
     }
 
     // Crossing: solve first.a + t·d₁ = second.a + u·d₂.
     let denominator = first_direction.perp_dot(second_direction);
     if denominator == 0.0 {
-        return; // Parallel and apart.
+        return None; // Parallel and apart.
     }
     let offset = second.a - first.a;
     let t = offset.perp_dot(second_direction) / denominator;
@@ -149,9 +157,11 @@ pub(crate) fn push_crossings(first: Segment, second: Segment, tolerance: f32, po
             tolerance,
         );
     }
+    None
 }
 
-/// Appends the ends of the piece two collinear segments share, ordered along `first`.
+/// Appends the ends of the piece two collinear segments share, ordered along `first`, and
+/// returns the piece when it is longer than the tolerance (shorter, it is one point).
 fn push_shared_piece(
     first: Segment,
     long: Segment,
@@ -160,18 +170,18 @@ fn push_shared_piece(
     short: Segment,
     tolerance: f32,
     points: &mut Points,
-) {
+) -> Option<Segment> {
     let short_a = long_unit.dot(short.a - long.a);
     let short_b = long_unit.dot(short.b - long.a);
     let start = short_a.min(short_b).max(0.0);
     let end = short_a.max(short_b).min(long_length);
     if end < start - tolerance {
-        return; // On one line but apart.
+        return None; // On one line but apart.
     }
     if end - start <= tolerance {
         let middle = 0.5 * (start + end).clamp(0.0, 2.0 * long_length);
         push_unique(points, long.a + long_unit * middle, tolerance);
-        return;
+        return None;
     }
     let (mut near, mut far) = (long.a + long_unit * start, long.a + long_unit * end);
     // `long_unit` runs along `first` unless `first` is the short one pointing the other way.
@@ -180,4 +190,68 @@ fn push_shared_piece(
     }
     push_unique(points, near, tolerance);
     push_unique(points, far, tolerance);
+    Some(Segment::new(near, far))
+}
+
+/// Removes the points at which two shared pieces join in a straight line: there both outlines
+/// run straight on through the point (a vertex in the middle of a straight run of one outline,
+/// or of both), so it lies inside the stretch the outlines share, not at an end of it.
+///
+/// `pieces` are the shared pieces [`push_crossings`] returned. Their ends are sorted along x
+/// and matched within the tolerance, so the cost grows as `n log n` in the number of pieces;
+/// with fewer than two pieces (almost always) there is nothing to do.
+pub(crate) fn drop_straight_joins(points: &mut Points, pieces: &[Segment], tolerance: f32) {
+    if pieces.len() < 2 {
+        return;
+    }
+    let tolerance_squared = tolerance * tolerance;
+    // Each piece's two ends, each with the piece's other end.
+    let mut ends: SmallVec<[(Vec2, Vec2); 8]> = pieces
+        .iter()
+        .flat_map(|piece| [(piece.a, piece.b), (piece.b, piece.a)])
+        .collect();
+    ends.sort_unstable_by(|p, q| p.0.x.total_cmp(&q.0.x));
+    // Whether `far` lies on the line through `end` and `other_far`, within the tolerance.
+    let on_line = |end: Vec2, other_far: Vec2, far: Vec2| {
+        let direction = other_far - end;
+        let height = direction.perp_dot(far - end);
+        height * height <= tolerance_squared * direction.length_squared()
+    };
+    let mut joins: SmallVec<[Vec2; 4]> = SmallVec::new();
+    for (i, &(end, far)) in ends.iter().enumerate() {
+        for &(other_end, other_far) in &ends[i + 1..] {
+            if other_end.x - end.x > tolerance {
+                break;
+            }
+            let opposite = (far - end).dot(other_far - other_end) < 0.0;
+            if opposite
+                && end.distance_squared(other_end) <= tolerance_squared
+                && on_line(end, far, other_far)
+                && on_line(other_end, other_far, far)
+            {
+                joins.push(end);
+            }
+        }
+    }
+    if joins.is_empty() {
+        return;
+    }
+    joins.sort_unstable_by(|p, q| p.x.total_cmp(&q.x));
+    let is_join = |point: Vec2| {
+        let first = joins.partition_point(|join| join.x < point.x - tolerance);
+        joins[first..]
+            .iter()
+            .take_while(|join| join.x <= point.x + tolerance)
+            .any(|join| join.distance_squared(point) <= tolerance_squared)
+    };
+    let kept: Points = points
+        .iter()
+        .copied()
+        .filter(|&point| !is_join(point))
+        .collect();
+    // An outline's shared stretch turns somewhere (a polygon is not one straight line), so
+    // something is always left; should rounding say otherwise, keep everything.
+    if !kept.is_empty() {
+        *points = kept;
+    }
 }
