@@ -14,7 +14,7 @@
 //! used: a valid edit takes effect at once (a polygon's bounds are recomputed), and an invalid
 //! one is skipped with one warning naming the entity, until it is valid again.
 
-use crate::geometry::{self, MAX_COORDINATE, in_range, overlap_segment_segment};
+use crate::geometry::{self, MAX_COORDINATE, MIN_SIZE, in_range, overlap_segment_segment};
 use bevy::math::bounding::BoundingCircle;
 use bevy::math::primitives::{
     Circle, ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Segment2d, Triangle2d,
@@ -25,6 +25,7 @@ use thiserror::Error;
 /// Why a collider could not be built from the values given (or, for one edited in place, why
 /// the pipeline skips it).
 #[derive(Clone, Copy, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum ColliderError {
     /// A circle's radius is negative, NaN, infinite or beyond [`MAX_COORDINATE`].
     #[error("a circle's radius must be finite and at least zero, got {0}")]
@@ -48,6 +49,19 @@ pub enum ColliderError {
     /// Two edges of a polygon cross or overlap, other than neighbours at their shared vertex.
     #[error("the polygon intersects itself: edges {0} and {1} meet")]
     SelfIntersecting(usize, usize),
+    /// A shape's size (a circle's radius, a segment's length, the larger side of a polygon's
+    /// bounding box) is above zero but below [`MIN_SIZE`], smaller than the tests resolve.
+    #[error("the shape's size {0} is below the smallest the tests resolve (MIN_SIZE, 1e-18)")]
+    TooSmall(f32),
+}
+
+/// `size`, unless it is above zero and below [`MIN_SIZE`] (zero is a point, and exact).
+fn check_size(size: f32) -> Result<(), ColliderError> {
+    if size > 0.0 && size < MIN_SIZE {
+        Err(ColliderError::TooSmall(size))
+    } else {
+        Ok(())
+    }
 }
 
 /// `point`, if it is finite and within [`MAX_COORDINATE`].
@@ -88,16 +102,17 @@ impl CircleCollider {
     ///
     /// # Errors
     /// [`ColliderError::InvalidRadius`] if `radius` is negative, NaN, infinite or beyond
-    /// [`MAX_COORDINATE`]. Zero is allowed: the disc is a point.
+    /// [`MAX_COORDINATE`]; [`ColliderError::TooSmall`] if it is above zero but below
+    /// [`MIN_SIZE`]. Zero is allowed: the disc is a point.
     pub fn try_new(radius: f32) -> Result<Self, ColliderError> {
-        if (0.0..=MAX_COORDINATE).contains(&radius) {
-            Ok(Self {
-                radius,
-                offset: Vec2::ZERO,
-            })
-        } else {
-            Err(ColliderError::InvalidRadius(radius))
+        if !(0.0..=MAX_COORDINATE).contains(&radius) {
+            return Err(ColliderError::InvalidRadius(radius));
         }
+        check_size(radius)?;
+        Ok(Self {
+            radius,
+            offset: Vec2::ZERO,
+        })
     }
 
     /// The same disc, centred at `offset` in the entity's local space.
@@ -137,6 +152,7 @@ impl CircleCollider {
         if !(0.0..=MAX_COORDINATE).contains(&self.radius) {
             return Err(ColliderError::InvalidRadius(self.radius));
         }
+        check_size(self.radius)?;
         check_point(0, self.offset).map(drop)
     }
 }
@@ -186,12 +202,16 @@ impl SegmentCollider {
     ///
     /// # Errors
     /// [`ColliderError::InvalidPoint`] (index 0 for `a`, 1 for `b`) if a point is NaN, infinite
-    /// or beyond [`MAX_COORDINATE`].
+    /// or beyond [`MAX_COORDINATE`]; [`ColliderError::TooSmall`] if the segment is longer than
+    /// zero but shorter than [`MIN_SIZE`] (along the axis it spans most). `a == b` is allowed:
+    /// the segment is a point.
     pub fn try_new(a: Vec2, b: Vec2) -> Result<Self, ColliderError> {
-        Ok(Self {
+        let segment = Self {
             a: check_point(0, a)?,
             b: check_point(1, b)?,
-        })
+        };
+        segment.check_size()?;
+        Ok(segment)
     }
 
     /// The start, in local space.
@@ -213,7 +233,14 @@ impl SegmentCollider {
     /// edit through reflection).
     pub(crate) fn validate(&self) -> Result<(), ColliderError> {
         check_point(0, self.a)?;
-        check_point(1, self.b).map(drop)
+        check_point(1, self.b)?;
+        self.check_size()
+    }
+
+    /// Refuses a segment shorter than [`MIN_SIZE`] but not a point, its length measured along
+    /// the axis it spans most (no square, which would underflow).
+    fn check_size(&self) -> Result<(), ColliderError> {
+        check_size((self.b - self.a).abs().max_element())
     }
 }
 
@@ -317,6 +344,7 @@ impl PolygonCollider {
     /// # Errors
     /// - [`ColliderError::InvalidPoint`] for a NaN, infinite or too large vertex;
     /// - [`ColliderError::TooFewVertices`] for fewer than three distinct vertices;
+    /// - [`ColliderError::TooSmall`] when their bounding box is smaller than [`MIN_SIZE`];
     /// - [`ColliderError::ZeroArea`] when they all lie on one line;
     /// - [`ColliderError::SelfIntersecting`] when two edges meet other than neighbours at
     ///   their shared vertex (edge `i` runs from vertex `i` to vertex `i + 1`, counted after
@@ -452,6 +480,12 @@ fn validated(mut vertices: Vec<Vec2>) -> Result<(Vec<Vec2>, BoundingCircle), Col
     if vertices.len() < 3 {
         return Err(ColliderError::TooFewVertices(vertices.len()));
     }
+    let (min, max) = vertices
+        .iter()
+        .fold((vertices[0], vertices[0]), |(min, max), &v| {
+            (min.min(v), max.max(v))
+        });
+    check_size((max - min).max_element())?;
     check_area(&vertices)?;
     check_simple(&vertices)?;
     let bounds = geometry::bounding_circle_of_points(&vertices);

@@ -69,7 +69,11 @@
 //!
 //! Shapes are closed sets: touching counts, and so does one shape wholly inside another (then
 //! [`Contact::points`] is empty and [`Contact::containment`] says which holds which). Points
-//! are exact up to one documented tolerance: see [`geometry`]. A [`Swept`] collider also meets
+//! are exact up to one documented tolerance: see [`geometry`]. Sizes and coordinates are
+//! resolved from [`MIN_SIZE`](geometry::MIN_SIZE) (`1e-18`) to
+//! [`MAX_COORDINATE`](geometry::MAX_COORDINATE) (`1e18`): constructors refuse shapes outside
+//! that range, and a collider that leaves it at run time (a tiny or huge scale, a NaN
+//! transform) is skipped with one warning naming it, without affecting the others. A [`Swept`] collider also meets
 //! what lies along its path since the last run, and its contact then says when, where and
 //! facing which way it first touched ([`Contact::impact`]).
 //!

@@ -5,8 +5,8 @@
 
 use bevy::math::Vec2;
 use bevy_collision_events::geometry::{
-    Containment, Disc, Intersection, Segment, Shape, intersect, overlap, point_in_circle,
-    point_in_polygon,
+    Containment, Disc, Intersection, MAX_COORDINATE, MIN_SIZE, Segment, Shape, intersect, overlap,
+    point_in_circle, point_in_polygon, sweep,
 };
 
 /// How far a computed point may be from the expected one.
@@ -924,4 +924,95 @@ fn polygon_segment_a_laser_along_a_comb_crosses_every_tooth_twice() {
     let laser = segment(-1.0, 5.0, teeth as f32 + 1.0, 5.0);
     let hit = both_orders(Shape::Polygon(&comb), laser).unwrap();
     assert_eq!(hit.points.len(), 2 * teeth, "{hit:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// From MIN_SIZE to MAX_COORDINATE: the same answers at every scale
+
+/// `shape` scaled by `factor`, its vertices (if a polygon) kept in `store`.
+fn scaled<'a>(shape: Shape, factor: f32, store: &'a mut Vec<Vec2>) -> Shape<'a> {
+    match shape {
+        Shape::Circle(disc) => Shape::Circle(Disc::new(disc.center * factor, disc.radius * factor)),
+        Shape::Segment(segment) => {
+            Shape::Segment(Segment::new(segment.a * factor, segment.b * factor))
+        }
+        Shape::Polygon(vertices) => {
+            store.extend(vertices.iter().map(|&vertex| vertex * factor));
+            Shape::Polygon(store)
+        }
+    }
+}
+
+#[test]
+fn scaling_by_a_power_of_two_scales_every_answer_exactly() {
+    // Shapes from 1 to 6 across, apart by at least 0.3: scaled so that the smallest size and
+    // gap stay at or above MIN_SIZE, and the largest coordinate within MAX_COORDINATE.
+    let triangle = [v(0.0, 0.0), v(3.0, 0.0), v(1.0, 2.0)];
+    let right_triangle = [v(3.5, 0.0), v(6.0, 0.0), v(5.0, 2.0)];
+    let crossing_triangle = [v(2.0, 0.5), v(6.0, 0.0), v(5.0, 2.0)];
+    let u_shape = [
+        v(0.0, 0.0),
+        v(6.0, 0.0),
+        v(6.0, 3.0),
+        v(4.5, 3.0),
+        v(4.5, 1.0),
+        v(1.5, 1.0),
+        v(1.5, 3.0),
+        v(0.0, 3.0),
+    ];
+    let shapes = [
+        circle(0.0, 0.0, 1.0),
+        circle(2.5, 0.3, 1.0),
+        circle(1.5, 0.3, 1.0),
+        circle(3.0, 2.0, 0.0),
+        segment(-1.0, 1.7, 3.0, 2.9),
+        segment(-1.0, 0.7, 3.0, 1.9),
+        Shape::Polygon(&triangle),
+        Shape::Polygon(&right_triangle),
+        Shape::Polygon(&crossing_triangle),
+        Shape::Polygon(&u_shape),
+    ];
+    let motions = [v(4.0, 0.3), v(-3.0, 1.0), v(0.5, -2.0)];
+    // Even powers, so that square roots scale exactly too.
+    let smallest = -58; // 2⁻⁵⁸ × 0.3 ≈ 1.04e-18 ≥ MIN_SIZE
+    let largest = 56; // 2⁵⁶ × 10 ≈ 7.2e17 ≤ MAX_COORDINATE
+    assert!(2f32.powi(smallest) * 0.3 >= MIN_SIZE);
+    assert!(2f32.powi(largest) * 10.0 <= MAX_COORDINATE);
+    for power in [smallest, -40, -20, 20, largest] {
+        let factor = 2f32.powi(power);
+        for first in shapes {
+            for second in shapes {
+                let (mut first_store, mut second_store) = (Vec::new(), Vec::new());
+                let small_first = scaled(first, factor, &mut first_store);
+                let small_second = scaled(second, factor, &mut second_store);
+                let case = format!("2^{power}: {first:?} and {second:?}");
+                assert_eq!(
+                    overlap(first, second),
+                    overlap(small_first, small_second),
+                    "{case}"
+                );
+                let points = |hit: Option<Intersection>, factor: f32| {
+                    hit.map(|hit| {
+                        (
+                            hit.points.iter().map(|&p| p * factor).collect::<Vec<_>>(),
+                            hit.containment,
+                        )
+                    })
+                };
+                assert_eq!(
+                    points(intersect(first, second), factor),
+                    points(intersect(small_first, small_second), 1.0),
+                    "{case}"
+                );
+                for motion in motions {
+                    let impact = sweep(first, motion, second, Vec2::ZERO)
+                        .map(|hit| (hit.time, hit.point * factor, hit.normal));
+                    let scaled_impact =
+                        sweep(small_first, motion * factor, small_second, Vec2::ZERO)
+                            .map(|hit| (hit.time, hit.point, hit.normal));
+                    assert_eq!(impact, scaled_impact, "{case}, moving {motion}");
+                }
+            }
+        }
+    }
 }

@@ -4,7 +4,8 @@
 //! Nothing here knows about the ECS: every function takes shapes in one common frame (the plugin
 //! passes world space) and returns plain values. Nothing here panics or returns NaN for finite
 //! input, and nothing allocates unless more than four points are found. Non-finite input (NaN,
-//! infinities) or a negative radius gives "no overlap"; see [`MAX_COORDINATE`] for the range.
+//! infinities) or a negative radius gives "no overlap"; see [`MAX_COORDINATE`] and [`MIN_SIZE`]
+//! for the range.
 //!
 //! # The shapes
 //! - A circle is a [`Disc`]: a **solid disc**, `center` and `radius ≥ 0`. Its outline is its
@@ -102,6 +103,20 @@ pub const TOLERANCE: f32 = 1e-5;
 /// no test panics or returns NaN there, but the verdict is unspecified (most tests reject it as
 /// if it were infinite).
 pub const MAX_COORDINATE: f32 = 1e18;
+
+/// The smallest size the tests resolve, `1e-18`: the other end of the range from
+/// [`MAX_COORDINATE`]. The tests multiply lengths together, and below this the products fall
+/// under `f32`'s normal range (`1.2e-38`) and lose their precision; so a shape smaller than it
+/// (a radius, a segment's length or a polygon's extent between zero and `MIN_SIZE`), or a gap
+/// narrower than it, is not resolved: two such shapes apart may be reported touching. Nothing
+/// panics or returns NaN there. Zero is exact: a disc of radius zero, or a zero-length segment,
+/// is a point. Shapes from `MIN_SIZE` to [`MAX_COORDINATE`] give the same answers at every
+/// scale (scaling by a power of two changes them by exactly that factor).
+///
+/// The colliders' constructors refuse sizes between zero and `MIN_SIZE`
+/// ([`ColliderError::TooSmall`](crate::ColliderError::TooSmall)), and the plugin skips, with a
+/// warning, a collider whose world size falls there (a tiny scale).
+pub const MIN_SIZE: f32 = 1e-18;
 
 /// A solid disc: every point within `radius` of `center`, circumference included.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -22,11 +22,12 @@ impl Segment {
                 point.distance_squared(self.b)
             } else {
                 // Beside the segment: the squared distance to its line. `side` is that distance
-                // times the length; far from the origin its square can overflow where the
-                // distance's own square does not, so it is divided first there.
+                // times the length; its square can overflow (far from the origin) or fall below
+                // the normal range (tiny shapes) where the distance's own square does not, so
+                // it is divided first there.
                 let side = direction.perp_dot(from_a);
                 let squared = side * side;
-                if squared.is_finite() {
+                if squared.is_finite() && (squared >= f32::MIN_POSITIVE || side == 0.0) {
                     squared / length_squared
                 } else {
                     let distance = side / length_squared.sqrt();

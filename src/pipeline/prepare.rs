@@ -2,15 +2,17 @@
 //!
 //! Reads each collider with its [`GlobalTransform`] (so it runs after transform propagation)
 //! and writes [`Bodies`], the flat arrays the broad and narrow phases work on. A collider whose
-//! transform is not finite, or whose scale is zero on an axis, is skipped with one warning (the
-//! next one only after it has been usable again), and so is an entity's second collider kind:
+//! transform is not finite, whose scale is zero on an axis, or whose world shape falls outside
+//! the range the geometry resolves (beyond `MAX_COORDINATE`, or smaller than `MIN_SIZE` but not
+//! a point), is skipped with one warning (the next one only after it has been usable again),
+//! and so is an entity's second collider kind:
 //! an entity has at most one collider. Circles, the bulk of a bullet hell, are placed across
 //! the task pool when there are enough of them.
 
 use super::bodies::{Bodies, BodySlots, WorldShape, conservative};
 use super::parallel::ParallelSplit;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
-use crate::geometry::{Disc, Segment};
+use crate::geometry::{Disc, MIN_SIZE, Segment};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -55,6 +57,8 @@ enum Skipped {
     /// Its world size or place is beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
     /// (a huge scale).
     OutOfRange,
+    /// Its world size is above zero but below [`MIN_SIZE`] (a tiny scale).
+    TooSmall,
     SecondCollider,
     /// Its fields were edited into values its constructor refuses.
     Invalid(ColliderError),
@@ -67,6 +71,9 @@ impl fmt::Display for Skipped {
             Self::ZeroScale => f.write_str("its scale is zero on an axis"),
             Self::OutOfRange => f.write_str(
                 "its world size or position is beyond the supported range (MAX_COORDINATE)",
+            ),
+            Self::TooSmall => f.write_str(
+                "its world size is below the smallest the tests resolve (MIN_SIZE, 1e-18)",
             ),
             Self::SecondCollider => f.write_str(
                 "it has more than one collider kind (only the polygon, else the segment, is used)",
@@ -108,6 +115,12 @@ impl Placement {
     fn motion(&self, swept: Option<&Swept>) -> Vec2 {
         swept.map_or(Vec2::ZERO, |swept| swept.motion_to(self.translation))
     }
+}
+
+/// Whether a world size is above zero but below [`MIN_SIZE`]: a shape too small for the tests.
+#[inline]
+fn too_small(size: f32) -> bool {
+    size > 0.0 && size < MIN_SIZE
 }
 
 /// The query every collider kind is read with: `C` is how the collider is read.
@@ -257,6 +270,9 @@ fn place_polygon(
     if !Disc::new(bounds.0, bounds.1).is_valid() {
         return Err(Skipped::OutOfRange);
     }
+    if too_small(bounds.1) {
+        return Err(Skipped::TooSmall);
+    }
     let start = bodies.vertices.len() as u32;
     let vertices = polygon.vertices();
     bodies
@@ -289,6 +305,10 @@ fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &m
             let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
             if !world.is_valid() {
                 warnings.skip(entity, Skipped::OutOfRange);
+                return;
+            }
+            if too_small((world.b - world.a).abs().max_element()) {
+                warnings.skip(entity, Skipped::TooSmall);
                 return;
             }
             let center = world.a.midpoint(world.b);
@@ -351,12 +371,16 @@ fn place_circle_run(
                 );
                 // A radius or offset edited out of range, or a scale or place beyond it, makes
                 // the world disc invalid: the check costs nothing more for the bulk, which pass.
-                if world.is_valid() {
+                if world.is_valid() && !too_small(world.radius) {
                     slots.set(index, entity, layers, world, placement.motion(swept));
                 } else {
-                    let why = circle
-                        .validate()
-                        .map_or_else(Skipped::Invalid, |()| Skipped::OutOfRange);
+                    let why = circle.validate().map_or_else(Skipped::Invalid, |()| {
+                        if too_small(world.radius) {
+                            Skipped::TooSmall
+                        } else {
+                            Skipped::OutOfRange
+                        }
+                    });
                     skipped.push((entity, why));
                 }
             }

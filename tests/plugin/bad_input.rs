@@ -7,6 +7,7 @@ use bevy::math::primitives::{
     Circle, ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Segment2d, Triangle2d,
 };
 use bevy::prelude::*;
+use bevy_collision_events::geometry::MIN_SIZE;
 use bevy_collision_events::prelude::*;
 
 #[test]
@@ -310,6 +311,67 @@ fn colliders_scaled_out_of_range_are_skipped_and_hide_nothing() {
     }
     for contact in last_frame::<Contact>(&app) {
         assert!(!skipped.contains(&contact.a) && !skipped.contains(&contact.b));
+    }
+}
+
+#[test]
+fn shapes_smaller_than_min_size_are_refused() {
+    let tiny = MIN_SIZE / 4.0;
+    assert_eq!(
+        CircleCollider::try_new(tiny),
+        Err(ColliderError::TooSmall(tiny))
+    );
+    assert!(CircleCollider::try_new(MIN_SIZE).is_ok());
+    assert!(matches!(
+        SegmentCollider::try_new(Vec2::ZERO, Vec2::new(tiny, tiny)),
+        Err(ColliderError::TooSmall(_))
+    ));
+    assert!(SegmentCollider::try_new(Vec2::ZERO, Vec2::new(MIN_SIZE, 0.0)).is_ok());
+    // The sizes the issue found `regular` panicking on, and a polygon of MIN_SIZE.
+    for size in [1e-30, 1e-22, tiny] {
+        assert!(matches!(
+            PolygonCollider::try_regular(6, size),
+            Err(ColliderError::TooSmall(_))
+        ));
+        assert!(matches!(
+            PolygonCollider::try_rectangle(size, size),
+            Err(ColliderError::TooSmall(_))
+        ));
+    }
+    assert!(PolygonCollider::try_rectangle(MIN_SIZE, MIN_SIZE).is_ok());
+}
+
+#[test]
+fn colliders_scaled_below_min_size_are_skipped_and_hide_nothing() {
+    // Two tiny discs apart by twice their size: too small for the tests, which could report
+    // them touching. Skipped, and the good pair beside them unaffected.
+    let mut app = app();
+    let (a, b) = good_pair(&mut app);
+    let shrink = Vec3::splat(1e-21);
+    let tiny: Vec<Entity> = [0.0, 4e-20]
+        .into_iter()
+        .flat_map(|x| {
+            let transform = Transform::from_xyz(x, 0.0, 0.0).with_scale(shrink);
+            [
+                app.world_mut()
+                    .spawn((CircleCollider::new(10.0), transform))
+                    .id(),
+                app.world_mut()
+                    .spawn((PolygonCollider::regular(5, 10.0), transform))
+                    .id(),
+                app.world_mut()
+                    .spawn((SegmentCollider::new(Vec2::ZERO, Vec2::X * 10.0), transform))
+                    .id(),
+            ]
+        })
+        .collect();
+    app.update();
+    assert!(contact_between(&app, a, b).is_some());
+    for contact in last_frame::<Contact>(&app) {
+        assert!(
+            !tiny.contains(&contact.a) && !tiny.contains(&contact.b),
+            "{contact:?}"
+        );
     }
 }
 
