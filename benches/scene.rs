@@ -1,7 +1,8 @@
 //! One frame of the collision pipeline in a bullet-hell scene: 1,000, 10,000 and 50,000 moving
 //! bullets (circles of radius 4, wrapping in a 1920 × 1080 field, never tested against each
-//! other) against 64 octagon enemies, on one thread and on all threads; and the 50,000 again
-//! with every bullet [`Swept`].
+//! other) against 64 octagon enemies, on one thread and on all threads; the 50,000 again with
+//! every bullet [`Swept`]; and again with one more enemy parked ten million pixels away (a far
+//! outlier must not make the broad phase slower).
 //!
 //! The plugin runs in a schedule of its own so that exactly its four stages are timed; bullets
 //! move and transforms propagate outside the timed part. Prints a Markdown table of medians.
@@ -24,13 +25,27 @@ use serde::{Deserialize, Serialize};
 const FIELD: Vec2 = Vec2::new(1920.0, 1080.0);
 const WARM_UP_FRAMES: usize = 20;
 const MEASURED_FRAMES: usize = 100;
-/// The scenes measured: how many bullets, and whether they are swept.
-const SCENES: [(usize, bool); 4] = [
-    (1_000, false),
-    (10_000, false),
-    (50_000, false),
-    (50_000, true),
+/// The scenes measured: how many bullets, and how they differ from the plain rain.
+const SCENES: [(usize, Variant); 5] = [
+    (1_000, Variant::Plain),
+    (10_000, Variant::Plain),
+    (50_000, Variant::Plain),
+    (50_000, Variant::Swept),
+    (50_000, Variant::FarOutlier),
 ];
+
+/// How a scene differs from the plain rain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Variant {
+    Plain,
+    /// Every bullet [`Swept`].
+    Swept,
+    /// One more enemy, at (1e7, 1e7).
+    FarOutlier,
+}
+
+/// Where [`Variant::FarOutlier`] parks its extra enemy.
+const FAR_AWAY: Vec2 = Vec2::splat(1e7);
 /// Octagon enemies, the bullets' targets.
 const ENEMIES: usize = 64;
 
@@ -66,7 +81,7 @@ fn move_bullets(mut bullets: Query<(&mut Transform, &Velocity, Option<&mut Swept
     }
 }
 
-fn scene(bullets: usize, threads: usize, swept: bool) -> App {
+fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
     let mut app = App::new();
     // Exactly `threads` compute threads: Bevy's default leaves a two-core machine only one.
     let mut task_pool_options = TaskPoolOptions::default();
@@ -111,6 +126,13 @@ fn scene(bullets: usize, threads: usize, swept: bool) -> App {
             Transform::from_translation(position.extend(0.0)),
         ));
     }
+    if variant == Variant::FarOutlier {
+        world.spawn((
+            PolygonCollider::regular(8, 24.0),
+            CollisionLayers::new(ENEMY, PLAYER_BULLET),
+            Transform::from_translation(FAR_AWAY.extend(0.0)),
+        ));
+    }
     for _ in 0..bullets {
         let position = Vec2::new(
             rng.random_range(0.0..FIELD.x),
@@ -123,7 +145,7 @@ fn scene(bullets: usize, threads: usize, swept: bool) -> App {
             Transform::from_translation(position.extend(0.0)),
             Velocity(velocity),
         ));
-        if swept {
+        if variant == Variant::Swept {
             bullet.insert(Swept::default());
         }
     }
@@ -134,8 +156,7 @@ fn scene(bullets: usize, threads: usize, swept: bool) -> App {
 #[derive(Serialize, Deserialize)]
 struct Row {
     bullets: usize,
-    /// Whether every bullet is swept.
-    swept: bool,
+    variant: Variant,
     threads: usize,
     median_ms: f64,
     p90_ms: f64,
@@ -153,8 +174,8 @@ fn milliseconds(time: Duration) -> f64 {
 
 /// Median and 90th percentile of the pipeline's time per frame, the mean contact count, and
 /// the median of each stage.
-fn measure((bullets, swept): (usize, bool), threads: usize) -> Row {
-    let mut app = scene(bullets, threads, swept);
+fn measure((bullets, variant): (usize, Variant), threads: usize) -> Row {
+    let mut app = scene(bullets, threads, variant);
     let mut times = Vec::with_capacity(MEASURED_FRAMES);
     let mut stages: [Vec<Duration>; 4] = Default::default();
     let mut contacts = 0;
@@ -181,7 +202,7 @@ fn measure((bullets, swept): (usize, bool), threads: usize) -> Row {
     let frame = median(&mut times);
     Row {
         bullets,
-        swept,
+        variant,
         threads,
         median_ms: milliseconds(frame),
         p90_ms: milliseconds(times[times.len() * 9 / 10]),
@@ -225,7 +246,7 @@ fn main() {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "| bullets | swept | threads | median ms/frame | p90 ms/frame | ns per collider | contacts/frame \
+        "| bullets | scene | threads | median ms/frame | p90 ms/frame | ns per collider | contacts/frame \
          | prepare | broad | narrow | events |"
     );
     println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -235,7 +256,11 @@ fn print_table(rows: &[Row]) {
             "| {} | {} | {} | {:.3} | {:.3} | {:.1} | {} | {prepare:.3} | {broad:.3} \
              | {narrow:.3} | {events:.3} |",
             row.bullets,
-            if row.swept { "yes" } else { "no" },
+            match row.variant {
+                Variant::Plain => "rain",
+                Variant::Swept => "rain, swept",
+                Variant::FarOutlier => "rain, far outlier",
+            },
             row.threads,
             row.median_ms,
             row.p90_ms,
@@ -245,20 +270,29 @@ fn print_table(rows: &[Row]) {
     }
     println!();
     println!("Stage columns: median ms of each stage of the pipeline.");
-    let one_thread = |bullets: usize, swept: bool| {
+    let one_thread = |bullets: usize, variant: Variant| {
         rows.iter()
-            .find(|row| row.bullets == bullets && row.swept == swept && row.threads == 1)
+            .find(|row| row.bullets == bullets && row.variant == variant && row.threads == 1)
     };
-    if let (Some(at_10k), Some(at_50k)) = (one_thread(10_000, false), one_thread(50_000, false)) {
+    let plain_50k = one_thread(50_000, Variant::Plain);
+    if let (Some(at_10k), Some(at_50k)) = (one_thread(10_000, Variant::Plain), plain_50k) {
         println!(
             "One thread: time per collider at 50,000 is {:.2}× that at 10,000.",
             at_50k.ns_per_collider / at_10k.ns_per_collider
         );
     }
-    if let (Some(still), Some(swept)) = (one_thread(50_000, false), one_thread(50_000, true)) {
+    if let (Some(still), Some(swept)) = (plain_50k, one_thread(50_000, Variant::Swept)) {
         println!(
             "One thread: 50,000 swept bullets cost {:.2}× the same bullets unswept.",
             swept.median_ms / still.median_ms
+        );
+    }
+    if let (Some(plain), Some(outlier)) = (plain_50k, one_thread(50_000, Variant::FarOutlier)) {
+        println!(
+            "One thread: one enemy parked far away makes the frame {:.2}× the plain rain's \
+             (broad phase {:.2}×).",
+            outlier.median_ms / plain.median_ms,
+            outlier.stages_ms[1] / plain.stages_ms[1]
         );
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::pipeline::bodies::Bodies;
 use crate::pipeline::parallel::ParallelSplit;
+use bevy::math::DVec2;
 use bevy::prelude::*;
 use core::ops::Range;
 
@@ -15,19 +16,66 @@ pub(super) enum Join {
     Within { check_layers: bool },
 }
 
-/// A uniform grid over one group's bounding box, each body binned into every cell its
-/// bounding box covers, stored compactly (cell `c`'s entries are
-/// `entries[starts[c]..starts[c + 1]]`).
+/// A uniform grid over one group, each body binned into every cell its bounding box covers,
+/// stored compactly (cell `c`'s entries are `entries[starts[c]..starts[c + 1]]`).
+///
+/// Two layouts, chosen per build:
+/// - **Dense** (the usual one): the cells tile the group's bounding box, about a body wide, or
+///   wider so that there are no more than a few cells per body.
+/// - **Wrapped**, for a group spread far wider than its bodies could fill (one collider parked
+///   far away, a few distant clusters): dense cells over such a box would be so wide that most
+///   bodies shared one, and the tests grew with the square of the count. Instead the cells stay
+///   about a body wide over the whole box, and the box's cells are folded onto a power-of-two
+///   array, cell `(column, row)` stored at `(column mod columns, row mod rows)` like tiles. Bodies
+///   far apart may share an array cell, and the exact circle check rejects them; a pair is
+///   reported once, from the first *real* cell the two share (see [`Grid::query_run_wrapped`]).
+///   A body spanning a whole period of the folding (more columns or rows than the array has)
+///   cannot be folded: it is kept aside and checked against every queried body.
 #[derive(Default)]
 pub(super) struct Grid {
-    origin: Vec2,
-    inverse_cell_size: f32,
+    layout: Layout,
     columns: u32,
     rows: u32,
     starts: Vec<u32>,
     entries: Vec<Entry>,
     /// Each built body's cells, kept while counting so filling need not recompute them.
     ranges: Vec<CellRange>,
+    /// Wrapped layout: the bodies kept aside, too wide to fold.
+    oversized: Vec<u32>,
+    /// Wrapped layout: every built body, for a queried body too wide to fold.
+    members: Vec<u32>,
+    /// What a column or row number is masked with to find its array column or row: all ones
+    /// in the dense layout, `columns − 1` and `rows − 1` wrapped.
+    column_mask: u32,
+    row_mask: u32,
+}
+
+/// How a grid maps positions to cells.
+#[derive(Clone, Copy)]
+enum Layout {
+    /// The cells tile the box from `origin`, `columns × rows` of them.
+    Dense {
+        origin: Vec2,
+        inverse_cell_size: f32,
+    },
+    /// The box from `origin` holds `real_columns × real_rows` cells, folded onto the
+    /// `columns × rows` array (powers of two). Computed in `f64`, so that cell numbers stay
+    /// exact however far the box reaches.
+    Wrapped {
+        origin: DVec2,
+        inverse_cell_size: f64,
+        real_columns: f64,
+        real_rows: f64,
+    },
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Self::Dense {
+            origin: Vec2::ZERO,
+            inverse_cell_size: 1.0,
+        }
+    }
 }
 
 /// A binned body, with its first cell (for reporting a pair only once).
@@ -38,7 +86,9 @@ struct Entry {
     first_row: u32,
 }
 
-/// The cells a bounding box covers, inclusive.
+/// The cells a bounding box covers, inclusive. In the wrapped layout these are the low 32 bits
+/// of the real cell numbers: differences between them, taken with wrapping arithmetic, are the
+/// real differences whenever those are small, which is all a query needs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct CellRange {
     first_column: u32,
@@ -47,12 +97,21 @@ struct CellRange {
     last_row: u32,
 }
 
+/// How much wider than a body a dense cell may grow, before the grid folds instead.
+const MAX_CELL_GROWTH: f32 = 4.0;
+
 impl CellRange {
-    /// Every cell of the range, row by row.
-    fn cells(self, columns: u32) -> impl Iterator<Item = usize> {
-        (self.first_row..=self.last_row).flat_map(move |row| {
-            (self.first_column..=self.last_column)
-                .map(move |column| (row * columns + column) as usize)
+    /// Every array cell of the range, row by row: in the dense layout the cells themselves
+    /// (the masks are all ones), in the wrapped layout each real cell folded onto the array
+    /// (the range spans less than a period, so no array cell comes twice).
+    fn cells(self, grid: &Grid) -> impl Iterator<Item = usize> + use<> {
+        let (columns, column_mask, row_mask) = (grid.columns, grid.column_mask, grid.row_mask);
+        (0..=self.last_row.wrapping_sub(self.first_row)).flat_map(move |row_step| {
+            let row = self.first_row.wrapping_add(row_step) & row_mask;
+            (0..=self.last_column.wrapping_sub(self.first_column)).map(move |column_step| {
+                let column = self.first_column.wrapping_add(column_step) & column_mask;
+                (row * columns + column) as usize
+            })
         })
     }
 }
@@ -69,27 +128,69 @@ impl Grid {
             max = max.max(center + radius);
         }
         self.fit(min, max, count, typical_radius);
+        self.oversized.clear();
+        self.members.clear();
+        if matches!(self.layout, Layout::Wrapped { .. }) {
+            self.members.extend(members());
+        }
         self.count_entries(bodies, members());
         self.fill_entries(members());
     }
 
     /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide,
-    /// but no more than a few cells per body.
+    /// but no more than a few cells per body. Dense when cells no more than
+    /// [`MAX_CELL_GROWTH`] times that wide cover the box within that budget; wrapped otherwise.
     fn fit(&mut self, min: Vec2, max: Vec2, count: usize, typical_radius: f32) {
         let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
         let max_cells = (4 * count + 64) as f32;
         let body_cell_size = (2.0 * typical_radius).max(f32::MIN_POSITIVE);
         let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
-        let cell_size = body_cell_size.max(area_cell_size);
-        self.columns = ((extent.x / cell_size) as u32).clamp(1, max_cells as u32);
-        self.rows = ((extent.y / cell_size) as u32).clamp(1, max_cells as u32);
-        self.origin = min;
-        // Cells may come out a little wider than `cell_size` in one direction: use the larger.
-        self.inverse_cell_size = (self.columns as f32 / extent.x).min(self.rows as f32 / extent.y);
+        let spread_wide = area_cell_size > MAX_CELL_GROWTH * body_cell_size;
+        if !spread_wide {
+            // Also when the box is not finite (NaN compares false): every body then goes in
+            // the first cell or none, where the exact check rejects it.
+            let cell_size = body_cell_size.max(area_cell_size);
+            self.columns = ((extent.x / cell_size) as u32).clamp(1, max_cells as u32);
+            self.rows = ((extent.y / cell_size) as u32).clamp(1, max_cells as u32);
+            (self.column_mask, self.row_mask) = (u32::MAX, u32::MAX);
+            // Cells may come out a little wider than `cell_size` in one direction: use the
+            // larger.
+            self.layout = Layout::Dense {
+                origin: min,
+                inverse_cell_size: (self.columns as f32 / extent.x)
+                    .min(self.rows as f32 / extent.y),
+            };
+            return;
+        }
+        let inverse_cell_size = 1.0 / f64::from(body_cell_size);
+        let real_columns = (f64::from(extent.x) * inverse_cell_size).ceil().max(1.0);
+        let real_rows = (f64::from(extent.y) * inverse_cell_size).ceil().max(1.0);
+        // A power-of-two array of about `max_cells`, square unless the box is too narrow one
+        // way to need that many columns or rows.
+        let budget = (max_cells as u32).next_power_of_two() / 2;
+        let side = 1 << (budget.trailing_zeros() / 2);
+        let fitting = |real: f64| (real as u32).max(1).next_power_of_two();
+        (self.columns, self.rows) = if real_rows < f64::from(side) {
+            let rows = fitting(real_rows);
+            (budget / rows, rows)
+        } else if real_columns < f64::from(side) {
+            let columns = fitting(real_columns);
+            (columns, budget / columns)
+        } else {
+            (side, budget / side)
+        };
+        (self.column_mask, self.row_mask) = (self.columns - 1, self.rows - 1);
+        self.layout = Layout::Wrapped {
+            origin: min.as_dvec2(),
+            inverse_cell_size,
+            real_columns,
+            real_rows,
+        };
     }
 
     /// Counts each cell's entries into `starts[cell + 1]`, then sums them up so that
-    /// `starts[cell]` is where the cell's entries begin; keeps each body's cells in `ranges`.
+    /// `starts[cell]` is where the cell's entries begin; keeps each body's cells in `ranges`
+    /// (and, wrapped, sets aside the bodies too wide to fold, with an empty range).
     fn count_entries(&mut self, bodies: &Bodies, members: impl Iterator<Item = u32>) {
         let cell_count = (self.columns * self.rows) as usize;
         self.starts.clear();
@@ -99,9 +200,17 @@ impl Grid {
             let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
             // A body the grid cannot place (not finite) goes in the first cell, where the
             // exact circle check rejects every pair with it.
-            let range = self.cells_covered(center, radius).unwrap_or_default();
+            let range = match self.cells_covered(center, radius) {
+                Some(Covered::Cells(range)) => range,
+                Some(Covered::Oversized) => {
+                    self.oversized.push(body);
+                    self.ranges.push(CellRange::default());
+                    continue;
+                }
+                None => CellRange::default(),
+            };
             self.ranges.push(range);
-            for cell in range.cells(self.columns) {
+            for cell in range.cells(self) {
                 self.starts[cell + 1] += 1;
             }
         }
@@ -117,8 +226,12 @@ impl Grid {
         self.entries.clear();
         self.entries
             .resize(self.starts[cell_count] as usize, Entry::default());
-        for (body, range) in members.zip(&self.ranges) {
-            for cell in range.cells(self.columns) {
+        let mut oversized = self.oversized.iter().peekable();
+        for (body, &range) in members.zip(&self.ranges) {
+            if oversized.next_if(|&&aside| aside == body).is_some() {
+                continue;
+            }
+            for cell in range.cells(self) {
                 let cursor = &mut self.starts[cell];
                 self.entries[*cursor as usize] = Entry {
                     body,
@@ -135,9 +248,58 @@ impl Grid {
     /// The cells the box around a circle covers, clipped to the grid; `None` when it misses
     /// the grid or is not finite.
     #[inline]
-    fn cells_covered(&self, center: Vec2, radius: f32) -> Option<CellRange> {
-        let low = (center - radius - self.origin) * self.inverse_cell_size;
-        let high = (center + radius - self.origin) * self.inverse_cell_size;
+    fn cells_covered(&self, center: Vec2, radius: f32) -> Option<Covered> {
+        match self.layout {
+            Layout::Dense {
+                origin,
+                inverse_cell_size,
+            } => self
+                .dense_cells_covered(origin, inverse_cell_size, center, radius)
+                .map(Covered::Cells),
+            Layout::Wrapped {
+                origin,
+                inverse_cell_size,
+                real_columns,
+                real_rows,
+            } => {
+                let low = ((center - radius).as_dvec2() - origin) * inverse_cell_size;
+                let high = ((center + radius).as_dvec2() - origin) * inverse_cell_size;
+                // Written so that NaN fails every comparison and is rejected.
+                if !(high.x >= 0.0 && high.y >= 0.0 && low.x < real_columns && low.y < real_rows) {
+                    return None;
+                }
+                // Saturating casts: monotonic, so boxes that overlap keep overlapping ranges.
+                let clip = |value: f64, count: f64| value.max(0.0).min(count - 1.0) as u64;
+                let (first_column, last_column) =
+                    (clip(low.x, real_columns), clip(high.x, real_columns));
+                let (first_row, last_row) = (clip(low.y, real_rows), clip(high.y, real_rows));
+                if last_column - first_column >= u64::from(self.columns)
+                    || last_row - first_row >= u64::from(self.rows)
+                {
+                    return Some(Covered::Oversized);
+                }
+                // The low 32 bits, as `CellRange` says.
+                Some(Covered::Cells(CellRange {
+                    first_column: first_column as u32,
+                    first_row: first_row as u32,
+                    last_column: last_column as u32,
+                    last_row: last_row as u32,
+                }))
+            }
+        }
+    }
+
+    /// [`cells_covered`](Self::cells_covered) in the dense layout.
+    #[inline]
+    fn dense_cells_covered(
+        &self,
+        origin: Vec2,
+        inverse_cell_size: f32,
+        center: Vec2,
+        radius: f32,
+    ) -> Option<CellRange> {
+        let low = (center - radius - origin) * inverse_cell_size;
+        let high = (center + radius - origin) * inverse_cell_size;
         let (columns, rows) = (self.columns as f32, self.rows as f32);
         // Written so that NaN fails every comparison and is rejected.
         if !(high.x >= 0.0 && high.y >= 0.0 && low.x < columns && low.y < rows) {
@@ -198,16 +360,32 @@ impl Grid {
 
     /// Appends the pairs between the bodies `run` and the binned bodies, as `join` says.
     fn query_run(&self, bodies: &Bodies, run: Range<u32>, join: Join, pairs: &mut Vec<[u32; 2]>) {
-        let (within, check_layers) = match join {
-            Join::Between => (false, false),
-            Join::Within { check_layers } => (true, check_layers),
-        };
+        match self.layout {
+            Layout::Dense {
+                origin,
+                inverse_cell_size,
+            } => self.query_run_dense(bodies, run, join, (origin, inverse_cell_size), pairs),
+            Layout::Wrapped { .. } => self.query_run_wrapped(bodies, run, join, pairs),
+        }
+    }
+
+    /// [`query_run`](Self::query_run) in the dense layout: the hot path.
+    fn query_run_dense(
+        &self,
+        bodies: &Bodies,
+        run: Range<u32>,
+        join: Join,
+        (origin, inverse_cell_size): (Vec2, f32),
+        pairs: &mut Vec<[u32; 2]>,
+    ) {
+        let (within, check_layers) = join.flags();
         let (start, end) = (run.start as usize, run.end as usize);
         let centers = &bodies.centers[start..end];
         let radii = &bodies.radii[start..end];
         for (offset, (&center, &radius)) in centers.iter().zip(radii).enumerate() {
             let body = (start + offset) as u32;
-            let Some(range) = self.cells_covered(center, radius) else {
+            let Some(range) = self.dense_cells_covered(origin, inverse_cell_size, center, radius)
+            else {
                 continue;
             };
             for row in range.first_row..=range.last_row {
@@ -226,21 +404,135 @@ impl Grid {
                         {
                             continue;
                         }
-                        let other = entry.body as usize;
-                        if check_layers
-                            && !bodies.layers[body as usize].interacts_with(&bodies.layers[other])
-                        {
-                            continue;
-                        }
-                        // The exact check: squared distance against squared reach.
-                        let reach = radius + bodies.radii[other];
-                        if center.distance_squared(bodies.centers[other]) <= reach * reach {
-                            pairs.push([body, entry.body]);
-                        }
+                        push_if_touching(bodies, (body, entry.body), check_layers, pairs);
                     }
                 }
             }
         }
+    }
+
+    /// [`query_run`](Self::query_run) in the wrapped layout.
+    ///
+    /// A queried body visits each real cell its box covers, in its folded array cell. An entry
+    /// there may belong to another real cell folded onto the same one; the pair is reported
+    /// only from the first real cell the two boxes share, found in each direction as the later
+    /// of the two first cells: the visited cell must be the queried body's first, or the
+    /// entry's (difference zero), and not before the entry's (difference not negative). For a
+    /// pair that touches, with both ranges shorter than a period, an entry from a folded-over
+    /// cell fails that test (its difference is off by a whole period); a pair that does not
+    /// touch fails the exact check whatever the cells say. So each touching pair is reported
+    /// exactly once.
+    fn query_run_wrapped(
+        &self,
+        bodies: &Bodies,
+        run: Range<u32>,
+        join: Join,
+        pairs: &mut Vec<[u32; 2]>,
+    ) {
+        let (within, check_layers) = join.flags();
+        for body in run {
+            let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
+            let range = match self.cells_covered(center, radius) {
+                Some(Covered::Cells(range)) => range,
+                Some(Covered::Oversized) => {
+                    // Too wide to fold: against every built body, or, within one group,
+                    // against the other oversized ones (the rest check it themselves).
+                    let others = if within {
+                        &self.oversized
+                    } else {
+                        &self.members
+                    };
+                    for &other in others {
+                        if !within || other > body {
+                            push_if_touching(bodies, (body, other), check_layers, pairs);
+                        }
+                    }
+                    continue;
+                }
+                None => continue,
+            };
+            for row_step in 0..=range.last_row.wrapping_sub(range.first_row) {
+                let row = range.first_row.wrapping_add(row_step);
+                let row_start = (row & self.row_mask) * self.columns;
+                for column_step in 0..=range.last_column.wrapping_sub(range.first_column) {
+                    let column = range.first_column.wrapping_add(column_step);
+                    let cell = (row_start + (column & self.column_mask)) as usize;
+                    let entries =
+                        &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
+                    for entry in entries {
+                        if within && entry.body <= body {
+                            continue;
+                        }
+                        let column_past = column.wrapping_sub(entry.first_column) as i32;
+                        let row_past = row.wrapping_sub(entry.first_row) as i32;
+                        if column_past < 0
+                            || row_past < 0
+                            || (column_step != 0 && column_past != 0)
+                            || (row_step != 0 && row_past != 0)
+                        {
+                            continue;
+                        }
+                        push_if_touching(bodies, (body, entry.body), check_layers, pairs);
+                    }
+                }
+            }
+            for &other in &self.oversized {
+                push_if_touching(bodies, (body, other), check_layers, pairs);
+            }
+        }
+    }
+
+    /// Whether the last build folded the grid, and how many bodies it kept aside.
+    #[cfg(test)]
+    pub(super) fn folded(&self) -> Option<usize> {
+        matches!(self.layout, Layout::Wrapped { .. }).then_some(self.oversized.len())
+    }
+
+    /// The most entries any one cell holds.
+    #[cfg(test)]
+    pub(super) fn fullest_cell(&self) -> usize {
+        self.starts
+            .windows(2)
+            .map(|pair| (pair[1] - pair[0]) as usize)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// What a body's box covers in the grid.
+enum Covered {
+    Cells(CellRange),
+    /// Wrapped layout: more columns or rows than the array has, too wide to fold.
+    Oversized,
+}
+
+impl Join {
+    /// Whether the queried bodies are the binned ones, and whether layers are checked per pair.
+    #[inline]
+    fn flags(self) -> (bool, bool) {
+        match self {
+            Self::Between => (false, false),
+            Self::Within { check_layers } => (true, check_layers),
+        }
+    }
+}
+
+/// Appends `[body, other]` if their layers interact (when checked) and their bounding circles
+/// touch: the exact check, squared distance against squared reach.
+#[inline]
+fn push_if_touching(
+    bodies: &Bodies,
+    (body, other): (u32, u32),
+    check_layers: bool,
+    pairs: &mut Vec<[u32; 2]>,
+) {
+    let (first, second) = (body as usize, other as usize);
+    if check_layers && !bodies.layers[first].interacts_with(&bodies.layers[second]) {
+        return;
+    }
+    let reach = bodies.radii[first] + bodies.radii[second];
+    if bodies.centers[first].distance_squared(bodies.centers[second]) <= reach * reach {
+        pairs.push([body, other]);
     }
 }
 
@@ -255,16 +547,32 @@ mod tests {
         grid
     }
 
+    /// The cells a circle covers, expecting it to be placed in them.
+    fn covered(grid: &Grid, center: Vec2, radius: f32) -> Option<CellRange> {
+        match grid.cells_covered(center, radius) {
+            Some(Covered::Cells(range)) => Some(range),
+            Some(Covered::Oversized) => panic!("oversized"),
+            None => None,
+        }
+    }
+
     #[test]
     fn cells_are_about_a_body_wide() {
         let grid = grid();
         assert_eq!((grid.columns, grid.rows), (10, 5));
-        assert_eq!(grid.inverse_cell_size, 1.0);
+        assert!(matches!(
+            grid.layout,
+            Layout::Dense {
+                inverse_cell_size: 1.0,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn a_circle_covers_the_cells_of_its_box() {
-        let range = grid().cells_covered(Vec2::new(3.5, 2.5), 1.0).unwrap();
+        let grid = grid();
+        let range = covered(&grid, Vec2::new(3.5, 2.5), 1.0).unwrap();
         assert_eq!(
             range,
             CellRange {
@@ -274,12 +582,13 @@ mod tests {
                 last_row: 3
             }
         );
-        assert_eq!(range.cells(10).count(), 9);
+        assert_eq!(range.cells(&grid).count(), 9);
     }
 
     #[test]
     fn a_circle_over_the_border_is_clipped_to_the_grid() {
-        let range = grid().cells_covered(Vec2::new(-1.0, 4.5), 1.5).unwrap();
+        let grid = grid();
+        let range = covered(&grid, Vec2::new(-1.0, 4.5), 1.5).unwrap();
         assert_eq!(
             range,
             CellRange {
@@ -289,23 +598,71 @@ mod tests {
                 last_row: 4
             }
         );
-        let huge = grid().cells_covered(Vec2::new(5.0, 2.0), 1e30).unwrap();
+        let huge = covered(&grid, Vec2::new(5.0, 2.0), 1e30).unwrap();
         assert_eq!((huge.last_column, huge.last_row), (9, 4));
     }
 
     #[test]
     fn a_circle_beside_the_grid_or_not_finite_covers_nothing() {
         let grid = grid();
-        assert_eq!(grid.cells_covered(Vec2::new(20.0, 2.0), 1.0), None);
-        assert_eq!(grid.cells_covered(Vec2::new(5.0, -3.0), 1.0), None);
-        assert_eq!(grid.cells_covered(Vec2::new(f32::NAN, 2.0), 1.0), None);
-        assert_eq!(grid.cells_covered(Vec2::new(5.0, 2.0), f32::NAN), None);
+        assert_eq!(covered(&grid, Vec2::new(20.0, 2.0), 1.0), None);
+        assert_eq!(covered(&grid, Vec2::new(5.0, -3.0), 1.0), None);
+        assert_eq!(covered(&grid, Vec2::new(f32::NAN, 2.0), 1.0), None);
+        assert_eq!(covered(&grid, Vec2::new(5.0, 2.0), f32::NAN), None);
     }
 
     #[test]
     fn a_sparse_group_gets_no_more_than_a_few_cells_per_body() {
+        for typical_radius in [1.0, 1e5] {
+            let mut grid = Grid::default();
+            grid.fit(Vec2::ZERO, Vec2::splat(1e6), 10, typical_radius);
+            assert!(grid.columns * grid.rows <= 4 * 10 + 64);
+        }
+    }
+
+    #[test]
+    fn a_box_far_wider_than_its_bodies_folds_onto_body_wide_cells() {
         let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::splat(1e6), 10, 1.0);
-        assert!(grid.columns * grid.rows <= 4 * 10 + 64);
+        grid.fit(Vec2::ZERO, Vec2::splat(1e7), 1000, 2.0);
+        let Layout::Wrapped {
+            inverse_cell_size,
+            real_columns,
+            ..
+        } = grid.layout
+        else {
+            panic!("dense");
+        };
+        assert_eq!(inverse_cell_size, 0.25);
+        assert_eq!(real_columns, 2.5e6);
+        assert!(grid.columns.is_power_of_two() && grid.rows.is_power_of_two());
+        assert!(grid.columns * grid.rows <= 4 * 1000 + 64);
+        // Two cells a period apart share an array cell; their real numbers differ.
+        let period = grid.columns as f32 * 4.0;
+        let (near, far) = (
+            covered(&grid, Vec2::new(1.0, 1.0), 0.5).unwrap(),
+            covered(&grid, Vec2::new(1.0 + period, 1.0), 0.5).unwrap(),
+        );
+        assert_eq!(
+            near.cells(&grid).collect::<Vec<_>>(),
+            far.cells(&grid).collect::<Vec<_>>()
+        );
+        assert_eq!(far.first_column - near.first_column, grid.columns);
+        // A body spanning a whole period cannot be folded.
+        assert!(matches!(
+            grid.cells_covered(Vec2::splat(5e3), period),
+            Some(Covered::Oversized)
+        ));
+    }
+
+    #[test]
+    fn a_narrow_box_folds_only_along_its_length() {
+        let mut grid = Grid::default();
+        grid.fit(Vec2::ZERO, Vec2::new(1e7, 8.0), 1000, 2.0);
+        assert!(matches!(grid.layout, Layout::Wrapped { .. }));
+        assert_eq!(grid.rows, 2);
+        assert_eq!(
+            grid.columns * grid.rows,
+            (4 * 1000 + 64_u32).next_power_of_two() / 2
+        );
     }
 }

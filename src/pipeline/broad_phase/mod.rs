@@ -10,7 +10,9 @@
 //!    covers), and each body of the larger group looks only at the cells it covers: `O(n)` in
 //!    the larger group, with no sort. A group that can touch itself is binned and queried
 //!    against itself. A pair sharing several cells is reported only from the first cell the
-//!    two have in common, so never twice.
+//!    two have in common, so never twice. A group spread far wider than its bodies (one
+//!    collider parked far away) keeps body-wide cells and folds them onto a fixed array like
+//!    tiles, rather than widening its cells until everything shares one (see `grid`).
 //!    With more than a couple of dozen distinct layer values, comparing group by group would
 //!    cost more than it saves: then one grid holds every body and each candidate's layers are
 //!    checked instead.
@@ -167,6 +169,111 @@ mod tests {
         let expected = brute_force(&bodies);
         assert!(!expected.is_empty());
         assert_eq!(sorted(&broad_phase.pairs), expected);
+    }
+
+    /// `count` discs of radius 2 scattered over 600 × 600, on layers that `layers` gives each
+    /// index, and then `extra` bodies (centre, radius, layers) wherever they are put.
+    fn scattered(
+        count: usize,
+        layers: impl Fn(usize) -> CollisionLayers,
+        extra: &[(Vec2, f32, CollisionLayers)],
+    ) -> Bodies {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(count as u64);
+        let mut bodies = Bodies::default();
+        let discs = (0..count).map(|index| {
+            let center = Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..600.0));
+            (center, 2.0, layers(index))
+        });
+        for (index, (center, radius, layers)) in discs
+            .collect::<Vec<_>>()
+            .into_iter()
+            .chain(extra.iter().copied())
+            .enumerate()
+        {
+            bodies.push(
+                Entity::from_raw_u32(index as u32).unwrap(),
+                Some(&layers),
+                (center, radius),
+                WorldShape::Circle(Disc::new(center, radius)),
+                Vec2::ZERO,
+            );
+        }
+        bodies
+    }
+
+    #[test]
+    fn a_far_outlier_does_not_pile_its_group_into_one_cell() {
+        // One group that touches itself, with members parked far away on either side: its box
+        // is millions of bodies wide, yet each cell holds a handful of bodies.
+        let all = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(0));
+        let outliers = [
+            (Vec2::splat(1e7), 2.0, all),
+            (Vec2::new(-1e9, 3e8), 2.0, all),
+            (Vec2::new(300.0, 1e12), 2.0, all),
+            // Bodies almost a period of the folding wide (the array is 64 cells of about 4
+            // units across): their ranges overlap folded copies of their neighbours' cells.
+            (Vec2::new(100.0, 150.0), 115.0, all),
+            (Vec2::new(240.0, 200.0), 120.0, all),
+            (Vec2::new(420.0, 380.0), 100.0, all),
+        ];
+        let bodies = scattered(3000, |_| all, &outliers);
+        let mut broad_phase = BroadPhase::default();
+        broad_phase.run(&bodies, &CollisionSettings::default());
+        assert_eq!(broad_phase.grid.folded(), Some(0));
+        assert!(
+            broad_phase.grid.fullest_cell() <= 16,
+            "{}",
+            broad_phase.grid.fullest_cell()
+        );
+        let expected = brute_force(&bodies);
+        assert!(expected.len() > 100);
+        assert_eq!(sorted(&broad_phase.pairs), expected);
+    }
+
+    #[test]
+    fn folded_grids_find_every_pair_once_with_bodies_too_wide_to_fold() {
+        let (bullet, enemy) = (LayerMask::layer(0), LayerMask::layer(1));
+        let bullets = CollisionLayers::new(bullet, enemy);
+        let enemies = CollisionLayers::new(enemy, bullet);
+        // Bullets and a few enemies in the field; one enemy far away, one huge, and bullets
+        // far away and huge too.
+        let extra = [
+            (Vec2::splat(1e7), 20.0, enemies),
+            (Vec2::new(300.0, 300.0), 5000.0, enemies),
+            (Vec2::new(-2e6, 40.0), 3.0, bullets),
+            (Vec2::new(100.0, 100.0), 8000.0, bullets),
+            (Vec2::splat(1e7 + 10.0), 3.0, bullets),
+        ];
+        let bodies = scattered(
+            4000,
+            |i| if i % 20 == 0 { enemies } else { bullets },
+            &extra,
+        );
+        let mut broad_phase = BroadPhase::default();
+        broad_phase.run(&bodies, &CollisionSettings::default());
+        assert_eq!(
+            broad_phase.grid.folded(),
+            Some(1),
+            "the huge enemy kept aside"
+        );
+        assert_eq!(sorted(&broad_phase.pairs), brute_force(&bodies));
+        // And past the group limit, one folded grid for everyone, with layers checked per pair.
+        let bodies = scattered(
+            2000,
+            |i| {
+                let parity = LayerMask::layer((i % 2) as u32);
+                CollisionLayers::new(parity | LayerMask::layer(2 + i as u32 % 30), parity)
+            },
+            &[
+                (Vec2::splat(-1e8), 2.0, bullets),
+                (Vec2::ZERO, 3000.0, bullets),
+            ],
+        );
+        broad_phase.run(&bodies, &CollisionSettings::default());
+        assert!(broad_phase.groups.active().len() > MAX_GROUPS);
+        assert_eq!(broad_phase.grid.folded(), Some(1));
+        assert_eq!(sorted(&broad_phase.pairs), brute_force(&bodies));
     }
 
     #[test]
