@@ -118,6 +118,12 @@ impl BoundingBox {
         }
     }
 
+    /// The middle of the box.
+    #[inline]
+    pub fn center(&self) -> Vec2 {
+        self.min.midpoint(self.max)
+    }
+
     /// Half the diagonal: the radius of the circle through the box's corners.
     #[inline]
     pub fn half_diagonal(&self) -> f32 {

@@ -38,6 +38,12 @@
 //! [`sweep()`], for both shapes moving, in either order. Its module docs state the
 //! conventions: time, point, normal, and what `None` means.
 //!
+//! **Ray casts** ask where a ray first meets a shape, and where it leaves a solid one:
+//! [`ray_cast`] for any [`Shape`], or [`ray_circle`], [`ray_segment`] and [`ray_polygon`];
+//! [`RayHit`] gives the distance, point and normal, whether the ray starts inside, and the exit.
+//! [`closest_point`] gives the point of a shape nearest to a point, and its distance. Both are
+//! what the plugin's spatial queries answer with.
+//!
 //! # Points
 //! [`Intersection::points`] holds the points where the outlines cross or touch:
 //! - 0, 1 or 2 for circle–circle and segment–circle, any number where a polygon is involved;
@@ -73,6 +79,7 @@ mod polygon_circle;
 mod polygon_polygon;
 mod polygon_segment;
 mod ray;
+mod ray_cast;
 mod segment;
 mod segment_circle;
 mod segment_segment;
@@ -81,10 +88,11 @@ pub mod sweep;
 pub use bounds::{bounding_circle_of_points, polygon_size};
 pub use circle_circle::{intersect_circle_circle, overlap_circle_circle};
 pub use dispatch::{Shape, intersect, overlap};
-pub use point::{point_in_circle, point_in_polygon};
+pub use point::{ClosestPoint, closest_point, point_in_circle, point_in_polygon};
 pub use polygon_circle::{intersect_polygon_circle, overlap_polygon_circle};
 pub use polygon_polygon::{intersect_polygon_polygon, overlap_polygon_polygon};
 pub use polygon_segment::{intersect_polygon_segment, overlap_polygon_segment};
+pub use ray_cast::{RayExit, RayHit, ray_cast, ray_circle, ray_polygon, ray_segment};
 pub use segment_circle::{intersect_segment_circle, overlap_segment_circle};
 pub use segment_segment::{intersect_segment_segment, overlap_segment_segment};
 pub use sweep::{

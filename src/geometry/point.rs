@@ -1,7 +1,61 @@
-//! Point-in-shape tests.
+//! Point-in-shape tests, and the point of a shape nearest to a point.
 
-use super::{Disc, edges, in_range};
+use super::polygon_circle::nearest_outline_point;
+use super::{Disc, Shape, all_in_range, edges, in_range};
 use bevy::math::Vec2;
+
+/// The point of a shape nearest to a given point: see [`closest_point`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClosestPoint {
+    /// The shape's point nearest to the one asked about: that point itself when it lies in the
+    /// shape.
+    pub point: Vec2,
+    /// How far it is: zero when the point lies in the shape.
+    pub distance: f32,
+}
+
+/// The point of the closed `shape` nearest to `point`, and how far it is: zero, and `point`
+/// itself, when `point` lies in the shape (inside a disc or polygon, or on its outline).
+///
+/// Non-finite or out-of-range input gives `None`.
+pub fn closest_point(shape: Shape, point: Vec2) -> Option<ClosestPoint> {
+    if !in_range(point) {
+        return None;
+    }
+    let nearest = match shape {
+        Shape::Circle(disc) => {
+            if !disc.is_valid() {
+                return None;
+            }
+            let offset = point - disc.center;
+            if offset.length_squared() <= disc.radius * disc.radius {
+                point
+            } else {
+                disc.center + offset.normalize_or_zero() * disc.radius
+            }
+        }
+        Shape::Segment(segment) => {
+            if !segment.is_valid() {
+                return None;
+            }
+            segment.closest_point(point)
+        }
+        Shape::Polygon(vertices) => {
+            if vertices.is_empty() || !all_in_range(vertices) {
+                return None;
+            }
+            if point_in_polygon(point, vertices) {
+                point
+            } else {
+                nearest_outline_point(vertices, point)
+            }
+        }
+    };
+    Some(ClosestPoint {
+        point: nearest,
+        distance: point.distance(nearest),
+    })
+}
 
 /// Whether `point` lies in the solid disc `circle`, circumference included: `|p − c|² ≤ r²`.
 ///

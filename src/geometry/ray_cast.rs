@@ -1,0 +1,239 @@
+//! Ray casts: where a ray first meets a shape, and where it leaves a solid one again.
+//!
+//! A ray starts at `ray.origin` and runs along the unit `ray.direction` for `max_distance`
+//! (which may be `f32::INFINITY`); distances are measured along it, in world units. The answer
+//! is the first point of the ray in the closed shape: touching counts, a graze is a hit. For
+//! the solid shapes (discs and polygons) it also says where the ray leaves the shape again, if
+//! it does before `max_distance`: the end of the first stretch of the ray inside the shape (a
+//! concave polygon may be entered again further on; [`intersect`](super::intersect) with a
+//! segment gives every crossing).
+//!
+//! A ray whose origin lies in the shape (on its outline included) hits at distance zero, at the
+//! origin, and says so ([`RayHit::starts_inside`]). A negative or NaN `max_distance`, or input
+//! that the overlap tests reject (see [`MAX_COORDINATE`](super::MAX_COORDINATE)), hits nothing;
+//! no answer holds NaN. The entry is found with the same exact ray primitives as the
+//! [sweeps](mod@super::sweep), so a ray through a polygon's vertex never slips between its edges.
+
+use super::bounds::BoundingBox;
+use super::ray::{self, unit_or};
+use super::{Disc, Segment, Shape, TOLERANCE, all_in_range, edges, in_range, point_in_polygon};
+use bevy::math::{Ray2d, Vec2};
+use smallvec::SmallVec;
+
+/// Where a ray meets a shape: see the [module docs](self).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// How far along the ray it first meets the shape; zero when it starts in it.
+    pub distance: f32,
+    /// Where: `origin + direction × distance`.
+    pub point: Vec2,
+    /// The outline's unit normal there, facing the ray (`normal · direction ≤ 0`, up to
+    /// rounding). For a ray starting inside, the opposite of its direction.
+    pub normal: Vec2,
+    /// Whether the ray starts in the shape (for a segment: on it).
+    pub starts_inside: bool,
+    /// Where the ray leaves a solid shape again, if it does within `max_distance`; always
+    /// `None` for a segment, which has no inside.
+    pub exit: Option<RayExit>,
+}
+
+/// Where a ray leaves a solid shape: the end of its first stretch inside.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayExit {
+    /// How far along the ray.
+    pub distance: f32,
+    /// Where: `origin + direction × distance`.
+    pub point: Vec2,
+    /// The outline's unit outward normal there, along the ray (`normal · direction ≥ 0`, up to
+    /// rounding).
+    pub normal: Vec2,
+}
+
+/// Where `ray` first meets `shape` within `max_distance`: dispatches to the function of the
+/// shape's kind.
+#[inline]
+pub fn ray_cast(ray: Ray2d, max_distance: f32, shape: Shape) -> Option<RayHit> {
+    match shape {
+        Shape::Circle(disc) => ray_circle(ray, max_distance, disc),
+        Shape::Segment(segment) => ray_segment(ray, max_distance, segment),
+        Shape::Polygon(vertices) => ray_polygon(ray, max_distance, vertices),
+    }
+}
+
+/// Whether the ray and distance are usable: finite origin in range, `max_distance ≥ 0`.
+#[inline]
+fn valid(ray: Ray2d, max_distance: f32) -> bool {
+    in_range(ray.origin) && max_distance >= 0.0
+}
+
+/// How far along the ray to look for a shape within `radius` of `center`: `max_distance`, or
+/// less where the shape ends sooner (always finite, so that an unbounded ray works with the
+/// primitives, which take a finite motion).
+#[inline]
+fn reach(ray: Ray2d, max_distance: f32, center: Vec2, radius: f32) -> f32 {
+    max_distance.min(2.0 * (ray.origin.distance(center) + radius) + 1.0)
+}
+
+/// A point of the ray.
+#[inline]
+fn at(ray: Ray2d, distance: f32) -> Vec2 {
+    ray.origin + *ray.direction * distance
+}
+
+/// A ray against a solid disc.
+///
+/// The exit is the far root of `|m + s·u|² = r²` (with `m = origin − center`): `s = along +
+/// half_chord`, `along = −u·m`, `half_chord = √((r − h)(r + h))` for `h` the centre's distance
+/// from the ray's line, as in the stable entry of the sweeps' disc test.
+pub fn ray_circle(ray: Ray2d, max_distance: f32, disc: Disc) -> Option<RayHit> {
+    if !(valid(ray, max_distance) && disc.is_valid()) {
+        return None;
+    }
+    let reach = reach(ray, max_distance, disc.center, disc.radius);
+    let direction = *ray.direction;
+    let offset = ray.origin - disc.center;
+    let starts_inside = offset.length_squared() <= disc.radius * disc.radius;
+    let (distance, entry_normal) = if starts_inside {
+        (0.0, -direction)
+    } else {
+        let entry = ray::ray_disc(ray.origin, direction * reach, disc)?;
+        (entry.time * reach, entry.normal)
+    };
+    let along = -direction.dot(offset);
+    let height = direction.perp_dot(offset).abs().min(disc.radius);
+    let half_chord = ((disc.radius - height) * (disc.radius + height)).sqrt();
+    let exit_distance = (along + half_chord).max(distance);
+    let exit = (exit_distance <= max_distance).then(|| {
+        let point = at(ray, exit_distance);
+        RayExit {
+            distance: exit_distance,
+            point,
+            normal: unit_or(point - disc.center, direction),
+        }
+    });
+    Some(RayHit {
+        distance,
+        point: at(ray, distance),
+        normal: entry_normal,
+        starts_inside,
+        exit,
+    })
+}
+
+/// A ray against a segment: where it crosses or touches it; along the segment's line, its
+/// nearer end. A segment has no inside, so there is no exit.
+pub fn ray_segment(ray: Ray2d, max_distance: f32, segment: Segment) -> Option<RayHit> {
+    if !(valid(ray, max_distance) && segment.is_valid()) {
+        return None;
+    }
+    let center = segment.a.midpoint(segment.b);
+    let reach = reach(ray, max_distance, center, segment.half_length());
+    if reach == 0.0 {
+        // No length: only a segment through the origin is met.
+        return (segment.distance_squared_to(ray.origin) == 0.0).then(|| RayHit {
+            distance: 0.0,
+            point: ray.origin,
+            normal: -*ray.direction,
+            starts_inside: true,
+            exit: None,
+        });
+    }
+    let hit = ray::ray_segment(ray.origin, *ray.direction * reach, segment)?;
+    let distance = hit.time * reach;
+    let starts_inside = hit.time == 0.0;
+    Some(RayHit {
+        distance,
+        point: at(ray, distance),
+        normal: if starts_inside {
+            -*ray.direction
+        } else {
+            hit.normal
+        },
+        starts_inside,
+        exit: None,
+    })
+}
+
+/// A ray against a solid polygon, convex or concave.
+///
+/// The entry is the earliest crossing of an edge (or the origin, when it lies inside). The
+/// exit: the ray's crossings with the edges beyond the entry, in order; the first after which
+/// the ray is outside (tested halfway to the next crossing, by the crossing number) is where it
+/// leaves. Past the last crossing it is always outside.
+pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<RayHit> {
+    if !(valid(ray, max_distance) && !vertices.is_empty() && all_in_range(vertices)) {
+        return None;
+    }
+    let bounds = BoundingBox::of(vertices);
+    let reach = reach(ray, max_distance, bounds.center(), bounds.half_diagonal());
+    let direction = *ray.direction;
+    let motion = direction * reach;
+    // Every edge's crossing with the ray, as (distance, the edge's normal facing the ray).
+    let mut crossings: SmallVec<[(f32, Vec2); 8]> = edges(vertices)
+        .filter_map(|edge| {
+            ray::ray_segment(ray.origin, motion, edge).map(|hit| (hit.time * reach, hit.normal))
+        })
+        .collect();
+    let starts_inside = point_in_polygon(ray.origin, vertices)
+        || crossings.iter().any(|&(d, ..)| d == 0.0)
+        || (reach == 0.0
+            && edges(vertices).any(|edge| edge.distance_squared_to(ray.origin) == 0.0));
+    let first = crossings.iter().copied().min_by(|p, q| p.0.total_cmp(&q.0));
+    let (distance, normal) = match (starts_inside, first) {
+        (true, _) => (0.0, -direction),
+        (false, Some((distance, normal))) => (distance, normal),
+        (false, None) => return None,
+    };
+    crossings.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
+    let exit = if vertices.len() < 3 {
+        None
+    } else {
+        polygon_exit(ray, vertices, &crossings, distance, max_distance)
+    };
+    Some(RayHit {
+        distance,
+        point: at(ray, distance),
+        normal,
+        starts_inside,
+        exit,
+    })
+}
+
+/// Where the ray, inside the polygon from `entry` on, first leaves it: see [`ray_polygon`].
+/// `crossings` are sorted by distance.
+fn polygon_exit(
+    ray: Ray2d,
+    vertices: &[Vec2],
+    crossings: &[(f32, Vec2)],
+    entry: f32,
+    max_distance: f32,
+) -> Option<RayExit> {
+    // Crossings closer together than this are one (a vertex met from both its edges).
+    let tolerance = TOLERANCE * BoundingBox::of(vertices).half_diagonal();
+    let beyond: SmallVec<[(f32, Vec2); 8]> = crossings
+        .iter()
+        .copied()
+        .filter(|&(distance, ..)| distance > entry + tolerance)
+        .collect();
+    for (k, &(distance, facing)) in beyond.iter().enumerate() {
+        if distance > max_distance {
+            return None;
+        }
+        let outside_after = match beyond[k + 1..]
+            .iter()
+            .find(|&&(next, ..)| next > distance + tolerance)
+        {
+            Some(&(next, ..)) => !point_in_polygon(at(ray, 0.5 * (distance + next)), vertices),
+            None => true,
+        };
+        if outside_after {
+            // The edge's normal, turned to point along the ray: outward where the ray leaves.
+            return Some(RayExit {
+                distance,
+                point: at(ray, distance),
+                normal: -facing,
+            });
+        }
+    }
+    None
+}
