@@ -133,6 +133,7 @@ pub mod geometry;
 mod layers;
 mod pipeline;
 mod plugin;
+mod query;
 mod settings;
 mod swept;
 
@@ -140,6 +141,7 @@ pub use collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollid
 pub use contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
 pub use layers::{ColliderDisabled, CollisionLayers, LayerMask};
 pub use plugin::{CollisionPlugin, CollisionSystems};
+pub use query::{NearestCollider, RayCastHit, ShapeCastHit, SpatialQuery, SpatialQueryFilter};
 pub use settings::CollisionSettings;
 pub use swept::Swept;
 
@@ -149,6 +151,7 @@ pub mod prelude {
     pub use crate::{
         CircleCollider, ColliderDisabled, ColliderError, CollidingEntities, CollisionLayers,
         CollisionPlugin, CollisionSettings, CollisionSystems, Contact, ContactEnded,
-        ContactStarted, Contacts, LayerMask, PolygonCollider, SegmentCollider, Swept,
+        ContactStarted, Contacts, LayerMask, NearestCollider, PolygonCollider, RayCastHit,
+        SegmentCollider, ShapeCastHit, SpatialQuery, SpatialQueryFilter, Swept,
     };
 }

@@ -1,6 +1,5 @@
 //! Point-in-shape tests, and the point of a shape nearest to a point.
 
-use super::polygon_circle::nearest_outline_point;
 use super::{Disc, Shape, all_in_range, edges, in_range};
 use bevy::math::Vec2;
 
@@ -100,4 +99,15 @@ pub(crate) fn crosses_ray(point: Vec2, p0: Vec2, p1: Vec2) -> bool {
     // exactly when it is left of the edge directed upwards.
     let side = (p1 - p0).perp_dot(point - p0);
     if starts_below { side > 0.0 } else { side < 0.0 }
+}
+
+/// The point of the polygon's outline nearest to `point`.
+pub(crate) fn nearest_outline_point(vertices: &[Vec2], point: Vec2) -> Vec2 {
+    edges(vertices)
+        .map(|edge| edge.closest_point(point))
+        .min_by(|p, q| {
+            p.distance_squared(point)
+                .total_cmp(&q.distance_squared(point))
+        })
+        .unwrap_or(point)
 }

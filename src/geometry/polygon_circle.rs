@@ -1,6 +1,6 @@
 //! Polygon–circle: a solid polygon, convex or concave, against a solid disc.
 
-use super::point::crosses_ray;
+use super::point::{crosses_ray, nearest_outline_point};
 use super::segment_circle::push_crossings;
 use super::{
     Containment, Disc, Intersection, Points, TOLERANCE, all_in_range, bounds::polygon_size,
@@ -77,15 +77,4 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Disc) -> Option<Inter
     }
     (center_inside && vertices.len() >= 3)
         .then(|| Intersection::contained(Containment::SecondInFirst))
-}
-
-/// The point of the polygon's outline nearest to `point`.
-pub(crate) fn nearest_outline_point(vertices: &[Vec2], point: Vec2) -> Vec2 {
-    edges(vertices)
-        .map(|edge| edge.closest_point(point))
-        .min_by(|p, q| {
-            p.distance_squared(point)
-                .total_cmp(&q.distance_squared(point))
-        })
-        .unwrap_or(point)
 }

@@ -1,18 +1,4 @@
 //! Ray casts: where a ray first meets a shape, and where it leaves a solid one again.
-//!
-//! A ray starts at `ray.origin` and runs along the unit `ray.direction` for `max_distance`
-//! (which may be `f32::INFINITY`); distances are measured along it, in world units. The answer
-//! is the first point of the ray in the closed shape: touching counts, a graze is a hit. For
-//! the solid shapes (discs and polygons) it also says where the ray leaves the shape again, if
-//! it does before `max_distance`: the end of the first stretch of the ray inside the shape (a
-//! concave polygon may be entered again further on; [`intersect`](super::intersect) with a
-//! segment gives every crossing).
-//!
-//! A ray whose origin lies in the shape (on its outline included) hits at distance zero, at the
-//! origin, and says so ([`RayHit::starts_inside`]). A negative or NaN `max_distance`, or input
-//! that the overlap tests reject (see [`MAX_COORDINATE`](super::MAX_COORDINATE)), hits nothing;
-//! no answer holds NaN. The entry is found with the same exact ray primitives as the
-//! [sweeps](mod@super::sweep), so a ray through a polygon's vertex never slips between its edges.
 
 use super::bounds::BoundingBox;
 use super::ray::{self, unit_or};
@@ -20,7 +6,7 @@ use super::{Disc, Segment, Shape, TOLERANCE, all_in_range, edges, in_range, poin
 use bevy::math::{Ray2d, Vec2};
 use smallvec::SmallVec;
 
-/// Where a ray meets a shape: see the [module docs](self).
+/// Where a ray meets a shape: see [`ray_cast`] for the conventions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayHit {
     /// How far along the ray it first meets the shape; zero when it starts in it.
@@ -50,7 +36,21 @@ pub struct RayExit {
 }
 
 /// Where `ray` first meets `shape` within `max_distance`: dispatches to the function of the
-/// shape's kind.
+/// shape's kind ([`ray_circle`], [`ray_segment`], [`ray_polygon`]).
+///
+/// A ray starts at `ray.origin` and runs along the unit `ray.direction` for `max_distance`
+/// (which may be `f32::INFINITY`); distances are measured along it, in world units. The answer
+/// is the first point of the ray in the closed shape: touching counts, a graze is a hit. For
+/// the solid shapes (discs and polygons) it also says where the ray leaves the shape again, if
+/// it does before `max_distance`: the end of the first stretch of the ray inside the shape (a
+/// concave polygon may be entered again further on; [`intersect`](super::intersect) with a
+/// segment gives every crossing).
+///
+/// A ray whose origin lies in the shape (on its outline included) hits at distance zero, at the
+/// origin, and says so ([`RayHit::starts_inside`]). A negative or NaN `max_distance`, or input
+/// that the overlap tests reject (see [`MAX_COORDINATE`](super::MAX_COORDINATE)), hits nothing;
+/// no answer holds NaN. The entry is found with the same exact ray primitives as the
+/// [sweeps](mod@super::sweep), so a ray through a polygon's vertex never slips between its edges.
 #[inline]
 pub fn ray_cast(ray: Ray2d, max_distance: f32, shape: Shape) -> Option<RayHit> {
     match shape {

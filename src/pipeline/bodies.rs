@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 /// A collider placed in the world this frame.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum WorldShape {
+pub enum WorldShape {
     Circle(Disc),
     Segment(Segment),
     /// `Bodies::vertices[start..start + len]`.
@@ -20,7 +20,7 @@ pub(crate) enum WorldShape {
 /// The colliders of this frame, as parallel arrays indexed by body: entity, layers, bounding
 /// circle, world shape and motion. Rebuilt every frame, reusing its allocations.
 #[derive(Resource, Default)]
-pub(crate) struct Bodies {
+pub struct Bodies {
     pub entities: Vec<Entity>,
     pub layers: Vec<CollisionLayers>,
     /// Bounding circles' centres.
@@ -170,7 +170,7 @@ pub(crate) fn conservative(center: Vec2, radius: f32) -> f32 {
 }
 
 /// Consecutive bodies' entries in each of [`Bodies`]' arrays, to be written in place.
-pub(crate) struct BodySlots<'a> {
+pub struct BodySlots<'a> {
     entities: &'a mut [Entity],
     layers: &'a mut [CollisionLayers],
     centers: &'a mut [Vec2],

@@ -10,11 +10,12 @@
 //! the task pool.
 
 pub(crate) mod bodies;
-mod broad_phase;
+pub(crate) mod broad_phase;
 mod events;
 mod narrow_phase;
 mod parallel;
 mod prepare;
+pub(crate) mod spatial_index;
 
 pub(crate) use broad_phase::find_candidate_pairs as broad_phase;
 pub(crate) use events::write_contact_events as events;
@@ -29,5 +30,6 @@ pub(crate) fn init(app: &mut App) {
     app.init_resource::<bodies::Bodies>()
         .init_resource::<broad_phase::BroadPhase>()
         .init_resource::<narrow_phase::NarrowPhase>()
-        .init_resource::<events::ContactEventKeys>();
+        .init_resource::<events::ContactEventKeys>()
+        .init_resource::<spatial_index::SpatialIndex>();
 }

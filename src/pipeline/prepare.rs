@@ -11,6 +11,7 @@
 
 use super::bodies::{Bodies, BodySlots, WorldShape, conservative};
 use super::parallel::ParallelSplit;
+use super::spatial_index::SpatialIndex;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
 use crate::geometry::{Disc, MIN_SIZE, Segment};
 use crate::layers::{ColliderDisabled, CollisionLayers};
@@ -195,7 +196,8 @@ impl SkipWarnings {
 
 /// Writes every enabled collider's world shape and bounding circle into [`Bodies`].
 pub(crate) fn prepare_bodies(
-    mut bodies: ResMut<Bodies>,
+    // The spatial index is of the bodies: rewritten, it is forgotten with them.
+    (mut bodies, mut index): (ResMut<Bodies>, ResMut<SpatialIndex>),
     settings: Res<CollisionSettings>,
     mut warnings: Local<SkipWarnings>,
     mut polygons: PolygonColliders,
@@ -205,6 +207,7 @@ pub(crate) fn prepare_bodies(
 ) {
     let bodies = &mut *bodies;
     bodies.clear();
+    index.reset();
     bodies.reserve(polygons.iter().len() + segments.iter().len() + circles.iter().len());
     for entity in &second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);

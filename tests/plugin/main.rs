@@ -11,6 +11,7 @@ mod edits;
 mod fixed_step;
 mod layers;
 mod lifecycle;
+mod queries;
 mod roles;
 mod scale;
 mod schedule;

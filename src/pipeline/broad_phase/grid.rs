@@ -32,8 +32,10 @@ pub(super) enum Join {
 ///   A body spanning a whole period of the folding (more columns or rows than the array has)
 ///   cannot be folded: it is kept aside and checked against every queried body.
 #[derive(Default)]
-pub(super) struct Grid {
+pub(crate) struct Grid {
     layout: Layout,
+    /// The box the grid was laid over: every built body's bounding box lies in it.
+    bounds: (Vec2, Vec2),
     columns: u32,
     rows: u32,
     starts: Vec<u32>,
@@ -118,7 +120,7 @@ impl CellRange {
 
 impl Grid {
     /// Bins the bodies of `runs`, with cells about twice `typical_radius` wide.
-    pub fn build(&mut self, bodies: &Bodies, runs: &[Range<u32>], typical_radius: f32) {
+    pub(crate) fn build(&mut self, bodies: &Bodies, runs: &[Range<u32>], typical_radius: f32) {
         let members = || runs.iter().flat_map(Clone::clone);
         let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
         let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
@@ -128,6 +130,7 @@ impl Grid {
             max = max.max(center + radius);
         }
         self.fit(min, max, count, typical_radius);
+        self.bounds = (min, max);
         self.oversized.clear();
         self.members.clear();
         if matches!(self.layout, Layout::Wrapped { .. }) {
@@ -249,12 +252,19 @@ impl Grid {
     /// the grid or is not finite.
     #[inline]
     fn cells_covered(&self, center: Vec2, radius: f32) -> Option<Covered> {
+        self.box_covered(center - radius, center + radius)
+    }
+
+    /// The cells the box from `min` to `max` covers, clipped to the grid; `None` when it misses
+    /// the grid or is not finite.
+    #[inline]
+    fn box_covered(&self, min: Vec2, max: Vec2) -> Option<Covered> {
         match self.layout {
             Layout::Dense {
                 origin,
                 inverse_cell_size,
             } => self
-                .dense_cells_covered(origin, inverse_cell_size, center, radius)
+                .dense_box_covered(origin, inverse_cell_size, min, max)
                 .map(Covered::Cells),
             Layout::Wrapped {
                 origin,
@@ -262,8 +272,8 @@ impl Grid {
                 real_columns,
                 real_rows,
             } => {
-                let low = ((center - radius).as_dvec2() - origin) * inverse_cell_size;
-                let high = ((center + radius).as_dvec2() - origin) * inverse_cell_size;
+                let low = (min.as_dvec2() - origin) * inverse_cell_size;
+                let high = (max.as_dvec2() - origin) * inverse_cell_size;
                 // Written so that NaN fails every comparison and is rejected.
                 if !(high.x >= 0.0 && high.y >= 0.0 && low.x < real_columns && low.y < real_rows) {
                     return None;
@@ -298,8 +308,20 @@ impl Grid {
         center: Vec2,
         radius: f32,
     ) -> Option<CellRange> {
-        let low = (center - radius - origin) * inverse_cell_size;
-        let high = (center + radius - origin) * inverse_cell_size;
+        self.dense_box_covered(origin, inverse_cell_size, center - radius, center + radius)
+    }
+
+    /// [`box_covered`](Self::box_covered) in the dense layout.
+    #[inline]
+    fn dense_box_covered(
+        &self,
+        origin: Vec2,
+        inverse_cell_size: f32,
+        min: Vec2,
+        max: Vec2,
+    ) -> Option<CellRange> {
+        let low = (min - origin) * inverse_cell_size;
+        let high = (max - origin) * inverse_cell_size;
         let (columns, rows) = (self.columns as f32, self.rows as f32);
         // Written so that NaN fails every comparison and is rejected.
         if !(high.x >= 0.0 && high.y >= 0.0 && low.x < columns && low.y < rows) {
@@ -314,10 +336,69 @@ impl Grid {
         })
     }
 
+    /// The box the grid was laid over (every built body's bounding box lies in it).
+    pub(crate) fn bounds(&self) -> (Vec2, Vec2) {
+        self.bounds
+    }
+
+    /// How wide a cell is.
+    pub(crate) fn cell_size(&self) -> f32 {
+        match self.layout {
+            Layout::Dense {
+                inverse_cell_size, ..
+            } => 1.0 / inverse_cell_size,
+            Layout::Wrapped {
+                inverse_cell_size, ..
+            } => (1.0 / inverse_cell_size) as f32,
+        }
+    }
+
+    /// Calls `visit` for each built body whose bounding box may meet the box from `min` to
+    /// `max` (its cells meet the box's cells), once each (see below for the folded layout):
+    /// what a spatial query then tests exactly.
+    pub(crate) fn visit_box(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(u32)) {
+        let range = match self.box_covered(min, max) {
+            Some(Covered::Cells(range)) => range,
+            Some(Covered::Oversized) => {
+                // As wide as a period of the folding: everyone.
+                self.members.iter().copied().for_each(visit);
+                return;
+            }
+            None => return,
+        };
+        for row_step in 0..=range.last_row.wrapping_sub(range.first_row) {
+            let row = range.first_row.wrapping_add(row_step);
+            let row_start = (row & self.row_mask) * self.columns;
+            for column_step in 0..=range.last_column.wrapping_sub(range.first_column) {
+                let column = range.first_column.wrapping_add(column_step);
+                let cell = (row_start + (column & self.column_mask)) as usize;
+                let entries =
+                    &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
+                for entry in entries {
+                    // Once for each body whose cells meet the box's (in the folded layout, a
+                    // body from a folded-over cell, far from the box, may come more than once:
+                    // exact tests reject it), from the first cell the two share: the rule of
+                    // the pair queries, the box in the queried body's place, from the first cell it shares with the box (the rule of
+                    // the pair queries, the box in the queried body's place).
+                    let column_past = column.wrapping_sub(entry.first_column) as i32;
+                    let row_past = row.wrapping_sub(entry.first_row) as i32;
+                    let first_shared = column_past >= 0
+                        && row_past >= 0
+                        && (column_step == 0 || column_past == 0)
+                        && (row_step == 0 || row_past == 0);
+                    if first_shared {
+                        visit(entry.body);
+                    }
+                }
+            }
+        }
+        self.oversized.iter().copied().for_each(visit);
+    }
+
     /// Appends the pairs between the bodies of `runs` (`len` of them) and the binned bodies,
     /// as `join` says; split across the task pool when there are enough (see
     /// [`ParallelSplit`]). `pieces` is scratch space for the split.
-    pub fn query_into(
+    pub(super) fn query_into(
         &self,
         bodies: &Bodies,
         (runs, len): (&[Range<u32>], usize),

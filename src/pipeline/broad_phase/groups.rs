@@ -8,7 +8,7 @@ use core::ops::Range;
 /// Bodies sharing one `CollisionLayers` value, as runs of consecutive body indices (bodies
 /// arrive archetype by archetype, so a group is usually one or a few runs).
 #[derive(Default)]
-pub(super) struct Group {
+pub(crate) struct Group {
     pub layers: CollisionLayers,
     pub runs: Vec<Range<u32>>,
     /// How many bodies the runs hold.
@@ -19,7 +19,7 @@ pub(super) struct Group {
 
 /// This frame's groups, rebuilt every frame while keeping last frame's allocations.
 #[derive(Default)]
-pub(super) struct Groups {
+pub(crate) struct Groups {
     groups: Vec<Group>,
     /// How many of `groups` are this frame's (the rest are spare allocations).
     active: usize,

@@ -26,13 +26,15 @@
 mod grid;
 mod groups;
 
+pub(crate) use grid::Grid;
+pub(crate) use groups::Groups;
+
 use super::bodies::Bodies;
 use super::parallel::ParallelSplit;
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::ops::Range;
-use grid::{Grid, Join};
-use groups::Groups;
+use grid::Join;
 
 /// The candidate pairs of this frame, as body indices, plus reusable scratch space.
 #[derive(Resource, Default)]
@@ -47,7 +49,7 @@ pub(crate) struct BroadPhase {
 
 /// Beyond this many distinct `CollisionLayers` values, comparing group by group (quadratic in
 /// the number of groups) stops paying: one grid holds everyone and layers are checked per pair.
-const MAX_GROUPS: usize = 24;
+pub(crate) const MAX_GROUPS: usize = 24;
 
 /// Finds this frame's candidate pairs.
 pub(crate) fn find_candidate_pairs(

@@ -1,0 +1,471 @@
+//! Spatial queries: the [`SpatialQuery`] system param, its filter and its answers.
+
+use crate::geometry::{Disc, RayExit, Shape, closest_point, overlap, ray_cast, sweep};
+use crate::layers::LayerMask;
+use crate::pipeline::bodies::Bodies;
+use crate::pipeline::broad_phase::Grid;
+use crate::pipeline::spatial_index::SpatialIndex;
+use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+/// Which colliders a query looks at: those on a layer of `mask` (their
+/// [`memberships`](crate::CollisionLayers::memberships) meet it), other than the `excluded`
+/// entities. The default looks at every collider.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpatialQueryFilter {
+    /// The layers looked at.
+    pub mask: LayerMask,
+    /// Entities never returned (the shooter itself, say).
+    pub excluded: EntityHashSet,
+}
+
+impl Default for SpatialQueryFilter {
+    fn default() -> Self {
+        Self::from_mask(LayerMask::ALL)
+    }
+}
+
+impl SpatialQueryFilter {
+    /// The colliders on a layer of `mask`.
+    pub fn from_mask(mask: LayerMask) -> Self {
+        Self {
+            mask,
+            excluded: EntityHashSet::default(),
+        }
+    }
+
+    /// The same filter, leaving out `entities` as well.
+    pub fn with_excluded(mut self, entities: impl IntoIterator<Item = Entity>) -> Self {
+        self.excluded.extend(entities);
+        self
+    }
+
+    /// Whether body `index` passes.
+    #[inline]
+    fn accepts(&self, bodies: &Bodies, index: u32) -> bool {
+        let index = index as usize;
+        bodies.layers[index].memberships.intersects(self.mask)
+            && (self.excluded.is_empty() || !self.excluded.contains(&bodies.entities[index]))
+    }
+}
+
+/// Where a ray meets a collider: [`SpatialQuery::cast_ray`] and [`SpatialQuery::ray_hits`].
+/// The fields are those of [`geometry::RayHit`](crate::geometry::RayHit), with the entity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayCastHit {
+    /// The collider hit.
+    pub entity: Entity,
+    /// How far along the ray it is first met; zero when the ray starts in it.
+    pub distance: f32,
+    /// Where.
+    pub point: Vec2,
+    /// The collider's outline normal there, facing the ray.
+    pub normal: Vec2,
+    /// Whether the ray starts in the collider.
+    pub starts_inside: bool,
+    /// Where the ray leaves a solid collider again (the end of its first stretch inside), if
+    /// it does within the ray's length.
+    pub exit: Option<RayExit>,
+}
+
+/// Where a moving circle first meets a collider: [`SpatialQuery::cast_circle`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeCastHit {
+    /// The collider met.
+    pub entity: Entity,
+    /// How far the circle's centre travels before it touches; zero when it already overlaps
+    /// the collider where it starts.
+    pub distance: f32,
+    /// Where the two touch, the circle moved by `distance` (for a start overlapping, the
+    /// collider's point nearest the circle's centre).
+    pub point: Vec2,
+    /// The collider's unit outline normal there, towards the circle (for a start overlapping,
+    /// the opposite of the direction).
+    pub normal: Vec2,
+}
+
+/// The collider nearest to a point: [`SpatialQuery::nearest`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NearestCollider {
+    /// The collider.
+    pub entity: Entity,
+    /// How far it is: zero when the point lies in it.
+    pub distance: f32,
+    /// Its point nearest to the one asked about (that point itself when it lies in it).
+    pub point: Vec2,
+}
+
+/// Spatial queries: the first collider along a ray, every collider a shape overlaps or a point
+/// lies in, the nearest collider to a point, the first one a moving circle meets.
+///
+/// [`SpatialQuery`] is a system param. It answers from the colliders **as the last run of
+/// [`CollisionSystems::Prepare`](crate::CollisionSystems::Prepare) placed them**: in `Update`,
+/// where they were at the end of the previous frame's `PostUpdate`. To answer from this frame's
+/// positions, run the system after the prepare stage, for instance
+/// `.after(CollisionSystems::Prepare)` in the plugin's schedule. Colliders switched off with
+/// [`ColliderDisabled`](crate::ColliderDisabled), or skipped (see
+/// [`CollisionPlugin`](crate::CollisionPlugin)), are never returned.
+///
+/// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
+/// (a grid per layer group, built the first time a frame's query asks for that group) picks the
+/// colliders to test, so a query never tests every collider. A [`SpatialQueryFilter`] says
+/// which layers to look at, and which entities to leave out.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// const ENEMY: LayerMask = LayerMask::layer(1);
+///
+/// #[derive(Component)]
+/// struct Homing;
+///
+/// /// Each homing missile turns towards the nearest enemy within 500 px.
+/// fn steer(query: SpatialQuery, mut missiles: Query<&mut Transform, With<Homing>>) {
+///     let enemies = SpatialQueryFilter::from_mask(ENEMY);
+///     for mut transform in &mut missiles {
+///         let position = transform.translation.truncate();
+///         if let Some(target) = query.nearest(position, 500.0, &enemies) {
+///             let heading = (target.point - position).to_angle();
+///             transform.rotation = Quat::from_rotation_z(heading);
+///         }
+///     }
+/// }
+/// # bevy::ecs::system::assert_is_system(steer);
+/// ```
+#[derive(SystemParam)]
+pub struct SpatialQuery<'w> {
+    bodies: Res<'w, Bodies>,
+    index: Res<'w, SpatialIndex>,
+}
+
+/// How many cells long each piece of a ray is, when walking it through a grid.
+const CELLS_PER_PIECE: f32 = 4.0;
+
+impl SpatialQuery<'_> {
+    /// The first collider along `ray` within `max_distance` (which may be `f32::INFINITY`):
+    /// the one met at the smallest distance (ties: the smaller entity).
+    pub fn cast_ray(
+        &self,
+        ray: Ray2d,
+        max_distance: f32,
+        filter: &SpatialQueryFilter,
+    ) -> Option<RayCastHit> {
+        let mut best: Option<RayCastHit> = None;
+        for grid in self.grids(filter) {
+            self.walk(
+                grid,
+                ray.origin,
+                *ray.direction,
+                max_distance,
+                0.0,
+                |body, piece_start| {
+                    if best.is_some_and(|best| best.distance < piece_start) {
+                        return false;
+                    }
+                    // Always the whole ray, so that every answer is the geometry's own, bit for bit.
+                    if filter.accepts(&self.bodies, body)
+                        && let Some(hit) = self.ray_hit(body, ray, max_distance)
+                        && best.is_none_or(|best| {
+                            (hit.distance, hit.entity) < (best.distance, best.entity)
+                        })
+                    {
+                        best = Some(hit);
+                    }
+                    true
+                },
+            );
+        }
+        best
+    }
+
+    /// Every collider along `ray` within `max_distance`, in order of distance (ties: by
+    /// entity), each once, with where the ray enters it and leaves it.
+    pub fn ray_hits(
+        &self,
+        ray: Ray2d,
+        max_distance: f32,
+        filter: &SpatialQueryFilter,
+    ) -> Vec<RayCastHit> {
+        let mut bodies = Vec::new();
+        for grid in self.grids(filter) {
+            self.walk(
+                grid,
+                ray.origin,
+                *ray.direction,
+                max_distance,
+                0.0,
+                |body, _| {
+                    if filter.accepts(&self.bodies, body) {
+                        bodies.push(body);
+                    }
+                    true
+                },
+            );
+        }
+        bodies.sort_unstable();
+        bodies.dedup();
+        let mut hits: Vec<RayCastHit> = bodies
+            .into_iter()
+            .filter_map(|body| self.ray_hit(body, ray, max_distance))
+            .collect();
+        hits.sort_unstable_by(|p, q| {
+            p.distance
+                .total_cmp(&q.distance)
+                .then(p.entity.cmp(&q.entity))
+        });
+        hits
+    }
+
+    /// The first collider that a circle of `radius` at `center`, moving along `direction` for
+    /// `max_distance`, touches: the exact time of impact, as the
+    /// [sweeps](mod@crate::geometry::sweep) compute it. A collider it already overlaps at `center`
+    /// is met at distance zero.
+    pub fn cast_circle(
+        &self,
+        center: Vec2,
+        radius: f32,
+        direction: Dir2,
+        max_distance: f32,
+        filter: &SpatialQueryFilter,
+    ) -> Option<ShapeCastHit> {
+        let circle = Disc::new(center, radius);
+        if !(circle.is_valid() && max_distance >= 0.0) {
+            return None;
+        }
+        let grids: Vec<&Grid> = self.grids(filter).collect();
+        // How far to sweep: the whole distance, or, for an unbounded one, as far as the last
+        // grid's box reaches (beyond it nothing is met). One reach for every collider, so that
+        // each answer is the sweep's own.
+        let reach = if max_distance.is_finite() {
+            max_distance
+        } else {
+            grids
+                .iter()
+                .filter_map(|grid| clip(grid, center, *direction, max_distance, radius))
+                .map(|(_, end)| end)
+                .fold(0.0, f32::max)
+        };
+        let mut best: Option<ShapeCastHit> = None;
+        for grid in grids {
+            self.walk(
+                grid,
+                center,
+                *direction,
+                reach,
+                radius,
+                |body, piece_start| {
+                    if best.is_some_and(|best| best.distance < piece_start) {
+                        return false;
+                    }
+                    if filter.accepts(&self.bodies, body)
+                        && let Some(hit) = self.circle_hit(body, circle, *direction, reach)
+                        && best.is_none_or(|best| {
+                            (hit.distance, hit.entity) < (best.distance, best.entity)
+                        })
+                    {
+                        best = Some(hit);
+                    }
+                    true
+                },
+            );
+        }
+        best
+    }
+
+    /// Every collider that `shape` (in world space) overlaps, by the exact
+    /// [`overlap`](crate::geometry::overlap) test, sorted by entity.
+    pub fn shape_intersections(&self, shape: Shape, filter: &SpatialQueryFilter) -> Vec<Entity> {
+        let (min, max) = match shape {
+            Shape::Circle(disc) => (disc.center - disc.radius, disc.center + disc.radius),
+            Shape::Segment(segment) => (segment.a.min(segment.b), segment.a.max(segment.b)),
+            Shape::Polygon(vertices) => vertices.iter().fold(
+                (Vec2::INFINITY, Vec2::NEG_INFINITY),
+                |(min, max), &vertex| (min.min(vertex), max.max(vertex)),
+            ),
+        };
+        let mut found = Vec::new();
+        for grid in self.grids(filter) {
+            grid.visit_box(min, max, |body| {
+                if filter.accepts(&self.bodies, body)
+                    && overlap(shape, self.bodies.shape(body as usize))
+                {
+                    found.push(self.bodies.entities[body as usize]);
+                }
+            });
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// Every collider that `point` lies in (its outline included), sorted by entity.
+    pub fn point_intersections(&self, point: Vec2, filter: &SpatialQueryFilter) -> Vec<Entity> {
+        self.shape_intersections(Shape::Circle(Disc::new(point, 0.0)), filter)
+    }
+
+    /// The collider nearest to `point` within `max_distance` (which may be `f32::INFINITY`),
+    /// with its point nearest to `point` (ties: the smaller entity). A collider that holds
+    /// `point` is at distance zero.
+    pub fn nearest(
+        &self,
+        point: Vec2,
+        max_distance: f32,
+        filter: &SpatialQueryFilter,
+    ) -> Option<NearestCollider> {
+        if !(point.is_finite() && max_distance >= 0.0) {
+            return None;
+        }
+        let mut best: Option<NearestCollider> = None;
+        for grid in self.grids(filter) {
+            // Boxes growing from a cell around the point: once the nearest found lies within
+            // the box's half-width, nothing outside the box can be nearer.
+            let (grid_min, grid_max) = grid.bounds();
+            let covering = (grid_max - point)
+                .abs()
+                .max((point - grid_min).abs())
+                .max_element();
+            let mut half_width = grid.cell_size();
+            loop {
+                let limit = best.map_or(max_distance, |best| best.distance);
+                let half = half_width.min(limit);
+                grid.visit_box(point - half, point + half, |body| {
+                    if !filter.accepts(&self.bodies, body) {
+                        return;
+                    }
+                    let Some(closest) = closest_point(self.bodies.shape(body as usize), point)
+                    else {
+                        return;
+                    };
+                    let entity = self.bodies.entities[body as usize];
+                    let limit = best.map_or(max_distance, |best| best.distance);
+                    let nearer = closest.distance < limit
+                        || (closest.distance == limit
+                            && best.is_none_or(|best| entity < best.entity));
+                    if nearer && closest.distance <= max_distance {
+                        best = Some(NearestCollider {
+                            entity,
+                            distance: closest.distance,
+                            point: closest.point,
+                        });
+                    }
+                });
+                let found_within = best.is_some_and(|best| best.distance <= half);
+                if found_within || half >= limit || half >= covering {
+                    break;
+                }
+                half_width *= 2.0;
+            }
+        }
+        best
+    }
+
+    /// The grids holding the colliders the filter may accept.
+    fn grids(&self, filter: &SpatialQueryFilter) -> impl Iterator<Item = &Grid> {
+        self.index.grids(&self.bodies, filter.mask).into_iter()
+    }
+
+    /// Walks a path from `origin` along the unit `direction` for `max_distance` through
+    /// `grid`, piece by piece in order, calling `visit(body, piece_start)` for each body of a
+    /// piece (its box grown by `pad`) that the filter's layers may want; stops when `visit`
+    /// returns `false`. A body may come in several pieces.
+    fn walk(
+        &self,
+        grid: &Grid,
+        origin: Vec2,
+        direction: Vec2,
+        max_distance: f32,
+        pad: f32,
+        mut visit: impl FnMut(u32, f32) -> bool,
+    ) {
+        let Some((mut start, end)) = clip(grid, origin, direction, max_distance, pad) else {
+            return;
+        };
+        let piece = CELLS_PER_PIECE * grid.cell_size();
+        loop {
+            let piece_end = (start + piece).min(end);
+            let (a, b) = (origin + direction * start, origin + direction * piece_end);
+            let mut going = true;
+            grid.visit_box(a.min(b) - pad, a.max(b) + pad, |body| {
+                if going {
+                    going = visit(body, start);
+                }
+            });
+            if !going || piece_end >= end {
+                return;
+            }
+            start = piece_end;
+        }
+    }
+
+    /// Body `body` against the ray, as a hit with its entity.
+    fn ray_hit(&self, body: u32, ray: Ray2d, max_distance: f32) -> Option<RayCastHit> {
+        let hit = ray_cast(ray, max_distance, self.bodies.shape(body as usize))?;
+        Some(RayCastHit {
+            entity: self.bodies.entities[body as usize],
+            distance: hit.distance,
+            point: hit.point,
+            normal: hit.normal,
+            starts_inside: hit.starts_inside,
+            exit: hit.exit,
+        })
+    }
+
+    /// Body `body` against the circle moving along `direction` for `reach` (finite).
+    fn circle_hit(
+        &self,
+        body: u32,
+        circle: Disc,
+        direction: Vec2,
+        reach: f32,
+    ) -> Option<ShapeCastHit> {
+        let shape = self.bodies.shape(body as usize);
+        let entity = self.bodies.entities[body as usize];
+        if overlap(Shape::Circle(circle), shape) {
+            let point = closest_point(shape, circle.center).map_or(circle.center, |c| c.point);
+            return Some(ShapeCastHit {
+                entity,
+                distance: 0.0,
+                point,
+                normal: -direction,
+            });
+        }
+        let impact = sweep(Shape::Circle(circle), direction * reach, shape, Vec2::ZERO)?;
+        Some(ShapeCastHit {
+            entity,
+            distance: impact.time * reach,
+            point: impact.point,
+            normal: impact.normal,
+        })
+    }
+}
+
+/// The part `[start, end]` of the path from `origin` along `direction` (unit) for
+/// `max_distance` that passes through the grid's box grown by `pad`; `None` when it misses it.
+fn clip(
+    grid: &Grid,
+    origin: Vec2,
+    direction: Vec2,
+    max_distance: f32,
+    pad: f32,
+) -> Option<(f32, f32)> {
+    if !(origin.is_finite() && max_distance >= 0.0) {
+        return None;
+    }
+    let (min, max) = grid.bounds();
+    let (min, max) = (min - pad, max + pad);
+    let (mut start, mut end) = (0.0_f32, max_distance);
+    for axis in 0..2 {
+        let (from, along) = (origin[axis], direction[axis]);
+        if along == 0.0 {
+            if from < min[axis] || from > max[axis] {
+                return None;
+            }
+            continue;
+        }
+        let (near, far) = ((min[axis] - from) / along, (max[axis] - from) / along);
+        start = start.max(near.min(far));
+        end = end.min(near.max(far));
+    }
+    (start <= end).then_some((start, end))
+}

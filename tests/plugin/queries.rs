@@ -1,0 +1,530 @@
+//! Spatial queries: named cases, and every query on random scenes against a brute-force loop
+//! over the geometry functions (every collider, every shape kind, layers, colliders switched
+//! off, a far outlier, more layer values than the index groups).
+
+use crate::common::app;
+use bevy::ecs::system::RunSystemOnce;
+use bevy::prelude::*;
+use bevy_collision_events::geometry::{
+    Disc, Segment, Shape, closest_point, overlap, ray_cast, sweep,
+};
+use bevy_collision_events::prelude::*;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+const WALL: LayerMask = LayerMask::layer(0);
+const ENEMY: LayerMask = LayerMask::layer(1);
+const BULLET: LayerMask = LayerMask::layer(2);
+
+fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+fn ray(origin: Vec2, direction: Vec2) -> Ray2d {
+    Ray2d::new(origin, Dir2::new(direction).expect("a direction"))
+}
+
+/// Runs `ask` with a `SpatialQuery` on the app's world, after one update.
+fn ask<T: Send + 'static>(
+    app: &mut App,
+    ask: impl FnOnce(SpatialQuery) -> T + Send + 'static,
+) -> T {
+    // A system may run more than once; this one runs once, so the closure is taken out.
+    let once = std::sync::Mutex::new(Some(ask));
+    app.world_mut()
+        .run_system_once(move |query: SpatialQuery| {
+            let ask = once.lock().unwrap().take().expect("runs once");
+            ask(query)
+        })
+        .expect("the query runs")
+}
+
+/// A wall at x = 100, an enemy square at x 200–220, a bullet at (300, 0), all on their layers.
+fn lined_up(app: &mut App) -> [Entity; 3] {
+    let world = app.world_mut();
+    let wall = world
+        .spawn((
+            SegmentCollider::new(v(100.0, -50.0), v(100.0, 50.0)),
+            CollisionLayers::new(WALL, LayerMask::ALL),
+        ))
+        .id();
+    let enemy = world
+        .spawn((
+            PolygonCollider::rectangle(20.0, 20.0),
+            CollisionLayers::new(ENEMY, LayerMask::ALL),
+            Transform::from_xyz(210.0, 0.0, 0.0),
+        ))
+        .id();
+    let bullet = world
+        .spawn((
+            CircleCollider::new(5.0),
+            CollisionLayers::new(BULLET, LayerMask::ALL),
+            Transform::from_xyz(300.0, 0.0, 0.0),
+        ))
+        .id();
+    app.update();
+    [wall, enemy, bullet]
+}
+
+#[test]
+fn a_ray_meets_the_first_collider_its_filter_allows() {
+    let mut app = app();
+    let [wall, enemy, bullet] = lined_up(&mut app);
+    let hits = ask(&mut app, move |query| {
+        let along = ray(Vec2::ZERO, Vec2::X);
+        let everything = SpatialQueryFilter::default();
+        (
+            query.cast_ray(along, f32::INFINITY, &everything),
+            query.cast_ray(
+                along,
+                f32::INFINITY,
+                &SpatialQueryFilter::from_mask(ENEMY | BULLET),
+            ),
+            query.cast_ray(
+                along,
+                f32::INFINITY,
+                &everything.clone().with_excluded([wall, enemy]),
+            ),
+            query.cast_ray(along, 50.0, &everything),
+            query.ray_hits(along, f32::INFINITY, &everything),
+        )
+    });
+    let (first, past_the_wall, excluded, short, all) = hits;
+    let first = first.unwrap();
+    assert_eq!((first.entity, first.distance), (wall, 100.0));
+    assert_eq!(first.normal, -Vec2::X);
+    let enemy_hit = past_the_wall.unwrap();
+    assert_eq!((enemy_hit.entity, enemy_hit.distance), (enemy, 200.0));
+    assert_eq!(enemy_hit.exit.unwrap().distance, 220.0);
+    assert_eq!(excluded.unwrap().entity, bullet);
+    assert_eq!(short, None);
+    let order: Vec<Entity> = all.iter().map(|hit| hit.entity).collect();
+    assert_eq!(order, [wall, enemy, bullet]);
+    assert_eq!(all[2].distance, 295.0);
+    assert_eq!(all[2].exit.unwrap().distance, 305.0);
+}
+
+#[test]
+fn disabled_colliders_are_never_returned() {
+    let mut app = app();
+    let [wall, enemy, _] = lined_up(&mut app);
+    app.world_mut().entity_mut(wall).insert(ColliderDisabled);
+    app.update();
+    let (first, at_wall, near) = ask(&mut app, |query| {
+        let all = SpatialQueryFilter::default();
+        (
+            query.cast_ray(ray(Vec2::ZERO, Vec2::X), 1000.0, &all),
+            query.point_intersections(v(100.0, 0.0), &all),
+            query.nearest(v(100.0, 0.0), 1000.0, &all),
+        )
+    });
+    assert_eq!(first.unwrap().entity, enemy);
+    assert!(at_wall.is_empty());
+    assert_eq!(near.unwrap().entity, enemy);
+}
+
+#[test]
+fn a_ray_starting_inside_a_collider_says_so() {
+    let mut app = app();
+    let [_, enemy, _] = lined_up(&mut app);
+    let hit = ask(&mut app, |query| {
+        query.cast_ray(
+            ray(v(205.0, 0.0), Vec2::X),
+            100.0,
+            &SpatialQueryFilter::from_mask(ENEMY),
+        )
+    })
+    .unwrap();
+    assert_eq!(hit.entity, enemy);
+    assert!(hit.starts_inside);
+    assert_eq!(hit.distance, 0.0);
+    assert_eq!(hit.exit.unwrap().distance, 15.0);
+}
+
+#[test]
+fn points_on_an_outline_count_and_nearest_stops_at_its_distance() {
+    let mut app = app();
+    let [wall, enemy, bullet] = lined_up(&mut app);
+    let (on_edge, on_wall, near_bullet, too_far) = ask(&mut app, |query| {
+        let all = SpatialQueryFilter::default();
+        (
+            query.point_intersections(v(200.0, 5.0), &all),
+            query.point_intersections(v(100.0, 50.0), &all),
+            query.nearest(v(300.0, 20.0), 100.0, &all),
+            query.nearest(v(300.0, 200.0), 100.0, &all),
+        )
+    });
+    assert_eq!(on_edge, [enemy]);
+    assert_eq!(on_wall, [wall]);
+    let near_bullet = near_bullet.unwrap();
+    assert_eq!(near_bullet.entity, bullet);
+    assert!((near_bullet.distance - 15.0).abs() < 1e-4);
+    assert!(near_bullet.point.distance(v(300.0, 5.0)) < 1e-4);
+    assert_eq!(too_far, None);
+}
+
+#[test]
+fn a_circle_cast_stops_where_the_circle_first_touches() {
+    let mut app = app();
+    let [wall, enemy, _] = lined_up(&mut app);
+    let (hit, past_wall, overlapping) = ask(&mut app, |query| {
+        let all = SpatialQueryFilter::default();
+        (
+            query.cast_circle(Vec2::ZERO, 10.0, Dir2::X, 1000.0, &all),
+            query.cast_circle(
+                v(150.0, 0.0),
+                10.0,
+                Dir2::X,
+                1000.0,
+                &SpatialQueryFilter::from_mask(ENEMY),
+            ),
+            query.cast_circle(v(95.0, 0.0), 10.0, Dir2::X, 1000.0, &all),
+        )
+    });
+    let hit = hit.unwrap();
+    assert_eq!(hit.entity, wall);
+    assert!((hit.distance - 90.0).abs() < 1e-3, "{hit:?}");
+    assert!(hit.point.distance(v(100.0, 0.0)) < 1e-3);
+    let past_wall = past_wall.unwrap();
+    assert_eq!(past_wall.entity, enemy);
+    assert!((past_wall.distance - 40.0).abs() < 1e-3);
+    let overlapping = overlapping.unwrap();
+    assert_eq!((overlapping.entity, overlapping.distance), (wall, 0.0));
+}
+
+#[test]
+fn an_explosion_finds_every_collider_its_disc_covers() {
+    let mut app = app();
+    let [wall, enemy, bullet] = lined_up(&mut app);
+    let (blast, small) = ask(&mut app, |query| {
+        let all = SpatialQueryFilter::default();
+        (
+            query.shape_intersections(Shape::Circle(Disc::new(v(200.0, 0.0), 100.0)), &all),
+            query.shape_intersections(Shape::Circle(Disc::new(v(150.0, 0.0), 10.0)), &all),
+        )
+    });
+    let mut expected = vec![wall, enemy, bullet];
+    expected.sort();
+    assert_eq!(blast, expected);
+    assert!(small.is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random scenes against brute force
+
+/// A collider of the scene as the brute force sees it: its entity, world shape and layers.
+struct Placed {
+    entity: Entity,
+    shape: Owned,
+    layers: CollisionLayers,
+    enabled: bool,
+}
+
+enum Owned {
+    Circle(Disc),
+    Segment(Segment),
+    Polygon(Vec<Vec2>),
+}
+
+impl Owned {
+    fn shape(&self) -> Shape<'_> {
+        match self {
+            Owned::Circle(disc) => Shape::Circle(*disc),
+            Owned::Segment(segment) => Shape::Segment(*segment),
+            Owned::Polygon(vertices) => Shape::Polygon(vertices),
+        }
+    }
+}
+
+/// A star of five points (concave) or a pentagon (convex), around the origin.
+fn polygon(rng: &mut StdRng) -> Vec<Vec2> {
+    let concave = rng.random_bool(0.5);
+    let size = rng.random_range(5.0..25.0);
+    (0..10)
+        .filter(|i| concave || i % 2 == 0)
+        .map(|i| {
+            let radius = if i % 2 == 0 { size } else { size * 0.4 };
+            Vec2::from_angle(i as f32 * std::f32::consts::TAU / 10.0) * radius
+        })
+        .collect()
+}
+
+/// Spawns `count` colliders in a 600 × 600 field on `layer_values` different layer values
+/// (a tenth of them switched off), plus, if `outlier`, one far away; placed by translation only,
+/// so their world shapes are their local shapes moved, exactly.
+fn random_scene(
+    app: &mut App,
+    rng: &mut StdRng,
+    count: usize,
+    layer_values: u32,
+    outlier: bool,
+) -> Vec<Placed> {
+    let mut placed = Vec::new();
+    for index in 0..=count {
+        let at = if outlier && index == count {
+            v(3e6, -2e6)
+        } else if index == count {
+            break;
+        } else {
+            v(rng.random_range(0.0..600.0), rng.random_range(0.0..600.0))
+        };
+        let value = rng.random_range(0..layer_values);
+        let layers = CollisionLayers::new(LayerMask(1 << (value % 30) | 1 << 31), LayerMask::ALL);
+        let enabled = !rng.random_bool(0.1);
+        let mut entity = app
+            .world_mut()
+            .spawn((layers, Transform::from_translation(at.extend(0.0))));
+        let shape = match rng.random_range(0..3) {
+            0 => {
+                let radius = rng.random_range(1.0..20.0);
+                entity.insert(CircleCollider::new(radius));
+                Owned::Circle(Disc::new(at, radius))
+            }
+            1 => {
+                let half =
+                    Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(2.0..60.0);
+                entity.insert(SegmentCollider::new(-half, half));
+                Owned::Segment(Segment::new(at - half, at + half))
+            }
+            _ => {
+                let vertices = polygon(rng);
+                entity.insert(PolygonCollider::new(vertices.clone()));
+                Owned::Polygon(vertices.iter().map(|&vertex| vertex + at).collect())
+            }
+        };
+        if !enabled {
+            entity.insert(ColliderDisabled);
+        }
+        placed.push(Placed {
+            entity: entity.id(),
+            shape,
+            layers,
+            enabled,
+        });
+    }
+    app.update();
+    placed
+}
+
+/// The colliders a filter of `mask`, excluding `excluded`, looks at.
+fn candidates<'a>(
+    placed: &'a [Placed],
+    mask: LayerMask,
+    excluded: &'a [Entity],
+) -> impl Iterator<Item = &'a Placed> {
+    placed.iter().filter(move |collider| {
+        collider.enabled
+            && collider.layers.memberships.intersects(mask)
+            && !excluded.contains(&collider.entity)
+    })
+}
+
+/// A random filter: one or two of the layer values, or all; sometimes excluding a collider.
+fn random_filter(rng: &mut StdRng, placed: &[Placed]) -> (LayerMask, Vec<Entity>) {
+    let mask = match rng.random_range(0..3) {
+        0 => LayerMask::ALL,
+        1 => LayerMask(1 << rng.random_range(0..30)),
+        _ => LayerMask(1 << rng.random_range(0..30) | 1 << rng.random_range(0..30)),
+    };
+    let excluded = if rng.random_bool(0.3) {
+        vec![placed[rng.random_range(0..placed.len())].entity]
+    } else {
+        Vec::new()
+    };
+    (mask, excluded)
+}
+
+fn random_point(rng: &mut StdRng) -> Vec2 {
+    v(
+        rng.random_range(-100.0..700.0),
+        rng.random_range(-100.0..700.0),
+    )
+}
+
+/// Every query, `rounds` times, against brute force.
+fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usize) {
+    let questions: Vec<(u8, Vec2, Vec2, f32, LayerMask, Vec<Entity>)> = (0..rounds)
+        .map(|_| {
+            let (mask, excluded) = random_filter(rng, &placed);
+            let kind = rng.random_range(0..6);
+            let max_distance = match rng.random_range(0..3) {
+                0 => f32::INFINITY,
+                _ => rng.random_range(0.0..500.0),
+            };
+            (
+                kind,
+                random_point(rng),
+                random_point(rng),
+                max_distance,
+                mask,
+                excluded,
+            )
+        })
+        .collect();
+    let answers = ask(app, move |query| {
+        questions
+            .into_iter()
+            .map(|(kind, a, b, max_distance, mask, excluded)| {
+                let filter =
+                    SpatialQueryFilter::from_mask(mask).with_excluded(excluded.iter().copied());
+                let direction = Dir2::new(b - a).unwrap_or(Dir2::X);
+                let answer = match kind {
+                    0 => {
+                        Answer::Ray(query.cast_ray(Ray2d::new(a, direction), max_distance, &filter))
+                    }
+                    1 => Answer::Rays(query.ray_hits(
+                        Ray2d::new(a, direction),
+                        max_distance,
+                        &filter,
+                    )),
+                    2 => Answer::Circle(query.cast_circle(
+                        a,
+                        8.0,
+                        direction,
+                        max_distance.min(400.0),
+                        &filter,
+                    )),
+                    3 => Answer::Entities(query.shape_intersections(
+                        Shape::Segment(Segment::new(a, a + (b - a) * 0.2)),
+                        &filter,
+                    )),
+                    4 => Answer::Entities(query.point_intersections(a, &filter)),
+                    _ => Answer::Nearest(query.nearest(a, max_distance, &filter)),
+                };
+                ((kind, a, b, max_distance, mask, excluded), answer)
+            })
+            .collect::<Vec<_>>()
+    });
+    for ((kind, a, b, max_distance, mask, excluded), answer) in answers {
+        let direction = Dir2::new(b - a).unwrap_or(Dir2::X);
+        let looked_at: Vec<&Placed> = candidates(&placed, mask, &excluded).collect();
+        let case = format!("kind {kind}, {a} → {b}, {max_distance}, {mask:?}, {excluded:?}");
+        match answer {
+            Answer::Ray(found) => {
+                let cast = Ray2d::new(a, direction);
+                let expected = looked_at
+                    .iter()
+                    .filter_map(|p| {
+                        ray_cast(cast, max_distance, p.shape.shape())
+                            .map(|hit| (hit.distance, p.entity))
+                    })
+                    .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+                assert_eq!(
+                    found.map(|hit| (hit.distance, hit.entity)),
+                    expected,
+                    "{case}"
+                );
+            }
+            Answer::Rays(found) => {
+                let cast = Ray2d::new(a, direction);
+                let mut expected: Vec<(f32, Entity)> = looked_at
+                    .iter()
+                    .filter_map(|p| {
+                        ray_cast(cast, max_distance, p.shape.shape())
+                            .map(|hit| (hit.distance, p.entity))
+                    })
+                    .collect();
+                expected.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+                let found: Vec<(f32, Entity)> =
+                    found.iter().map(|hit| (hit.distance, hit.entity)).collect();
+                assert_eq!(found, expected, "{case}");
+            }
+            Answer::Circle(found) => {
+                let circle = Disc::new(a, 8.0);
+                let reach = max_distance.min(400.0);
+                let expected = looked_at
+                    .iter()
+                    .filter_map(|p| {
+                        if overlap(Shape::Circle(circle), p.shape.shape()) {
+                            return Some((0.0, p.entity));
+                        }
+                        sweep(
+                            Shape::Circle(circle),
+                            *direction * reach,
+                            p.shape.shape(),
+                            Vec2::ZERO,
+                        )
+                        .map(|impact| (impact.time * reach, p.entity))
+                    })
+                    .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+                // The query's reach is the nearest so far, so its times may differ in the last
+                // bits from one full-length sweep: the same entity, the distance within 1e-3.
+                match (found, expected) {
+                    (None, None) => {}
+                    (Some(found), Some((distance, entity))) => {
+                        assert!(
+                            (found.distance - distance).abs() <= 1e-3 * (1.0 + distance),
+                            "{case}: {found:?} vs {expected:?}"
+                        );
+                        if found.entity != entity {
+                            // A tie within rounding: both must be that near.
+                            let other = placed.iter().find(|p| p.entity == found.entity).unwrap();
+                            let theirs = sweep(
+                                Shape::Circle(circle),
+                                *direction * reach,
+                                other.shape.shape(),
+                                Vec2::ZERO,
+                            )
+                            .map_or(0.0, |impact| impact.time * reach);
+                            assert!(
+                                (theirs - distance).abs() <= 1e-3 * (1.0 + distance),
+                                "{case}: {found:?} vs {expected:?}"
+                            );
+                        }
+                    }
+                    _ => panic!("{case}: {found:?} vs {expected:?}"),
+                }
+            }
+            Answer::Entities(found) => {
+                let shape = if kind == 3 {
+                    Shape::Segment(Segment::new(a, a + (b - a) * 0.2))
+                } else {
+                    Shape::Circle(Disc::new(a, 0.0))
+                };
+                let mut expected: Vec<Entity> = looked_at
+                    .iter()
+                    .filter(|p| overlap(shape, p.shape.shape()))
+                    .map(|p| p.entity)
+                    .collect();
+                expected.sort();
+                assert_eq!(found, expected, "{case}");
+            }
+            Answer::Nearest(found) => {
+                let expected = looked_at
+                    .iter()
+                    .filter_map(|p| {
+                        closest_point(p.shape.shape(), a)
+                            .filter(|closest| closest.distance <= max_distance)
+                            .map(|closest| (closest.distance, p.entity))
+                    })
+                    .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+                assert_eq!(
+                    found.map(|near| (near.distance, near.entity)),
+                    expected,
+                    "{case}"
+                );
+            }
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Answer {
+    Ray(Option<RayCastHit>),
+    Rays(Vec<RayCastHit>),
+    Circle(Option<ShapeCastHit>),
+    Entities(Vec<Entity>),
+    Nearest(Option<NearestCollider>),
+}
+
+#[test]
+fn every_query_agrees_with_brute_force_on_random_scenes() {
+    for (seed, layer_values, outlier) in
+        [(1, 4, false), (2, 3, true), (3, 60, false), (4, 40, true)]
+    {
+        let mut app = app();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let placed = random_scene(&mut app, &mut rng, 400, layer_values, outlier);
+        check_scene(&mut app, placed, &mut rng, 1500);
+    }
+}
