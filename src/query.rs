@@ -165,6 +165,7 @@ impl SpatialQuery<'_> {
                     }
                     // Always the whole ray, so that every answer is the geometry's own, bit for bit.
                     if filter.accepts(&self.bodies, body)
+                        && self.near_path(body, ray.origin, *ray.direction, max_distance, 0.0)
                         && let Some(hit) = self.ray_hit(body, ray, max_distance)
                         && best.is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
@@ -196,7 +197,9 @@ impl SpatialQuery<'_> {
                 max_distance,
                 0.0,
                 |body, _| {
-                    if filter.accepts(&self.bodies, body) {
+                    if filter.accepts(&self.bodies, body)
+                        && self.near_path(body, ray.origin, *ray.direction, max_distance, 0.0)
+                    {
                         bodies.push(body);
                     }
                     true
@@ -259,6 +262,7 @@ impl SpatialQuery<'_> {
                         return false;
                     }
                     if filter.accepts(&self.bodies, body)
+                        && self.near_path(body, center, *direction, reach, radius)
                         && let Some(hit) = self.circle_hit(body, circle, *direction, reach)
                         && best.is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
@@ -396,6 +400,17 @@ impl SpatialQuery<'_> {
             }
             start = piece_end;
         }
+    }
+
+    /// Whether body `body`'s bounding circle comes within `pad` of the path from `origin` along
+    /// the unit `direction` for `length`: a few operations that spare the exact test most of the
+    /// candidates a grid gives.
+    #[inline]
+    fn near_path(&self, body: u32, origin: Vec2, direction: Vec2, length: f32, pad: f32) -> bool {
+        let offset = self.bodies.centers[body as usize] - origin;
+        let reach = self.bodies.radii[body as usize] + pad;
+        let along = direction.dot(offset);
+        direction.perp_dot(offset).abs() <= reach && along >= -reach && along <= length + reach
     }
 
     /// Body `body` against the ray, as a hit with its entity.
