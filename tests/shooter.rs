@@ -10,7 +10,7 @@ mod game;
 
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
-use game::{LASER_RANGE, Laser, Stats, Wall, spawn_player_bullet};
+use game::{Game, LASER_RANGE, Laser, Stats, Wall, spawn_player_bullet};
 
 /// How far `point` is from the outline of `entity`'s collider, worked out here from the
 /// collider and its `GlobalTransform`; `None` once the entity is gone (an enemy the laser
@@ -97,6 +97,36 @@ fn the_autopilot_plays_and_the_laser_stops_at_its_targets() {
     assert!(stats.kills > 3, "only {} kills", stats.kills);
     assert!(stats.points > 0, "the autopilot scored nothing");
     assert!(stats.peak_colliders > 100);
+}
+
+#[test]
+fn the_autopilot_aims_with_spatial_queries_and_scores_at_waves_one_and_six() {
+    for wave in [1, 6] {
+        let mut app = game::headless_app(wave);
+        for _ in 0..400 {
+            app.update();
+        }
+        let stats = app.world().resource::<Stats>();
+        assert!(
+            stats.points > 0,
+            "wave {wave}: scored nothing in 400 frames"
+        );
+        assert!(stats.kills >= 3, "wave {wave}: only {} kills", stats.kills);
+        assert!(
+            stats.missile_hits > 3,
+            "wave {wave}: the homing missiles hit {} times",
+            stats.missile_hits
+        );
+    }
+    // The first wave cleared, and the next begun, within 20 seconds.
+    let mut app = game::headless_app(1);
+    for _ in 0..1200 {
+        app.update();
+    }
+    assert!(
+        app.world().resource::<Game>().wave > 1,
+        "wave 1 not cleared"
+    );
 }
 
 /// The game's systems run in one order only: no two that conflict (one writes what the other

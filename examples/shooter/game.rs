@@ -49,6 +49,16 @@ const PLAYER_BULLET_SPREAD: [f32; 3] = [-0.08, 0.0, 0.08];
 const PLAYER_GUN: Vec2 = Vec2::new(0.0, 26.0);
 /// What a bullet takes from an enemy's health.
 const BULLET_DAMAGE: f32 = 1.0;
+/// Homing missiles: one from each wing every period while firing, turning towards the nearest
+/// enemy within their range (found with `SpatialQuery::nearest`) at a limited rate.
+const MISSILE_PERIOD: f32 = 0.6;
+const MISSILE_WINGS: [Vec2; 2] = [Vec2::new(-18.0, 6.0), Vec2::new(18.0, 6.0)];
+const MISSILE_SPEED: f32 = 520.0;
+const MISSILE_RADIUS: f32 = 4.0;
+const MISSILE_RANGE: f32 = 700.0;
+/// Radians per second.
+const MISSILE_TURN_RATE: f32 = 4.0;
+const MISSILE_DAMAGE: f32 = 2.0;
 /// How far the laser reaches from the ship's nose.
 pub const LASER_RANGE: f32 = 760.0;
 /// Where the laser starts, from the ship's centre: its nose.
@@ -140,8 +150,6 @@ const CRAB_FAN_WIDTH: f32 = 2.2;
 const WALL_SEGMENT: (Vec2, Vec2) = (Vec2::new(-70.0, 20.0), Vec2::new(70.0, -20.0));
 const WALL_SEGMENT_AT: Vec2 = Vec2::new(450.0, -60.0);
 const BLOCK_AT: Vec2 = Vec2::new(200.0, -90.0);
-/// The |x| ranges under the blocks and walls, which the autopilot avoids.
-const SHELTERED_COLUMNS: [(f32, f32); 2] = [(150.0, 250.0), (380.0, 520.0)];
 
 // Drawing order (z), back to front.
 const ENEMY_Z: f32 = 0.0;
@@ -234,6 +242,8 @@ impl Plugin for GamePlugin {
                     read_keyboard,
                     move_player,
                     fire_bullets,
+                    fire_missiles,
+                    steer_missiles,
                     aim_laser,
                     spawn_waves,
                     move_enemies,
@@ -319,6 +329,10 @@ pub struct Player;
 #[derive(Component)]
 #[require(Bullet, Role::PlayerBullet)]
 pub struct PlayerBullet;
+
+/// A player's bullet that homes in on the nearest enemy.
+#[derive(Component)]
+pub struct Missile;
 
 /// A bullet fired by an enemy.
 #[derive(Component)]
@@ -414,6 +428,7 @@ pub struct Game {
     /// Seconds since the game ended, while it is over.
     pub over_for: Option<f32>,
     fire_cooldown: f32,
+    missile_cooldown: f32,
     /// The wave every new game starts at.
     first_wave: u32,
 }
@@ -440,6 +455,7 @@ impl Default for Game {
             invulnerable: 0.0,
             over_for: None,
             fire_cooldown: 0.0,
+            missile_cooldown: 0.0,
             first_wave: 1,
         }
     }
@@ -471,8 +487,10 @@ pub struct Stats {
     pub contacts: usize,
     /// Contacts over the whole run.
     pub total_contacts: u64,
-    /// Player bullets that hit an enemy.
+    /// Player bullets (missiles included) that hit an enemy.
     pub hits: u64,
+    /// Homing missiles that hit an enemy.
+    pub missile_hits: u64,
     /// Enemies destroyed.
     pub kills: u64,
     /// Points scored over every game of the run.
@@ -667,36 +685,48 @@ const AUTOPILOT_DANGER_RADIUS: f32 = 50.0;
 /// Where it likes to fly.
 const AUTOPILOT_HOME_Y: f32 = -HALF_FIELD.y + 70.0;
 /// The weights of danger, distance to the nearest enemy's column, distance to its home row,
-/// and flying under a block or wall (which would swallow its shots).
+/// and a line of fire that ends on an enemy (a reward) or on a wall (a cost).
 const AUTOPILOT_DANGER_WEIGHT: f32 = 100.0;
 const AUTOPILOT_CHASE_WEIGHT: f32 = 0.05;
 const AUTOPILOT_HOME_WEIGHT: f32 = 0.02;
-const AUTOPILOT_SHELTER_WEIGHT: f32 = 3.0;
-/// It fires the laser when an enemy's centre is this close to its column.
-const AUTOPILOT_LASER_ALIGNMENT: f32 = 30.0;
+const AUTOPILOT_AIM_WEIGHT: f32 = 3.0;
+
+/// What a shot fired straight up from `gun` would meet first, by a ray cast against enemies
+/// and walls: `Some(true)` an enemy, `Some(false)` a wall, `None` nothing.
+fn line_of_fire(
+    spatial: &SpatialQuery,
+    gun: Vec2,
+    targets: &SpatialQueryFilter,
+    enemies: &Query<(), With<Enemy>>,
+) -> Option<bool> {
+    spatial
+        .cast_ray(Ray2d::new(gun, Dir2::Y), LASER_RANGE, targets)
+        .map(|hit| enemies.contains(hit.entity))
+}
 
 /// Picks, among a few moves, the one that keeps the ship farthest from where enemy bullets
-/// will be a moment from now, breaking ties towards the nearest enemy's column; fires bullets
-/// all the time and the laser when an enemy is straight ahead.
+/// will be a moment from now, preferring a clear line of fire at an enemy and the nearest
+/// enemy's column; fires all the time, and the laser when an enemy is first in its line.
 fn fly_autopilot(
     autopilot: Res<Autopilot>,
     mut intent: ResMut<Intent>,
+    spatial: SpatialQuery,
     player: Single<&Transform, With<Player>>,
-    enemies: Query<&GlobalTransform, With<Enemy>>,
+    enemies: Query<(), With<Enemy>>,
     bullets: Query<(&Transform, &Velocity), With<EnemyBullet>>,
 ) {
     if !autopilot.0 {
         return;
     }
     let position = player.translation.truncate();
-    let target = enemies
-        .iter()
-        .map(|enemy| enemy.translation().truncate())
-        .min_by(|a, b| {
-            (a.x - position.x)
-                .abs()
-                .total_cmp(&(b.x - position.x).abs())
-        });
+    let targets = SpatialQueryFilter::from_mask(ENEMY | WALL);
+    let target = spatial
+        .nearest(
+            position,
+            f32::INFINITY,
+            &SpatialQueryFilter::from_mask(ENEMY),
+        )
+        .map(|nearest| nearest.point);
     let threats: Vec<(Vec2, Vec2)> = bullets
         .iter()
         .map(|(transform, velocity)| (transform.translation.truncate(), velocity.0))
@@ -718,13 +748,15 @@ fn fly_autopilot(
         }
         let future = ahead(movement, AUTOPILOT_LOOK_AHEAD);
         let chase = target.map_or(0.0, |target| (target.x - future.x).abs());
-        let sheltered = SHELTERED_COLUMNS
-            .iter()
-            .any(|(from, to)| (*from..=*to).contains(&future.x.abs()));
+        let aim = match line_of_fire(&spatial, future + PLAYER_GUN, &targets, &enemies) {
+            Some(true) => -1.0,
+            Some(false) => 1.0,
+            None => 0.0,
+        };
         AUTOPILOT_DANGER_WEIGHT * danger
             + AUTOPILOT_CHASE_WEIGHT * chase
             + AUTOPILOT_HOME_WEIGHT * (future.y - AUTOPILOT_HOME_Y).abs()
-            + AUTOPILOT_SHELTER_WEIGHT * f32::from(sheltered)
+            + AUTOPILOT_AIM_WEIGHT * aim
     };
     let movement = AUTOPILOT_MOVES_X
         .into_iter()
@@ -734,8 +766,7 @@ fn fly_autopilot(
     *intent = Intent {
         movement,
         firing: true,
-        lasering: target
-            .is_some_and(|target| (target.x - position.x).abs() < AUTOPILOT_LASER_ALIGNMENT),
+        lasering: line_of_fire(&spatial, position + LASER_NOSE, &targets, &enemies) == Some(true),
         restart: false,
     };
 }
@@ -769,6 +800,54 @@ fn fire_bullets(
     let gun = player.translation.truncate() + PLAYER_GUN;
     for spread in PLAYER_BULLET_SPREAD {
         spawn_player_bullet(&mut commands, gun, spread);
+    }
+}
+
+/// While firing, a homing missile from each wing every [`MISSILE_PERIOD`].
+fn fire_missiles(
+    mut commands: Commands,
+    time: Res<Time>,
+    intent: Res<Intent>,
+    mut game: ResMut<Game>,
+    player: Single<&Transform, With<Player>>,
+) {
+    game.missile_cooldown -= time.delta_secs();
+    if !intent.firing || game.missile_cooldown > 0.0 || game.over_for.is_some() {
+        return;
+    }
+    game.missile_cooldown = MISSILE_PERIOD;
+    for wing in MISSILE_WINGS {
+        let at = player.translation.truncate() + wing;
+        commands.spawn((
+            PlayerBullet,
+            Missile,
+            CircleCollider::new(MISSILE_RADIUS),
+            Swept::default(),
+            PLAYER_SHOT_LAYERS,
+            Velocity(Vec2::Y * MISSILE_SPEED),
+            Transform::from_translation(at.extend(PLAYER_BULLET_Z)),
+        ));
+    }
+}
+
+/// Each missile turns towards the nearest enemy within its range, as the spatial index saw
+/// them at the end of the last frame, by at most its turn rate.
+fn steer_missiles(
+    time: Res<Time>,
+    spatial: SpatialQuery,
+    mut missiles: Query<(&Transform, &mut Velocity), With<Missile>>,
+) {
+    let enemies = SpatialQueryFilter::from_mask(ENEMY);
+    let most = MISSILE_TURN_RATE * time.delta_secs();
+    for (transform, mut velocity) in &mut missiles {
+        let position = transform.translation.truncate();
+        let Some(target) = spatial.nearest(position, MISSILE_RANGE, &enemies) else {
+            continue;
+        };
+        let wanted = (target.point - position).to_angle();
+        let heading = velocity.0.to_angle();
+        let turn = (wanted - heading + PI).rem_euclid(TAU) - PI;
+        velocity.0 = Vec2::from_angle(heading + turn.clamp(-most, most)) * MISSILE_SPEED;
     }
 }
 
@@ -933,14 +1012,21 @@ fn enemy_hit(
     mut commands: Commands,
     mut enemies: Query<&mut Enemy>,
     bullets: Query<(), (With<Bullet>, With<PlayerBullet>)>,
+    missiles: Query<(), With<Missile>>,
     mut stats: ResMut<Stats>,
 ) {
     let Ok(mut enemy) = enemies.get_mut(hit.entity) else {
         return;
     };
+    let missile = missiles.contains(hit.other);
     if spend(&mut commands, &bullets, hit.other) {
-        enemy.health -= BULLET_DAMAGE;
+        enemy.health -= if missile {
+            MISSILE_DAMAGE
+        } else {
+            BULLET_DAMAGE
+        };
         stats.hits += 1;
+        stats.missile_hits += u64::from(missile);
     }
 }
 

@@ -1,8 +1,9 @@
 //! A small shoot-'em-up that shows `bevy_collision_events` at work: every collider kind, the
 //! events a game reacts to, and a spark at every point where two outlines cross.
 //!
-//! - Your ship (a concave polygon): arrows or WASD to move, Space to fire bullets (circles),
-//!   X or Shift to fire the laser (a segment) that stops at the first thing it hits.
+//! - Your ship (a concave polygon): arrows or WASD to move, Space to fire bullets (circles) and
+//!   homing missiles, X or Shift to fire the laser (a segment) that stops at the first thing it
+//!   hits.
 //! - Waves of enemies (concave stars that spin, orbs, scaled crabs) fire rings, bursts and fans
 //!   of bullets; walls and blocks absorb shots from both sides. R restarts after a game over.
 //! - C shows the colliders as the collision pipeline sees them (the crate's debug drawing).
@@ -18,8 +19,12 @@
 //!   everything it touches this frame, and it stops at the nearest point.
 //! - **Sweeps**: every bullet is [`Swept`], so none passes through a wall or a small enemy
 //!   between two frames, however fast it flies.
-//! - **Queries**: the ship's [`CollidingEntities`] tells when a ram still lasts; [`Contacts`]
-//!   counts this frame's contacts for the HUD.
+//! - **Spatial queries** ([`SpatialQuery`]): each homing missile turns towards the nearest
+//!   enemy (`nearest`); the autopilot checks each move's line of fire with a ray cast
+//!   (`cast_ray`: does the first thing up there belong to an enemy or a wall?) and fires the
+//!   laser when an enemy is first in line.
+//! - **Contact state**: the ship's [`CollidingEntities`] tells when a ram still lasts;
+//!   [`Contacts`] counts this frame's contacts for the HUD.
 //! - **Layers**: [`CollisionLayers`] keep shots from ever meeting shots, so thousands of bullets
 //!   cost nothing between themselves; [`ColliderDisabled`] switches the laser off, and the ship
 //!   after a game over.
