@@ -4,7 +4,11 @@
 //! ```text
 //! cargo run --release -p compare                                   # everything
 //! cargo run --release -p compare -- --scene rain-10k --engine ours # a part
+//! cargo run --release -p compare -- --queries                      # the query scene
 //! ```
+//!
+//! `--queries` runs the query scene instead ([`queries`]): rays and point queries through
+//! each engine's spatial queries, timed, with their answers compared.
 //!
 //! Options, each repeatable: `--scene NAME` (`rain-1k`, `rain-10k`, `rain-50k`, `crossfire-10k`,
 //! `mixed-5k`, `clump-10k`, `churn-10k`, `fast-5k`), `--engine NAME` (`ours`, `avian2d`,
@@ -23,6 +27,7 @@
 mod engine;
 mod exact;
 mod measure;
+mod queries;
 mod scene;
 mod shape;
 mod started;
@@ -104,6 +109,10 @@ impl Options {
 fn main() {
     if let Ok(run) = std::env::var(RUN_VARIABLE) {
         run_here(&run);
+        return;
+    }
+    if std::env::args().any(|argument| argument == "--queries") {
+        queries::run(&Engine::ALL);
         return;
     }
     let options = match Options::parse(std::env::args().skip(1)) {

@@ -278,6 +278,18 @@ impl Scene {
     }
 }
 
+impl Scene {
+    /// Spawns every body on `engine` where it starts, with nothing to move it: the query scene.
+    pub fn spawn_still(&self, app: &mut App, engine: Engine) {
+        let world = app.world_mut();
+        let mut commands = world.commands();
+        for (id, body) in self.bodies().iter().enumerate() {
+            spawn(&mut commands, engine, body, BodyId(id as u32));
+        }
+        world.flush();
+    }
+}
+
 /// The system set (in `Update`) that advances every body's [`Path`] and writes its
 /// `Transform`; an engine's own per-frame work for [`BodyKind::Fast`] bodies (a velocity, a
 /// jump) runs after it.
