@@ -4,10 +4,10 @@ use super::{Disc, Segment};
 use bevy::math::{Vec2, bounding::BoundingCircle};
 
 impl Disc {
-    /// The disc itself, as a [`BoundingCircle`].
+    /// The disc itself, as a [`BoundingCircle`] (a negative or NaN radius: a point).
     #[inline]
     pub fn bounding_circle(&self) -> BoundingCircle {
-        BoundingCircle::new(self.center, self.radius)
+        BoundingCircle::new(self.center, self.radius.max(0.0))
     }
 }
 
@@ -15,7 +15,8 @@ impl Segment {
     /// The smallest circle around the segment: centred on its midpoint, radius half its length.
     #[inline]
     pub fn bounding_circle(&self) -> BoundingCircle {
-        BoundingCircle::new(self.a.midpoint(self.b), self.half_length())
+        // `max` turns a NaN length (non-finite ends) into zero, never a negative radius.
+        BoundingCircle::new(self.a.midpoint(self.b), self.half_length().max(0.0))
     }
 }
 
@@ -53,7 +54,7 @@ pub fn bounding_circle_of_points(points: &[Vec2]) -> BoundingCircle {
         .iter()
         .map(|p| p.distance(circle.center))
         .fold(circle.radius, f32::max);
-    BoundingCircle::new(circle.center, radius * (1.0 + 1e-6))
+    BoundingCircle::new(circle.center, (radius * (1.0 + 1e-6)).max(0.0))
 }
 
 /// The radius of a polygon's bounding box's circumcircle (half the box's diagonal): the
@@ -163,8 +164,16 @@ impl Enclosing {
     }
 
     /// The circle through three points; for collinear points, the circle on the farthest pair.
+    ///
+    /// The centre's offset from `p` is a cubic expression in the other two points' offsets over
+    /// a quadratic one: worked out with the offsets divided by their largest coordinate (so
+    /// at most 1) and multiplied back, so that neither overflows for coordinates in range.
     fn through(p: Vec2, q: Vec2, r: Vec2) -> Self {
-        let (qp, rp) = (q - p, r - p);
+        let scale = (q - p).abs().max((r - p).abs()).max_element();
+        if !(scale > 0.0) {
+            return Self::point(p);
+        }
+        let (qp, rp) = ((q - p) / scale, (r - p) / scale);
         let denominator = 2.0 * qp.perp_dot(rp);
         if denominator.abs() > f32::EPSILON * qp.length_squared().max(rp.length_squared()) {
             let offset = Vec2::new(
@@ -172,8 +181,8 @@ impl Enclosing {
                 qp.x * rp.length_squared() - rp.x * qp.length_squared(),
             ) / denominator;
             return Self {
-                center: p + offset,
-                radius: offset.length(),
+                center: p + offset * scale,
+                radius: offset.length() * scale,
             };
         }
         [

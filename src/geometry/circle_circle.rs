@@ -65,14 +65,19 @@ pub fn intersect_circle_circle(first: Disc, second: Disc) -> Option<Intersection
         let along = 0.5 * (first.radius + distance - second.radius);
         points.push(first.center + toward_second * along);
     } else {
-        // Law of cosines: `along` is the distance from the first centre to the chord's foot,
-        // `half_chord` half the chord's length.
-        let along = (distance * distance
-            + (first.radius - second.radius) * (first.radius + second.radius))
+        // Law of cosines, from the smaller circle's centre (from the larger one, `r² − along²`
+        // would lose the chord to cancellation when the radii differ a lot): `along` is the
+        // distance from that centre to the chord's foot, `half_chord` half the chord's length.
+        let (near, far, toward_far) = if second.radius < first.radius {
+            (second, first, -toward_second)
+        } else {
+            (first, second, toward_second)
+        };
+        let along = (distance * distance + (near.radius - far.radius) * (near.radius + far.radius))
             / (2.0 * distance);
-        let half_chord_squared = (first.radius - along) * (first.radius + along);
+        let half_chord_squared = (near.radius - along) * (near.radius + along);
         let half_chord = half_chord_squared.max(0.0).sqrt();
-        let foot = first.center + toward_second * along;
+        let foot = near.center + toward_far * along;
         let left = toward_second.perp();
         points.push(foot + left * half_chord);
         push_unique(&mut points, foot - left * half_chord, tolerance);

@@ -119,7 +119,8 @@ pub const MAX_COORDINATE: f32 = 1e18;
 /// narrower than it, is not resolved: two such shapes apart may be reported touching. Nothing
 /// panics or returns NaN there. Zero is exact: a disc of radius zero, or a zero-length segment,
 /// is a point. Shapes from `MIN_SIZE` to [`MAX_COORDINATE`] give the same answers at every
-/// scale (scaling by a power of two changes them by exactly that factor).
+/// scale (scaling by a power of two changes them by exactly that factor), save exact
+/// tangencies: a touch within one rounding step of the products may fall either way.
 ///
 /// The colliders' constructors refuse sizes between zero and `MIN_SIZE`
 /// ([`ColliderError::TooSmall`](crate::ColliderError::TooSmall)), and the plugin skips, with a
@@ -279,7 +280,7 @@ impl Impact {
 /// Points are found in order along an outline, so a point found twice (a vertex met from both
 /// of its edges, a crossing where two edges of the other shape meet) is found twice in a row:
 /// comparing with the last one is enough, and keeps the cost linear in the number of points.
-/// An outline walked all the way round may end where it began: see [`close_loop`].
+/// An outline walked all the way round may end where it began: see [`drop_near_duplicates`].
 #[inline]
 pub(crate) fn push_unique(points: &mut Points, point: Vec2, tolerance: f32) {
     if points
@@ -290,15 +291,49 @@ pub(crate) fn push_unique(points: &mut Points, point: Vec2, tolerance: f32) {
     }
 }
 
-/// Drops the last point when it repeats the first: a polygon's last edge ends at the vertex
-/// its first edge starts from.
-#[inline]
-pub(crate) fn close_loop(points: &mut Points, tolerance: f32) {
-    if let [first, .., last] = points.as_slice()
-        && first.distance_squared(*last) <= tolerance * tolerance
-    {
-        points.pop();
+/// Drops every point that lies within `tolerance` of an earlier one, keeping the order: the
+/// last step of a polygon pair's points. [`push_unique`] has already merged the repeats found
+/// in a row; what is left is the loop's end meeting its start, and points found apart along
+/// the outline yet close together (a long, thin shape). A few points are compared pair by
+/// pair; many are sorted along x first, so the cost stays `n log n`.
+pub(crate) fn drop_near_duplicates(points: &mut Points, tolerance: f32) {
+    const PAIRWISE: usize = 16;
+    let tolerance_squared = tolerance * tolerance;
+    let close = |p: Vec2, q: Vec2| p.distance_squared(q) <= tolerance_squared;
+    if points.len() <= PAIRWISE {
+        let mut kept = 0;
+        for index in 0..points.len() {
+            let point = points[index];
+            if !points[..kept].iter().any(|&earlier| close(earlier, point)) {
+                points[kept] = point;
+                kept += 1;
+            }
+        }
+        points.truncate(kept);
+        return;
     }
+    let mut by_x: Vec<usize> = (0..points.len()).collect();
+    by_x.sort_unstable_by(|&i, &j| points[i].x.total_cmp(&points[j].x));
+    let mut dropped = vec![false; points.len()];
+    for (rank, &i) in by_x.iter().enumerate() {
+        if dropped[i] {
+            continue;
+        }
+        for &j in &by_x[rank + 1..] {
+            if points[j].x - points[i].x > tolerance {
+                break;
+            }
+            if !dropped[j] && close(points[i], points[j]) {
+                // The later of the two along the outline goes.
+                dropped[i.max(j)] = true;
+            }
+        }
+    }
+    let mut index = 0;
+    points.retain(|_| {
+        index += 1;
+        !dropped[index - 1]
+    });
 }
 
 /// Whether a point lies within [`MAX_COORDINATE`] on both axes (NaN does not).

@@ -4,7 +4,7 @@ use super::point::{crosses_ray, nearest_outline_point};
 use super::segment_circle::push_crossings;
 use super::{
     Containment, Disc, Intersection, Points, TOLERANCE, all_in_range, bounds::polygon_size,
-    close_loop, edges,
+    drop_near_duplicates, edges,
 };
 use bevy::math::Vec2;
 
@@ -58,7 +58,7 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Disc) -> Option<Inter
         }
     }
     if let Some(tolerance) = tolerance {
-        close_loop(&mut points, tolerance);
+        drop_near_duplicates(&mut points, tolerance);
     }
     if !points.is_empty() {
         return Some(Intersection::crossing(points));

@@ -3,8 +3,8 @@
 use super::bounds::BoundingBox;
 use super::segment_segment::{drop_straight_joins, push_crossings, segments_meet};
 use super::{
-    Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, close_loop, edges,
-    point_in_polygon, push_unique,
+    Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, drop_near_duplicates,
+    edges, point_in_polygon, push_unique,
 };
 use bevy::math::{Vec2, Vec4};
 use core::ops::ControlFlow;
@@ -68,9 +68,15 @@ pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Inte
         return None;
     };
     // No edge met, so the inner polygon is wholly inside, and the outer one's first vertex
-    // cannot be inside it; if it is, the outlines pass a hair apart at a vertex, where rounding
-    // parted the two tests, and the tolerant test finds where.
-    if !point_in_polygon(outer[0], inner) {
+    // cannot be inside it, nor another vertex of the inner one outside; if so, the outlines
+    // pass a hair apart at a vertex, where rounding parted the two tests, and the tolerant test
+    // finds where. (A polyline's every vertex is checked; a polygon's middle one.)
+    let others_inside = if inner.len() < 3 {
+        inner.iter().all(|&vertex| point_in_polygon(vertex, outer))
+    } else {
+        point_in_polygon(inner[inner.len() / 2], outer)
+    };
+    if !point_in_polygon(outer[0], inner) && others_inside {
         return Some(Intersection::contained(containment));
     }
     let mut along = AlongEdges::default();
@@ -115,11 +121,14 @@ fn for_each_meeting_pair(
 ) {
     let lanes = VertexLanes::of(second);
     let count = second.len();
+    // The edges of `second` as `edges` gives them: a two-vertex polyline has one edge, not
+    // that edge and its reverse (which rounding could see differently).
+    let edge_count = if count == 2 { 1 } else { count };
     for (index, edge) in edges(first).enumerate() {
         if !second_box.overlaps(&BoundingBox::of_segment(edge)) {
             continue;
         }
-        for k in Straddling::new(second, lanes.as_ref(), edge) {
+        for k in Straddling::new(second, lanes.as_ref(), edge).take_while(|&k| k < edge_count) {
             let other = Segment::new(second[k], second[(k + 1) % count]);
             if straddles_line_of(edge, other)
                 && segments_meet(edge, other)
@@ -271,12 +280,9 @@ fn proper_crossing(edge: Segment, other: Segment, tolerance: f32) -> Option<f32>
     let edge_a_side = along_other.perp_dot(edge.a - other.a);
     let edge_b_side = along_other.perp_dot(edge.b - other.a);
     let opposite = |p: f32, q: f32| (p < 0.0 && q > 0.0) || (p > 0.0 && q < 0.0);
-    // A side value is a distance times the line's length: compare squares, no square root.
-    let tolerance_squared = tolerance * tolerance;
-    let off_line = |p: f32, q: f32, line: Vec2| {
-        let farthest = p.abs().max(q.abs());
-        farthest * farthest > tolerance_squared * line.length_squared()
-    };
+    // A side value is a distance times the line's length. Compared with the tolerance times
+    // the length, not squared: squares of huge or tiny shapes leave `f32`'s range.
+    let off_line = |p: f32, q: f32, line: Vec2| p.abs().max(q.abs()) > tolerance * line.length();
     (opposite(other_a_side, other_b_side)
         && opposite(edge_a_side, edge_b_side)
         && off_line(other_a_side, other_b_side, along_edge)
@@ -343,7 +349,7 @@ impl AlongEdges {
     /// Every point, in order along the first polygon's outline, once.
     fn finish(mut self, tolerance: f32) -> Points {
         self.flush(tolerance);
-        close_loop(&mut self.points, tolerance);
+        drop_near_duplicates(&mut self.points, tolerance);
         drop_straight_joins(&mut self.points, &self.pieces, tolerance);
         self.points
     }

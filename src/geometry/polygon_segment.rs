@@ -3,7 +3,7 @@
 use super::segment_segment::{drop_straight_joins, push_crossings, segments_meet};
 use super::{
     Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, bounds::polygon_size,
-    close_loop, edges, point_in_polygon,
+    drop_near_duplicates, edges, point_in_polygon,
 };
 use bevy::math::Vec2;
 use smallvec::SmallVec;
@@ -44,7 +44,7 @@ pub fn intersect_polygon_segment(vertices: &[Vec2], segment: Segment) -> Option<
         }
     }
     if let Some(tolerance) = tolerance {
-        close_loop(&mut points, tolerance);
+        drop_near_duplicates(&mut points, tolerance);
         drop_straight_joins(&mut points, &pieces, tolerance);
     }
     if !points.is_empty() {
@@ -72,7 +72,7 @@ pub fn intersect_polygon_segment(vertices: &[Vec2], segment: Segment) -> Option<
     for edge in edges(vertices) {
         push_crossings(edge, segment, tolerance, &mut points);
     }
-    close_loop(&mut points, tolerance);
+    drop_near_duplicates(&mut points, tolerance);
     if points.is_empty() {
         points.push(segment.a);
     }

@@ -151,11 +151,15 @@ pub(crate) fn push_crossings(
     if (-first_slack..=1.0 + first_slack).contains(&t)
         && (-second_slack..=1.0 + second_slack).contains(&u)
     {
-        push_unique(
-            points,
-            first.a + first_direction * t.clamp(0.0, 1.0),
-            tolerance,
-        );
+        let mut point = first.a + first_direction * t.clamp(0.0, 1.0);
+        // Where the lines are nearly parallel, rounding moves the crossing far along them (the
+        // two parameters are ratios of tiny cross products): kept on `second` as well, it is
+        // `second`'s end, which then lies on `first` within the tolerance.
+        let on_second = (point - second.a).dot(second_direction) / (second_length * second_length);
+        if !(0.0..=1.0).contains(&on_second) {
+            point = second.a + second_direction * on_second.clamp(0.0, 1.0);
+        }
+        push_unique(points, point, tolerance);
     }
     None
 }

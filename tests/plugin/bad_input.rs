@@ -342,6 +342,24 @@ fn shapes_smaller_than_min_size_are_refused() {
 }
 
 #[test]
+fn huge_regular_polygons_have_finite_bounds() {
+    // Their bounding circles once overflowed from about 4.5e12 (and panicked in debug builds).
+    for circumradius in [5e12, 1e13, 3.7646462e16, 1e18] {
+        let polygon = PolygonCollider::try_regular(3, circumradius).expect("in range");
+        let bounds = polygon.local_bounding_circle().expect("valid");
+        assert!(
+            bounds.center.is_finite() && bounds.radius().is_finite(),
+            "{circumradius}: {bounds:?}"
+        );
+        let primitive = RegularPolygon::new(circumradius, 3);
+        assert!(
+            PolygonCollider::try_from(primitive).is_ok(),
+            "{circumradius}"
+        );
+    }
+}
+
+#[test]
 fn colliders_scaled_below_min_size_are_skipped_and_hide_nothing() {
     // Two tiny discs apart by twice their size: too small for the tests, which could report
     // them touching. Skipped, and the good pair beside them unaffected.
