@@ -1031,7 +1031,7 @@ fn a_bounding_circle_of_a_negative_or_nan_radius_is_a_point_not_a_panic() {
 #[test]
 fn bounding_circles_of_huge_polygons_stay_finite() {
     use bevy_collision_events::geometry::bounding_circle_of_points;
-    for size in [5e12, 1e13, 3.7646462e16, 1e18] {
+    for size in [5e12, 1e13, 3.764_646e16, 1e18] {
         let triangle: Vec<Vec2> = (0..3)
             .map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 3.0) * size)
             .collect();

@@ -170,7 +170,7 @@ impl Enclosing {
     /// at most 1) and multiplied back, so that neither overflows for coordinates in range.
     fn through(p: Vec2, q: Vec2, r: Vec2) -> Self {
         let scale = (q - p).abs().max((r - p).abs()).max_element();
-        if !(scale > 0.0) {
+        if scale.is_nan() || scale == 0.0 {
             return Self::point(p);
         }
         let (qp, rp) = ((q - p) / scale, (r - p) / scale);

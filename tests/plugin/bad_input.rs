@@ -344,7 +344,7 @@ fn shapes_smaller_than_min_size_are_refused() {
 #[test]
 fn huge_regular_polygons_have_finite_bounds() {
     // Their bounding circles once overflowed from about 4.5e12 (and panicked in debug builds).
-    for circumradius in [5e12, 1e13, 3.7646462e16, 1e18] {
+    for circumradius in [5e12, 1e13, 3.764_646e16, 1e18] {
         let polygon = PolygonCollider::try_regular(3, circumradius).expect("in range");
         let bounds = polygon.local_bounding_circle().expect("valid");
         assert!(
