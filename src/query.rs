@@ -8,6 +8,7 @@ use crate::pipeline::spatial_index::SpatialIndex;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use core::cell::Cell;
 
 /// Which colliders a query looks at: those on a layer of `mask` (their
 /// [`memberships`](crate::CollisionLayers::memberships) meet it), other than the `excluded`
@@ -109,7 +110,9 @@ pub struct NearestCollider {
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
 /// (a grid per layer group, built the first time a frame's query asks for that group) picks the
-/// colliders to test, so a query never tests every collider. A [`SpatialQueryFilter`] says
+/// colliders near the query to test, so a query costs what is near it, not what the world
+/// holds (only a query as wide as a whole sparse, folded grid tests all of its colliders).
+/// A [`SpatialQueryFilter`] says
 /// which layers to look at, and which entities to leave out.
 ///
 /// ```
@@ -139,8 +142,10 @@ pub struct SpatialQuery<'w> {
     index: Res<'w, SpatialIndex>,
 }
 
-/// How many cells long each piece of a ray is, when walking it through a grid.
+/// How many cells long each piece of a ray is, when walking it through a grid...
 const CELLS_PER_PIECE: f32 = 4.0;
+/// ...with at most this many pieces in all.
+const MAX_PIECES: usize = 4096;
 
 impl SpatialQuery<'_> {
     /// The first collider along `ray` within `max_distance` (which may be `f32::INFINITY`):
@@ -151,33 +156,31 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
     ) -> Option<RayCastHit> {
-        let mut best: Option<RayCastHit> = None;
+        let best: Cell<Option<RayCastHit>> = Cell::new(None);
         for grid in self.grids(filter) {
             self.walk(
                 grid,
-                ray.origin,
-                *ray.direction,
+                (ray.origin, *ray.direction),
                 max_distance,
                 0.0,
-                |body, piece_start| {
-                    if best.is_some_and(|best| best.distance < piece_start) {
-                        return false;
-                    }
-                    // Always the whole ray, so that every answer is the geometry's own, bit for bit.
+                // A hit in a later piece is farther than this piece's start.
+                |piece_start| best.get().is_none_or(|best| best.distance >= piece_start),
+                |body| {
+                    // Always the whole ray, so that every answer is the geometry's own, bit for
+                    // bit.
                     if filter.accepts(&self.bodies, body)
                         && self.near_path(body, ray.origin, *ray.direction, max_distance, 0.0)
                         && let Some(hit) = self.ray_hit(body, ray, max_distance)
-                        && best.is_none_or(|best| {
+                        && best.get().is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
                         })
                     {
-                        best = Some(hit);
+                        best.set(Some(hit));
                     }
-                    true
                 },
             );
         }
-        best
+        best.get()
     }
 
     /// Every collider along `ray` within `max_distance`, in order of distance (ties: by
@@ -192,17 +195,16 @@ impl SpatialQuery<'_> {
         for grid in self.grids(filter) {
             self.walk(
                 grid,
-                ray.origin,
-                *ray.direction,
+                (ray.origin, *ray.direction),
                 max_distance,
                 0.0,
-                |body, _| {
+                |_| true,
+                |body| {
                     if filter.accepts(&self.bodies, body)
                         && self.near_path(body, ray.origin, *ray.direction, max_distance, 0.0)
                     {
                         bodies.push(body);
                     }
-                    true
                 },
             );
         }
@@ -221,9 +223,9 @@ impl SpatialQuery<'_> {
     }
 
     /// The first collider that a circle of `radius` at `center`, moving along `direction` for
-    /// `max_distance`, touches: the exact time of impact, as the
-    /// [sweeps](mod@crate::geometry::sweep) compute it. A collider it already overlaps at `center`
-    /// is met at distance zero.
+    /// `max_distance` (which may be `f32::INFINITY`), touches: the exact time of impact, as the
+    /// [sweeps](mod@crate::geometry::sweep) compute it. A collider it already overlaps at
+    /// `center` is met at distance zero.
     pub fn cast_circle(
         &self,
         center: Vec2,
@@ -237,44 +239,37 @@ impl SpatialQuery<'_> {
             return None;
         }
         let grids: Vec<&Grid> = self.grids(filter).collect();
-        // How far to sweep: the whole distance, or, for an unbounded one, as far as the last
-        // grid's box reaches (beyond it nothing is met). One reach for every collider, so that
-        // each answer is the sweep's own.
-        let reach = if max_distance.is_finite() {
-            max_distance
-        } else {
-            grids
-                .iter()
-                .filter_map(|grid| clip(grid, center, *direction, max_distance, radius))
-                .map(|(_, end)| end)
-                .fold(0.0, f32::max)
-        };
-        let mut best: Option<ShapeCastHit> = None;
+        // How far to sweep: no farther than the last grid's box reaches (beyond it nothing is
+        // met), so that the motion stays finite and in range. One reach for every collider, so
+        // that each answer is the sweep's own.
+        let reach = grids
+            .iter()
+            .filter_map(|grid| clip(grid, center, *direction, max_distance, radius))
+            .map(|(_, end)| end)
+            .fold(0.0, f32::max)
+            .min(max_distance);
+        let best: Cell<Option<ShapeCastHit>> = Cell::new(None);
         for grid in grids {
             self.walk(
                 grid,
-                center,
-                *direction,
+                (center, *direction),
                 reach,
                 radius,
-                |body, piece_start| {
-                    if best.is_some_and(|best| best.distance < piece_start) {
-                        return false;
-                    }
+                |piece_start| best.get().is_none_or(|best| best.distance >= piece_start),
+                |body| {
                     if filter.accepts(&self.bodies, body)
                         && self.near_path(body, center, *direction, reach, radius)
                         && let Some(hit) = self.circle_hit(body, circle, *direction, reach)
-                        && best.is_none_or(|best| {
+                        && best.get().is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
                         })
                     {
-                        best = Some(hit);
+                        best.set(Some(hit));
                     }
-                    true
                 },
             );
         }
-        best
+        best.get()
     }
 
     /// Every collider that `shape` (in world space) overlaps, by the exact
@@ -333,7 +328,7 @@ impl SpatialQuery<'_> {
             loop {
                 let limit = best.map_or(max_distance, |best| best.distance);
                 let half = half_width.min(limit);
-                grid.visit_box(point - half, point + half, |body| {
+                let everyone = grid.visit_box(point - half, point + half, |body| {
                     if !filter.accepts(&self.bodies, body) {
                         return;
                     }
@@ -355,7 +350,7 @@ impl SpatialQuery<'_> {
                     }
                 });
                 let found_within = best.is_some_and(|best| best.distance <= half);
-                if found_within || half >= limit || half >= covering {
+                if found_within || everyone || half >= limit || half >= covering {
                     break;
                 }
                 half_width *= 2.0;
@@ -370,35 +365,43 @@ impl SpatialQuery<'_> {
     }
 
     /// Walks a path from `origin` along the unit `direction` for `max_distance` through
-    /// `grid`, piece by piece in order, calling `visit(body, piece_start)` for each body of a
-    /// piece (its box grown by `pad`) that the filter's layers may want; stops when `visit`
-    /// returns `false`. A body may come in several pieces.
+    /// `grid`, piece by piece in order: before each piece, `going(piece_start)` says whether to
+    /// go on; then `visit(body)` for each body of the piece's box grown by `pad`. A body may
+    /// come in several pieces. At most [`MAX_PIECES`] pieces (longer ones on a long path
+    /// through a sparse, folded grid), each at least a few cells long.
     fn walk(
         &self,
         grid: &Grid,
-        origin: Vec2,
-        direction: Vec2,
+        (origin, direction): (Vec2, Vec2),
         max_distance: f32,
         pad: f32,
-        mut visit: impl FnMut(u32, f32) -> bool,
+        mut going: impl FnMut(f32) -> bool,
+        mut visit: impl FnMut(u32),
     ) {
-        let Some((mut start, end)) = clip(grid, origin, direction, max_distance, pad) else {
+        let Some((start, end)) = clip(grid, origin, direction, max_distance, pad) else {
             return;
         };
-        let piece = CELLS_PER_PIECE * grid.cell_size();
-        loop {
-            let piece_end = (start + piece).min(end);
-            let (a, b) = (origin + direction * start, origin + direction * piece_end);
-            let mut going = true;
-            grid.visit_box(a.min(b) - pad, a.max(b) + pad, |body| {
-                if going {
-                    going = visit(body, start);
-                }
-            });
-            if !going || piece_end >= end {
+        let length = end - start;
+        let pieces = (length / (CELLS_PER_PIECE * grid.cell_size()))
+            .ceil()
+            .clamp(1.0, MAX_PIECES as f32) as usize;
+        // Points of the path far from the origin are rounded by a few ulps of their
+        // coordinates: each box is grown by that much more.
+        let slack = 4.0 * f32::EPSILON * (origin.abs().max_element() + end.abs());
+        let at = |distance: f32| origin + direction * distance;
+        for piece in 0..pieces {
+            let from = start + length * (piece as f32 / pieces as f32);
+            let to = if piece + 1 == pieces {
+                end
+            } else {
+                start + length * ((piece + 1) as f32 / pieces as f32)
+            };
+            if !going(from) {
                 return;
             }
-            start = piece_end;
+            let (a, b) = (at(from), at(to));
+            let grow = pad + slack;
+            grid.visit_box(a.min(b) - grow, a.max(b) + grow, &mut visit);
         }
     }
 

@@ -59,6 +59,8 @@ const MISSILE_RANGE: f32 = 700.0;
 /// Radians per second.
 const MISSILE_TURN_RATE: f32 = 4.0;
 const MISSILE_DAMAGE: f32 = 2.0;
+/// Seconds a missile flies before it burns out (one that found nothing could circle forever).
+const MISSILE_LIFETIME: f32 = 2.5;
 /// How far the laser reaches from the ship's nose.
 pub const LASER_RANGE: f32 = 760.0;
 /// Where the laser starts, from the ship's centre: its nose.
@@ -330,9 +332,9 @@ pub struct Player;
 #[require(Bullet, Role::PlayerBullet)]
 pub struct PlayerBullet;
 
-/// A player's bullet that homes in on the nearest enemy.
+/// A player's bullet that homes in on the nearest enemy, for its seconds left.
 #[derive(Component)]
-pub struct Missile;
+pub struct Missile(f32);
 
 /// A bullet fired by an enemy.
 #[derive(Component)]
@@ -820,7 +822,7 @@ fn fire_missiles(
         let at = player.translation.truncate() + wing;
         commands.spawn((
             PlayerBullet,
-            Missile,
+            Missile(MISSILE_LIFETIME),
             CircleCollider::new(MISSILE_RADIUS),
             Swept::default(),
             PLAYER_SHOT_LAYERS,
@@ -831,15 +833,22 @@ fn fire_missiles(
 }
 
 /// Each missile turns towards the nearest enemy within its range, as the spatial index saw
-/// them at the end of the last frame, by at most its turn rate.
+/// them at the end of the last frame, by at most its turn rate; it burns out at the end of
+/// its lifetime.
 fn steer_missiles(
+    mut commands: Commands,
     time: Res<Time>,
     spatial: SpatialQuery,
-    mut missiles: Query<(&Transform, &mut Velocity), With<Missile>>,
+    mut missiles: Query<(Entity, &Transform, &mut Velocity, &mut Missile)>,
 ) {
     let enemies = SpatialQueryFilter::from_mask(ENEMY);
     let most = MISSILE_TURN_RATE * time.delta_secs();
-    for (transform, mut velocity) in &mut missiles {
+    for (entity, transform, mut velocity, mut missile) in &mut missiles {
+        missile.0 -= time.delta_secs();
+        if missile.0 <= 0.0 {
+            commands.entity(entity).despawn();
+            continue;
+        }
         let position = transform.translation.truncate();
         let Some(target) = spatial.nearest(position, MISSILE_RANGE, &enemies) else {
             continue;

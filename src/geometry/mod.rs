@@ -295,7 +295,8 @@ pub(crate) fn push_unique(points: &mut Points, point: Vec2, tolerance: f32) {
 /// last step of a polygon pair's points. [`push_unique`] has already merged the repeats found
 /// in a row; what is left is the loop's end meeting its start, and points found apart along
 /// the outline yet close together (a long, thin shape). A few points are compared pair by
-/// pair; many are sorted along x first, so the cost stays `n log n`.
+/// pair; many are sorted along the axis they spread over most first, so the cost stays
+/// `n log n`.
 pub(crate) fn drop_near_duplicates(points: &mut Points, tolerance: f32) {
     const PAIRWISE: usize = 16;
     let tolerance_squared = tolerance * tolerance;
@@ -312,15 +313,22 @@ pub(crate) fn drop_near_duplicates(points: &mut Points, tolerance: f32) {
         points.truncate(kept);
         return;
     }
-    let mut by_x: Vec<usize> = (0..points.len()).collect();
-    by_x.sort_unstable_by(|&i, &j| points[i].x.total_cmp(&points[j].x));
+    // Sorted along the axis the points spread over most, so that few share a coordinate.
+    let (min, max) = points
+        .iter()
+        .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(min, max), &p| {
+            (min.min(p), max.max(p))
+        });
+    let axis = usize::from(max.y - min.y > max.x - min.x);
+    let mut sorted: Vec<usize> = (0..points.len()).collect();
+    sorted.sort_unstable_by(|&i, &j| points[i][axis].total_cmp(&points[j][axis]));
     let mut dropped = vec![false; points.len()];
-    for (rank, &i) in by_x.iter().enumerate() {
+    for (rank, &i) in sorted.iter().enumerate() {
         if dropped[i] {
             continue;
         }
-        for &j in &by_x[rank + 1..] {
-            if points[j].x - points[i].x > tolerance {
+        for &j in &sorted[rank + 1..] {
+            if points[j][axis] - points[i][axis] > tolerance {
                 break;
             }
             if !dropped[j] && close(points[i], points[j]) {

@@ -201,8 +201,8 @@ fn push_shared_piece(
 /// run straight on through the point (a vertex in the middle of a straight run of one outline,
 /// or of both), so it lies inside the stretch the outlines share, not at an end of it.
 ///
-/// `pieces` are the shared pieces [`push_crossings`] returned. Their ends are sorted along x
-/// and matched within the tolerance, so the cost grows as `n log n` in the number of pieces;
+/// `pieces` are the shared pieces [`push_crossings`] returned. Their ends are sorted along an
+/// axis and matched within the tolerance, so the cost grows as `n log n` in the number of pieces;
 /// with fewer than two pieces (almost always) there is nothing to do.
 pub(crate) fn drop_straight_joins(points: &mut Points, pieces: &[Segment], tolerance: f32) {
     if pieces.len() < 2 {
@@ -214,7 +214,13 @@ pub(crate) fn drop_straight_joins(points: &mut Points, pieces: &[Segment], toler
         .iter()
         .flat_map(|piece| [(piece.a, piece.b), (piece.b, piece.a)])
         .collect();
-    ends.sort_unstable_by(|p, q| p.0.x.total_cmp(&q.0.x));
+    // Sorted along the axis the ends spread over most, so that few share a coordinate.
+    let (min, max) = ends.iter().fold(
+        (Vec2::INFINITY, Vec2::NEG_INFINITY),
+        |(min, max), &(end, _)| (min.min(end), max.max(end)),
+    );
+    let axis = usize::from(max.y - min.y > max.x - min.x);
+    ends.sort_unstable_by(|p, q| p.0[axis].total_cmp(&q.0[axis]));
     // Whether `far` lies on the line through `end` and `other_far`, within the tolerance.
     let on_line = |end: Vec2, other_far: Vec2, far: Vec2| {
         let direction = other_far - end;
@@ -224,7 +230,7 @@ pub(crate) fn drop_straight_joins(points: &mut Points, pieces: &[Segment], toler
     let mut joins: SmallVec<[Vec2; 4]> = SmallVec::new();
     for (i, &(end, far)) in ends.iter().enumerate() {
         for &(other_end, other_far) in &ends[i + 1..] {
-            if other_end.x - end.x > tolerance {
+            if other_end[axis] - end[axis] > tolerance {
                 break;
             }
             let opposite = (far - end).dot(other_far - other_end) < 0.0;
@@ -240,12 +246,12 @@ pub(crate) fn drop_straight_joins(points: &mut Points, pieces: &[Segment], toler
     if joins.is_empty() {
         return;
     }
-    joins.sort_unstable_by(|p, q| p.x.total_cmp(&q.x));
+    joins.sort_unstable_by(|p, q| p[axis].total_cmp(&q[axis]));
     let is_join = |point: Vec2| {
-        let first = joins.partition_point(|join| join.x < point.x - tolerance);
+        let first = joins.partition_point(|join| join[axis] < point[axis] - tolerance);
         joins[first..]
             .iter()
-            .take_while(|join| join.x <= point.x + tolerance)
+            .take_while(|join| join[axis] <= point[axis] + tolerance)
             .any(|join| join.distance_squared(point) <= tolerance_squared)
     };
     let kept: Points = points

@@ -273,7 +273,9 @@ fn place_polygon(
     if !Disc::new(bounds.0, bounds.1).is_valid() {
         return Err(Skipped::OutOfRange);
     }
-    if too_small(bounds.1) {
+    // Twice the bounding radius is at least the bounding box's larger side, which is what the
+    // constructor measures: a polygon it accepts is not skipped unscaled.
+    if too_small(2.0 * bounds.1) {
         return Err(Skipped::TooSmall);
     }
     let start = bodies.vertices.len() as u32;

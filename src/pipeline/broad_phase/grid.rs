@@ -62,7 +62,8 @@ enum Layout {
     },
     /// The box from `origin` holds `real_columns × real_rows` cells, folded onto the
     /// `columns × rows` array (powers of two). Computed in `f64`, so that cell numbers stay
-    /// exact however far the box reaches.
+    /// exact up to `2⁵³` cells across (beyond, they round, but monotonically: boxes that
+    /// overlap still get overlapping cells).
     Wrapped {
         origin: DVec2,
         inverse_cell_size: f64,
@@ -166,8 +167,10 @@ impl Grid {
             return;
         }
         let inverse_cell_size = 1.0 / f64::from(body_cell_size);
-        let real_columns = (f64::from(extent.x) * inverse_cell_size).ceil().max(1.0);
-        let real_rows = (f64::from(extent.y) * inverse_cell_size).ceil().max(1.0);
+        // In `f64` from the corners themselves (the `f32` extent may round down), and one cell
+        // more than the extent spans, so that the far corner lies inside.
+        let real = (max.as_dvec2() - min.as_dvec2()) * inverse_cell_size;
+        let (real_columns, real_rows) = (real.x.floor() + 1.0, real.y.floor() + 1.0);
         // A power-of-two array of about `max_cells`, square unless the box is too narrow one
         // way to need that many columns or rows.
         let budget = (max_cells as u32).next_power_of_two() / 2;
@@ -275,7 +278,9 @@ impl Grid {
                 let low = (min.as_dvec2() - origin) * inverse_cell_size;
                 let high = (max.as_dvec2() - origin) * inverse_cell_size;
                 // Written so that NaN fails every comparison and is rejected.
-                if !(high.x >= 0.0 && high.y >= 0.0 && low.x < real_columns && low.y < real_rows) {
+                // A box touching the far edge (`low == real_columns`) still meets the last cell.
+                if !(high.x >= 0.0 && high.y >= 0.0 && low.x <= real_columns && low.y <= real_rows)
+                {
                     return None;
                 }
                 // Saturating casts: monotonic, so boxes that overlap keep overlapping ranges.
@@ -323,8 +328,9 @@ impl Grid {
         let low = (min - origin) * inverse_cell_size;
         let high = (max - origin) * inverse_cell_size;
         let (columns, rows) = (self.columns as f32, self.rows as f32);
-        // Written so that NaN fails every comparison and is rejected.
-        if !(high.x >= 0.0 && high.y >= 0.0 && low.x < columns && low.y < rows) {
+        // Written so that NaN fails every comparison and is rejected. A box touching the far
+        // edge (`low == columns`) still meets the last cell.
+        if !(high.x >= 0.0 && high.y >= 0.0 && low.x <= columns && low.y <= rows) {
             return None;
         }
         let clip = |value: f32, count: u32| (value.max(0.0) as u32).min(count - 1);
@@ -355,16 +361,21 @@ impl Grid {
 
     /// Calls `visit` for each built body whose bounding box may meet the box from `min` to
     /// `max` (its cells meet the box's cells), once each (see below for the folded layout):
-    /// what a spatial query then tests exactly.
-    pub(crate) fn visit_box(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(u32)) {
+    /// what a spatial query then tests exactly. Returns whether that was every built body (the
+    /// box spans a whole period of the folding), so that a growing search can stop. A box
+    /// that is not one (`min > max`, or NaN) meets nothing.
+    pub(crate) fn visit_box(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(u32)) -> bool {
+        if !min.cmple(max).all() {
+            return false;
+        }
         let range = match self.box_covered(min, max) {
             Some(Covered::Cells(range)) => range,
             Some(Covered::Oversized) => {
                 // As wide as a period of the folding: everyone.
                 self.members.iter().copied().for_each(visit);
-                return;
+                return true;
             }
-            None => return,
+            None => return false,
         };
         for row_step in 0..=range.last_row.wrapping_sub(range.first_row) {
             let row = range.first_row.wrapping_add(row_step);
@@ -375,11 +386,10 @@ impl Grid {
                 let entries =
                     &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
                 for entry in entries {
-                    // Once for each body whose cells meet the box's (in the folded layout, a
-                    // body from a folded-over cell, far from the box, may come more than once:
-                    // exact tests reject it), from the first cell the two share: the rule of
-                    // the pair queries, the box in the queried body's place, from the first cell it shares with the box (the rule of
-                    // the pair queries, the box in the queried body's place).
+                    // Once for each body whose cells meet the box's, from the first cell the two
+                    // share: the rule of the pair queries, the box in the queried body's place.
+                    // (In the folded layout a body from a folded-over cell, far from the box,
+                    // may come more than once: the exact tests reject it.)
                     let column_past = column.wrapping_sub(entry.first_column) as i32;
                     let row_past = row.wrapping_sub(entry.first_row) as i32;
                     let first_shared = column_past >= 0
@@ -393,6 +403,7 @@ impl Grid {
             }
         }
         self.oversized.iter().copied().for_each(visit);
+        false
     }
 
     /// Appends the pairs between the bodies of `runs` (`len` of them) and the binned bodies,
@@ -714,7 +725,7 @@ mod tests {
             panic!("dense");
         };
         assert_eq!(inverse_cell_size, 0.25);
-        assert_eq!(real_columns, 2.5e6);
+        assert_eq!(real_columns, 2.5e6 + 1.0);
         assert!(grid.columns.is_power_of_two() && grid.rows.is_power_of_two());
         assert!(grid.columns * grid.rows <= 4 * 1000 + 64);
         // Two cells a period apart share an array cell; their real numbers differ.
@@ -740,7 +751,9 @@ mod tests {
         let mut grid = Grid::default();
         grid.fit(Vec2::ZERO, Vec2::new(1e7, 8.0), 1000, 2.0);
         assert!(matches!(grid.layout, Layout::Wrapped { .. }));
-        assert_eq!(grid.rows, 2);
+        // 8 units are two cells of 4, and one more for the far edge: three rows, rounded up
+        // to a power of two.
+        assert_eq!(grid.rows, 4);
         assert_eq!(
             grid.columns * grid.rows,
             (4 * 1000 + 64_u32).next_power_of_two() / 2
