@@ -65,6 +65,26 @@ impl RayHit {
     }
 }
 
+/// Below this fraction of the distance to the foot of the perpendicular, a disc's radius is
+/// "tiny": the rounding of the entry point, a few ulps of that distance, is no longer small
+/// against it.
+const TINY_DISC: f32 = 1.0 / 256.0;
+
+/// The normal at the entry into a disc whose radius is [tiny](TINY_DISC) against the distance
+/// travelled: `(u⊥·m)·u⊥ − half_chord·u`, over the radius.
+///
+/// The entry point seen from the centre is `m + s·u`, with `s = along − half_chord` and
+/// `m = −along·u + (u⊥·m)·u⊥`. Computed as that sum, its two terms of size `along` cancel, and
+/// for a tiny disc what is left is rounding, which may even point along the ray. Cancelling
+/// them exactly leaves the offset across the ray and the half chord back along it, both of the
+/// disc's size. The part along the ray, `−half_chord`, is never positive, so the normal faces
+/// the ray; where the ray passes through the centre of a disc of radius zero both vanish and
+/// the normal is the head-on `−u`.
+#[cold]
+fn tiny_disc_normal(unit: Vec2, across: f32, half_chord: f32) -> Vec2 {
+    unit_or(unit.perp() * across - unit * half_chord, -unit)
+}
+
 /// The earliest point of the ray in the solid disc.
 ///
 /// With `m = origin − center`, `u` the unit direction and `L` the ray's length, the ray meets the
@@ -75,6 +95,10 @@ impl RayHit {
 /// and the entry root as `(|m|² − r²) / (along + half_chord)`, where `along = −u·m` is the
 /// distance to the foot of the perpendicular, rather than `along − half_chord` (which cancels
 /// when the origin is near the circle).
+///
+/// The normal is the entry point seen from the centre, `m + s·u`, normalised: the point where
+/// the ray is at the time given, so the two agree even where a graze makes that time uncertain.
+/// For a [tiny](TINY_DISC) disc it is worked out without that sum: see [`tiny_disc_normal`].
 pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayHit> {
     let (length, unit) = length_and_direction(direction)?;
     let offset = origin - disc.center;
@@ -91,7 +115,8 @@ pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayH
         // Outside and not approaching: the ray only moves away from the centre.
         return None;
     }
-    let height = unit.perp_dot(offset).abs();
+    let across = unit.perp_dot(offset);
+    let height = across.abs();
     if height > radius {
         return None;
     }
@@ -100,7 +125,11 @@ pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayH
     if entry > length {
         return None;
     }
-    let normal = unit_or(offset + unit * entry, -unit);
+    let normal = if radius >= TINY_DISC * along {
+        unit_or(offset + unit * entry, -unit)
+    } else {
+        tiny_disc_normal(unit, across, half_chord)
+    };
     Some(RayHit::new(entry / length, normal))
 }
 
@@ -113,23 +142,36 @@ pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayH
 /// `(e × (origin − a)) / (direction × e)` with `e = b − a` (Cramer's rule on
 /// `origin + t·direction = a + u·e`).
 ///
+/// Where the ray runs nearly along the segment (an angle below about `1/16`), Cramer's rule
+/// divides two cross products that have both cancelled to little more than their rounding, and
+/// its time can put the point far past an end of the segment, or at `t = 0` for a ray leaving
+/// the segment behind along its line. There the crossing is found from the sides instead: see
+/// [`near_parallel`].
+///
 /// When the ray runs along the segment's line it meets the nearer end (or starts on the
 /// segment); a zero-length segment is a point, hit only by a ray through it.
 pub(crate) fn ray_segment(origin: Vec2, direction: Vec2, segment: Segment) -> Option<RayHit> {
     if direction == Vec2::ZERO {
         return None;
     }
-    let a_side = direction.perp_dot(segment.a - origin);
-    let b_side = direction.perp_dot(segment.b - origin);
+    let to_a = segment.a - origin;
+    let to_b = segment.b - origin;
+    let a_side = direction.perp_dot(to_a);
+    let b_side = direction.perp_dot(to_b);
     if (a_side > 0.0 && b_side > 0.0) || (a_side < 0.0 && b_side < 0.0) {
         return None;
     }
-    let edge = segment.b - segment.a;
-    let mut denominator = direction.perp_dot(edge);
-    if (a_side == 0.0 && b_side == 0.0) || denominator == 0.0 {
+    if a_side == 0.0 && b_side == 0.0 {
         return along_the_line(origin, direction, segment);
     }
-    let mut numerator = edge.perp_dot(origin - segment.a);
+    let edge = segment.b - segment.a;
+    let mut denominator = direction.perp_dot(edge);
+    // `|direction × e| = |direction|·|e|·sin(angle)`, and the product of the largest components
+    // is within a factor 2 of `|direction|·|e|`.
+    if denominator.abs() < 0.0625 * (direction.abs().max_element() * edge.abs().max_element()) {
+        return near_parallel(direction, edge, [to_a, to_b], [a_side, b_side]);
+    }
+    let mut numerator = -edge.perp_dot(to_a);
     if denominator < 0.0 {
         numerator = -numerator;
         denominator = -denominator;
@@ -137,13 +179,49 @@ pub(crate) fn ray_segment(origin: Vec2, direction: Vec2, segment: Segment) -> Op
     if !(0.0..=denominator).contains(&numerator) {
         return None;
     }
-    // The edge's normal, turned to face the ray's origin (the edge has a direction: it is not
-    // a point, or the sides would not have straddled with a non-zero denominator).
-    let normal = facing(
+    Some(RayHit::new(
+        numerator / denominator,
+        edge_normal(direction, edge),
+    ))
+}
+
+/// The segment's normal, turned to face the ray's origin (the segment has a direction: it is
+/// not a point, or the sides would not have straddled with one of them non-zero).
+#[inline]
+fn edge_normal(direction: Vec2, edge: Vec2) -> Vec2 {
+    facing(
         unit_or(edge.perp(), -unit_or(direction, Vec2::Y)),
         direction,
-    );
-    Some(RayHit::new(numerator / denominator, normal))
+    )
+}
+
+/// The crossing of a ray running nearly along a segment, found from the ends' sides (`to` the
+/// ends from the origin, `sides` their `direction × to`, straddling, not both zero).
+///
+/// The ray's line cuts the segment at the fraction `side_a / (side_a − side_b)` of the way from
+/// `a` to `b`; that fraction lies in `[0, 1]` (the sides straddle, and the difference is the sum
+/// of their sizes), and it is taken from the end nearer the line, so the crossing always lies
+/// on the segment, and is that end exactly when the line passes through it. The time is the
+/// crossing's projection onto the ray: the moving point is at the crossing then, up to its
+/// rounding, however ill-conditioned the crossing of two nearly parallel lines is.
+#[cold]
+fn near_parallel(direction: Vec2, edge: Vec2, to: [Vec2; 2], sides: [f32; 2]) -> Option<RayHit> {
+    let [to_a, to_b] = to;
+    let [a_side, b_side] = sides;
+    let crossing = if a_side.abs() <= b_side.abs() {
+        to_a + edge * (a_side / (a_side - b_side))
+    } else {
+        to_b - edge * (b_side / (b_side - a_side))
+    };
+    let along = direction.dot(crossing);
+    let length_squared = direction.length_squared();
+    if !(0.0..=length_squared).contains(&along) {
+        return None;
+    }
+    Some(RayHit::new(
+        along / length_squared,
+        edge_normal(direction, edge),
+    ))
 }
 
 /// A ray on the segment's line (or parallel to it within rounding): the nearer end, head-on, or
@@ -225,8 +303,12 @@ pub(crate) fn ray_capsule(
     } else {
         along_unit.dot(from_a)
     };
+    // An origin in the end's disc is in it only by rounding (the distance test above said
+    // outside the capsule); if it moves out of the disc, away from the end, the distance to the
+    // capsule, a convex set, only grows: that is no hit.
     let end = if foot < 0.0 { segment.a } else { segment.b };
     ray_disc(origin, direction, Disc::new(end, radius))
+        .filter(|hit| hit.time > 0.0 || hit.normal.dot(direction) <= 0.0)
         .or_else(|| ray_segment(origin, direction, segment))
 }
 
@@ -330,6 +412,20 @@ mod tests {
         assert!((hit.time - 0.5).abs() < 0.05, "{hit:?}");
     }
 
+    #[test]
+    fn disc_far_smaller_than_the_distance_travelled_keeps_a_facing_normal() {
+        // A radius of 1.4e-10 a tenth away: the entry point's offset from the centre is far
+        // below the rounding of the origin's; the normal is still the circle's, facing the ray.
+        let disc = Disc::new(Vec2::ZERO, 1.4327146e-10);
+        let hit = ray_disc(v(-0.1, 0.0), v(5.875, 1.9645086e-10), disc).unwrap();
+        assert!(hit.normal.dot(v(1.0, 0.0)) < -0.999, "{hit:?}");
+        assert!((hit.normal.length() - 1.0).abs() < 1e-6, "{hit:?}");
+        // Through the centre of a point: head-on.
+        let point = Disc::new(v(0.0, 0.74705505), 0.0);
+        let hit = ray_disc(Vec2::ZERO, v(0.0, 24.094604), point).unwrap();
+        assert_eq!(hit.normal, v(0.0, -1.0));
+    }
+
     // Segment.
 
     #[test]
@@ -426,6 +522,18 @@ mod tests {
                 ray_segment(origin, direction, first).or(ray_segment(origin, direction, second));
             assert!(hit.is_some(), "slipped through at angle {angle}");
         }
+    }
+
+    #[test]
+    fn segment_nearly_along_the_ray_is_crossed_on_the_segment() {
+        // The ray's line passes exactly through the end (−71.375, −51.125) and leans off the
+        // segment's line by 4e-4 over its length: the crossing is that end, at t = 1.
+        let rail = Segment::new(v(-105.749405, -85.5), v(-71.375, -51.125));
+        let hit = ray_segment(v(1.5, 21.75), v(-72.875, -72.875), rail).unwrap();
+        assert_eq!(hit.time, 1.0);
+        // Leaving the segment's end behind along its line: no hit.
+        let wall = Segment::new(v(14.249947, 14.25), v(0.1, 0.1));
+        assert_eq!(ray_segment(Vec2::ZERO, v(-0.1, -0.1), wall), None);
     }
 
     // Capsule.

@@ -176,15 +176,21 @@ fn some_point(shape: Shape) -> Vec2 {
     }
 }
 
-/// The box around the shape moved by `motion`, grown by a few ulps of its coordinates. Adding
-/// `motion` to the box's corners gives the box of the moved vertices exactly (rounding is
-/// monotonic), so no vertex is moved here.
+/// The box around the shape moved by `motion`, grown by a few ulps of its coordinates. For a
+/// segment or polygon, adding `motion` to the box's corners gives the box of the moved vertices
+/// exactly (rounding is monotonic), so no vertex is moved here. A circle's box is taken around
+/// its moved centre, as [`moved`] places it: `centre ± r` rounded where the centre starts could
+/// lose the radius (near `4e8` an `f32` is a multiple of 32) when the motion brings the centre
+/// back near the origin, and the padding, scaled by the moved box, would not make up for it.
 fn moved_box(shape: Shape, motion: Vec2) -> BoundingBox {
     let bounds = match shape {
-        Shape::Circle(circle) => BoundingBox {
-            min: circle.center - circle.radius,
-            max: circle.center + circle.radius,
-        },
+        Shape::Circle(circle) => {
+            let center = circle.center + motion;
+            return padded(BoundingBox {
+                min: center - circle.radius,
+                max: center + circle.radius,
+            });
+        }
         Shape::Segment(segment) => BoundingBox::of_segment(segment),
         Shape::Polygon(vertices) => BoundingBox::of(vertices),
     };
