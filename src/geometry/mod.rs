@@ -118,9 +118,12 @@ pub const MAX_COORDINATE: f32 = 1e18;
 /// (a radius, a segment's length or a polygon's extent between zero and `MIN_SIZE`), or a gap
 /// narrower than it, is not resolved: two such shapes apart may be reported touching. Nothing
 /// panics or returns NaN there. Zero is exact: a disc of radius zero, or a zero-length segment,
-/// is a point. Shapes from `MIN_SIZE` to [`MAX_COORDINATE`] give the same answers at every
-/// scale (scaling by a power of two changes them by exactly that factor), save exact
-/// tangencies: a touch within one rounding step of the products may fall either way.
+/// is a point. Shapes from `MIN_SIZE` to [`MAX_COORDINATE`] are answered as shapes of
+/// ordinary size are: scaled by a power of two, a pair's answer is scaled by exactly that
+/// factor. Not always where the pair is degenerate within the tolerance (an exact tangency,
+/// outlines running along each other within rounding): there some tests choose between
+/// computations by magnitude (to keep squares in range), and which nearby points merge, or
+/// whether a touch within one rounding step counts, may differ from one scale to another.
 ///
 /// The colliders' constructors refuse sizes between zero and `MIN_SIZE`
 /// ([`ColliderError::TooSmall`](crate::ColliderError::TooSmall)), and the plugin skips, with a
