@@ -270,13 +270,21 @@ fn check_common(
         .chain([first_motion.x, first_motion.y, second_motion.x, second_motion.y])
         .collect();
     // Shapes or motions below MIN_SIZE are not resolved (module docs): unless strict, not asked.
+    // That includes a motion's component, and the shapes where the motions leave them (a gap
+    // at the end below MIN_SIZE reads as touching).
+    let tiny_component =
+        |m: Vec2| [m.x, m.y].iter().any(|x| *x != 0.0 && f64::from(x.abs()) < MIN_SIZE);
     let resolved = strict()
         || (first.in_resolved_range()
             && second.in_resolved_range()
             && is_resolved(first_motion.as_dvec2().length())
             && is_resolved(second_motion.as_dvec2().length())
+            && !tiny_component(first_motion)
+            && !tiny_component(second_motion)
             && !first.has_tiny_number()
-            && !second.has_tiny_number());
+            && !second.has_tiny_number()
+            && !first_end.has_tiny_number()
+            && !second_end.has_tiny_number());
     if first_end.in_range()
         && second_end.in_range()
         && resolved
