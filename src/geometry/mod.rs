@@ -316,13 +316,7 @@ pub(crate) fn drop_near_duplicates(points: &mut Points, tolerance: f32) {
         points.truncate(kept);
         return;
     }
-    // Sorted along the axis the points spread over most, so that few share a coordinate.
-    let (min, max) = points
-        .iter()
-        .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(min, max), &p| {
-            (min.min(p), max.max(p))
-        });
-    let axis = usize::from(max.y - min.y > max.x - min.x);
+    let axis = wider_axis(points.iter().copied());
     let mut sorted: Vec<usize> = (0..points.len()).collect();
     sorted.sort_unstable_by(|&i, &j| points[i][axis].total_cmp(&points[j][axis]));
     let mut dropped = vec![false; points.len()];
@@ -345,6 +339,15 @@ pub(crate) fn drop_near_duplicates(points: &mut Points, tolerance: f32) {
         index += 1;
         !dropped[index - 1]
     });
+}
+
+/// The axis (0 for x, 1 for y) along which `points` spread the most: what to sort them along
+/// so that few share a coordinate, and a sorted scan for near neighbours stays short.
+pub(crate) fn wider_axis(points: impl Iterator<Item = Vec2>) -> usize {
+    let (min, max) = points.fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(min, max), p| {
+        (min.min(p), max.max(p))
+    });
+    usize::from(max.y - min.y > max.x - min.x)
 }
 
 /// Whether a point lies within [`MAX_COORDINATE`] on both axes (NaN does not).

@@ -121,14 +121,11 @@ fn for_each_meeting_pair(
 ) {
     let lanes = VertexLanes::of(second);
     let count = second.len();
-    // The edges of `second` as `edges` gives them: a two-vertex polyline has one edge, not
-    // that edge and its reverse (which rounding could see differently).
-    let edge_count = if count == 2 { 1 } else { count };
     for (index, edge) in edges(first).enumerate() {
         if !second_box.overlaps(&BoundingBox::of_segment(edge)) {
             continue;
         }
-        for k in Straddling::new(second, lanes.as_ref(), edge).take_while(|&k| k < edge_count) {
+        for k in Straddling::new(second, lanes.as_ref(), edge) {
             let other = Segment::new(second[k], second[(k + 1) % count]);
             if straddles_line_of(edge, other)
                 && segments_meet(edge, other)
@@ -216,7 +213,13 @@ impl<'a> Straddling<'a> {
     #[inline]
     fn new(vertices: &'a [Vec2], lanes: Option<&VertexLanes>, line: Segment) -> Self {
         match lanes {
-            Some(lanes) => Self::Mask(lanes.straddling(vertices.len(), line)),
+            Some(lanes) => {
+                let mask = lanes.straddling(vertices.len(), line);
+                // The edges as `edges` gives them: a two-vertex polyline has one edge, not that
+                // edge and its reverse (which rounding could see differently). (Only polygons
+                // of more than 64 vertices walk.)
+                Self::Mask(if vertices.len() == 2 { mask & 1 } else { mask })
+            }
             None => Self::Walk {
                 vertices,
                 line,

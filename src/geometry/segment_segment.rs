@@ -1,6 +1,6 @@
 //! Segment–segment: two closed segments, crossing or running along each other.
 
-use super::{Intersection, Points, Segment, TOLERANCE, push_unique};
+use super::{Intersection, Points, Segment, TOLERANCE, push_unique, wider_axis};
 use bevy::math::Vec2;
 use smallvec::SmallVec;
 
@@ -214,12 +214,7 @@ pub(crate) fn drop_straight_joins(points: &mut Points, pieces: &[Segment], toler
         .iter()
         .flat_map(|piece| [(piece.a, piece.b), (piece.b, piece.a)])
         .collect();
-    // Sorted along the axis the ends spread over most, so that few share a coordinate.
-    let (min, max) = ends.iter().fold(
-        (Vec2::INFINITY, Vec2::NEG_INFINITY),
-        |(min, max), &(end, _)| (min.min(end), max.max(end)),
-    );
-    let axis = usize::from(max.y - min.y > max.x - min.x);
+    let axis = wider_axis(ends.iter().map(|&(end, _)| end));
     ends.sort_unstable_by(|p, q| p.0[axis].total_cmp(&q.0[axis]));
     // Whether `far` lies on the line through `end` and `other_far`, within the tolerance.
     let on_line = |end: Vec2, other_far: Vec2, far: Vec2| {

@@ -158,15 +158,23 @@ fn timed<Q: Copy, A>(questions: &[Q], mut ask: impl FnMut(Q) -> A) -> (Vec<A>, D
     (answers, start.elapsed())
 }
 
+/// Keeps one frame's answers, entities turned into bodies, and its times.
 fn record(
     answers: &mut Answers,
-    rays: (Vec<Option<(BodyId, f32)>>, Duration),
-    points: (Vec<Vec<BodyId>>, Duration),
+    ids: &Query<&BodyId>,
+    (rays, ray_time): (Vec<Option<(Entity, f32)>>, Duration),
+    (points, point_time): (Vec<Vec<Entity>>, Duration),
 ) {
-    answers.ray_times.push(rays.1);
-    answers.point_times.push(points.1);
-    answers.rays = rays.0;
-    answers.points = points.0;
+    answers.ray_times.push(ray_time);
+    answers.point_times.push(point_time);
+    answers.rays = rays
+        .into_iter()
+        .map(|hit| hit.and_then(|(entity, distance)| Some((*ids.get(entity).ok()?, distance))))
+        .collect();
+    answers.points = points
+        .into_iter()
+        .map(|found| bodies_of(ids, found))
+        .collect();
 }
 
 /// Sorted, the bodies of `entities`.
@@ -194,21 +202,6 @@ fn ask_ours(
     let points = timed(&questions.points, |point| {
         query.point_intersections(point, &all)
     });
-    let rays = (
-        rays.0
-            .into_iter()
-            .map(|hit| hit.and_then(|(entity, d)| Some((*ids.get(entity).ok()?, d))))
-            .collect(),
-        rays.1,
-    );
-    let points = (
-        points
-            .0
-            .into_iter()
-            .map(|found| bodies_of(&ids, found))
-            .collect(),
-        points.1,
-    );
     // Untimed: the ties.
     answers.tied = questions
         .rays
@@ -223,7 +216,7 @@ fn ask_ours(
             bodies_of(&ids, tied)
         })
         .collect();
-    record(&mut answers, rays, points);
+    record(&mut answers, &ids, rays, points);
 }
 
 fn ask_avian(
@@ -241,22 +234,7 @@ fn ask_avian(
     let points = timed(&questions.points, |point| {
         query.point_intersections(point, &all)
     });
-    let rays = (
-        rays.0
-            .into_iter()
-            .map(|hit| hit.and_then(|(entity, d)| Some((*ids.get(entity).ok()?, d))))
-            .collect(),
-        rays.1,
-    );
-    let points = (
-        points
-            .0
-            .into_iter()
-            .map(|found| bodies_of(&ids, found))
-            .collect(),
-        points.1,
-    );
-    record(&mut answers, rays, points);
+    record(&mut answers, &ids, rays, points);
 }
 
 fn ask_rapier(
@@ -285,22 +263,7 @@ fn ask_rapier(
         });
         found
     });
-    let rays = (
-        rays.0
-            .into_iter()
-            .map(|hit| hit.and_then(|(entity, d)| Some((*ids.get(entity).ok()?, d))))
-            .collect(),
-        rays.1,
-    );
-    let points = (
-        points
-            .0
-            .into_iter()
-            .map(|found| bodies_of(&ids, found))
-            .collect(),
-        points.1,
-    );
-    record(&mut answers, rays, points);
+    record(&mut answers, &ids, rays, points);
 }
 
 fn median_ms(times: &[Duration]) -> f64 {

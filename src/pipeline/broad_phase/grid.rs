@@ -342,6 +342,36 @@ impl Grid {
         })
     }
 
+    /// Calls `visit` for each entry of the cells of `range` (real cell numbers, folded onto
+    /// the array), from the first real cell that its range and `range` share only: the
+    /// visited cell must be `range`'s first or the entry's (difference zero), and not before
+    /// the entry's (difference not negative), in each direction. See
+    /// [`query_run_wrapped`](Self::query_run_wrapped) for why that reports a touching pair
+    /// once in the folded layout; in the dense one it is the plain first shared cell.
+    fn for_each_first_shared(&self, range: CellRange, mut visit: impl FnMut(&Entry)) {
+        for row_step in 0..=range.last_row.wrapping_sub(range.first_row) {
+            let row = range.first_row.wrapping_add(row_step);
+            let row_start = (row & self.row_mask) * self.columns;
+            for column_step in 0..=range.last_column.wrapping_sub(range.first_column) {
+                let column = range.first_column.wrapping_add(column_step);
+                let cell = (row_start + (column & self.column_mask)) as usize;
+                let entries =
+                    &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
+                for entry in entries {
+                    let column_past = column.wrapping_sub(entry.first_column) as i32;
+                    let row_past = row.wrapping_sub(entry.first_row) as i32;
+                    if column_past >= 0
+                        && row_past >= 0
+                        && (column_step == 0 || column_past == 0)
+                        && (row_step == 0 || row_past == 0)
+                    {
+                        visit(entry);
+                    }
+                }
+            }
+        }
+    }
+
     /// The box the grid was laid over (every built body's bounding box lies in it).
     pub(crate) fn bounds(&self) -> (Vec2, Vec2) {
         self.bounds
@@ -377,31 +407,10 @@ impl Grid {
             }
             None => return false,
         };
-        for row_step in 0..=range.last_row.wrapping_sub(range.first_row) {
-            let row = range.first_row.wrapping_add(row_step);
-            let row_start = (row & self.row_mask) * self.columns;
-            for column_step in 0..=range.last_column.wrapping_sub(range.first_column) {
-                let column = range.first_column.wrapping_add(column_step);
-                let cell = (row_start + (column & self.column_mask)) as usize;
-                let entries =
-                    &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
-                for entry in entries {
-                    // Once for each body whose cells meet the box's, from the first cell the two
-                    // share: the rule of the pair queries, the box in the queried body's place.
-                    // (In the folded layout a body from a folded-over cell, far from the box,
-                    // may come more than once: the exact tests reject it.)
-                    let column_past = column.wrapping_sub(entry.first_column) as i32;
-                    let row_past = row.wrapping_sub(entry.first_row) as i32;
-                    let first_shared = column_past >= 0
-                        && row_past >= 0
-                        && (column_step == 0 || column_past == 0)
-                        && (row_step == 0 || row_past == 0);
-                    if first_shared {
-                        visit(entry.body);
-                    }
-                }
-            }
-        }
+        // The rule of the pair queries, the box in the queried body's place. (In the folded
+        // layout a body from a folded-over cell, far from the box, may come more than once: the
+        // exact tests reject it.)
+        self.for_each_first_shared(range, |entry| visit(entry.body));
         self.oversized.iter().copied().for_each(visit);
         false
     }
@@ -543,31 +552,11 @@ impl Grid {
                 }
                 None => continue,
             };
-            for row_step in 0..=range.last_row.wrapping_sub(range.first_row) {
-                let row = range.first_row.wrapping_add(row_step);
-                let row_start = (row & self.row_mask) * self.columns;
-                for column_step in 0..=range.last_column.wrapping_sub(range.first_column) {
-                    let column = range.first_column.wrapping_add(column_step);
-                    let cell = (row_start + (column & self.column_mask)) as usize;
-                    let entries =
-                        &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
-                    for entry in entries {
-                        if within && entry.body <= body {
-                            continue;
-                        }
-                        let column_past = column.wrapping_sub(entry.first_column) as i32;
-                        let row_past = row.wrapping_sub(entry.first_row) as i32;
-                        if column_past < 0
-                            || row_past < 0
-                            || (column_step != 0 && column_past != 0)
-                            || (row_step != 0 && row_past != 0)
-                        {
-                            continue;
-                        }
-                        push_if_touching(bodies, (body, entry.body), check_layers, pairs);
-                    }
+            self.for_each_first_shared(range, |entry| {
+                if !within || entry.body > body {
+                    push_if_touching(bodies, (body, entry.body), check_layers, pairs);
                 }
-            }
+            });
             for &other in &self.oversized {
                 push_if_touching(bodies, (body, other), check_layers, pairs);
             }
