@@ -1,20 +1,29 @@
-//! One frame of the collision pipeline in a bullet-hell scene: 1,000, 10,000 and 50,000 moving
-//! bullets (circles of radius 4, wrapping in a 1920 × 1080 field, never tested against each
-//! other) against 64 octagon enemies, on one thread and on all threads; the 50,000 again with
-//! every bullet [`Swept`]; and again with one more enemy parked ten million pixels away (a far
-//! outlier must not make the broad phase slower).
+//! One frame of the collision pipeline in a bullet-hell scene: bullets (circles of radius 4,
+//! moving 6 px a frame and wrapping in a 1920 × 1080 field, never tested against each other)
+//! raining over 64 octagon enemies, from 1,000 to 1,000,000 bullets, on one thread and on all
+//! threads; and at 50,000 bullets, the scenes that must not fall off a cliff: every bullet
+//! [`Swept`]; one more enemy parked ten million pixels away; more distinct layer values than
+//! the broad phase compares group by group; layer values alternating bullet by bullet in one
+//! archetype; half the bullets standing still; and the bullets clumped over the enemies.
 //!
 //! The plugin runs in a schedule of its own so that exactly its four stages are timed; bullets
 //! move and transforms propagate outside the timed part. Prints a Markdown table of medians.
 //!
 //! ```text
-//! cargo bench --bench scene
+//! cargo bench --bench scene                    # the time table
+//! cargo bench --bench scene -- --instructions  # instructions per collider, under callgrind
+//! cargo bench --bench scene -- "50000 rain" clump  # only the scenes whose names hold these
 //! ```
+//!
+//! `--instructions` runs each one-thread scene again under `valgrind --tool=callgrind`,
+//! counting only the measured frames of the collision schedule, and prints the instructions
+//! per collider per frame of each stage (from `callgrind_annotate`'s inclusive counts): the
+//! same binary and input give the same counts, whatever the machine's load.
 
 use std::time::{Duration, Instant};
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
-use bevy::ecs::schedule::ScheduleLabel;
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::prelude::*;
@@ -25,13 +34,20 @@ use serde::{Deserialize, Serialize};
 const FIELD: Vec2 = Vec2::new(1920.0, 1080.0);
 const WARM_UP_FRAMES: usize = 20;
 const MEASURED_FRAMES: usize = 100;
+/// Under callgrind, fewer frames: the counts repeat exactly, so a few say it all.
+const COUNTED_FRAMES: usize = 10;
 /// The scenes measured: how many bullets, and how they differ from the plain rain.
-const SCENES: [(usize, Variant); 5] = [
+const SCENES: [(usize, Variant); 10] = [
     (1_000, Variant::Plain),
     (10_000, Variant::Plain),
     (50_000, Variant::Plain),
     (50_000, Variant::Swept),
     (50_000, Variant::FarOutlier),
+    (50_000, Variant::ManyLayers),
+    (50_000, Variant::AlternatingLayers),
+    (50_000, Variant::HalfStill),
+    (50_000, Variant::Clump),
+    (1_000_000, Variant::Plain),
 ];
 
 /// How a scene differs from the plain rain.
@@ -42,15 +58,42 @@ enum Variant {
     Swept,
     /// One more enemy, at (1e7, 1e7).
     FarOutlier,
+    /// Each bullet also on one of [`EXTRA_LAYERS`] more layers: more distinct layer values
+    /// than the broad phase compares group by group.
+    ManyLayers,
+    /// Bullets on two layer values, alternating bullet by bullet in one archetype.
+    AlternatingLayers,
+    /// Every other bullet never moves.
+    HalfStill,
+    /// The bullets in a tenth of the field's area (with its proportions) over the enemies.
+    Clump,
+}
+
+impl Variant {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Plain => "rain",
+            Self::Swept => "rain, swept",
+            Self::FarOutlier => "rain, far outlier",
+            Self::ManyLayers => "rain, 30 layer values",
+            Self::AlternatingLayers => "rain, alternating layers",
+            Self::HalfStill => "rain, half still",
+            Self::Clump => "clump",
+        }
+    }
 }
 
 /// Where [`Variant::FarOutlier`] parks its extra enemy.
 const FAR_AWAY: Vec2 = Vec2::splat(1e7);
 /// Octagon enemies, the bullets' targets.
 const ENEMIES: usize = 64;
+/// [`Variant::ManyLayers`]: how many layers the bullets are spread over.
+const EXTRA_LAYERS: u32 = 29;
 
 const PLAYER_BULLET: LayerMask = LayerMask::layer(0);
 const ENEMY: LayerMask = LayerMask::layer(1);
+/// [`Variant::AlternatingLayers`]: every other bullet is also on this layer.
+const TRACER: LayerMask = LayerMask::layer(2);
 
 /// The schedule the plugin runs in here, so that it can be timed alone.
 #[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
@@ -68,17 +111,19 @@ fn mark<const BOUNDARY: usize>(mut clock: ResMut<StageClock>) {
 }
 
 fn move_bullets(mut bullets: Query<(&mut Transform, &Velocity, Option<&mut Swept>)>) {
-    for (mut transform, velocity, swept) in &mut bullets {
-        let ahead = transform.translation.truncate() + velocity.0;
-        let moved = ahead.rem_euclid(FIELD);
-        transform.translation = moved.extend(0.0);
-        // Wrapping around the field is a jump, not a path across it.
-        if moved != ahead
-            && let Some(mut swept) = swept
-        {
-            swept.jump();
-        }
-    }
+    bullets
+        .par_iter_mut()
+        .for_each(|(mut transform, velocity, swept)| {
+            let ahead = transform.translation.truncate() + velocity.0;
+            let moved = ahead.rem_euclid(FIELD);
+            transform.translation = moved.extend(0.0);
+            // Wrapping around the field is a jump, not a path across it.
+            if moved != ahead
+                && let Some(mut swept) = swept
+            {
+                swept.jump();
+            }
+        });
 }
 
 fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
@@ -115,38 +160,67 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
     );
     let mut rng = StdRng::seed_from_u64(50_000);
     let world = app.world_mut();
+    let bullet_filters = match variant {
+        Variant::ManyLayers => (0..EXTRA_LAYERS).fold(PLAYER_BULLET, |mask, extra| {
+            mask | LayerMask::layer(3 + extra)
+        }),
+        Variant::AlternatingLayers => PLAYER_BULLET | TRACER,
+        _ => PLAYER_BULLET,
+    };
+    let enemy = |position: Vec2| {
+        (
+            PolygonCollider::regular(8, 24.0),
+            CollisionLayers::new(ENEMY, bullet_filters),
+            Transform::from_translation(position.extend(0.0)),
+        )
+    };
     for i in 0..ENEMIES {
         let position = Vec2::new(
             (i % 16) as f32 * FIELD.x / 16.0 + 60.0,
             (i / 16) as f32 * 120.0 + 600.0,
         );
-        world.spawn((
-            PolygonCollider::regular(8, 24.0),
-            CollisionLayers::new(ENEMY, PLAYER_BULLET),
-            Transform::from_translation(position.extend(0.0)),
-        ));
+        world.spawn(enemy(position));
     }
     if variant == Variant::FarOutlier {
-        world.spawn((
-            PolygonCollider::regular(8, 24.0),
-            CollisionLayers::new(ENEMY, PLAYER_BULLET),
-            Transform::from_translation(FAR_AWAY.extend(0.0)),
-        ));
+        world.spawn(enemy(FAR_AWAY));
     }
-    for _ in 0..bullets {
-        let position = Vec2::new(
-            rng.random_range(0.0..FIELD.x),
-            rng.random_range(0.0..FIELD.y),
-        );
-        let velocity = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU)) * 6.0;
-        let mut bullet = world.spawn((
-            CircleCollider::new(4.0),
-            CollisionLayers::new(PLAYER_BULLET, ENEMY),
-            Transform::from_translation(position.extend(0.0)),
-            Velocity(velocity),
-        ));
-        if variant == Variant::Swept {
-            bullet.insert(Swept::default());
+    let area = match variant {
+        // A tenth of the field's area, with its proportions, over the enemies.
+        Variant::Clump => {
+            Rect::from_center_size(Vec2::new(FIELD.x / 2.0, 700.0), FIELD / 10f32.sqrt())
+        }
+        _ => Rect::from_corners(Vec2::ZERO, FIELD),
+    };
+    let bullets: Vec<_> = (0..bullets)
+        .map(|index| {
+            let position = Vec2::new(
+                rng.random_range(area.min.x..area.max.x),
+                rng.random_range(area.min.y..area.max.y),
+            );
+            let heading = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU));
+            let speed = match variant {
+                Variant::HalfStill if index % 2 == 1 => 0.0,
+                _ => 6.0,
+            };
+            let memberships = match variant {
+                Variant::ManyLayers => {
+                    PLAYER_BULLET | LayerMask::layer(3 + index as u32 % EXTRA_LAYERS)
+                }
+                Variant::AlternatingLayers if index % 2 == 1 => PLAYER_BULLET | TRACER,
+                _ => PLAYER_BULLET,
+            };
+            (
+                CircleCollider::new(4.0),
+                CollisionLayers::new(memberships, ENEMY),
+                Transform::from_translation(position.extend(0.0)),
+                Velocity(heading * speed),
+            )
+        })
+        .collect();
+    let spawned: Vec<Entity> = world.spawn_batch(bullets).collect();
+    if variant == Variant::Swept {
+        for bullet in spawned {
+            world.entity_mut(bullet).insert(Swept::default());
         }
     }
     app
@@ -170,6 +244,10 @@ struct Row {
 
 fn milliseconds(time: Duration) -> f64 {
     time.as_secs_f64() * 1e3
+}
+
+fn colliders(bullets: usize, variant: Variant) -> usize {
+    bullets + ENEMIES + usize::from(variant == Variant::FarOutlier)
 }
 
 /// Median and 90th percentile of the pipeline's time per frame, the mean contact count, and
@@ -206,7 +284,7 @@ fn measure((bullets, variant): (usize, Variant), threads: usize) -> Row {
         threads,
         median_ms: milliseconds(frame),
         p90_ms: milliseconds(times[times.len() * 9 / 10]),
-        ns_per_collider: frame.as_secs_f64() * 1e9 / (bullets + ENEMIES) as f64,
+        ns_per_collider: frame.as_secs_f64() * 1e9 / colliders(bullets, variant) as f64,
         contacts: contacts / MEASURED_FRAMES,
         stages_ms: stages.each_mut().map(|times| milliseconds(median(times))),
     }
@@ -214,26 +292,54 @@ fn measure((bullets, variant): (usize, Variant), threads: usize) -> Row {
 
 /// Set in a child process: the compute threads to measure with.
 const THREADS_VARIABLE: &str = "SCENE_BENCH_THREADS";
+/// Set in a child process run under callgrind: the index in [`SCENES`] of the scene to count.
+const COUNT_VARIABLE: &str = "SCENE_BENCH_COUNT";
+/// The function whose instructions callgrind collects: the measured frames' collision
+/// schedule, and nothing else.
+const COUNTED_FUNCTION: &str = "scene::counted_frame";
+/// The stages' systems, as `callgrind_annotate` names them.
+const STAGE_SYSTEMS: [&[&str]; 4] = [
+    &[
+        "bevy_collision_events::pipeline::prepare::prepare_bodies",
+        "bevy_collision_events::pipeline::prepare::remember_path_starts",
+    ],
+    &["bevy_collision_events::pipeline::broad_phase::find_candidate_pairs"],
+    &["bevy_collision_events::pipeline::narrow_phase::test_candidate_pairs"],
+    &["bevy_collision_events::pipeline::events::write_contact_events"],
+];
 
 /// Bevy's task pools are process-wide and set once, so each thread count is measured in a
 /// process of its own: this one re-runs itself with [`THREADS_VARIABLE`] set, and the child
 /// hands back its rows as JSON.
 fn main() {
+    if let Some(scene) = std::env::var(COUNT_VARIABLE)
+        .ok()
+        .and_then(|scene| scene.parse::<usize>().ok())
+    {
+        run_counted(SCENES[scene]);
+        return;
+    }
     if let Some(threads) = std::env::var(THREADS_VARIABLE)
         .ok()
         .and_then(|threads| threads.parse().ok())
     {
         let rows: Vec<Row> = SCENES
             .iter()
+            .filter(|&&scene| chosen(scene))
             .map(|&scene| measure(scene, threads))
             .collect();
         println!("{}", serde_json::to_string(&rows).expect("rows serialise"));
+        return;
+    }
+    if std::env::args().any(|argument| argument == "--instructions") {
+        print_instructions();
         return;
     }
     let all_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut rows = Vec::new();
     for threads in [1, all_threads] {
         let child = std::process::Command::new(std::env::current_exe().expect("own path"))
+            .args(std::env::args().skip(1))
             .env(THREADS_VARIABLE, threads.to_string())
             .output()
             .expect("the bench can run itself");
@@ -242,6 +348,108 @@ fn main() {
         rows.extend(measured);
     }
     print_table(&rows);
+}
+
+/// Whether the command line chose the scene: every scene, unless some arguments (those not
+/// starting with `--`) are given, each a part of the names of the scenes to run, such as
+/// `"50000 rain"` or `clump` (the name is the bullet count and the scene column).
+fn chosen((bullets, variant): (usize, Variant)) -> bool {
+    let name = format!("{bullets} {}", variant.name());
+    let mut parts = std::env::args()
+        .skip(1)
+        .filter(|argument| !argument.starts_with("--"))
+        .peekable();
+    parts.peek().is_none() || parts.any(|part| name.contains(&part))
+}
+
+/// Runs one scene on one thread with callgrind collecting only [`counted_frame`].
+fn run_counted((bullets, variant): (usize, Variant)) {
+    let mut app = scene(bullets, 1, variant);
+    // On this thread, where callgrind collects: the multi-threaded executor would run each
+    // system on the task pool's thread.
+    app.edit_schedule(Collisions, |schedule| {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    });
+    for _ in 0..WARM_UP_FRAMES {
+        app.update();
+        app.world_mut().run_schedule(Collisions);
+    }
+    for _ in 0..COUNTED_FRAMES {
+        app.update();
+        counted_frame(&mut app);
+    }
+}
+
+/// One frame of the collision schedule: all that callgrind counts.
+#[inline(never)]
+fn counted_frame(app: &mut App) {
+    app.world_mut().run_schedule(Collisions);
+}
+
+/// Runs each scene that fits (up to 50,000 bullets; valgrind is 50 times slower) under
+/// callgrind and prints the instructions per collider per frame, in all and by stage.
+fn print_instructions() {
+    println!("| bullets | scene | instructions per collider | prepare | broad | narrow | events |");
+    println!("|---:|---|---:|---:|---:|---:|---:|");
+    for (index, &(bullets, variant)) in SCENES.iter().enumerate() {
+        if bullets > 50_000 || !chosen((bullets, variant)) {
+            continue;
+        }
+        let out = std::env::temp_dir().join(format!("scene-callgrind-{index}.out"));
+        let status = std::process::Command::new("valgrind")
+            .args([
+                "--tool=callgrind",
+                &format!("--toggle-collect={COUNTED_FUNCTION}"),
+                &format!("--callgrind-out-file={}", out.display()),
+            ])
+            .arg(std::env::current_exe().expect("own path"))
+            .env(COUNT_VARIABLE, index.to_string())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("valgrind runs (Debian package `valgrind`)");
+        assert!(status.success(), "callgrind run of scene {index} failed");
+        let annotated = std::process::Command::new("callgrind_annotate")
+            .args(["--inclusive=yes", "--threshold=100"])
+            .arg(&out)
+            .output()
+            .expect("callgrind_annotate runs");
+        let text = String::from_utf8_lossy(&annotated.stdout);
+        let inclusive = |functions: &[&str]| {
+            functions
+                .iter()
+                .map(|function| inclusive_count(&text, function))
+                .sum::<f64>()
+        };
+        let per_collider =
+            |count: f64| count / (colliders(bullets, variant) * COUNTED_FRAMES) as f64;
+        let total = per_collider(inclusive(&[COUNTED_FUNCTION]));
+        let stages = STAGE_SYSTEMS.map(|system| per_collider(inclusive(system)));
+        println!(
+            "| {bullets} | {} | {total:.0} | {:.0} | {:.0} | {:.0} | {:.0} |",
+            variant.name(),
+            stages[0],
+            stages[1],
+            stages[2],
+            stages[3]
+        );
+        let _ = std::fs::remove_file(out);
+    }
+}
+
+/// The inclusive instruction count `callgrind_annotate` gives `function` (lines such as
+/// `1,234 (5.0%)  ???:path::to::function [binary]`), or zero when it lists no such line.
+fn inclusive_count(annotated: &str, function: &str) -> f64 {
+    annotated
+        .lines()
+        .find(|line| {
+            line.split_once(':').is_some_and(|(_, name)| {
+                name.strip_prefix(function)
+                    .is_some_and(|after| after.is_empty() || after.starts_with(' '))
+            })
+        })
+        .and_then(|line| line.split_whitespace().next())
+        .and_then(|count| count.replace(',', "").parse().ok())
+        .unwrap_or(0.0)
 }
 
 fn print_table(rows: &[Row]) {
@@ -256,11 +464,7 @@ fn print_table(rows: &[Row]) {
             "| {} | {} | {} | {:.3} | {:.3} | {:.1} | {} | {prepare:.3} | {broad:.3} \
              | {narrow:.3} | {events:.3} |",
             row.bullets,
-            match row.variant {
-                Variant::Plain => "rain",
-                Variant::Swept => "rain, swept",
-                Variant::FarOutlier => "rain, far outlier",
-            },
+            row.variant.name(),
             row.threads,
             row.median_ms,
             row.p90_ms,
@@ -270,29 +474,47 @@ fn print_table(rows: &[Row]) {
     }
     println!();
     println!("Stage columns: median ms of each stage of the pipeline.");
-    let one_thread = |bullets: usize, variant: Variant| {
+    let find = |bullets: usize, variant: Variant, threads: usize| {
         rows.iter()
-            .find(|row| row.bullets == bullets && row.variant == variant && row.threads == 1)
+            .find(|row| row.bullets == bullets && row.variant == variant && row.threads == threads)
     };
+    let one_thread = |bullets, variant| find(bullets, variant, 1);
     let plain_50k = one_thread(50_000, Variant::Plain);
-    if let (Some(at_10k), Some(at_50k)) = (one_thread(10_000, Variant::Plain), plain_50k) {
+    if let (Some(at_50k), Some(at_1m)) = (plain_50k, one_thread(1_000_000, Variant::Plain)) {
         println!(
-            "One thread: time per collider at 50,000 is {:.2}× that at 10,000.",
-            at_50k.ns_per_collider / at_10k.ns_per_collider
+            "One thread: time per collider at 1,000,000 is {:.2}× that at 50,000.",
+            at_1m.ns_per_collider / at_50k.ns_per_collider
         );
     }
-    if let (Some(still), Some(swept)) = (plain_50k, one_thread(50_000, Variant::Swept)) {
-        println!(
-            "One thread: 50,000 swept bullets cost {:.2}× the same bullets unswept.",
-            swept.median_ms / still.median_ms
-        );
+    for variant in [
+        Variant::Swept,
+        Variant::FarOutlier,
+        Variant::ManyLayers,
+        Variant::AlternatingLayers,
+        Variant::HalfStill,
+        Variant::Clump,
+    ] {
+        if let (Some(plain), Some(other)) = (plain_50k, one_thread(50_000, variant)) {
+            println!(
+                "One thread, 50,000: {} costs {:.2}× the plain rain (broad phase {:.2}×).",
+                variant.name(),
+                other.median_ms / plain.median_ms,
+                other.stages_ms[1] / plain.stages_ms[1]
+            );
+        }
     }
-    if let (Some(plain), Some(outlier)) = (plain_50k, one_thread(50_000, Variant::FarOutlier)) {
-        println!(
-            "One thread: one enemy parked far away makes the frame {:.2}× the plain rain's \
-             (broad phase {:.2}×).",
-            outlier.median_ms / plain.median_ms,
-            outlier.stages_ms[1] / plain.stages_ms[1]
-        );
+    let most_threads = rows.iter().map(|row| row.threads).max().unwrap_or(1);
+    if most_threads > 1 {
+        for bullets in [1_000, 50_000, 1_000_000] {
+            if let (Some(one), Some(all)) = (
+                one_thread(bullets, Variant::Plain),
+                find(bullets, Variant::Plain, most_threads),
+            ) {
+                println!(
+                    "Rain {bullets}: {most_threads} threads are {:.2}× as fast as one.",
+                    one.median_ms / all.median_ms
+                );
+            }
+        }
     }
 }

@@ -19,6 +19,12 @@ pub enum WorldShape {
 
 /// The colliders of this frame, as parallel arrays indexed by body: entity, layers, bounding
 /// circle, world shape and motion. Rebuilt every frame, reusing its allocations.
+///
+/// The bodies placed one by one ([`Bodies::push`]) come first; the still circles (not swept,
+/// the bulk of a bullet hell) follow, appended a block at a time
+/// ([`Bodies::extend_still_circles`]). A still circle is its own bounding circle and has no
+/// motion, so `shapes` and `motions` stop where they begin: half the bytes written per bullet.
+/// Read them through [`Bodies::shape`] and [`Bodies::motion`].
 #[derive(Resource, Default)]
 pub struct Bodies {
     pub entities: Vec<Entity>,
@@ -27,11 +33,12 @@ pub struct Bodies {
     pub centers: Vec<Vec2>,
     /// Bounding circles' radii.
     pub radii: Vec<f32>,
-    /// Where each body is now.
-    pub shapes: Vec<WorldShape>,
-    /// How far each body moved along its swept path, to where it is now; zero for a body that
-    /// is not swept (or did not move). The bounding circle covers the whole path.
-    pub motions: Vec<Vec2>,
+    /// Where each body placed one by one is now.
+    shapes: Vec<WorldShape>,
+    /// How far each body placed one by one moved along its swept path, to where it is now;
+    /// zero for a body that is not swept (or did not move). The bounding circle covers the
+    /// whole path.
+    motions: Vec<Vec2>,
     /// World vertices of every polygon, back to back.
     pub vertices: Vec<Vec2>,
 }
@@ -56,6 +63,7 @@ impl Bodies {
         self.motions.reserve(additional);
     }
 
+    #[inline(always)]
     pub fn push(
         &mut self,
         entity: Entity,
@@ -64,6 +72,11 @@ impl Bodies {
         shape: WorldShape,
         motion: Vec2,
     ) {
+        debug_assert_eq!(
+            self.shapes.len(),
+            self.entities.len(),
+            "bodies placed one by one come before the still circles"
+        );
         let (center, radius) = swept_bounds(bounds, motion);
         self.entities.push(entity);
         self.layers.push(layers.copied().unwrap_or_default());
@@ -73,54 +86,50 @@ impl Bodies {
         self.motions.push(motion);
     }
 
-    /// Appends `additional` placeholder bodies and returns their slots, to be filled in place
-    /// (in parallel, piece by piece). A placeholder is on no layer, so even one left in place
-    /// would meet nothing; [`Bodies::drop_placeholders`] removes those left unfilled.
-    pub fn grow(&mut self, additional: usize) -> BodySlots<'_> {
-        let start = self.entities.len();
-        let end = start + additional;
-        self.entities.resize(end, Entity::PLACEHOLDER);
-        self.layers.resize(end, CollisionLayers::NONE);
-        self.centers.resize(end, Vec2::ZERO);
-        self.radii.resize(end, 0.0);
-        self.shapes
-            .resize(end, WorldShape::Circle(Disc::new(Vec2::ZERO, 0.0)));
-        self.motions.resize(end, Vec2::ZERO);
-        BodySlots {
-            entities: &mut self.entities[start..],
-            layers: &mut self.layers[start..],
-            centers: &mut self.centers[start..],
-            radii: &mut self.radii[start..],
-            shapes: &mut self.shapes[start..],
-            motions: &mut self.motions[start..],
+    /// Appends circles that have no swept motion, one pass per array: entity `entities[i]`,
+    /// on `layers[i]` (the default layers without them), is the disc `discs[i]`.
+    pub fn extend_still_circles(
+        &mut self,
+        entities: &[Entity],
+        layers: Option<&[CollisionLayers]>,
+        discs: &[Disc],
+    ) {
+        let end = self.entities.len() + discs.len();
+        self.entities.extend_from_slice(entities);
+        match layers {
+            Some(layers) => self.layers.extend_from_slice(layers),
+            None => self.layers.resize(end, CollisionLayers::default()),
         }
+        // A disc is its own bounding circle, and all there is to know of it.
+        self.centers.extend(discs.iter().map(|disc| disc.center));
+        self.radii.extend(discs.iter().map(|disc| disc.radius));
     }
 
-    /// Removes the bodies from `start` on that are still placeholders, keeping the order.
-    pub fn drop_placeholders(&mut self, start: usize) {
-        let mut kept = start;
-        for index in start..self.entities.len() {
-            if self.entities[index] != Entity::PLACEHOLDER {
-                self.entities[kept] = self.entities[index];
-                self.layers[kept] = self.layers[index];
-                self.centers[kept] = self.centers[index];
-                self.radii[kept] = self.radii[index];
-                self.shapes[kept] = self.shapes[index];
-                self.motions[kept] = self.motions[index];
-                kept += 1;
-            }
-        }
-        self.entities.truncate(kept);
-        self.layers.truncate(kept);
-        self.centers.truncate(kept);
-        self.radii.truncate(kept);
-        self.shapes.truncate(kept);
-        self.motions.truncate(kept);
+    /// Appends `other`'s bodies (circles: its polygons' vertices are not carried over). Bodies
+    /// placed one by one in `other` must not follow still circles here.
+    pub fn append(&mut self, other: &Self) {
+        debug_assert!(other.vertices.is_empty());
+        debug_assert!(other.shapes.is_empty() || self.shapes.len() == self.entities.len());
+        self.entities.extend_from_slice(&other.entities);
+        self.layers.extend_from_slice(&other.layers);
+        self.centers.extend_from_slice(&other.centers);
+        self.radii.extend_from_slice(&other.radii);
+        self.shapes.extend_from_slice(&other.shapes);
+        self.motions.extend_from_slice(&other.motions);
+    }
+
+    /// How far body `index` moved along its swept path, to where it is now: zero unless swept.
+    #[inline]
+    pub fn motion(&self, index: usize) -> Vec2 {
+        self.motions.get(index).copied().unwrap_or(Vec2::ZERO)
     }
 
     /// Body `index`'s world shape where it is now, for the geometry core.
     pub fn shape(&self, index: usize) -> Shape<'_> {
-        match self.shapes[index] {
+        let Some(&shape) = self.shapes.get(index) else {
+            return Shape::Circle(Disc::new(self.centers[index], self.radii[index]));
+        };
+        match shape {
             WorldShape::Circle(circle) => Shape::Circle(circle),
             WorldShape::Segment(segment) => Shape::Segment(segment),
             WorldShape::Polygon { start, len } => {
@@ -132,7 +141,7 @@ impl Bodies {
     /// Body `index`'s world shape at the start of its swept path: where it is now, shifted
     /// back by its motion. A moved polygon's vertices are written to `scratch`.
     pub fn start_shape<'a>(&'a self, index: usize, scratch: &'a mut Vec<Vec2>) -> Shape<'a> {
-        let back = -self.motions[index];
+        let back = -self.motion(index);
         match self.shape(index) {
             _ if back == Vec2::ZERO => self.shape(index),
             Shape::Circle(disc) => Shape::Circle(Disc::new(disc.center + back, disc.radius)),
@@ -169,67 +178,6 @@ pub(crate) fn conservative(center: Vec2, radius: f32) -> f32 {
     radius + 8.0 * f32::EPSILON * (radius + center.abs().max_element())
 }
 
-/// Consecutive bodies' entries in each of [`Bodies`]' arrays, to be written in place.
-pub struct BodySlots<'a> {
-    entities: &'a mut [Entity],
-    layers: &'a mut [CollisionLayers],
-    centers: &'a mut [Vec2],
-    radii: &'a mut [f32],
-    shapes: &'a mut [WorldShape],
-    motions: &'a mut [Vec2],
-}
-
-impl<'a> BodySlots<'a> {
-    pub fn len(&self) -> usize {
-        self.entities.len()
-    }
-
-    /// Splits off the first `at` slots.
-    pub fn split_at(self, at: usize) -> (Self, Self) {
-        let (entities, entities_rest) = self.entities.split_at_mut(at);
-        let (layers, layers_rest) = self.layers.split_at_mut(at);
-        let (centers, centers_rest) = self.centers.split_at_mut(at);
-        let (radii, radii_rest) = self.radii.split_at_mut(at);
-        let (shapes, shapes_rest) = self.shapes.split_at_mut(at);
-        let (motions, motions_rest) = self.motions.split_at_mut(at);
-        (
-            Self {
-                entities,
-                layers,
-                centers,
-                radii,
-                shapes,
-                motions,
-            },
-            Self {
-                entities: entities_rest,
-                layers: layers_rest,
-                centers: centers_rest,
-                radii: radii_rest,
-                shapes: shapes_rest,
-                motions: motions_rest,
-            },
-        )
-    }
-
-    pub fn set(
-        &mut self,
-        index: usize,
-        entity: Entity,
-        layers: Option<&CollisionLayers>,
-        circle: Disc,
-        motion: Vec2,
-    ) {
-        let (center, radius) = swept_bounds((circle.center, circle.radius), motion);
-        self.entities[index] = entity;
-        self.layers[index] = layers.copied().unwrap_or_default();
-        self.centers[index] = center;
-        self.radii[index] = radius;
-        self.shapes[index] = WorldShape::Circle(circle);
-        self.motions[index] = motion;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,40 +187,50 @@ mod tests {
     }
 
     #[test]
-    fn unfilled_slots_are_dropped_and_the_order_kept() {
-        let mut bodies = Bodies::default();
+    fn circles_are_appended_in_order() {
         let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
-        bodies.push(
+        let mut first = Bodies::default();
+        first.push(
             entity(1),
             None,
             (Vec2::ZERO, 1.0),
             WorldShape::Circle(disc(0.0)),
             Vec2::ZERO,
         );
-        let mut slots = bodies.grow(4);
-        // Slots 0 and 2 are filled; 1 and 3 stay placeholders (as skipped circles would).
-        slots.set(0, entity(2), None, disc(2.0), Vec2::ZERO);
-        slots.set(2, entity(3), None, disc(3.0), Vec2::Y);
-        bodies.drop_placeholders(1);
-        assert_eq!(bodies.entities, [entity(1), entity(2), entity(3)]);
-        // The third moved by one unit up: its bound is centred halfway along its path.
-        assert_eq!(
-            bodies.centers,
-            [Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(3.0, -0.5)]
+        let mut second = Bodies::default();
+        let layers = [CollisionLayers::NONE, CollisionLayers::ALL];
+        second.extend_still_circles(
+            &[entity(2), entity(3)],
+            Some(&layers),
+            &[disc(2.0), disc(3.0)],
         );
-        assert_eq!(bodies.radii.len(), 3);
-        assert_eq!(bodies.layers.len(), 3);
-        assert_eq!(bodies.shapes.len(), 3);
-        assert_eq!(bodies.motions, [Vec2::ZERO, Vec2::ZERO, Vec2::Y]);
-        assert!(matches!(bodies.shape(2), Shape::Circle(circle) if circle == disc(3.0)));
-    }
-
-    #[test]
-    fn a_placeholder_is_on_no_layer() {
-        let mut bodies = Bodies::default();
-        bodies.grow(1);
-        assert_eq!(bodies.entities[0], Entity::PLACEHOLDER);
-        assert!(!bodies.layers[0].interacts_with(&CollisionLayers::ALL));
+        second.extend_still_circles(&[entity(4)], None, &[disc(4.0)]);
+        first.append(&second);
+        assert_eq!(first.entities, [1, 2, 3, 4].map(entity));
+        assert_eq!(
+            first.centers,
+            [0.0, 2.0, 3.0, 4.0].map(|x| Vec2::new(x, 0.0))
+        );
+        assert_eq!(first.radii, [1.0; 4]);
+        assert_eq!(
+            (0..4).map(|index| first.motion(index)).collect::<Vec<_>>(),
+            [Vec2::ZERO; 4]
+        );
+        assert_eq!(
+            first.shapes.len(),
+            1,
+            "still circles keep no shape of their own"
+        );
+        assert_eq!(
+            first.layers,
+            [
+                CollisionLayers::default(),
+                CollisionLayers::NONE,
+                CollisionLayers::ALL,
+                CollisionLayers::default()
+            ]
+        );
+        assert!(matches!(first.shape(3), Shape::Circle(circle) if circle == disc(4.0)));
     }
 
     #[test]

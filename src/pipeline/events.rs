@@ -135,6 +135,7 @@ type CollidingSets<'w, 's> = ParamSet<
     clippy::too_many_arguments,
     reason = "a system: one parameter per message type and world access"
 )]
+#[inline(never)]
 pub(crate) fn write_contact_events(
     mut narrow_phase: ResMut<NarrowPhase>,
     mut contacts: ResMut<Contacts>,

@@ -7,7 +7,8 @@
 //! [`Contacts`](crate::Contacts) (events). The plugin puts each stage's system into its
 //! [`CollisionSystems`](crate::CollisionSystems) set; [`ParallelSplit`](parallel::ParallelSplit)
 //! is the one rule by which a stage decides whether, and how finely, to split its work across
-//! the task pool.
+//! the task pool. Each stage's system is `#[inline(never)]`, so that a profiler (the scene
+//! bench's `--instructions`) counts it under its own name.
 
 pub(crate) mod bodies;
 pub(crate) mod broad_phase;

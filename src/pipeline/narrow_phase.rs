@@ -24,6 +24,7 @@ pub(crate) struct NarrowPhase {
 }
 
 /// Runs the exact test on every candidate pair.
+#[inline(never)]
 pub(crate) fn test_candidate_pairs(
     bodies: Res<Bodies>,
     broad_phase: Res<BroadPhase>,
@@ -78,7 +79,7 @@ fn test_pair(
     second: usize,
     (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
 ) -> Option<Contact> {
-    let (first_motion, second_motion) = (bodies.motions[first], bodies.motions[second]);
+    let (first_motion, second_motion) = (bodies.motion(first), bodies.motion(second));
     let now = intersect(bodies.shape(first), bodies.shape(second));
     let impact = if first_motion == second_motion {
         // No relative motion: where they are now says it all.

@@ -9,7 +9,7 @@
 //! an entity has at most one collider. Circles, the bulk of a bullet hell, are placed across
 //! the task pool when there are enough of them.
 
-use super::bodies::{Bodies, BodySlots, WorldShape, conservative};
+use super::bodies::{Bodies, WorldShape, conservative};
 use super::parallel::ParallelSplit;
 use super::spatial_index::SpatialIndex;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
@@ -85,6 +85,7 @@ impl fmt::Display for Skipped {
 }
 
 impl Placement {
+    #[inline(always)]
     fn of(transform: &GlobalTransform) -> Result<Self, Skipped> {
         let affine = transform.affine();
         let x_axis = affine.matrix3.x_axis.xy();
@@ -195,11 +196,12 @@ impl SkipWarnings {
 }
 
 /// Writes every enabled collider's world shape and bounding circle into [`Bodies`].
+#[inline(never)]
 pub(crate) fn prepare_bodies(
     // The spatial index is of the bodies: rewritten, it is forgotten with them.
     (mut bodies, mut index): (ResMut<Bodies>, ResMut<SpatialIndex>),
     settings: Res<CollisionSettings>,
-    mut warnings: Local<SkipWarnings>,
+    (mut warnings, mut pieces): (Local<SkipWarnings>, Local<Vec<Bodies>>),
     mut polygons: PolygonColliders,
     segments: SegmentColliders,
     circles: CircleColliders,
@@ -214,7 +216,7 @@ pub(crate) fn prepare_bodies(
     }
     place_polygons(bodies, &mut polygons, &mut warnings);
     place_segments(bodies, &segments, &mut warnings);
-    for (entity, why) in place_circles(bodies, &circles, &settings) {
+    for (entity, why) in place_circles(bodies, &circles, &settings, &mut pieces) {
         warnings.skip(entity, why);
     }
     warnings.end_frame();
@@ -223,6 +225,7 @@ pub(crate) fn prepare_bodies(
 /// Remembers where each swept collider is, for its next path: runs right after
 /// [`prepare_bodies`] has read the paths' starts. Disabled and skipped colliders are
 /// remembered too, so that a collider switched back on sweeps only its last move.
+#[inline(never)]
 pub(crate) fn remember_path_starts(mut swept: Query<(&mut Swept, &GlobalTransform)>) {
     // The start is the plugin's own bookkeeping: no change for users to see.
     swept.par_iter_mut().for_each(|(mut swept, transform)| {
@@ -323,76 +326,201 @@ fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &m
         });
 }
 
-/// Appends every circle, split across the task pool when there are enough of them (see
-/// [`ParallelSplit`]). Returns the circles left out, and why.
+/// One table's circles, as Bevy stores them: each component's column as a slice, an optional
+/// one `None` when the table lacks it.
+type CircleTable<'w> = (
+    &'w [Entity],
+    &'w [CircleCollider],
+    &'w [GlobalTransform],
+    Option<&'w [CollisionLayers]>,
+    Option<&'w [Swept]>,
+);
+
+/// Appends every circle, table by table (a tight loop over each table's columns), split
+/// across the task pool when there are enough of them (see [`ParallelSplit`]). Returns the
+/// circles left out, and why.
 fn place_circles(
     bodies: &mut Bodies,
     circles: &CircleColliders,
     settings: &CollisionSettings,
+    pieces: &mut Vec<Bodies>,
 ) -> Vec<(Entity, Skipped)> {
-    let count = circles.iter().len();
-    let start = bodies.entities.len();
-    let slots = bodies.grow(count);
-    // One piece per thread: each piece walks the query from the start to its first circle
-    // (Bevy's query iterators cannot jump), so more pieces would walk more.
-    let skipped = match ParallelSplit::of(count, 1, settings) {
-        Some(split) => split
-            .pool
-            .scope(|scope| {
-                let mut rest = slots;
-                let mut first = 0;
-                while rest.len() > 0 {
-                    let at = split.piece_size.min(rest.len());
-                    let (piece, after) = rest.split_at(at);
-                    rest = after;
-                    let skip = first;
-                    first += piece.len();
-                    scope.spawn(async move { place_circle_run(circles, skip, piece) });
+    let mut skipped = Vec::new();
+    let Ok(tables) = circles.contiguous_iter() else {
+        // Every component of the query is stored in tables, so this cannot happen; were it
+        // to, each circle is placed on its own.
+        circles
+            .iter()
+            .for_each(|(entity, circle, transform, layers, swept)| {
+                match place_circle(circle, transform) {
+                    Ok((disc, placement)) => {
+                        let motion = placement.motion(swept);
+                        bodies.push(
+                            entity,
+                            layers,
+                            (disc.center, disc.radius),
+                            WorldShape::Circle(disc),
+                            motion,
+                        );
+                    }
+                    Err(why) => skipped.push((entity, why)),
                 }
-            })
-            .concat(),
-        None => place_circle_run(circles, 0, slots),
+            });
+        return skipped;
     };
-    if !skipped.is_empty() {
-        bodies.drop_placeholders(start);
+    // The swept circles' tables first: the still circles come last among the bodies.
+    let mut tables: Vec<CircleTable> = tables.collect();
+    tables.sort_by_key(|table| table.4.is_none());
+    let count = tables.iter().map(|table| table.0.len()).sum();
+    let mut discs = Vec::with_capacity(BLOCK);
+    let Some(split) = ParallelSplit::of(count, 4, settings) else {
+        for table in &tables {
+            place_table(bodies, table, &mut discs, &mut skipped);
+        }
+        return skipped;
+    };
+    // In parallel: each piece of a table is placed into bodies of its own (kept from frame to
+    // frame), appended in order once all are done.
+    let mut parts = Vec::new();
+    for table in &tables {
+        for first in (0..table.0.len()).step_by(split.piece_size) {
+            parts.push(table_part(
+                table,
+                first..table.0.len().min(first + split.piece_size),
+            ));
+        }
+    }
+    if pieces.len() < parts.len() {
+        pieces.resize_with(parts.len(), Bodies::default);
+    }
+    let skipped = split
+        .pool
+        .scope(|scope| {
+            for (part, piece) in parts.iter().zip(pieces.iter_mut()) {
+                scope.spawn(async move {
+                    piece.clear();
+                    let (mut discs, mut skipped) = (Vec::with_capacity(BLOCK), Vec::new());
+                    place_table(piece, part, &mut discs, &mut skipped);
+                    skipped
+                });
+            }
+        })
+        .concat();
+    for piece in &pieces[..parts.len()] {
+        bodies.append(piece);
     }
     skipped
 }
 
-/// Places the circles from the `skip`-th of the query on, one per slot.
-fn place_circle_run(
-    circles: &CircleColliders,
-    skip: usize,
-    mut slots: BodySlots,
-) -> Vec<(Entity, Skipped)> {
-    let mut skipped = Vec::new();
-    let count = slots.len();
-    circles.iter().skip(skip).take(count).enumerate().for_each(
-        |(index, (entity, circle, transform, layers, swept))| match Placement::of(transform) {
-            Ok(placement) => {
-                let world = Disc::new(
-                    placement.apply(circle.offset()),
-                    circle.radius() * placement.scale,
-                );
-                // A radius or offset edited out of range, or a scale or place beyond it, makes
-                // the world disc invalid: the check costs nothing more for the bulk, which pass.
-                if world.is_valid() && !too_small(world.radius) {
-                    slots.set(index, entity, layers, world, placement.motion(swept));
-                } else {
-                    let why = circle.validate().map_or_else(Skipped::Invalid, |()| {
-                        if too_small(world.radius) {
-                            Skipped::TooSmall
-                        } else {
-                            Skipped::OutOfRange
-                        }
-                    });
-                    skipped.push((entity, why));
+/// Rows `range` of a table.
+fn table_part<'w>(table: &CircleTable<'w>, range: core::ops::Range<usize>) -> CircleTable<'w> {
+    let (entities, circles, transforms, layers, swept) = *table;
+    (
+        &entities[range.clone()],
+        &circles[range.clone()],
+        &transforms[range.clone()],
+        layers.map(|layers| &layers[range.clone()]),
+        swept.map(|swept| &swept[range]),
+    )
+}
+
+/// How many circles [`place_table`] places at a time: their discs fit in the first-level
+/// cache.
+const BLOCK: usize = 256;
+
+/// Appends a table's circles to `bodies`; those left out to `skipped`. A table without
+/// [`Swept`] is placed a block at a time: the discs of a block first, then each of the
+/// arrays extended in one tight pass.
+fn place_table(
+    bodies: &mut Bodies,
+    table: &CircleTable,
+    discs: &mut Vec<Disc>,
+    skipped: &mut Vec<(Entity, Skipped)>,
+) {
+    let (entities, circles, transforms, layers, swept) = *table;
+    if swept.is_some() {
+        place_swept_rows(bodies, table, skipped);
+        return;
+    }
+    for start in (0..entities.len()).step_by(BLOCK) {
+        let rows = start..entities.len().min(start + BLOCK);
+        let mut all_placed = true;
+        discs.clear();
+        discs.extend(rows.clone().map(|row| {
+            place_circle(&circles[row], &transforms[row]).map_or_else(
+                |_| {
+                    all_placed = false;
+                    Disc::new(Vec2::ZERO, 0.0)
+                },
+                |(disc, _)| disc,
+            )
+        }));
+        if all_placed {
+            let layers = layers.map(|layers| &layers[rows.clone()]);
+            bodies.extend_still_circles(&entities[rows], layers, discs);
+            continue;
+        }
+        for row in rows {
+            match place_circle(&circles[row], &transforms[row]) {
+                Ok((disc, _)) => {
+                    let layers = layers.map(|layers| &layers[row..=row]);
+                    bodies.extend_still_circles(&entities[row..=row], layers, &[disc]);
                 }
+                Err(why) => skipped.push((entities[row], why)),
+            }
+        }
+    }
+}
+
+/// Appends the circles of a table with [`Swept`] one by one; those left out to `skipped`.
+fn place_swept_rows(
+    bodies: &mut Bodies,
+    table: &CircleTable,
+    skipped: &mut Vec<(Entity, Skipped)>,
+) {
+    let (entities, circles, transforms, layers, swept) = *table;
+    for row in 0..entities.len() {
+        let entity = entities[row];
+        match place_circle(&circles[row], &transforms[row]) {
+            Ok((disc, placement)) => {
+                let layers = layers.map(|layers| &layers[row]);
+                let motion = placement.motion(swept.map(|swept| &swept[row]));
+                bodies.push(
+                    entity,
+                    layers,
+                    (disc.center, disc.radius),
+                    WorldShape::Circle(disc),
+                    motion,
+                );
             }
             Err(why) => skipped.push((entity, why)),
-        },
+        }
+    }
+}
+
+/// A circle's world disc, and where its transform places it, or why it cannot be placed.
+#[inline(always)]
+fn place_circle(
+    circle: &CircleCollider,
+    transform: &GlobalTransform,
+) -> Result<(Disc, Placement), Skipped> {
+    let placement = Placement::of(transform)?;
+    let world = Disc::new(
+        placement.apply(circle.offset()),
+        circle.radius() * placement.scale,
     );
-    skipped
+    // A radius or offset edited out of range, or a scale or place beyond it, makes the world
+    // disc invalid: the check costs nothing more for the bulk, which pass.
+    if world.is_valid() && !too_small(world.radius) {
+        return Ok((world, placement));
+    }
+    Err(circle.validate().map_or_else(Skipped::Invalid, |()| {
+        if too_small(world.radius) {
+            Skipped::TooSmall
+        } else {
+            Skipped::OutOfRange
+        }
+    }))
 }
 
 #[cfg(test)]

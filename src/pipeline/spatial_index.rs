@@ -53,7 +53,13 @@ impl SpatialIndex {
                 let mut grid = Grid::default();
                 let mean_radius = bodies.radii.iter().sum::<f32>() / bodies.radii.len() as f32;
                 let everyone = 0..bodies.entities.len() as u32;
-                grid.build(bodies, core::slice::from_ref(&everyone), mean_radius);
+                grid.build(
+                    bodies,
+                    core::slice::from_ref(&everyone),
+                    mean_radius,
+                    0.0,
+                    0,
+                );
                 grid
             });
             return SmallVec::from_buf_and_len([grid; 4], 1);
@@ -65,7 +71,7 @@ impl SpatialIndex {
             .map(|(group, grid)| {
                 grid.get_or_init(|| {
                     let mut grid = Grid::default();
-                    grid.build(bodies, &group.runs, group.mean_radius);
+                    grid.build(bodies, &group.runs, group.mean_radius, 0.0, 0);
                     grid
                 })
             })

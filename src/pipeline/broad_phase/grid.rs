@@ -9,8 +9,9 @@ use core::ops::Range;
 /// What a grid query pairs up.
 #[derive(Clone, Copy)]
 pub(super) enum Join {
-    /// The queried bodies against a different group binned in the grid.
-    Between,
+    /// The queried bodies against other bodies binned in the grid. With `check_layers`, pairs
+    /// whose layers do not interact are dropped.
+    Between { check_layers: bool },
     /// The queried bodies against themselves (they are what is binned): each pair once. With
     /// `check_layers`, pairs whose layers do not interact are dropped.
     Within { check_layers: bool },
@@ -50,6 +51,8 @@ pub(crate) struct Grid {
     /// in the dense layout, `columns − 1` and `rows − 1` wrapped.
     column_mask: u32,
     row_mask: u32,
+    /// How much each built body's box was grown on every side (see [`Grid::build`]).
+    growth: f32,
 }
 
 /// How a grid maps positions to cells.
@@ -120,17 +123,34 @@ impl CellRange {
 }
 
 impl Grid {
-    /// Bins the bodies of `runs`, with cells about twice `typical_radius` wide.
-    pub(crate) fn build(&mut self, bodies: &Bodies, runs: &[Range<u32>], typical_radius: f32) {
+    /// Bins the bodies of `runs`, each body's box grown by `growth` on every side, with cells
+    /// about twice `typical_radius` wide, and no more than a few per built body plus one per
+    /// four of the `queried` bodies that will query it.
+    ///
+    /// Grown by the largest radius of the bodies to be queried (all but a few outliers), a
+    /// grid answers a query with one cell: every built body that such a body can touch has its
+    /// grown box over the queried centre, so it is in the centre's cell, once. The dense
+    /// layout keeps an empty border of cells around the box, so that a centre outside it falls
+    /// in an empty cell without a test. Spatial queries and pairs within one group use no
+    /// growth.
+    pub(crate) fn build(
+        &mut self,
+        bodies: &Bodies,
+        runs: &[Range<u32>],
+        typical_radius: f32,
+        growth: f32,
+        queried: usize,
+    ) {
         let members = || runs.iter().flat_map(Clone::clone);
         let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
         let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
         for body in members() {
             let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
-            min = min.min(center - radius);
-            max = max.max(center + radius);
+            min = min.min(center - (radius + growth));
+            max = max.max(center + (radius + growth));
         }
-        self.fit(min, max, count, typical_radius);
+        self.growth = growth;
+        self.fit(min, max, (count, queried), typical_radius);
         self.bounds = (min, max);
         self.oversized.clear();
         self.members.clear();
@@ -144,9 +164,9 @@ impl Grid {
     /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide,
     /// but no more than a few cells per body. Dense when cells no more than
     /// [`MAX_CELL_GROWTH`] times that wide cover the box within that budget; wrapped otherwise.
-    fn fit(&mut self, min: Vec2, max: Vec2, count: usize, typical_radius: f32) {
+    fn fit(&mut self, min: Vec2, max: Vec2, (count, queried): (usize, usize), typical_radius: f32) {
         let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
-        let max_cells = (4 * count + 64) as f32;
+        let max_cells = (4 * count + 64 + queried / 4) as f32;
         let body_cell_size = (2.0 * typical_radius).max(f32::MIN_POSITIVE);
         let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
         let spread_wide = area_cell_size > MAX_CELL_GROWTH * body_cell_size;
@@ -154,15 +174,19 @@ impl Grid {
             // Also when the box is not finite (NaN compares false): every body then goes in
             // the first cell or none, where the exact check rejects it.
             let cell_size = body_cell_size.max(area_cell_size);
-            self.columns = ((extent.x / cell_size) as u32).clamp(1, max_cells as u32);
-            self.rows = ((extent.y / cell_size) as u32).clamp(1, max_cells as u32);
-            (self.column_mask, self.row_mask) = (u32::MAX, u32::MAX);
+            let inner_columns = ((extent.x / cell_size) as u32).clamp(1, max_cells as u32);
+            let inner_rows = ((extent.y / cell_size) as u32).clamp(1, max_cells as u32);
             // Cells may come out a little wider than `cell_size` in one direction: use the
             // larger.
+            let inverse_cell_size =
+                (inner_columns as f32 / extent.x).min(inner_rows as f32 / extent.y);
+            // And an empty border all round: two cells before the box, so that rounding cannot
+            // put the box's first edge in the first column or row, and two after it.
+            (self.columns, self.rows) = (inner_columns + 4, inner_rows + 4);
+            (self.column_mask, self.row_mask) = (u32::MAX, u32::MAX);
             self.layout = Layout::Dense {
-                origin: min,
-                inverse_cell_size: (self.columns as f32 / extent.x)
-                    .min(self.rows as f32 / extent.y),
+                origin: min - 2.0 / inverse_cell_size,
+                inverse_cell_size,
             };
             return;
         }
@@ -206,7 +230,7 @@ impl Grid {
             let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
             // A body the grid cannot place (not finite) goes in the first cell, where the
             // exact circle check rejects every pair with it.
-            let range = match self.cells_covered(center, radius) {
+            let range = match self.cells_covered(center, radius + self.growth) {
                 Some(Covered::Cells(range)) => range,
                 Some(Covered::Oversized) => {
                     self.oversized.push(body);
@@ -302,18 +326,6 @@ impl Grid {
                 }))
             }
         }
-    }
-
-    /// [`cells_covered`](Self::cells_covered) in the dense layout.
-    #[inline]
-    fn dense_cells_covered(
-        &self,
-        origin: Vec2,
-        inverse_cell_size: f32,
-        center: Vec2,
-        radius: f32,
-    ) -> Option<CellRange> {
-        self.dense_box_covered(origin, inverse_cell_size, center - radius, center + radius)
     }
 
     /// [`box_covered`](Self::box_covered) in the dense layout.
@@ -434,22 +446,38 @@ impl Grid {
             return;
         };
         debug_assert_eq!(len, runs.iter().map(ExactSizeIterator::len).sum::<usize>());
-        // Cut the runs into pieces of about equal size.
+        // Cut the runs into pieces of about `piece_size` bodies each (a piece may hold many
+        // short runs), `piece_ends` marking where each piece's runs end in `pieces`.
         let piece_size = split.piece_size as u32;
         pieces.clear();
+        let mut piece_ends = Vec::new();
+        let mut filled = 0;
         for run in runs {
             let mut start = run.start;
             while start < run.end {
-                let end = run.end.min(start + piece_size);
+                let end = run.end.min(start + (piece_size - filled));
                 pieces.push(start..end);
+                filled += end - start;
+                if filled == piece_size {
+                    piece_ends.push(pieces.len());
+                    filled = 0;
+                }
                 start = end;
             }
         }
+        if filled > 0 {
+            piece_ends.push(pieces.len());
+        }
         let found = split.pool.scope(|scope| {
-            for piece in pieces.iter() {
+            let mut piece_start = 0;
+            for &piece_end in &piece_ends {
+                let piece = &pieces[piece_start..piece_end];
+                piece_start = piece_end;
                 scope.spawn(async move {
                     let mut found = Vec::new();
-                    self.query_run(bodies, piece.clone(), join, &mut found);
+                    for run in piece {
+                        self.query_run(bodies, run.clone(), join, &mut found);
+                    }
                     found
                 });
             }
@@ -483,30 +511,75 @@ impl Grid {
         let (start, end) = (run.start as usize, run.end as usize);
         let centers = &bodies.centers[start..end];
         let radii = &bodies.radii[start..end];
+        let dense = (origin, inverse_cell_size);
+        if within {
+            for (offset, (&center, &radius)) in centers.iter().zip(radii).enumerate() {
+                let body = (start + offset) as u32;
+                self.query_box_dense(bodies, (body, center, radius), dense, join, pairs);
+            }
+            return;
+        }
+        // The hot loop: locals, so that nothing is reloaded per body.
+        let (growth, columns) = (self.growth, self.columns);
+        let (last_column, last_row) = (self.columns - 1, self.rows - 1);
+        let (starts, entries) = (self.starts.as_slice(), self.entries.as_slice());
         for (offset, (&center, &radius)) in centers.iter().zip(radii).enumerate() {
             let body = (start + offset) as u32;
-            let Some(range) = self.dense_cells_covered(origin, inverse_cell_size, center, radius)
-            else {
+            if radius > growth {
+                self.query_box_dense(bodies, (body, center, radius - growth), dense, join, pairs);
                 continue;
-            };
-            for row in range.first_row..=range.last_row {
-                let row_start = row * self.columns;
-                for column in range.first_column..=range.last_column {
-                    let cell = (row_start + column) as usize;
-                    let entries =
-                        &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
-                    for entry in entries {
-                        if within && entry.body <= body {
-                            continue;
-                        }
-                        // Report the pair only from the first cell the two share.
-                        if column != range.first_column.max(entry.first_column)
-                            || row != range.first_row.max(entry.first_row)
-                        {
-                            continue;
-                        }
-                        push_if_touching(bodies, (body, entry.body), check_layers, pairs);
+            }
+            // The one cell of the centre (see `build`). Saturating casts: a centre before the
+            // grid, or NaN, lands in the empty border; one past it is clipped to the last
+            // column or row, likewise empty but for rounding at the box's edge.
+            let cell_at = (center - origin) * inverse_cell_size;
+            let column = (cell_at.x as u32).min(last_column);
+            let row = (cell_at.y as u32).min(last_row);
+            let cell = (row * columns + column) as usize;
+            for entry in &entries[starts[cell] as usize..starts[cell + 1] as usize] {
+                push_if_touching(bodies, (body, entry.body), check_layers, pairs);
+            }
+        }
+    }
+
+    /// Appends the pairs of one queried body whose box, `half_width` around its centre, spans
+    /// cells: each pair from the first cell the two boxes share, and within one group only
+    /// with the bodies after it.
+    #[inline(never)]
+    fn query_box_dense(
+        &self,
+        bodies: &Bodies,
+        (body, center, half_width): (u32, Vec2, f32),
+        (origin, inverse_cell_size): (Vec2, f32),
+        join: Join,
+        pairs: &mut Vec<[u32; 2]>,
+    ) {
+        let (within, check_layers) = join.flags();
+        let Some(range) = self.dense_box_covered(
+            origin,
+            inverse_cell_size,
+            center - half_width,
+            center + half_width,
+        ) else {
+            return;
+        };
+        for row in range.first_row..=range.last_row {
+            let row_start = row * self.columns;
+            for column in range.first_column..=range.last_column {
+                let cell = (row_start + column) as usize;
+                let entries =
+                    &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
+                for entry in entries {
+                    if within && entry.body <= body {
+                        continue;
                     }
+                    // Report the pair only from the first cell the two share.
+                    if column != range.first_column.max(entry.first_column)
+                        || row != range.first_row.max(entry.first_row)
+                    {
+                        continue;
+                    }
+                    push_if_touching(bodies, (body, entry.body), check_layers, pairs);
                 }
             }
         }
@@ -533,7 +606,9 @@ impl Grid {
         let (within, check_layers) = join.flags();
         for body in run {
             let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
-            let range = match self.cells_covered(center, radius) {
+            // The box shrunk by the growth (a point, for a body no wider than it).
+            let half_width = (radius - self.growth).max(0.0);
+            let range = match self.box_covered(center - half_width, center + half_width) {
                 Some(Covered::Cells(range)) => range,
                 Some(Covered::Oversized) => {
                     // Too wide to fold: against every built body, or, within one group,
@@ -592,7 +667,7 @@ impl Join {
     #[inline]
     fn flags(self) -> (bool, bool) {
         match self {
-            Self::Between => (false, false),
+            Self::Between { check_layers } => (false, check_layers),
             Self::Within { check_layers } => (true, check_layers),
         }
     }
@@ -621,10 +696,11 @@ fn push_if_touching(
 mod tests {
     use super::*;
 
-    /// A 10 × 5 grid of unit cells from the origin.
+    /// A 10 × 5 grid of unit cells from the origin, in a border two cells wide: the cell
+    /// `(2, 2)` starts at the origin.
     fn grid() -> Grid {
         let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::new(10.0, 5.0), 1000, 0.5);
+        grid.fit(Vec2::ZERO, Vec2::new(10.0, 5.0), (1000, 0), 0.5);
         grid
     }
 
@@ -640,12 +716,12 @@ mod tests {
     #[test]
     fn cells_are_about_a_body_wide() {
         let grid = grid();
-        assert_eq!((grid.columns, grid.rows), (10, 5));
+        assert_eq!((grid.columns, grid.rows), (14, 9));
         assert!(matches!(
             grid.layout,
             Layout::Dense {
                 inverse_cell_size: 1.0,
-                ..
+                origin: Vec2 { x: -2.0, y: -2.0 },
             }
         ));
     }
@@ -657,10 +733,10 @@ mod tests {
         assert_eq!(
             range,
             CellRange {
-                first_column: 2,
-                first_row: 1,
-                last_column: 4,
-                last_row: 3
+                first_column: 4,
+                first_row: 3,
+                last_column: 6,
+                last_row: 5
             }
         );
         assert_eq!(range.cells(&grid).count(), 9);
@@ -674,20 +750,20 @@ mod tests {
             range,
             CellRange {
                 first_column: 0,
-                first_row: 3,
-                last_column: 0,
-                last_row: 4
+                first_row: 5,
+                last_column: 2,
+                last_row: 8
             }
         );
         let huge = covered(&grid, Vec2::new(5.0, 2.0), 1e30).unwrap();
-        assert_eq!((huge.last_column, huge.last_row), (9, 4));
+        assert_eq!((huge.last_column, huge.last_row), (13, 8));
     }
 
     #[test]
     fn a_circle_beside_the_grid_or_not_finite_covers_nothing() {
         let grid = grid();
         assert_eq!(covered(&grid, Vec2::new(20.0, 2.0), 1.0), None);
-        assert_eq!(covered(&grid, Vec2::new(5.0, -3.0), 1.0), None);
+        assert_eq!(covered(&grid, Vec2::new(5.0, -5.0), 1.0), None);
         assert_eq!(covered(&grid, Vec2::new(f32::NAN, 2.0), 1.0), None);
         assert_eq!(covered(&grid, Vec2::new(5.0, 2.0), f32::NAN), None);
     }
@@ -696,15 +772,16 @@ mod tests {
     fn a_sparse_group_gets_no_more_than_a_few_cells_per_body() {
         for typical_radius in [1.0, 1e5] {
             let mut grid = Grid::default();
-            grid.fit(Vec2::ZERO, Vec2::splat(1e6), 10, typical_radius);
-            assert!(grid.columns * grid.rows <= 4 * 10 + 64);
+            grid.fit(Vec2::ZERO, Vec2::splat(1e6), (10, 0), typical_radius);
+            // Not counting the border.
+            assert!((grid.columns - 4) * (grid.rows - 4) <= 4 * 10 + 64);
         }
     }
 
     #[test]
     fn a_box_far_wider_than_its_bodies_folds_onto_body_wide_cells() {
         let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::splat(1e7), 1000, 2.0);
+        grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0);
         let Layout::Wrapped {
             inverse_cell_size,
             real_columns,
@@ -738,7 +815,7 @@ mod tests {
     #[test]
     fn a_narrow_box_folds_only_along_its_length() {
         let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::new(1e7, 8.0), 1000, 2.0);
+        grid.fit(Vec2::ZERO, Vec2::new(1e7, 8.0), (1000, 0), 2.0);
         assert!(matches!(grid.layout, Layout::Wrapped { .. }));
         // 8 units are two cells of 4, and one more for the far edge: three rows, rounded up
         // to a power of two.

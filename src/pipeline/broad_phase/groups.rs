@@ -15,6 +15,8 @@ pub(crate) struct Group {
     pub len: usize,
     /// Mean bounding radius of the members.
     pub mean_radius: f32,
+    /// Largest bounding radius of the members.
+    pub max_radius: f32,
 }
 
 /// This frame's groups, rebuilt every frame while keeping last frame's allocations.
@@ -24,6 +26,8 @@ pub(crate) struct Groups {
     /// How many of `groups` are this frame's (the rest are spare allocations).
     active: usize,
     index_of_layers: HashMap<CollisionLayers, usize>,
+    /// Every run of every group, in body order, with its group's index.
+    runs_in_order: Vec<(Range<u32>, usize)>,
 }
 
 impl Groups {
@@ -32,35 +36,57 @@ impl Groups {
         &self.groups[..self.active]
     }
 
+    /// Every run of every group in body order, with the index of its group in
+    /// [`active`](Self::active).
+    pub fn runs_in_order(&self) -> &[(Range<u32>, usize)] {
+        &self.runs_in_order
+    }
+
     /// Sorts bodies into groups by layers, as runs.
     pub fn build(&mut self, bodies: &Bodies) {
         for group in &mut self.groups[..self.active] {
             group.runs.clear();
             group.len = 0;
             group.mean_radius = 0.0;
+            group.max_radius = 0.0;
         }
         self.active = 0;
         self.index_of_layers.clear();
+        self.runs_in_order.clear();
         let layers = &bodies.layers;
+        // The groups of the last two runs: layer values alternating body by body (within one
+        // archetype) need no hash lookup.
+        let mut recent: [Option<(CollisionLayers, usize)>; 2] = [None; 2];
         let mut run_start = 0;
         for end in 1..=layers.len() {
             if end < layers.len() && layers[end] == layers[run_start] {
                 continue;
             }
             let run_layers = layers[run_start];
-            let group = *self.index_of_layers.entry(run_layers).or_insert_with(|| {
-                let group = self.active;
-                self.active += 1;
-                if group == self.groups.len() {
-                    self.groups.push(Group::default());
+            let group = match recent {
+                [Some((value, group)), _] | [_, Some((value, group))] if value == run_layers => {
+                    group
                 }
-                self.groups[group].layers = run_layers;
-                group
-            });
+                _ => *self.index_of_layers.entry(run_layers).or_insert_with(|| {
+                    let group = self.active;
+                    self.active += 1;
+                    if group == self.groups.len() {
+                        self.groups.push(Group::default());
+                    }
+                    self.groups[group].layers = run_layers;
+                    group
+                }),
+            };
+            recent = [Some((run_layers, group)), recent[0]];
+            let run = run_start as u32..end as u32;
+            self.runs_in_order.push((run.clone(), group));
             let group = &mut self.groups[group];
-            group.runs.push(run_start as u32..end as u32);
+            group.runs.push(run);
             group.len += end - run_start;
-            group.mean_radius += bodies.radii[run_start..end].iter().sum::<f32>();
+            for &radius in &bodies.radii[run_start..end] {
+                group.mean_radius += radius;
+                group.max_radius = group.max_radius.max(radius);
+            }
             run_start = end;
         }
         for group in &mut self.groups[..self.active] {
@@ -104,8 +130,22 @@ mod tests {
         assert_eq!(active[0].runs, [0..2, 5..6]);
         assert_eq!(active[0].len, 3);
         assert_eq!(active[0].mean_radius, (0.0 + 1.0 + 5.0) / 3.0);
+        assert_eq!(active[0].max_radius, 5.0);
+        assert_eq!(groups.runs_in_order().len(), 3);
+        assert_eq!(groups.runs_in_order()[1], (2..5, 1));
         assert_eq!(active[1].runs, core::slice::from_ref(&(2..5)));
         assert_eq!(active[1].layers.memberships, LayerMask(2));
+    }
+
+    #[test]
+    fn alternating_values_find_their_groups() {
+        let mut groups = Groups::default();
+        groups.build(&bodies_with_layers(&[1, 2, 1, 2, 3, 1, 3, 2]));
+        let active = groups.active();
+        assert_eq!(active.len(), 3);
+        assert_eq!(active[0].runs, [0..1, 2..3, 5..6]);
+        assert_eq!(active[1].runs, [1..2, 3..4, 7..8]);
+        assert_eq!(active[2].runs, [4..5, 6..7]);
     }
 
     #[test]

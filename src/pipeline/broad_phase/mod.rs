@@ -2,29 +2,34 @@
 //! match.
 //!
 //! # How
-//! 1. **Groups by layers.** Bodies with the same [`CollisionLayers`](crate::CollisionLayers) form a group. Only groups
-//!    whose layers interact are compared, so in a bullet hell the thousands of bullets of one
-//!    side, which cannot hit each other, are never compared with each other at all.
-//! 2. **A uniform grid per group pair.** For two different groups, the smaller one is binned
-//!    into a grid laid over its own bounding box (each body in every cell its bounding box
-//!    covers), and each body of the larger group looks only at the cells it covers: `O(n)` in
-//!    the larger group, with no sort. A group that can touch itself is binned and queried
-//!    against itself. A pair sharing several cells is reported only from the first cell the
-//!    two have in common, so never twice. A group spread far wider than its bodies (one
-//!    collider parked far away) keeps body-wide cells and folds them onto a fixed array like
-//!    tiles, rather than widening its cells until everything shares one (see `grid`).
-//!    With more than a couple of dozen distinct layer values, comparing group by group would
+//! 1. **Groups by layers.** Bodies with the same [`CollisionLayers`](crate::CollisionLayers)
+//!    form a group.
+//! 2. **Sides.** Groups that never meet each other join one side (see `sides`): all the
+//!    player's bullets, whatever their layer values, are one side; a group that meets itself
+//!    is a side alone. So in a bullet hell the thousands of bullets of one side are never
+//!    compared with each other at all.
+//! 3. **One pass per side.** Largest side first, each side meets all the smaller sides it can
+//!    touch in one pass: those are binned together into a uniform grid over their bounding
+//!    box, each body in every cell that its box, grown by the side's largest bounding radius,
+//!    covers; then each body of the side reads the one cell under its centre, without sort or
+//!    duplicate check (a wider one reads the cells of its box shrunk by that growth, each pair
+//!    from the first cell the two share). A side that meets itself is binned and queried
+//!    against itself, each pair from the first cell the two boxes share. A group spread far
+//!    wider than its bodies (one collider parked far away) keeps body-wide cells and folds them
+//!    onto a fixed array like tiles, rather than widening its cells until everything shares
+//!    one (see `grid`). With more than a couple of dozen sides, comparing side by side would
 //!    cost more than it saves: then one grid holds every body and each candidate's layers are
 //!    checked instead.
-//! 3. **The exact circle check** (the squared distance between centres against the squared
-//!    sum of radii, no square root) decides each candidate.
+//! 4. **The exact circle check** (the squared distance between centres against the squared
+//!    sum of radii, no square root) decides each candidate, after its layers where a side
+//!    holds several layer values.
 //!
-//! The larger group's queries are split across Bevy's `ComputeTaskPool` when there are enough
-//! of them; the chunks are concatenated in order, so the result does not depend on the thread
-//! count.
+//! The queries are split across Bevy's `ComputeTaskPool` when there are enough of them; the
+//! chunks are concatenated in order, so the result does not depend on the thread count.
 
 mod grid;
 mod groups;
+mod sides;
 
 pub(crate) use grid::Grid;
 pub(crate) use groups::Groups;
@@ -35,6 +40,7 @@ use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::ops::Range;
 use grid::Join;
+use sides::Sides;
 
 /// The candidate pairs of this frame, as body indices, plus reusable scratch space.
 #[derive(Resource, Default)]
@@ -42,16 +48,26 @@ pub(crate) struct BroadPhase {
     /// Pairs of body indices whose bounding circles overlap and whose layers match.
     pub pairs: Vec<[u32; 2]>,
     groups: Groups,
+    sides: Sides,
     grid: Grid,
+    /// Scratch: the runs of the sides a side meets, binned together.
+    partner_runs: Vec<Range<u32>>,
     /// Scratch: the pieces a large query is split into for the task pool.
     pieces: Vec<Range<u32>>,
 }
 
-/// Beyond this many distinct `CollisionLayers` values, comparing group by group (quadratic in
-/// the number of groups) stops paying: one grid holds everyone and layers are checked per pair.
+/// Beyond this many sides (or distinct `CollisionLayers` values, for the spatial index),
+/// comparing side by side (quadratic in their number) stops paying: one grid holds everyone and
+/// layers are checked per pair.
 pub(crate) const MAX_GROUPS: usize = 24;
 
+/// How much larger than the mean bounding radius of a side its grid growth may be: bodies
+/// wider than that (a laser among bullets) read the cells of their box instead of one cell,
+/// rather than growing every cell.
+const MAX_GROWTH_PER_MEAN_RADIUS: f32 = 2.0;
+
 /// Finds this frame's candidate pairs.
+#[inline(never)]
 pub(crate) fn find_candidate_pairs(
     bodies: Res<Bodies>,
     settings: Res<CollisionSettings>,
@@ -64,50 +80,62 @@ impl BroadPhase {
     fn run(&mut self, bodies: &Bodies, settings: &CollisionSettings) {
         self.pairs.clear();
         self.groups.build(bodies);
+        self.sides
+            .build(self.groups.active(), self.groups.runs_in_order());
         let Self {
             pairs,
-            groups,
+            sides,
             grid,
+            partner_runs,
             pieces,
+            ..
         } = self;
         let mut query = |grid: &Grid, runs: &[Range<u32>], len: usize, join: Join| {
             let split = ParallelSplit::of(len, 4, settings);
             grid.query_into(bodies, (runs, len), join, split, pieces, pairs);
         };
-        let groups = groups.active();
-        if groups.len() > MAX_GROUPS {
-            // Too many distinct layer values to compare group by group: one grid over every
-            // body, with the layers checked on each candidate instead.
+        let sides = sides.active();
+        if sides.len() > MAX_GROUPS {
+            // Too many sides to compare side by side: one grid over every body, with the
+            // layers checked on each candidate instead.
             let all_bodies = 0..bodies.entities.len() as u32;
             let everyone = core::slice::from_ref(&all_bodies);
             let mean_radius = bodies.radii.iter().sum::<f32>() / bodies.radii.len() as f32;
-            grid.build(bodies, everyone, mean_radius);
+            grid.build(bodies, everyone, mean_radius, 0.0, 0);
             let join = Join::Within { check_layers: true };
             query(grid, everyone, bodies.entities.len(), join);
             return;
         }
-        for (i, first) in groups.iter().enumerate() {
-            for second in &groups[i..] {
-                if !first.layers.interacts_with(&second.layers) {
-                    continue;
-                }
-                if core::ptr::eq(first, second) {
-                    grid.build(bodies, &first.runs, first.mean_radius);
-                    let join = Join::Within {
-                        check_layers: false,
-                    };
-                    query(grid, &first.runs, first.len, join);
-                } else {
-                    let (built, queried) = if first.len <= second.len {
-                        (first, second)
-                    } else {
-                        (second, first)
-                    };
-                    let cell_radius = built.mean_radius.max(queried.mean_radius);
-                    grid.build(bodies, &built.runs, cell_radius);
-                    query(grid, &queried.runs, queried.len, Join::Between);
-                }
+        for (index, side) in sides.iter().enumerate() {
+            if side.meets_itself {
+                grid.build(bodies, &side.runs, side.mean_radius, 0.0, 0);
+                let join = Join::Within {
+                    check_layers: false,
+                };
+                query(grid, &side.runs, side.len, join);
             }
+            // Every smaller side it meets, binned together and met in one pass.
+            partner_runs.clear();
+            let (mut partner_count, mut partner_radius) = (0, 0.0);
+            let mut check_layers = false;
+            for partner in sides[index + 1..].iter().filter(|other| side.meets(other)) {
+                partner_runs.extend(partner.runs.iter().cloned());
+                partner_count += partner.len;
+                partner_radius += partner.mean_radius * partner.len as f32;
+                check_layers |= partner_count > partner.len || !side.always_meets(partner);
+            }
+            if partner_count == 0 {
+                continue;
+            }
+            let growth = side
+                .max_radius
+                .min(MAX_GROWTH_PER_MEAN_RADIUS * side.mean_radius);
+            // Cells about as wide as a partner's grown bounding radius: a few cells per partner,
+            // and few bodies of the side in a cell with one that they do not touch.
+            let partner_reach =
+                (partner_radius / partner_count as f32).max(side.mean_radius) + growth;
+            grid.build(bodies, partner_runs, 0.5 * partner_reach, growth, side.len);
+            query(grid, &side.runs, side.len, Join::Between { check_layers });
         }
     }
 }

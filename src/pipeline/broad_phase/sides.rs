@@ -1,0 +1,209 @@
+//! Groups merged into sides: groups that never meet each other, handled as one.
+//!
+//! Thirty kinds of player bullet, each on a layer value of its own, all meet the enemies and
+//! none meets another: compared group by group, the enemies would be binned thirty times and
+//! the bullets read in thirty passes. As one side, the bullets are read once, and each
+//! candidate's layers are checked instead. Likewise one side meets all its partners in one
+//! pass: the bullets are read once for the enemies, the walls and the shields together.
+
+use super::groups::Group;
+use crate::layers::CollisionLayers;
+use core::ops::Range;
+
+/// Groups that never meet each other, or one group that meets itself.
+#[derive(Default)]
+pub(crate) struct Side {
+    /// The layer values of its groups.
+    pub layers: Vec<CollisionLayers>,
+    /// Its bodies, as runs of consecutive body indices in body order (runs of its different
+    /// groups that follow each other are joined).
+    pub runs: Vec<Range<u32>>,
+    /// How many bodies the runs hold.
+    pub len: usize,
+    /// Mean bounding radius of the members.
+    pub mean_radius: f32,
+    /// Largest bounding radius of the members.
+    pub max_radius: f32,
+    /// Whether its one group meets itself.
+    pub meets_itself: bool,
+}
+
+impl Side {
+    /// Whether some body of this side may meet some body of `other`.
+    pub fn meets(&self, other: &Self) -> bool {
+        self.layers.iter().any(|mine| {
+            other
+                .layers
+                .iter()
+                .any(|theirs| mine.interacts_with(theirs))
+        })
+    }
+
+    /// Whether every body of this side meets every body of `other` when their circles touch,
+    /// so that no pair's layers need checking.
+    pub fn always_meets(&self, other: &Self) -> bool {
+        self.layers.iter().all(|mine| {
+            other
+                .layers
+                .iter()
+                .all(|theirs| mine.interacts_with(theirs))
+        })
+    }
+}
+
+/// This frame's sides, rebuilt every frame while keeping last frame's allocations.
+#[derive(Default)]
+pub(crate) struct Sides {
+    sides: Vec<Side>,
+    /// How many of `sides` are this frame's.
+    active: usize,
+    /// Scratch: each group's side.
+    side_of_group: Vec<usize>,
+    /// Scratch: group indices, largest group first.
+    by_size: Vec<usize>,
+}
+
+impl Sides {
+    /// This frame's sides, largest first.
+    pub fn active(&self) -> &[Side] {
+        &self.sides[..self.active]
+    }
+
+    /// Merges `groups` into sides: largest first, each group that does not meet itself joins
+    /// the first side none of whose groups it meets. `runs_in_order` is every group's runs in
+    /// body order (see [`Groups::runs_in_order`](super::groups::Groups::runs_in_order)).
+    pub fn build(&mut self, groups: &[Group], runs_in_order: &[(Range<u32>, usize)]) {
+        for side in &mut self.sides[..self.active] {
+            side.layers.clear();
+            side.runs.clear();
+            side.len = 0;
+            side.mean_radius = 0.0;
+            side.max_radius = 0.0;
+        }
+        self.active = 0;
+        self.by_size.clear();
+        self.by_size.extend(0..groups.len());
+        self.by_size
+            .sort_unstable_by_key(|&group| core::cmp::Reverse(groups[group].len));
+        self.side_of_group.clear();
+        self.side_of_group.resize(groups.len(), 0);
+        for &index in &self.by_size {
+            let group = &groups[index];
+            let meets_itself = group.layers.interacts_with(&group.layers);
+            let joined = (!meets_itself)
+                .then(|| {
+                    self.sides[..self.active].iter().position(|side| {
+                        !side.meets_itself
+                            && !side
+                                .layers
+                                .iter()
+                                .any(|layers| layers.interacts_with(&group.layers))
+                    })
+                })
+                .flatten();
+            let side = joined.unwrap_or_else(|| {
+                if self.active == self.sides.len() {
+                    self.sides.push(Side::default());
+                }
+                self.active += 1;
+                self.sides[self.active - 1].meets_itself = meets_itself;
+                self.active - 1
+            });
+            let side_entry = &mut self.sides[side];
+            side_entry.layers.push(group.layers);
+            side_entry.mean_radius += group.mean_radius * group.len as f32;
+            side_entry.max_radius = side_entry.max_radius.max(group.max_radius);
+            side_entry.len += group.len;
+            self.side_of_group[index] = side;
+        }
+        for (run, group) in runs_in_order {
+            let side = &mut self.sides[self.side_of_group[*group]];
+            match side.runs.last_mut() {
+                Some(last) if last.end == run.start => last.end = run.end,
+                _ => side.runs.push(run.clone()),
+            }
+        }
+        for side in &mut self.sides[..self.active] {
+            side.mean_radius /= side.len as f32;
+        }
+        // Largest first: each side then meets only the smaller sides after it.
+        self.sides[..self.active].sort_by_key(|side| core::cmp::Reverse(side.len));
+        // Keep no more than twice the sides in use, so old ones do not pile up.
+        self.sides.truncate(2 * self.active.max(8));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![expect(
+        clippy::single_range_in_vec_init,
+        reason = "lists of runs, some of which hold one run"
+    )]
+
+    use super::*;
+    use crate::layers::LayerMask;
+
+    fn group(layers: CollisionLayers, runs: &[Range<u32>]) -> Group {
+        let len = runs.iter().map(ExactSizeIterator::len).sum();
+        Group {
+            layers,
+            runs: runs.to_vec(),
+            len,
+            mean_radius: 2.0,
+            max_radius: 3.0,
+        }
+    }
+
+    #[test]
+    fn groups_that_never_meet_share_a_side_with_their_runs_joined() {
+        let enemies = CollisionLayers::new(LayerMask::layer(0), LayerMask::ALL);
+        let bullet = |kind| CollisionLayers::new(LayerMask::layer(kind), LayerMask::layer(0));
+        // Bullets of kinds 1 and 2 alternate, then an enemy, then more bullets of kind 3.
+        let groups = [
+            group(bullet(1), &[0..1, 2..3]),
+            group(bullet(2), &[1..2, 3..4]),
+            group(enemies, &[4..5]),
+            group(bullet(3), &[5..8]),
+        ];
+        let runs_in_order = [
+            (0..1, 0),
+            (1..2, 1),
+            (2..3, 0),
+            (3..4, 1),
+            (4..5, 2),
+            (5..8, 3),
+        ];
+        let mut sides = Sides::default();
+        sides.build(&groups, &runs_in_order);
+        let [bullets, enemies_side] = sides.active() else {
+            panic!("two sides, not {}", sides.active().len());
+        };
+        assert_eq!(bullets.len, 7);
+        assert_eq!(bullets.runs, [0..4, 5..8]);
+        assert_eq!(bullets.layers.len(), 3);
+        assert!(!bullets.meets_itself);
+        // The enemies meet themselves (their filters hold their own layer): a side alone.
+        assert!(enemies_side.meets_itself);
+        assert_eq!(enemies_side.runs, [4..5]);
+        assert!(bullets.meets(enemies_side));
+        assert!(bullets.always_meets(enemies_side));
+    }
+
+    #[test]
+    fn groups_that_meet_stay_apart() {
+        let a = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1));
+        let b = CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0));
+        let c = CollisionLayers::new(LayerMask::layer(2), LayerMask::layer(1));
+        let groups = [group(a, &[0..5]), group(b, &[5..7]), group(c, &[7..8])];
+        let runs_in_order = [(0..5, 0), (5..7, 1), (7..8, 2)];
+        let mut sides = Sides::default();
+        sides.build(&groups, &runs_in_order);
+        // `a` and `c` never meet, nor do `b` and `c`; `a` and `b` do.
+        let active = sides.active();
+        assert_eq!(active.len(), 2);
+        assert_eq!(active[0].runs, [0..5, 7..8]);
+        assert_eq!(active[1].runs, [5..7]);
+        assert!(active[0].meets(&active[1]));
+        assert!(!active[0].always_meets(&active[1]));
+    }
+}
