@@ -307,6 +307,52 @@ mod tests {
     }
 
     #[test]
+    fn many_kinds_of_bullet_are_one_side_and_still_find_every_pair() {
+        // Twenty kinds of bullet, alternating body by body, that never meet each other; two
+        // kinds of enemy, each meeting only some kinds; a few bullets far wider than the rest
+        // (lasers), which read a box of cells rather than one cell.
+        let (enemy, elite) = (LayerMask::layer(0), LayerMask::layer(1));
+        let bullet = |index: usize| {
+            let kind = 2 + (index % 20) as u32;
+            let targets = if index % 3 == 0 { enemy | elite } else { enemy };
+            CollisionLayers::new(LayerMask::layer(kind), targets)
+        };
+        let kinds = (2..22).fold(LayerMask::NONE, |mask, kind| mask | LayerMask::layer(kind));
+        let elites = (2..22)
+            .step_by(3)
+            .fold(LayerMask::NONE, |mask, kind| mask | LayerMask::layer(kind));
+        let enemies = CollisionLayers::new(enemy, kinds);
+        let elite_enemies = CollisionLayers::new(elite, elites);
+        let mut extra: Vec<(Vec2, f32, CollisionLayers)> = (0..40)
+            .map(|index| {
+                let center = Vec2::new(15.0 * index as f32, 300.0 + 5.0 * index as f32);
+                let layers = if index % 2 == 0 { enemies } else { elite_enemies };
+                (center, 12.0, layers)
+            })
+            .collect();
+        extra.extend([
+            (Vec2::new(200.0, 310.0), 60.0, bullet(0)),
+            (Vec2::new(450.0, 420.0), 25.0, bullet(3)),
+        ]);
+        for far_away in [false, true] {
+            if far_away {
+                // And an enemy parked far away: the partners' grid folds.
+                extra.push((Vec2::splat(3e7), 12.0, enemies));
+            }
+            let bodies = scattered(4000, bullet, &extra);
+            let mut broad_phase = BroadPhase::default();
+            broad_phase.run(&bodies, &CollisionSettings::default());
+            // The bullets, and the enemies with the elites (which never meet each other
+            // either), each pair's layers checked.
+            assert_eq!(broad_phase.sides.active().len(), 2);
+            assert_eq!(broad_phase.grid.folded().is_some(), far_away);
+            let expected = brute_force(&bodies);
+            assert!(expected.len() > 100, "{}", expected.len());
+            assert_eq!(sorted(&broad_phase.pairs), expected);
+        }
+    }
+
+    #[test]
     fn below_the_group_limit_groups_are_compared_pairwise() {
         let mut bodies = ring(20);
         bodies
