@@ -126,7 +126,8 @@ fn for_each_meeting_pair(
             continue;
         }
         for k in Straddling::new(second, lanes.as_ref(), edge) {
-            let other = Segment::new(second[k], second[(k + 1) % count]);
+            let next = if k + 1 < count { k + 1 } else { 0 };
+            let other = Segment::new(second[k], second[next]);
             if straddles_line_of(edge, other)
                 && segments_meet(edge, other)
                 && visit(index, edge, other).is_break()
@@ -257,7 +258,8 @@ impl Iterator for Straddling<'_> {
                 while *next < count {
                     let k = *next;
                     *next += 1;
-                    let next_side = side_of(*line, vertices[(k + 1) % count]);
+                    let next = if k + 1 < count { k + 1 } else { 0 };
+                    let next_side = side_of(*line, vertices[next]);
                     let apart = (*previous_side > 0.0 && next_side > 0.0)
                         || (*previous_side < 0.0 && next_side < 0.0);
                     *previous_side = next_side;

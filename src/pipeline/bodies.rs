@@ -20,11 +20,12 @@ pub enum WorldShape {
 /// The colliders of this frame, as parallel arrays indexed by body: entity, layers, bounding
 /// circle, world shape and motion. Rebuilt every frame, reusing its allocations.
 ///
-/// The bodies placed one by one ([`Bodies::push`]) come first; the still circles (not swept,
-/// the bulk of a bullet hell) follow, appended a block at a time
-/// ([`Bodies::extend_still_circles`]). A still circle is its own bounding circle and has no
-/// motion, so `shapes` and `motions` stop where they begin: half the bytes written per bullet.
-/// Read them through [`Bodies::shape`] and [`Bodies::motion`].
+/// The still circles (not swept: the bulk of a bullet hell) come first, written in place
+/// ([`Bodies::still_slots`]): a still circle is its own bounding circle and has no motion, so
+/// it has no entry in `shapes` and `motions`, and the arrays it has keep their length from
+/// frame to frame, so that nothing is cleared, filled or reallocated for it. The bodies placed
+/// one by one ([`Bodies::push`]) follow. Read shapes and motions through [`Bodies::shape`] and
+/// [`Bodies::motion`].
 #[derive(Resource, Default)]
 pub struct Bodies {
     pub entities: Vec<Entity>,
@@ -33,7 +34,9 @@ pub struct Bodies {
     pub centers: Vec<Vec2>,
     /// Bounding circles' radii.
     pub radii: Vec<f32>,
-    /// Where each body placed one by one is now.
+    /// How many still circles come first.
+    still: usize,
+    /// Where each body placed one by one is now: body `still + i` is `shapes[i]`.
     shapes: Vec<WorldShape>,
     /// How far each body placed one by one moved along its swept path, to where it is now;
     /// zero for a body that is not swept (or did not move). The bounding circle covers the
@@ -44,14 +47,45 @@ pub struct Bodies {
 }
 
 impl Bodies {
-    pub fn clear(&mut self) {
-        self.entities.clear();
-        self.layers.clear();
-        self.centers.clear();
-        self.radii.clear();
+    /// Starts this frame's bodies with room for `count` still circles, and returns their slots
+    /// to be written in place. Slots left as they are keep last frame's bodies: fill every one,
+    /// or mark it a placeholder and call [`Bodies::drop_placeholders`].
+    pub fn still_slots(&mut self, count: usize) -> StillSlots<'_> {
+        self.still = count;
+        self.entities.resize(count, Entity::PLACEHOLDER);
+        self.layers.resize(count, CollisionLayers::NONE);
+        self.centers.resize(count, Vec2::ZERO);
+        self.radii.resize(count, 0.0);
         self.shapes.clear();
         self.motions.clear();
         self.vertices.clear();
+        StillSlots {
+            entities: &mut self.entities,
+            layers: &mut self.layers,
+            centers: &mut self.centers,
+            radii: &mut self.radii,
+        }
+    }
+
+    /// Removes the still circles marked as placeholders (see [`StillSlots::skip`]), keeping
+    /// the order. Before any body is pushed.
+    pub fn drop_placeholders(&mut self) {
+        debug_assert!(self.shapes.is_empty());
+        let mut kept = 0;
+        for index in 0..self.still {
+            if self.entities[index] != Entity::PLACEHOLDER {
+                self.entities[kept] = self.entities[index];
+                self.layers[kept] = self.layers[index];
+                self.centers[kept] = self.centers[index];
+                self.radii[kept] = self.radii[index];
+                kept += 1;
+            }
+        }
+        self.still = kept;
+        self.entities.truncate(kept);
+        self.layers.truncate(kept);
+        self.centers.truncate(kept);
+        self.radii.truncate(kept);
     }
 
     pub fn reserve(&mut self, additional: usize) {
@@ -63,6 +97,7 @@ impl Bodies {
         self.motions.reserve(additional);
     }
 
+    /// Appends a body after the still circles.
     #[inline(always)]
     pub fn push(
         &mut self,
@@ -72,11 +107,6 @@ impl Bodies {
         shape: WorldShape,
         motion: Vec2,
     ) {
-        debug_assert_eq!(
-            self.shapes.len(),
-            self.entities.len(),
-            "bodies placed one by one come before the still circles"
-        );
         let (center, radius) = swept_bounds(bounds, motion);
         self.entities.push(entity);
         self.layers.push(layers.copied().unwrap_or_default());
@@ -86,50 +116,21 @@ impl Bodies {
         self.motions.push(motion);
     }
 
-    /// Appends circles that have no swept motion, one pass per array: entity `entities[i]`,
-    /// on `layers[i]` (the default layers without them), is the disc `discs[i]`.
-    pub fn extend_still_circles(
-        &mut self,
-        entities: &[Entity],
-        layers: Option<&[CollisionLayers]>,
-        discs: &[Disc],
-    ) {
-        let end = self.entities.len() + discs.len();
-        self.entities.extend_from_slice(entities);
-        match layers {
-            Some(layers) => self.layers.extend_from_slice(layers),
-            None => self.layers.resize(end, CollisionLayers::default()),
-        }
-        // A disc is its own bounding circle, and all there is to know of it.
-        self.centers.extend(discs.iter().map(|disc| disc.center));
-        self.radii.extend(discs.iter().map(|disc| disc.radius));
-    }
-
-    /// Appends `other`'s bodies (circles: its polygons' vertices are not carried over). Bodies
-    /// placed one by one in `other` must not follow still circles here.
-    pub fn append(&mut self, other: &Self) {
-        debug_assert!(other.vertices.is_empty());
-        debug_assert!(other.shapes.is_empty() || self.shapes.len() == self.entities.len());
-        self.entities.extend_from_slice(&other.entities);
-        self.layers.extend_from_slice(&other.layers);
-        self.centers.extend_from_slice(&other.centers);
-        self.radii.extend_from_slice(&other.radii);
-        self.shapes.extend_from_slice(&other.shapes);
-        self.motions.extend_from_slice(&other.motions);
-    }
-
     /// How far body `index` moved along its swept path, to where it is now: zero unless swept.
     #[inline]
     pub fn motion(&self, index: usize) -> Vec2 {
-        self.motions.get(index).copied().unwrap_or(Vec2::ZERO)
+        match index.checked_sub(self.still) {
+            Some(placed) => self.motions[placed],
+            None => Vec2::ZERO,
+        }
     }
 
     /// Body `index`'s world shape where it is now, for the geometry core.
     pub fn shape(&self, index: usize) -> Shape<'_> {
-        let Some(&shape) = self.shapes.get(index) else {
+        let Some(placed) = index.checked_sub(self.still) else {
             return Shape::Circle(Disc::new(self.centers[index], self.radii[index]));
         };
-        match shape {
+        match self.shapes[placed] {
             WorldShape::Circle(circle) => Shape::Circle(circle),
             WorldShape::Segment(segment) => Shape::Segment(segment),
             WorldShape::Polygon { start, len } => {
@@ -178,6 +179,75 @@ pub(crate) fn conservative(center: Vec2, radius: f32) -> f32 {
     radius + 8.0 * f32::EPSILON * (radius + center.abs().max_element())
 }
 
+/// The still circles' entries in [`Bodies`]' arrays, to be written in place.
+pub struct StillSlots<'a> {
+    entities: &'a mut [Entity],
+    layers: &'a mut [CollisionLayers],
+    centers: &'a mut [Vec2],
+    radii: &'a mut [f32],
+}
+
+impl StillSlots<'_> {
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Splits off the first `at` slots.
+    pub fn split_at(self, at: usize) -> (Self, Self) {
+        let (entities, entities_rest) = self.entities.split_at_mut(at);
+        let (layers, layers_rest) = self.layers.split_at_mut(at);
+        let (centers, centers_rest) = self.centers.split_at_mut(at);
+        let (radii, radii_rest) = self.radii.split_at_mut(at);
+        (
+            Self {
+                entities,
+                layers,
+                centers,
+                radii,
+            },
+            Self {
+                entities: entities_rest,
+                layers: layers_rest,
+                centers: centers_rest,
+                radii: radii_rest,
+            },
+        )
+    }
+
+    /// Writes circles into the slots from `first` on: entity `entities[i]`, on `layers[i]` (the
+    /// default layers without them), is the disc `discs[i]`. One pass per array.
+    pub fn write(
+        &mut self,
+        first: usize,
+        entities: &[Entity],
+        layers: Option<&[CollisionLayers]>,
+        discs: &[Disc],
+    ) {
+        let slots = first..first + discs.len();
+        self.entities[slots.clone()].copy_from_slice(entities);
+        match layers {
+            Some(layers) => self.layers[slots.clone()].copy_from_slice(layers),
+            None => self.layers[slots.clone()].fill(CollisionLayers::default()),
+        }
+        // A disc is its own bounding circle, and all there is to know of it.
+        for (center, disc) in self.centers[slots.clone()].iter_mut().zip(discs) {
+            *center = disc.center;
+        }
+        for (radius, disc) in self.radii[slots].iter_mut().zip(discs) {
+            *radius = disc.radius;
+        }
+    }
+
+    /// Marks slot `index` a placeholder: on no layer, so that it would meet nothing even if it
+    /// stayed, and dropped by [`Bodies::drop_placeholders`].
+    pub fn skip(&mut self, index: usize) {
+        self.entities[index] = Entity::PLACEHOLDER;
+        self.layers[index] = CollisionLayers::NONE;
+        self.centers[index] = Vec2::ZERO;
+        self.radii[index] = 0.0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,50 +257,52 @@ mod tests {
     }
 
     #[test]
-    fn circles_are_appended_in_order() {
+    fn still_circles_come_first_and_placeholders_are_dropped_in_order() {
         let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
-        let mut first = Bodies::default();
-        first.push(
-            entity(1),
+        let mut bodies = Bodies::default();
+        let slots = bodies.still_slots(4);
+        let layers = [CollisionLayers::NONE, CollisionLayers::ALL];
+        let (mut first, mut second) = slots.split_at(2);
+        first.write(
+            0,
+            &[entity(1), entity(2)],
+            Some(&layers),
+            &[disc(1.0), disc(2.0)],
+        );
+        second.write(1, &[entity(4)], None, &[disc(4.0)]);
+        // The third slot's circle was left out.
+        second.skip(0);
+        bodies.drop_placeholders();
+        bodies.push(
+            entity(9),
             None,
             (Vec2::ZERO, 1.0),
             WorldShape::Circle(disc(0.0)),
-            Vec2::ZERO,
+            Vec2::Y,
         );
-        let mut second = Bodies::default();
-        let layers = [CollisionLayers::NONE, CollisionLayers::ALL];
-        second.extend_still_circles(
-            &[entity(2), entity(3)],
-            Some(&layers),
-            &[disc(2.0), disc(3.0)],
-        );
-        second.extend_still_circles(&[entity(4)], None, &[disc(4.0)]);
-        first.append(&second);
-        assert_eq!(first.entities, [1, 2, 3, 4].map(entity));
+        assert_eq!(bodies.entities, [1, 2, 4, 9].map(entity));
         assert_eq!(
-            first.centers,
-            [0.0, 2.0, 3.0, 4.0].map(|x| Vec2::new(x, 0.0))
-        );
-        assert_eq!(first.radii, [1.0; 4]);
-        assert_eq!(
-            (0..4).map(|index| first.motion(index)).collect::<Vec<_>>(),
-            [Vec2::ZERO; 4]
-        );
-        assert_eq!(
-            first.shapes.len(),
-            1,
-            "still circles keep no shape of their own"
-        );
-        assert_eq!(
-            first.layers,
+            bodies.layers,
             [
-                CollisionLayers::default(),
                 CollisionLayers::NONE,
                 CollisionLayers::ALL,
+                CollisionLayers::default(),
                 CollisionLayers::default()
             ]
         );
-        assert!(matches!(first.shape(3), Shape::Circle(circle) if circle == disc(4.0)));
+        assert_eq!(
+            bodies.centers[..3],
+            [1.0, 2.0, 4.0].map(|x| Vec2::new(x, 0.0))
+        );
+        assert!(matches!(bodies.shape(2), Shape::Circle(circle) if circle == disc(4.0)));
+        assert!(matches!(bodies.shape(3), Shape::Circle(circle) if circle == disc(0.0)));
+        assert_eq!(bodies.motion(2), Vec2::ZERO);
+        assert_eq!(bodies.motion(3), Vec2::Y);
+        // A new frame keeps the arrays' room, not their bodies.
+        let mut slots = bodies.still_slots(1);
+        slots.write(0, &[entity(5)], None, &[disc(5.0)]);
+        assert_eq!(bodies.entities, [entity(5)]);
+        assert_eq!(bodies.shapes.len(), 0);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! an entity has at most one collider. Circles, the bulk of a bullet hell, are placed across
 //! the task pool when there are enough of them.
 
-use super::bodies::{Bodies, WorldShape, conservative};
+use super::bodies::{Bodies, StillSlots, WorldShape, conservative};
 use super::parallel::ParallelSplit;
 use super::spatial_index::SpatialIndex;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
@@ -201,23 +201,32 @@ pub(crate) fn prepare_bodies(
     // The spatial index is of the bodies: rewritten, it is forgotten with them.
     (mut bodies, mut index): (ResMut<Bodies>, ResMut<SpatialIndex>),
     settings: Res<CollisionSettings>,
-    (mut warnings, mut pieces): (Local<SkipWarnings>, Local<Vec<Bodies>>),
+    mut warnings: Local<SkipWarnings>,
     mut polygons: PolygonColliders,
     segments: SegmentColliders,
     circles: CircleColliders,
     second_colliders: SecondColliders,
 ) {
     let bodies = &mut *bodies;
-    bodies.clear();
     index.reset();
-    bodies.reserve(polygons.iter().len() + segments.iter().len() + circles.iter().len());
     for entity in &second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
     }
+    // The still circles first, in place; then everything placed one by one.
+    let (swept_tables, skipped) = place_circles(bodies, &circles, &settings);
+    for (entity, why) in skipped {
+        warnings.skip(entity, why);
+    }
+    bodies.reserve(polygons.iter().len() + segments.iter().len());
     place_polygons(bodies, &mut polygons, &mut warnings);
     place_segments(bodies, &segments, &mut warnings);
-    for (entity, why) in place_circles(bodies, &circles, &settings, &mut pieces) {
-        warnings.skip(entity, why);
+    match swept_tables {
+        Some(tables) => {
+            for table in &tables {
+                place_swept_rows(bodies, table, &mut warnings);
+            }
+        }
+        None => place_circles_one_by_one(bodies, &circles, &mut warnings),
     }
     warnings.end_frame();
 }
@@ -336,80 +345,88 @@ type CircleTable<'w> = (
     Option<&'w [Swept]>,
 );
 
-/// Appends every circle, table by table (a tight loop over each table's columns), split
-/// across the task pool when there are enough of them (see [`ParallelSplit`]). Returns the
-/// circles left out, and why.
-fn place_circles(
+/// Writes every still circle (of a table without [`Swept`]) into the first slots of
+/// `bodies`, table by table (a tight loop over each table's columns), split across the task
+/// pool when there are enough of them (see [`ParallelSplit`]). Returns the tables of swept
+/// circles, to be placed one by one after the rest (`None` when the query cannot be read table
+/// by table: then every circle is), and the circles left out, and why.
+fn place_circles<'w>(
+    bodies: &mut Bodies,
+    circles: &'w CircleColliders,
+    settings: &CollisionSettings,
+) -> (Option<Vec<CircleTable<'w>>>, Vec<(Entity, Skipped)>) {
+    let Ok(tables) = circles.contiguous_iter() else {
+        // Every component of the query is stored in tables, so this cannot happen.
+        bodies.still_slots(0);
+        return (None, Vec::new());
+    };
+    let (swept_tables, still_tables): (Vec<CircleTable>, Vec<CircleTable>) =
+        tables.partition(|table| table.4.is_some());
+    let count = still_tables.iter().map(|table| table.0.len()).sum();
+    let mut slots = bodies.still_slots(count);
+    let mut discs = Vec::with_capacity(BLOCK);
+    let mut skipped = Vec::new();
+    match ParallelSplit::of(count, 4, settings) {
+        None => {
+            let mut first = 0;
+            for table in &still_tables {
+                fill_still_slots(table, &mut slots, first, &mut discs, &mut skipped);
+                first += table.0.len();
+            }
+        }
+        // In parallel: each piece of a table fills its own slots.
+        Some(split) => {
+            skipped = split
+                .pool
+                .scope(|scope| {
+                    let mut rest = slots;
+                    for table in &still_tables {
+                        for first in (0..table.0.len()).step_by(split.piece_size) {
+                            let part = table_part(
+                                table,
+                                first..table.0.len().min(first + split.piece_size),
+                            );
+                            let (mut piece, after) = rest.split_at(part.0.len());
+                            rest = after;
+                            scope.spawn(async move {
+                                let (mut discs, mut skipped) =
+                                    (Vec::with_capacity(BLOCK), Vec::new());
+                                fill_still_slots(&part, &mut piece, 0, &mut discs, &mut skipped);
+                                skipped
+                            });
+                        }
+                    }
+                })
+                .concat();
+        }
+    }
+    if !skipped.is_empty() {
+        bodies.drop_placeholders();
+    }
+    (Some(swept_tables), skipped)
+}
+
+/// Places every circle one by one, after the rest: for a query that cannot be read table by
+/// table.
+fn place_circles_one_by_one(
     bodies: &mut Bodies,
     circles: &CircleColliders,
-    settings: &CollisionSettings,
-    pieces: &mut Vec<Bodies>,
-) -> Vec<(Entity, Skipped)> {
-    let mut skipped = Vec::new();
-    let Ok(tables) = circles.contiguous_iter() else {
-        // Every component of the query is stored in tables, so this cannot happen; were it
-        // to, each circle is placed on its own.
-        circles
-            .iter()
-            .for_each(|(entity, circle, transform, layers, swept)| {
-                match place_circle(circle, transform) {
-                    Ok((disc, placement)) => {
-                        let motion = placement.motion(swept);
-                        bodies.push(
-                            entity,
-                            layers,
-                            (disc.center, disc.radius),
-                            WorldShape::Circle(disc),
-                            motion,
-                        );
-                    }
-                    Err(why) => skipped.push((entity, why)),
+    warnings: &mut SkipWarnings,
+) {
+    circles
+        .iter()
+        .for_each(|(entity, circle, transform, layers, swept)| {
+            match place_circle(circle, transform) {
+                Ok((disc, placement)) => {
+                    let motion = placement.motion(swept);
+                    let bounds = (disc.center, disc.radius);
+                    bodies.push(entity, layers, bounds, WorldShape::Circle(disc), motion);
                 }
-            });
-        return skipped;
-    };
-    // The swept circles' tables first: the still circles come last among the bodies.
-    let mut tables: Vec<CircleTable> = tables.collect();
-    tables.sort_by_key(|table| table.4.is_none());
-    let count = tables.iter().map(|table| table.0.len()).sum();
-    let mut discs = Vec::with_capacity(BLOCK);
-    let Some(split) = ParallelSplit::of(count, 4, settings) else {
-        for table in &tables {
-            place_table(bodies, table, &mut discs, &mut skipped);
-        }
-        return skipped;
-    };
-    // In parallel: each piece of a table is placed into bodies of its own (kept from frame to
-    // frame), appended in order once all are done.
-    let mut parts = Vec::new();
-    for table in &tables {
-        for first in (0..table.0.len()).step_by(split.piece_size) {
-            parts.push(table_part(
-                table,
-                first..table.0.len().min(first + split.piece_size),
-            ));
-        }
-    }
-    if pieces.len() < parts.len() {
-        pieces.resize_with(parts.len(), Bodies::default);
-    }
-    let skipped = split
-        .pool
-        .scope(|scope| {
-            for (part, piece) in parts.iter().zip(pieces.iter_mut()) {
-                scope.spawn(async move {
-                    piece.clear();
-                    let (mut discs, mut skipped) = (Vec::with_capacity(BLOCK), Vec::new());
-                    place_table(piece, part, &mut discs, &mut skipped);
-                    skipped
-                });
+                Err(why) => {
+                    warnings.skip(entity, why);
+                }
             }
-        })
-        .concat();
-    for piece in &pieces[..parts.len()] {
-        bodies.append(piece);
-    }
-    skipped
+        });
 }
 
 /// Rows `range` of a table.
@@ -428,20 +445,17 @@ fn table_part<'w>(table: &CircleTable<'w>, range: core::ops::Range<usize>) -> Ci
 /// cache.
 const BLOCK: usize = 256;
 
-/// Appends a table's circles to `bodies`; those left out to `skipped`. A table without
-/// [`Swept`] is placed a block at a time: the discs of a block first, then each of the
-/// arrays extended in one tight pass.
-fn place_table(
-    bodies: &mut Bodies,
+/// Writes a table of still circles into `slots` from `first` on, a block at a time: the
+/// discs of a block first, then each array written in one tight pass. The slots of circles
+/// left out become placeholders, and the circles are added to `skipped`.
+fn fill_still_slots(
     table: &CircleTable,
+    slots: &mut StillSlots,
+    first: usize,
     discs: &mut Vec<Disc>,
     skipped: &mut Vec<(Entity, Skipped)>,
 ) {
-    let (entities, circles, transforms, layers, swept) = *table;
-    if swept.is_some() {
-        place_swept_rows(bodies, table, skipped);
-        return;
-    }
+    let (entities, circles, transforms, layers, _) = *table;
     for start in (0..entities.len()).step_by(BLOCK) {
         let rows = start..entities.len().min(start + BLOCK);
         let mut all_placed = true;
@@ -457,27 +471,26 @@ fn place_table(
         }));
         if all_placed {
             let layers = layers.map(|layers| &layers[rows.clone()]);
-            bodies.extend_still_circles(&entities[rows], layers, discs);
+            slots.write(first + start, &entities[rows], layers, discs);
             continue;
         }
         for row in rows {
             match place_circle(&circles[row], &transforms[row]) {
                 Ok((disc, _)) => {
                     let layers = layers.map(|layers| &layers[row..=row]);
-                    bodies.extend_still_circles(&entities[row..=row], layers, &[disc]);
+                    slots.write(first + row, &entities[row..=row], layers, &[disc]);
                 }
-                Err(why) => skipped.push((entities[row], why)),
+                Err(why) => {
+                    slots.skip(first + row);
+                    skipped.push((entities[row], why));
+                }
             }
         }
     }
 }
 
-/// Appends the circles of a table with [`Swept`] one by one; those left out to `skipped`.
-fn place_swept_rows(
-    bodies: &mut Bodies,
-    table: &CircleTable,
-    skipped: &mut Vec<(Entity, Skipped)>,
-) {
+/// Appends the circles of a table with [`Swept`] one by one.
+fn place_swept_rows(bodies: &mut Bodies, table: &CircleTable, warnings: &mut SkipWarnings) {
     let (entities, circles, transforms, layers, swept) = *table;
     for row in 0..entities.len() {
         let entity = entities[row];
@@ -485,15 +498,12 @@ fn place_swept_rows(
             Ok((disc, placement)) => {
                 let layers = layers.map(|layers| &layers[row]);
                 let motion = placement.motion(swept.map(|swept| &swept[row]));
-                bodies.push(
-                    entity,
-                    layers,
-                    (disc.center, disc.radius),
-                    WorldShape::Circle(disc),
-                    motion,
-                );
+                let bounds = (disc.center, disc.radius);
+                bodies.push(entity, layers, bounds, WorldShape::Circle(disc), motion);
             }
-            Err(why) => skipped.push((entity, why)),
+            Err(why) => {
+                warnings.skip(entity, why);
+            }
         }
     }
 }

@@ -494,7 +494,22 @@ impl Grid {
                 origin,
                 inverse_cell_size,
             } => self.query_run_dense(bodies, run, join, (origin, inverse_cell_size), pairs),
-            Layout::Wrapped { .. } => self.query_run_wrapped(bodies, run, join, pairs),
+            Layout::Wrapped {
+                origin,
+                inverse_cell_size,
+                real_columns,
+                real_rows,
+            } => self.query_run_wrapped(
+                bodies,
+                run,
+                join,
+                (
+                    origin,
+                    inverse_cell_size,
+                    DVec2::new(real_columns, real_rows),
+                ),
+                pairs,
+            ),
         }
     }
 
@@ -596,16 +611,41 @@ impl Grid {
     /// cell fails that test (its difference is off by a whole period); a pair that does not
     /// touch fails the exact check whatever the cells say. So each touching pair is reported
     /// exactly once.
+    ///
+    /// A body no wider than the growth reads the one array cell of its centre's real cell:
+    /// every built body there is there once (its range is shorter than a period), and those
+    /// folded over from elsewhere fail the exact check.
     fn query_run_wrapped(
         &self,
         bodies: &Bodies,
         run: Range<u32>,
         join: Join,
+        (origin, inverse_cell_size, real_size): (DVec2, f64, DVec2),
         pairs: &mut Vec<[u32; 2]>,
     ) {
         let (within, check_layers) = join.flags();
         for body in run {
             let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
+            if !within && radius <= self.growth {
+                // `box_covered` for a point, folded.
+                let at = (center.as_dvec2() - origin) * inverse_cell_size;
+                if !(at.x >= 0.0 && at.y >= 0.0 && at.x <= real_size.x && at.y <= real_size.y) {
+                    continue;
+                }
+                let at = at.min(real_size - 1.0);
+                let column = (at.x as u64 as u32) & self.column_mask;
+                let row = (at.y as u64 as u32) & self.row_mask;
+                let cell = (row * self.columns + column) as usize;
+                let entries =
+                    &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
+                for entry in entries {
+                    push_if_touching(bodies, (body, entry.body), check_layers, pairs);
+                }
+                for &other in &self.oversized {
+                    push_if_touching(bodies, (body, other), check_layers, pairs);
+                }
+                continue;
+            }
             // The box shrunk by the growth (a point, for a body no wider than it).
             let half_width = (radius - self.growth).max(0.0);
             let range = match self.box_covered(center - half_width, center + half_width) {

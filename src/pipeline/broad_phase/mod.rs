@@ -314,7 +314,11 @@ mod tests {
         let (enemy, elite) = (LayerMask::layer(0), LayerMask::layer(1));
         let bullet = |index: usize| {
             let kind = 2 + (index % 20) as u32;
-            let targets = if index % 3 == 0 { enemy | elite } else { enemy };
+            let targets = if index.is_multiple_of(3) {
+                enemy | elite
+            } else {
+                enemy
+            };
             CollisionLayers::new(LayerMask::layer(kind), targets)
         };
         let kinds = (2..22).fold(LayerMask::NONE, |mask, kind| mask | LayerMask::layer(kind));
@@ -326,7 +330,11 @@ mod tests {
         let mut extra: Vec<(Vec2, f32, CollisionLayers)> = (0..40)
             .map(|index| {
                 let center = Vec2::new(15.0 * index as f32, 300.0 + 5.0 * index as f32);
-                let layers = if index % 2 == 0 { enemies } else { elite_enemies };
+                let layers = if index % 2 == 0 {
+                    enemies
+                } else {
+                    elite_enemies
+                };
                 (center, 12.0, layers)
             })
             .collect();
