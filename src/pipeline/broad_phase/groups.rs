@@ -54,19 +54,18 @@ impl Groups {
         self.index_of_layers.clear();
         self.runs_in_order.clear();
         let layers = &bodies.layers;
-        // The groups of the last two runs: layer values alternating body by body (within one
-        // archetype) need no hash lookup.
-        let mut recent: [Option<(CollisionLayers, usize)>; 2] = [None; 2];
+        // The groups of recent runs, by a cheap hash of their layers: layer values alternating
+        // body by body (within one archetype) need no hash map lookup.
+        let mut recent: [Option<(CollisionLayers, usize)>; RECENT] = [None; RECENT];
         let mut run_start = 0;
         for end in 1..=layers.len() {
             if end < layers.len() && layers[end] == layers[run_start] {
                 continue;
             }
             let run_layers = layers[run_start];
-            let group = match recent {
-                [Some((value, group)), _] | [_, Some((value, group))] if value == run_layers => {
-                    group
-                }
+            let slot = recent_slot(run_layers);
+            let group = match recent[slot] {
+                Some((value, group)) if value == run_layers => group,
                 _ => *self.index_of_layers.entry(run_layers).or_insert_with(|| {
                     let group = self.active;
                     self.active += 1;
@@ -77,13 +76,16 @@ impl Groups {
                     group
                 }),
             };
-            recent = [Some((run_layers, group)), recent[0]];
+            recent[slot] = Some((run_layers, group));
             let run = run_start as u32..end as u32;
             self.runs_in_order.push((run.clone(), group));
             let group = &mut self.groups[group];
             group.runs.push(run);
             group.len += end - run_start;
-            let (sum, max) = sum_and_max(&bodies.radii[run_start..end]);
+            let (sum, max) = match &bodies.radii[run_start..end] {
+                &[radius] => (radius, radius),
+                radii => sum_and_max(radii),
+            };
             group.mean_radius += sum;
             group.max_radius = group.max_radius.max(max);
             run_start = end;
@@ -94,6 +96,17 @@ impl Groups {
         // Keep no more than twice the groups in use, so old layer values do not pile up.
         self.groups.truncate(2 * self.active.max(8));
     }
+}
+
+/// How many groups of recent runs [`Groups::build`] remembers.
+const RECENT: usize = 64;
+
+/// Where [`Groups::build`] remembers the group of a run with these layers: the top bits of
+/// a multiplicative (Fibonacci) hash of the two masks, one of [`RECENT`] slots.
+#[inline]
+fn recent_slot(layers: CollisionLayers) -> usize {
+    let both = (u64::from(layers.memberships.0) << 32) | u64::from(layers.filters.0);
+    (both.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT.trailing_zeros())) as usize
 }
 
 /// The sum and the largest of `radii` (zero for none), eight lanes at a time so that the
