@@ -65,7 +65,8 @@ enum Variant {
     AlternatingLayers,
     /// Every other bullet never moves.
     HalfStill,
-    /// The bullets in a tenth of the field's area (with its proportions) over the enemies.
+    /// The bullets in a tenth of the field's area (with its proportions) over the enemies,
+    /// wrapping around its edges.
     Clump,
 }
 
@@ -110,14 +111,22 @@ fn mark<const BOUNDARY: usize>(mut clock: ResMut<StageClock>) {
     clock.0[BOUNDARY] = Some(Instant::now());
 }
 
-fn move_bullets(mut bullets: Query<(&mut Transform, &Velocity, Option<&mut Swept>)>) {
+/// Where the bullets fly, wrapping around its edges: the field, or the clump's part of it.
+#[derive(Resource)]
+struct Arena(Rect);
+
+fn move_bullets(
+    arena: Res<Arena>,
+    mut bullets: Query<(&mut Transform, &Velocity, Option<&mut Swept>)>,
+) {
+    let arena = arena.0;
     bullets
         .par_iter_mut()
         .for_each(|(mut transform, velocity, swept)| {
             let ahead = transform.translation.truncate() + velocity.0;
-            let moved = ahead.rem_euclid(FIELD);
+            let moved = (ahead - arena.min).rem_euclid(arena.size()) + arena.min;
             transform.translation = moved.extend(0.0);
-            // Wrapping around the field is a jump, not a path across it.
+            // Wrapping around the arena is a jump, not a path across it.
             if moved != ahead
                 && let Some(mut swept) = swept
             {
@@ -191,6 +200,7 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
         }
         _ => Rect::from_corners(Vec2::ZERO, FIELD),
     };
+    world.insert_resource(Arena(area));
     let bullets: Vec<_> = (0..bullets)
         .map(|index| {
             let position = Vec2::new(

@@ -81,8 +81,9 @@
 //!
 //! One chained set of systems, [`CollisionSystems`], in `PostUpdate` after transform
 //! propagation: **prepare** world shapes and bounding circles (around the whole path of a
-//! swept collider), **broad phase** (colliders
-//! grouped by layers, a uniform grid per pair of groups that can meet, the exact circle check),
+//! swept collider), **broad phase** (colliders grouped by layers, groups that never meet each
+//! other merged into sides, each side read once against a uniform grid of the smaller sides it
+//! can meet, the exact circle check),
 //! **narrow phase** (the exact pair tests, and the time of impact of pairs that moved relative
 //! to each other, in parallel when there is enough work), **events**
 //! (this frame's pairs diffed against the last). Results are sorted, so they do not depend on

@@ -6,8 +6,13 @@
 //! the range the geometry resolves (beyond `MAX_COORDINATE`, or smaller than `MIN_SIZE` but not
 //! a point), is skipped with one warning (the next one only after it has been usable again),
 //! and so is an entity's second collider kind:
-//! an entity has at most one collider. Circles, the bulk of a bullet hell, are placed across
-//! the task pool when there are enough of them.
+//! an entity has at most one collider.
+//!
+//! Circles, the bulk of a bullet hell, are read table by table (each component's column as a
+//! slice), and the still ones (not [`Swept`]) written first, in place, a block at a time:
+//! their discs, then each of [`Bodies`]' arrays in one tight pass, split across the task pool
+//! when there are enough of them. The stage is bound by memory more than by arithmetic, so
+//! what it writes per bullet is kept to its entity, layers and bounding circle.
 
 use super::bodies::{Bodies, StillSlots, WorldShape, conservative};
 use super::parallel::ParallelSplit;

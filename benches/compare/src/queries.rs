@@ -137,6 +137,8 @@ fn answer(engine: Engine) -> Answers {
         Engine::Ours => app.add_systems(Update, ask_ours),
         Engine::Avian => app.add_systems(Update, ask_avian),
         Engine::Rapier => app.add_systems(Update, ask_rapier),
+        // Nothing to ask.
+        Engine::None => &mut app,
     };
     app.finish();
     app.cleanup();

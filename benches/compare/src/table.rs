@@ -16,8 +16,16 @@ fn find(runs: &[Run], scene: Scene, engine: Engine, threads: usize) -> Option<&R
         .find(|run| run.scene == scene && run.engine == engine && run.threads == threads)
 }
 
-/// Prints the table, one row per scene and thread count, a column per engine.
+/// Prints the table, one row per scene and thread count, a column per engine; then, where the
+/// runs include `none`, the collision part of each frame.
 pub fn print(runs: &[Run], engines: &[Engine]) {
+    let with_none = engines.contains(&Engine::None);
+    let engines: Vec<Engine> = engines
+        .iter()
+        .copied()
+        .filter(|&engine| engine != Engine::None)
+        .collect();
+    let engines = engines.as_slice();
     let peers: Vec<Engine> = engines
         .iter()
         .copied()
@@ -127,7 +135,63 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
     if checks_hits {
         print_hit_timing(runs, &rows, engines);
     }
+    if with_none {
+        print_collision_part(runs, &rows, engines);
+    }
     print_ratios(runs);
+}
+
+/// An engine's collision part of the frame: its median frame less the median frame of the same
+/// scene with no engine, in milliseconds.
+fn collision_ms(runs: &[Run], scene: Scene, engine: Engine, threads: usize) -> Option<f64> {
+    let shared = find(runs, scene, Engine::None, threads).and_then(milliseconds)?;
+    Some(find(runs, scene, engine, threads).and_then(milliseconds)? - shared)
+}
+
+/// The second table: each engine's collision part of the frame, and the ratios of those.
+fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
+    println!();
+    let mut header = String::from("| scene | threads | no engine ms |");
+    let mut rule = String::from("|---|---:|---:|");
+    for engine in engines {
+        header += &format!(" {} collision ms |", engine.name());
+        rule += "---:|";
+    }
+    let peers: Vec<Engine> = engines
+        .iter()
+        .copied()
+        .filter(|&engine| engine != Engine::Ours)
+        .collect();
+    for peer in &peers {
+        header += &format!(" ours vs {} |", peer.name());
+        rule += "---:|";
+    }
+    println!("{header}\n{rule}");
+    for &(scene, threads) in rows {
+        let Some(shared) = find(runs, scene, Engine::None, threads).and_then(milliseconds) else {
+            continue;
+        };
+        let mut line = format!("| {} | {threads} | {shared:.2} |", scene.name());
+        for &engine in engines {
+            line += &match collision_ms(runs, scene, engine, threads) {
+                Some(ms) => format!(" {ms:.2} |"),
+                None => " – |".to_owned(),
+            };
+        }
+        let ours = collision_ms(runs, scene, Engine::Ours, threads);
+        for &peer in &peers {
+            line += &match (ours, collision_ms(runs, scene, peer, threads)) {
+                (Some(ours), Some(theirs)) if ours > 0.0 => format!(" {:.0}× |", theirs / ours),
+                _ => " – |".to_owned(),
+            };
+        }
+        println!("{line}");
+    }
+    println!();
+    println!(
+        "Collision part: an engine's median frame less the median frame of the same scene with \
+         no engine (the bodies spawned and moved alike, with no collider)."
+    );
 }
 
 /// The exact starts of a row's scene and each engine's `missed / extra`, as two cells ("–"
@@ -200,10 +264,24 @@ fn print_ratios(runs: &[Run]) {
     };
     let rain_50k = |engine, threads| ms(SceneKind::Rain, 50_000, engine, threads);
     if let Some(ours) = rain_50k(Engine::Ours, 1) {
+        let rain = Scene {
+            kind: SceneKind::Rain,
+            size: 50_000,
+        };
         for peer in [Engine::Avian, Engine::Rapier] {
             if let Some(theirs) = rain_50k(peer, 1) {
                 println!(
-                    "rain-50k, one thread: ours is {:.0}× faster than {}.",
+                    "rain-50k, one thread: ours is {:.0}× faster than {} on the whole frame.",
+                    theirs / ours,
+                    peer.name()
+                );
+            }
+            if let (Some(ours), Some(theirs)) = (
+                collision_ms(runs, rain, Engine::Ours, 1),
+                collision_ms(runs, rain, peer, 1),
+            ) {
+                println!(
+                    "rain-50k, one thread: ours is {:.0}× faster than {} on the collision part.",
                     theirs / ours,
                     peer.name()
                 );

@@ -30,10 +30,56 @@ use crate::shape::{Shape, is_convex, triangulate};
 use crate::started::Recorder;
 
 pub fn install(app: &mut App) {
-    app.add_plugins(avian::PhysicsPlugins::new(PostUpdate).with_length_unit(100.0))
-        .insert_resource(avian::Gravity(Vec2::ZERO))
+    let plugins = avian::PhysicsPlugins::new(PostUpdate);
+    match Config::chosen() {
+        Config::Unit100 => app.add_plugins(plugins.with_length_unit(100.0)),
+        Config::Unit1 => app.add_plugins(plugins),
+        Config::Lean => app.add_plugins(
+            plugins
+                .build()
+                .disable::<avian::JointPlugin>()
+                .disable::<avian::SpatialQueryPlugin>()
+                .disable::<avian::PhysicsInterpolationPlugin>()
+                .disable::<avian::IslandSleepingPlugin>(),
+        ),
+    };
+    app.insert_resource(avian::Gravity(Vec2::ZERO))
         .add_systems(Update, launch_fast_bodies.after(MoveBodies))
         .add_systems(Last, count_starts);
+}
+
+/// How avian itself is set up. The table uses [`Config::Unit1`], with [`Config::Lean`] the
+/// fastest of these in rain-50k on one thread (both about 100–125 ms a frame here, against
+/// 160–190 ms with length unit 100), all with the same contact starts; [`CONFIG_VARIABLE`]
+/// picks another. Lean would leave the query scene without spatial queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Config {
+    /// `unit100`: `with_length_unit(100.0)`, avian's advice for a scene measured in pixels: it
+    /// widens the margins its broad phase keeps, so more pairs reach its narrow phase here.
+    Unit100,
+    /// `unit1`: the default length unit.
+    Unit1,
+    /// `lean`: the default length unit, without the plugins an event detector has no use for
+    /// (joints, spatial queries, interpolation, sleeping).
+    Lean,
+}
+
+/// Set to a [`Config`] name to set avian up that way.
+pub const CONFIG_VARIABLE: &str = "COMPARE_AVIAN_CONFIG";
+
+impl Config {
+    /// The set-up named in [`CONFIG_VARIABLE`], or the table's.
+    ///
+    /// # Panics
+    /// On a name that is none of them.
+    pub fn chosen() -> Self {
+        match std::env::var(CONFIG_VARIABLE).as_deref() {
+            Ok("unit100") => Self::Unit100,
+            Err(_) | Ok("unit1") => Self::Unit1,
+            Ok("lean") => Self::Lean,
+            Ok(other) => panic!("{CONFIG_VARIABLE}={other}: expected unit100, unit1 or lean"),
+        }
+    }
 }
 
 /// How a [`BodyKind::Fast`] body is set up. The table uses [`FastSetup::Kinematic`];

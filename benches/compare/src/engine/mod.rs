@@ -7,6 +7,7 @@
 //! one (see their modules).
 
 mod avian;
+mod none;
 mod ours;
 mod rapier;
 
@@ -25,11 +26,16 @@ pub enum Engine {
     /// `bevy_rapier2d` 0.36: sensor colliders with collision events for every body type (fast
     /// bullets on dynamic bodies with a velocity and `Ccd`).
     Rapier,
+    /// No engine: the bodies move with no collider, the part of the frame the engines share.
+    None,
 }
 
 impl Engine {
     /// Every engine, in table order.
-    pub const ALL: [Self; 3] = [Self::Ours, Self::Avian, Self::Rapier];
+    pub const ALL: [Self; 4] = [Self::Ours, Self::Avian, Self::Rapier, Self::None];
+
+    /// The engines that detect collisions.
+    pub const DETECTORS: [Self; 3] = [Self::Ours, Self::Avian, Self::Rapier];
 
     /// Its name on the command line and in the table.
     pub fn name(self) -> &'static str {
@@ -37,6 +43,7 @@ impl Engine {
             Self::Ours => "ours",
             Self::Avian => "avian2d",
             Self::Rapier => "rapier2d",
+            Self::None => "none",
         }
     }
 
@@ -52,6 +59,7 @@ impl Engine {
             Self::Ours => ours::install(app),
             Self::Avian => avian::install(app),
             Self::Rapier => rapier::install(app),
+            Self::None => none::install(app),
         }
     }
 
@@ -62,6 +70,7 @@ impl Engine {
             Self::Ours => ours::fast_note(),
             Self::Avian => avian::fast_note(),
             Self::Rapier => rapier::fast_note(),
+            Self::None => none::fast_note(),
         }
     }
 
@@ -72,6 +81,7 @@ impl Engine {
             Self::Ours => ours::insert_collider(entity, body),
             Self::Avian => avian::insert_collider(entity, body),
             Self::Rapier => rapier::insert_collider(entity, body),
+            Self::None => none::insert_collider(entity, body),
         }
     }
 }

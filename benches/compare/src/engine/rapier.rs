@@ -32,10 +32,28 @@ use crate::shape::{Shape, is_convex, triangulate};
 use crate::started::Recorder;
 
 pub fn install(app: &mut App) {
-    app.add_plugins(rapier::RapierPhysicsPlugin::<rapier::NoUserData>::pixels_per_meter(100.0))
-        .add_systems(Startup, no_gravity)
-        .add_systems(Update, launch_fast_bodies.after(MoveBodies))
-        .add_systems(Last, count_starts);
+    app.add_plugins(
+        rapier::RapierPhysicsPlugin::<rapier::NoUserData>::pixels_per_meter(pixels_per_meter()),
+    )
+    .add_systems(Startup, no_gravity)
+    .add_systems(Update, launch_fast_bodies.after(MoveBodies))
+    .add_systems(Last, count_starts);
+}
+
+/// Set to `kinematic` to put each moved body on a position-based kinematic rigid body,
+/// rather than leaving it a collider without one.
+pub const BODIES_VARIABLE: &str = "COMPARE_RAPIER_BODIES";
+
+/// Set to a number of pixels per metre to give rapier that scale instead of the table's 100.
+pub const SCALE_VARIABLE: &str = "COMPARE_RAPIER_PIXELS_PER_METER";
+
+/// The scale named in [`SCALE_VARIABLE`], or the table's: 100 pixels a metre, the fastest of
+/// 1 and 100 in rain-50k on one thread, with the same contact starts (see the README).
+fn pixels_per_meter() -> f32 {
+    std::env::var(SCALE_VARIABLE)
+        .ok()
+        .and_then(|scale| scale.parse().ok())
+        .unwrap_or(100.0)
 }
 
 /// Rapier keeps its configuration on the context entity it spawns in `PreStartup`.
@@ -92,6 +110,10 @@ pub fn insert_collider(entity: &mut EntityCommands, body: &Body) {
         ),
         collider(&body.shape),
     ));
+    if body.kind == BodyKind::Moved && std::env::var(BODIES_VARIABLE).as_deref() == Ok("kinematic")
+    {
+        entity.insert(rapier::RigidBody::KinematicPositionBased);
+    }
     if body.kind != BodyKind::Fast {
         return;
     }
