@@ -446,7 +446,7 @@ fn table_part<'w>(table: &CircleTable<'w>, range: core::ops::Range<usize>) -> Ci
     )
 }
 
-/// How many circles [`place_table`] places at a time: their discs fit in the first-level
+/// How many circles [`fill_still_slots`] places at a time: their discs fit in the first-level
 /// cache.
 const BLOCK: usize = 256;
 

@@ -1,4 +1,5 @@
-//! A uniform grid over one group of bodies, for finding the bodies near a bounding circle.
+//! A uniform grid over some bodies (one group, or the sides a side meets), for finding the
+//! bodies near a bounding circle.
 
 use crate::pipeline::bodies::Bodies;
 use crate::pipeline::parallel::ParallelSplit;
@@ -17,12 +18,13 @@ pub(super) enum Join {
     Within { check_layers: bool },
 }
 
-/// A uniform grid over one group, each body binned into every cell its bounding box covers,
-/// stored compactly (cell `c`'s entries are `entries[starts[c]..starts[c + 1]]`).
+/// A uniform grid over some bodies, each binned into every cell its bounding box (grown, see
+/// [`Grid::build`]) covers, stored compactly (cell `c`'s entries are
+/// `entries[starts[c]..starts[c + 1]]`).
 ///
 /// Two layouts, chosen per build:
-/// - **Dense** (the usual one): the cells tile the group's bounding box, about a body wide, or
-///   wider so that there are no more than a few cells per body.
+/// - **Dense** (the usual one): the cells tile the bodies' bounding box, about a body wide, or
+///   wider so that there are no more than a few cells per body, with an empty border.
 /// - **Wrapped**, for a group spread far wider than its bodies could fill (one collider parked
 ///   far away, a few distant clusters): dense cells over such a box would be so wide that most
 ///   bodies shared one, and the tests grew with the square of the count. Instead the cells stay
@@ -123,7 +125,8 @@ impl CellRange {
 }
 
 impl Grid {
-    /// Bins the bodies of `runs`, each body's box grown by `growth` on every side, with cells
+    /// Bins the bodies of `runs`, each body's box grown by `growth` on every side (and padded,
+    /// see [`Grid::cells_covered`]), with cells
     /// about twice `typical_radius` wide, and no more than a few per built body plus one per
     /// four of the `queried` bodies that will query it.
     ///
@@ -180,8 +183,9 @@ impl Grid {
             // larger.
             let inverse_cell_size =
                 (inner_columns as f32 / extent.x).min(inner_rows as f32 / extent.y);
-            // And an empty border all round: two cells before the box, so that rounding cannot
-            // put the box's first edge in the first column or row, and two after it.
+            // And a border all round, two cells before the box and two after it, empty but
+            // where rounding (of the origin, far from zero) puts a box's edge in it: so that a
+            // centre outside the box lands, clipped, in a cell that is almost always empty.
             (self.columns, self.rows) = (inner_columns + 4, inner_rows + 4);
             (self.column_mask, self.row_mask) = (u32::MAX, u32::MAX);
             self.layout = Layout::Dense {
@@ -191,10 +195,11 @@ impl Grid {
             return;
         }
         let inverse_cell_size = 1.0 / f64::from(body_cell_size);
-        // In `f64` from the corners themselves (the `f32` extent may round down), and one cell
-        // more than the extent spans, so that the far corner lies inside.
+        // In `f64` from the corners themselves (the `f32` extent may round down), with a cell
+        // before the box and one after (and one more than the extent spans, so that the far
+        // corner lies inside): a centre that rounding puts just outside still finds its cell.
         let real = (max.as_dvec2() - min.as_dvec2()) * inverse_cell_size;
-        let (real_columns, real_rows) = (real.x.floor() + 1.0, real.y.floor() + 1.0);
+        let (real_columns, real_rows) = (real.x.floor() + 3.0, real.y.floor() + 3.0);
         // A power-of-two array of about `max_cells`, square unless the box is too narrow one
         // way to need that many columns or rows.
         let budget = (max_cells as u32).next_power_of_two() / 2;
@@ -211,7 +216,7 @@ impl Grid {
         };
         (self.column_mask, self.row_mask) = (self.columns - 1, self.rows - 1);
         self.layout = Layout::Wrapped {
-            origin: min.as_dvec2(),
+            origin: min.as_dvec2() - 1.0 / inverse_cell_size,
             inverse_cell_size,
             real_columns,
             real_rows,
@@ -275,11 +280,49 @@ impl Grid {
         self.starts[0] = 0;
     }
 
-    /// The cells the box around a circle covers, clipped to the grid; `None` when it misses
-    /// the grid or is not finite.
+    /// The cells the box `half_width` around `center` covers, clipped to the grid; `None` when
+    /// it misses the grid or is not finite. In the dense layout the box is taken in the grid's
+    /// own coordinates (from its origin, where a body's centre and a queried point round
+    /// alike) and padded by a few units in their last place, so that rounding in its edges
+    /// never loses a pair that the exact check keeps. (The folded layout works in `f64`.)
     #[inline]
-    fn cells_covered(&self, center: Vec2, radius: f32) -> Option<Covered> {
-        self.box_covered(center - radius, center + radius)
+    fn cells_covered(&self, center: Vec2, half_width: f32) -> Option<Covered> {
+        match self.layout {
+            Layout::Dense {
+                origin,
+                inverse_cell_size,
+            } => self
+                .dense_cells_covered(origin, inverse_cell_size, center, half_width)
+                .map(Covered::Cells),
+            Layout::Wrapped {
+                origin,
+                inverse_cell_size,
+                ..
+            } => {
+                // In `f64`, where the edges round no further, padded by the rounding of the
+                // exact check (relative to the reach).
+                let local = center.as_dvec2() - origin;
+                let half_width = f64::from(half_width) * (1.0 + 4.0 * f64::from(f32::EPSILON));
+                self.wrapped_range(
+                    (local - half_width) * inverse_cell_size,
+                    (local + half_width) * inverse_cell_size,
+                )
+            }
+        }
+    }
+
+    /// [`cells_covered`](Self::cells_covered) in the dense layout.
+    #[inline]
+    fn dense_cells_covered(
+        &self,
+        origin: Vec2,
+        inverse_cell_size: f32,
+        center: Vec2,
+        half_width: f32,
+    ) -> Option<CellRange> {
+        let local = center - origin;
+        let half_width = half_width + 4.0 * f32::EPSILON * (local.abs().max_element() + half_width);
+        self.dense_local_box_covered(inverse_cell_size, local - half_width, local + half_width)
     }
 
     /// The cells the box from `min` to `max` covers, clipped to the grid; `None` when it misses
@@ -296,36 +339,46 @@ impl Grid {
             Layout::Wrapped {
                 origin,
                 inverse_cell_size,
-                real_columns,
-                real_rows,
-            } => {
-                let low = (min.as_dvec2() - origin) * inverse_cell_size;
-                let high = (max.as_dvec2() - origin) * inverse_cell_size;
-                // Written so that NaN fails every comparison and is rejected.
-                // A box touching the far edge (`low == real_columns`) still meets the last cell.
-                if !(high.x >= 0.0 && high.y >= 0.0 && low.x <= real_columns && low.y <= real_rows)
-                {
-                    return None;
-                }
-                // Saturating casts: monotonic, so boxes that overlap keep overlapping ranges.
-                let clip = |value: f64, count: f64| value.max(0.0).min(count - 1.0) as u64;
-                let (first_column, last_column) =
-                    (clip(low.x, real_columns), clip(high.x, real_columns));
-                let (first_row, last_row) = (clip(low.y, real_rows), clip(high.y, real_rows));
-                if last_column - first_column >= u64::from(self.columns)
-                    || last_row - first_row >= u64::from(self.rows)
-                {
-                    return Some(Covered::Oversized);
-                }
-                // The low 32 bits, as `CellRange` says.
-                Some(Covered::Cells(CellRange {
-                    first_column: first_column as u32,
-                    first_row: first_row as u32,
-                    last_column: last_column as u32,
-                    last_row: last_row as u32,
-                }))
-            }
+                ..
+            } => self.wrapped_range(
+                (min.as_dvec2() - origin) * inverse_cell_size,
+                (max.as_dvec2() - origin) * inverse_cell_size,
+            ),
         }
+    }
+
+    /// The folded layout's cells from `low` to `high`, in real cell numbers (fractional).
+    #[inline]
+    fn wrapped_range(&self, low: DVec2, high: DVec2) -> Option<Covered> {
+        let Layout::Wrapped {
+            real_columns,
+            real_rows,
+            ..
+        } = self.layout
+        else {
+            return None;
+        };
+        // Written so that NaN fails every comparison and is rejected. A box touching the far
+        // edge (`low == real_columns`) still meets the last cell.
+        if !(high.x >= 0.0 && high.y >= 0.0 && low.x <= real_columns && low.y <= real_rows) {
+            return None;
+        }
+        // Saturating casts: monotonic, so boxes that overlap keep overlapping ranges.
+        let clip = |value: f64, count: f64| value.max(0.0).min(count - 1.0) as u64;
+        let (first_column, last_column) = (clip(low.x, real_columns), clip(high.x, real_columns));
+        let (first_row, last_row) = (clip(low.y, real_rows), clip(high.y, real_rows));
+        if last_column - first_column >= u64::from(self.columns)
+            || last_row - first_row >= u64::from(self.rows)
+        {
+            return Some(Covered::Oversized);
+        }
+        // The low 32 bits, as `CellRange` says.
+        Some(Covered::Cells(CellRange {
+            first_column: first_column as u32,
+            first_row: first_row as u32,
+            last_column: last_column as u32,
+            last_row: last_row as u32,
+        }))
     }
 
     /// [`box_covered`](Self::box_covered) in the dense layout.
@@ -337,8 +390,19 @@ impl Grid {
         min: Vec2,
         max: Vec2,
     ) -> Option<CellRange> {
-        let low = (min - origin) * inverse_cell_size;
-        let high = (max - origin) * inverse_cell_size;
+        self.dense_local_box_covered(inverse_cell_size, min - origin, max - origin)
+    }
+
+    /// The cells of the box from `min` to `max`, in the grid's coordinates (from its origin).
+    #[inline]
+    fn dense_local_box_covered(
+        &self,
+        inverse_cell_size: f32,
+        min: Vec2,
+        max: Vec2,
+    ) -> Option<CellRange> {
+        let low = min * inverse_cell_size;
+        let high = max * inverse_cell_size;
         let (columns, rows) = (self.columns as f32, self.rows as f32);
         // Written so that NaN fails every comparison and is rejected. A box touching the far
         // edge (`low == columns`) still meets the last cell.
@@ -545,8 +609,9 @@ impl Grid {
                 continue;
             }
             // The one cell of the centre (see `build`). Saturating casts: a centre before the
-            // grid, or NaN, lands in the empty border; one past it is clipped to the last
-            // column or row, likewise empty but for rounding at the box's edge.
+            // grid, or NaN, lands in the first column or row, one past it in the last: the
+            // border, empty but for rounding at the box's edge (and, in the first cell, any
+            // body the grid could not place); the exact check rejects what is there.
             let cell_at = (center - origin) * inverse_cell_size;
             let column = (cell_at.x as u32).min(last_column);
             let row = (cell_at.y as u32).min(last_row);
@@ -570,12 +635,8 @@ impl Grid {
         pairs: &mut Vec<[u32; 2]>,
     ) {
         let (within, check_layers) = join.flags();
-        let Some(range) = self.dense_box_covered(
-            origin,
-            inverse_cell_size,
-            center - half_width,
-            center + half_width,
-        ) else {
+        let Some(range) = self.dense_cells_covered(origin, inverse_cell_size, center, half_width)
+        else {
             return;
         };
         for row in range.first_row..=range.last_row {
@@ -648,7 +709,7 @@ impl Grid {
             }
             // The box shrunk by the growth (a point, for a body no wider than it).
             let half_width = (radius - self.growth).max(0.0);
-            let range = match self.box_covered(center - half_width, center + half_width) {
+            let range = match self.cells_covered(center, half_width) {
                 Some(Covered::Cells(range)) => range,
                 Some(Covered::Oversized) => {
                     // Too wide to fold: against every built body, or, within one group,
@@ -785,16 +846,20 @@ mod tests {
     #[test]
     fn a_circle_over_the_border_is_clipped_to_the_grid() {
         let grid = grid();
-        let range = covered(&grid, Vec2::new(-1.0, 4.5), 1.5).unwrap();
+        let range = covered(&grid, Vec2::new(-1.0, 4.5), 1.4).unwrap();
         assert_eq!(
             range,
             CellRange {
                 first_column: 0,
                 first_row: 5,
                 last_column: 2,
-                last_row: 8
+                last_row: 7
             }
         );
+        // A box whose edge lies exactly on a cell's edge also takes the cell before it: the
+        // padding against rounding.
+        let on_edge = covered(&grid, Vec2::new(3.0, 2.0), 1.0).unwrap();
+        assert_eq!((on_edge.first_column, on_edge.first_row), (3, 2));
         let huge = covered(&grid, Vec2::new(5.0, 2.0), 1e30).unwrap();
         assert_eq!((huge.last_column, huge.last_row), (13, 8));
     }
@@ -831,7 +896,8 @@ mod tests {
             panic!("dense");
         };
         assert_eq!(inverse_cell_size, 0.25);
-        assert_eq!(real_columns, 2.5e6 + 1.0);
+        // The extent's cells, one more for the far corner, and one either side.
+        assert_eq!(real_columns, 2.5e6 + 3.0);
         assert!(grid.columns.is_power_of_two() && grid.rows.is_power_of_two());
         assert!(grid.columns * grid.rows <= 4 * 1000 + 64);
         // Two cells a period apart share an array cell; their real numbers differ.
@@ -857,9 +923,9 @@ mod tests {
         let mut grid = Grid::default();
         grid.fit(Vec2::ZERO, Vec2::new(1e7, 8.0), (1000, 0), 2.0);
         assert!(matches!(grid.layout, Layout::Wrapped { .. }));
-        // 8 units are two cells of 4, and one more for the far edge: three rows, rounded up
-        // to a power of two.
-        assert_eq!(grid.rows, 4);
+        // 8 units are two cells of 4, one more for the far edge and one either side: five
+        // rows, rounded up to a power of two.
+        assert_eq!(grid.rows, 8);
         assert_eq!(
             grid.columns * grid.rows,
             (4 * 1000 + 64_u32).next_power_of_two() / 2

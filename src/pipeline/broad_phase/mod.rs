@@ -10,16 +10,16 @@
 //!    compared with each other at all.
 //! 3. **One pass per side.** Largest side first, each side meets all the smaller sides it can
 //!    touch in one pass: those are binned together into a uniform grid over their bounding
-//!    box, each body in every cell that its box, grown by the side's largest bounding radius,
-//!    covers; then each body of the side reads the one cell under its centre, without sort or
+//!    box, each body in every cell that its box, grown by the side's largest bounding radius
+//!    (no more than twice its mean: a few far wider bodies do not grow every box), covers; then each body of the side reads the one cell under its centre, without sort or
 //!    duplicate check (a wider one reads the cells of its box shrunk by that growth, each pair
 //!    from the first cell the two share). A side that meets itself is binned and queried
 //!    against itself, each pair from the first cell the two boxes share. A group spread far
 //!    wider than its bodies (one collider parked far away) keeps body-wide cells and folds them
 //!    onto a fixed array like tiles, rather than widening its cells until everything shares
-//!    one (see `grid`). With more than a couple of dozen sides, comparing side by side would
-//!    cost more than it saves: then one grid holds every body and each candidate's layers are
-//!    checked instead.
+//!    one (see `grid`). With more than a couple of dozen sides (or a few hundred distinct layer
+//!    values, which would take long to merge), comparing side by side would cost more than it
+//!    saves: then one grid holds every body and each candidate's layers are checked instead.
 //! 4. **The exact circle check** (the squared distance between centres against the squared
 //!    sum of radii, no square root) decides each candidate, after its layers where a side
 //!    holds several layer values.
@@ -40,7 +40,7 @@ use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::ops::Range;
 use grid::Join;
-use sides::Sides;
+use sides::{MAX_MERGED_GROUPS, Sides};
 
 /// The candidate pairs of this frame, as body indices, plus reusable scratch space.
 #[derive(Resource, Default)]
@@ -80,8 +80,11 @@ impl BroadPhase {
     fn run(&mut self, bodies: &Bodies, settings: &CollisionSettings) {
         self.pairs.clear();
         self.groups.build(bodies);
-        self.sides
-            .build(self.groups.active(), self.groups.runs_in_order());
+        let merged = self.groups.active().len() <= MAX_MERGED_GROUPS;
+        if merged {
+            self.sides
+                .build(self.groups.active(), self.groups.runs_in_order());
+        }
         let Self {
             pairs,
             sides,
@@ -95,7 +98,7 @@ impl BroadPhase {
             grid.query_into(bodies, (runs, len), join, split, pieces, pairs);
         };
         let sides = sides.active();
-        if sides.len() > MAX_GROUPS {
+        if !merged || sides.len() > MAX_GROUPS {
             // Too many sides to compare side by side: one grid over every body, with the
             // layers checked on each candidate instead.
             let all_bodies = 0..bodies.entities.len() as u32;
@@ -122,7 +125,9 @@ impl BroadPhase {
                 partner_runs.extend(partner.runs.iter().cloned());
                 partner_count += partner.len;
                 partner_radius += partner.mean_radius * partner.len as f32;
-                check_layers |= partner_count > partner.len || !side.always_meets(partner);
+                // The partners are never paired with each other: only the side's pairs with
+                // each may need their layers checked.
+                check_layers |= !side.always_meets(partner);
             }
             if partner_count == 0 {
                 continue;
@@ -358,6 +363,111 @@ mod tests {
             assert!(expected.len() > 100, "{}", expected.len());
             assert_eq!(sorted(&broad_phase.pairs), expected);
         }
+    }
+
+    /// Bodies (centre, radius, layers) as given.
+    fn bodies_of(list: &[(Vec2, f32, CollisionLayers)]) -> Bodies {
+        let mut bodies = Bodies::default();
+        for (index, &(center, radius, layers)) in list.iter().enumerate() {
+            bodies.push(
+                Entity::from_raw_u32(index as u32).unwrap(),
+                Some(&layers),
+                (center, radius),
+                WorldShape::Circle(Disc::new(center, radius)),
+                Vec2::ZERO,
+            );
+        }
+        bodies
+    }
+
+    #[test]
+    fn circles_touching_to_the_last_place_are_found() {
+        // Found by a brute-force comparison in review: each pair touches exactly in `f32`,
+        // and a box edge rounded across a cell's edge lost it.
+        let bullet = CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0));
+        let enemy = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1));
+        let cases = [
+            vec![
+                (Vec2::new(1.300_000_1, 2.7), 0.2, bullet),
+                (Vec2::new(9.0, 2.600_000_1), 0.2, bullet),
+                (Vec2::new(3.600_000_4, 2.7), 2.100_000_1, enemy),
+                (Vec2::new(9.3, 2.600_000_1), 0.1, enemy),
+            ],
+            vec![
+                (Vec2::new(8e6, 4.5e7), 3e6, bullet),
+                (Vec2::new(8e6, 2.9e7), 1.3e7, enemy),
+                (Vec2::new(0.0, 0.0), 3e6, bullet),
+            ],
+        ];
+        for case in cases {
+            let bodies = bodies_of(&case);
+            let expected = brute_force(&bodies);
+            assert!(!expected.is_empty());
+            let mut broad_phase = BroadPhase::default();
+            broad_phase.run(&bodies, &CollisionSettings::default());
+            assert_eq!(sorted(&broad_phase.pairs), expected);
+        }
+    }
+
+    #[test]
+    fn random_pairs_touching_to_the_last_place_are_found() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let bullet = CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0));
+        let enemy = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1));
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut touching = 0;
+        for scene in 0..1000 {
+            // Pairs set tangent, spread out (a folded grid) or packed (a dense one); only
+            // those the exact check itself calls touching are kept.
+            let spacing = if scene % 2 == 0 { 120.0 } else { 30.0 };
+            // Every bullet of a scene as wide as the growth, the box edge it may round across.
+            let mut list = Vec::new();
+            let near = rng.random_range(0.1..3.0);
+            for pair in 0..40 {
+                let center = Vec2::new(
+                    (pair % 8) as f32 * spacing + rng.random_range(0.0..1.0),
+                    (pair / 8) as f32 * spacing + rng.random_range(0.0..1.0),
+                );
+                let far = rng.random_range(0.1..30.0);
+                // Along an axis: where the boxes' edges meet too.
+                let direction = [Vec2::X, Vec2::NEG_X, Vec2::Y, Vec2::NEG_Y][pair % 4];
+                let other = center + direction * (near + far);
+                let reach: f32 = near + far;
+                if center.distance_squared(other) <= reach * reach {
+                    list.extend([(center, near, bullet), (other, far, enemy)]);
+                    touching += 1;
+                }
+            }
+            let bodies = bodies_of(&list);
+            let mut broad_phase = BroadPhase::default();
+            broad_phase.run(&bodies, &CollisionSettings::default());
+            let found = sorted(&broad_phase.pairs);
+            assert_eq!(found, brute_force(&bodies));
+        }
+        assert!(touching > 10_000, "{touching}");
+    }
+
+    #[test]
+    fn hundreds_of_layer_values_share_one_grid() {
+        // Each bullet on a layer value of its own: too many to merge into sides.
+        let bodies = scattered(
+            2 * MAX_MERGED_GROUPS,
+            |index| {
+                let kind = LayerMask(((index as u32) << 2) | 1);
+                CollisionLayers::new(kind, LayerMask::layer(1))
+            },
+            &[(
+                Vec2::new(300.0, 300.0),
+                200.0,
+                CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0)),
+            )],
+        );
+        let mut broad_phase = BroadPhase::default();
+        broad_phase.run(&bodies, &CollisionSettings::default());
+        assert!(broad_phase.groups.active().len() > MAX_MERGED_GROUPS);
+        let expected = brute_force(&bodies);
+        assert!(expected.len() > 50, "{}", expected.len());
+        assert_eq!(sorted(&broad_phase.pairs), expected);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! pass: the bullets are read once for the enemies, the walls and the shields together.
 
 use super::groups::Group;
-use crate::layers::CollisionLayers;
+use crate::layers::{CollisionLayers, LayerMask};
 use core::ops::Range;
 
 /// Groups that never meet each other, or one group that meets itself.
@@ -26,9 +26,20 @@ pub(crate) struct Side {
     pub max_radius: f32,
     /// Whether its one group meets itself.
     pub meets_itself: bool,
+    /// Every layer its groups are on, and every layer they filter for: a group that is on
+    /// none of the filtered layers, or filters for none of the layers, meets none of them.
+    any_memberships: LayerMask,
+    any_filters: LayerMask,
 }
 
 impl Side {
+    /// Whether no group of this side meets `layers`.
+    fn never_meets(&self, layers: &CollisionLayers) -> bool {
+        !layers.memberships.intersects(self.any_filters)
+            || !self.any_memberships.intersects(layers.filters)
+            || !self.layers.iter().any(|mine| mine.interacts_with(layers))
+    }
+
     /// Whether some body of this side may meet some body of `other`.
     pub fn meets(&self, other: &Self) -> bool {
         self.layers.iter().any(|mine| {
@@ -51,6 +62,10 @@ impl Side {
     }
 }
 
+/// Beyond this many distinct layer values, merging them into sides would cost more than it
+/// saves (it is quadratic in their number): the broad phase puts every body in one grid.
+pub(crate) const MAX_MERGED_GROUPS: usize = 256;
+
 /// This frame's sides, rebuilt every frame while keeping last frame's allocations.
 #[derive(Default)]
 pub(crate) struct Sides {
@@ -70,7 +85,8 @@ impl Sides {
     }
 
     /// Merges `groups` into sides: largest first, each group that does not meet itself joins
-    /// the first side none of whose groups it meets. `runs_in_order` is every group's runs in
+    /// the first side none of whose groups it meets. Quadratic in the number of groups: the
+    /// broad phase calls it for at most [`MAX_MERGED_GROUPS`] of them. `runs_in_order` is every group's runs in
     /// body order (see [`Groups::runs_in_order`](super::groups::Groups::runs_in_order)).
     pub fn build(&mut self, groups: &[Group], runs_in_order: &[(Range<u32>, usize)]) {
         for side in &mut self.sides[..self.active] {
@@ -79,6 +95,8 @@ impl Sides {
             side.len = 0;
             side.mean_radius = 0.0;
             side.max_radius = 0.0;
+            side.any_memberships = LayerMask::NONE;
+            side.any_filters = LayerMask::NONE;
         }
         self.active = 0;
         self.by_size.clear();
@@ -92,13 +110,9 @@ impl Sides {
             let meets_itself = group.layers.interacts_with(&group.layers);
             let joined = (!meets_itself)
                 .then(|| {
-                    self.sides[..self.active].iter().position(|side| {
-                        !side.meets_itself
-                            && !side
-                                .layers
-                                .iter()
-                                .any(|layers| layers.interacts_with(&group.layers))
-                    })
+                    self.sides[..self.active]
+                        .iter()
+                        .position(|side| !side.meets_itself && side.never_meets(&group.layers))
                 })
                 .flatten();
             let side = joined.unwrap_or_else(|| {
@@ -111,6 +125,8 @@ impl Sides {
             });
             let side_entry = &mut self.sides[side];
             side_entry.layers.push(group.layers);
+            side_entry.any_memberships |= group.layers.memberships;
+            side_entry.any_filters |= group.layers.filters;
             side_entry.mean_radius += group.mean_radius * group.len as f32;
             side_entry.max_radius = side_entry.max_radius.max(group.max_radius);
             side_entry.len += group.len;
