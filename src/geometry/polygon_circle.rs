@@ -22,10 +22,12 @@ pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Disc) -> bool {
     let radius_squared = circle.radius * circle.radius;
     let mut inside = false;
     for edge in edges(vertices) {
-        if edge.distance_squared_to(circle.center) <= radius_squared {
+        inside ^= crosses_ray(circle.center, edge.a, edge.b);
+        if !edge.clearly_beyond(circle.center, radius_squared)
+            && edge.distance_squared_to(circle.center) <= radius_squared
+        {
             return true;
         }
-        inside ^= crosses_ray(circle.center, edge.a, edge.b);
     }
     inside && vertices.len() >= 3
 }
@@ -50,7 +52,10 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Disc) -> Option<Inter
     let mut center_inside = false;
     for edge in edges(vertices) {
         center_inside ^= crosses_ray(circle.center, edge.a, edge.b);
-        if edge.distance_squared_to(circle.center) <= radius_squared {
+        // Most edges are clearly out of reach: a cheaper test first.
+        if !edge.clearly_beyond(circle.center, radius_squared)
+            && edge.distance_squared_to(circle.center) <= radius_squared
+        {
             touched = true;
             let tolerance = *tolerance
                 .get_or_insert_with(|| TOLERANCE * (polygon_size(vertices) + circle.radius));

@@ -4,6 +4,22 @@ use super::Segment;
 use bevy::math::Vec2;
 
 impl Segment {
+    /// Whether `point` is clearly farther than `√radius_squared` from the segment's line, and
+    /// so from the segment: the cross product of the direction and `point − a` is the distance
+    /// to the line times the length, compared squared with the squared radius times the
+    /// squared length (no square root, no division). With a margin of ten parts in a million,
+    /// only clear misses are rejected: near the boundary [`distance_squared_to`] decides, so a
+    /// test that uses this first gives the same answers. (An overflowing product on the left
+    /// is a clear miss; on the right, or a NaN, it rejects nothing.)
+    ///
+    /// [`distance_squared_to`]: Self::distance_squared_to
+    #[inline]
+    pub(crate) fn clearly_beyond(self, point: Vec2, radius_squared: f32) -> bool {
+        let direction = self.b - self.a;
+        let side = direction.perp_dot(point - self.a);
+        side * side > radius_squared * direction.length_squared() * (1.0 + 1e-5)
+    }
+
     /// The squared distance from `point` to the nearest point of the segment, without a
     /// square root. The nearest point lies in one of three regions: behind `a` (it is `a`),
     /// beyond `b` (it is `b`), or beside the segment (the foot of the perpendicular).
