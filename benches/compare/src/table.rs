@@ -173,15 +173,19 @@ fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine
         };
         let mut line = format!("| {} | {threads} | {shared:.2} |", scene.name());
         for &engine in engines {
+            // Less than the noise of the two medians: shown as such.
             line += &match collision_ms(runs, scene, engine, threads) {
-                Some(ms) => format!(" {ms:.2} |"),
+                Some(ms) if ms > 0.0 => format!(" {ms:.2} |"),
+                Some(_) => " ≤ 0 |".to_owned(),
                 None => " – |".to_owned(),
             };
         }
         let ours = collision_ms(runs, scene, Engine::Ours, threads);
         for &peer in &peers {
             line += &match (ours, collision_ms(runs, scene, peer, threads)) {
-                (Some(ours), Some(theirs)) if ours > 0.0 => format!(" {:.0}× |", theirs / ours),
+                (Some(ours), Some(theirs)) if ours > 0.0 && theirs > 0.0 => {
+                    format!(" {:.0}× |", theirs / ours)
+                }
                 _ => " – |".to_owned(),
             };
         }
