@@ -58,10 +58,8 @@ impl Groups {
         // body by body (within one archetype) need no hash map lookup.
         let mut recent: [Option<(CollisionLayers, usize)>; RECENT] = [None; RECENT];
         let mut run_start = 0;
-        for end in 1..=layers.len() {
-            if end < layers.len() && layers[end] == layers[run_start] {
-                continue;
-            }
+        while run_start < layers.len() {
+            let end = run_end(layers, run_start);
             let run_layers = layers[run_start];
             let slot = recent_slot(run_layers);
             let group = match recent[slot] {
@@ -96,6 +94,32 @@ impl Groups {
         // Keep no more than twice the groups in use, so old layer values do not pile up.
         self.groups.truncate(2 * self.active.max(8));
     }
+}
+
+/// Where the run of bodies with the layers of body `start` ends: eight bodies compared at a
+/// time, without an early exit, so that the compiler can use vector instructions for the long
+/// runs of a bullet hell.
+fn run_end(layers: &[CollisionLayers], start: usize) -> usize {
+    const LANES: usize = 8;
+    let first = layers[start];
+    let mut end = start + 1;
+    // A run of one (layer values alternating body by body) costs one comparison.
+    if layers.get(end).is_none_or(|next| *next != first) {
+        return end;
+    }
+    while end + LANES <= layers.len() {
+        let same = layers[end..end + LANES]
+            .iter()
+            .fold(true, |same, layers| same & (*layers == first));
+        if !same {
+            break;
+        }
+        end += LANES;
+    }
+    end + layers[end..]
+        .iter()
+        .position(|layers| *layers != first)
+        .unwrap_or(layers.len() - end)
 }
 
 /// How many groups of recent runs [`Groups::build`] remembers.
@@ -201,6 +225,17 @@ mod tests {
         assert_eq!(groups.active().len(), 40);
         groups.build(&bodies_with_layers(&[1]));
         assert_eq!(groups.groups.len(), 16);
+    }
+
+    #[test]
+    fn runs_end_where_the_layers_change() {
+        let bodies = bodies_with_layers(&[[1; 20].as_slice(), &[2; 3], &[1; 9], &[3]].concat());
+        let layers = &bodies.layers;
+        assert_eq!(run_end(layers, 0), 20);
+        assert_eq!(run_end(layers, 5), 20);
+        assert_eq!(run_end(layers, 20), 23);
+        assert_eq!(run_end(layers, 23), 32);
+        assert_eq!(run_end(layers, 32), 33);
     }
 
     #[test]
