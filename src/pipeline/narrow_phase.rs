@@ -5,8 +5,8 @@
 //! that overlap become [`Contact`]s. A pair that moved relative to each other (one or both
 //! [`Swept`](crate::Swept)) also gets [`geometry::sweep`](crate::geometry::sweep) from the start
 //! of their paths: an impact makes it a contact even when they are apart again at the end. With enough pairs the work is split across Bevy's
-//! `ComputeTaskPool`; each chunk's contacts are sorted by `(a, b)` in its task and the sorted
-//! chunks merged, so the result is the same whatever the thread count.
+//! `ComputeTaskPool`; the chunks' contacts are concatenated in order and sorted by `(a, b)`,
+//! so the result is the same whatever the thread count.
 
 use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
@@ -35,17 +35,13 @@ pub(crate) fn test_candidate_pairs(
     contacts.clear();
     let pairs = &broad_phase.pairs;
     let bodies = &*bodies;
-    let key = |contact: &Contact| (contact.a, contact.b);
     match ParallelSplit::of(pairs.len(), 4, &settings) {
         Some(split) => {
-            // Each chunk sorted in its task; the stable sort of their concatenation then only
-            // merges the sorted runs.
             let chunks = split.pool.scope(|scope| {
                 for chunk in pairs.chunks(split.piece_size) {
                     scope.spawn(async move {
                         let mut found = Vec::with_capacity(chunk.len());
                         test_pairs(bodies, chunk, &mut found);
-                        found.sort_unstable_by_key(key);
                         found
                     });
                 }
@@ -53,13 +49,11 @@ pub(crate) fn test_candidate_pairs(
             for chunk in chunks {
                 contacts.extend(chunk);
             }
-            contacts.sort_by_key(key);
         }
-        None => {
-            test_pairs(bodies, pairs, contacts);
-            contacts.sort_unstable_by_key(key);
-        }
+        None => test_pairs(bodies, pairs, contacts),
     }
+    // In place: a stable sort would allocate scratch space for these large values every frame.
+    contacts.sort_unstable_by_key(|contact| (contact.a, contact.b));
 }
 
 /// Runs the exact test on each pair and appends the contacts. `scratch` holds a swept polygon
