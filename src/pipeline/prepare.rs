@@ -421,17 +421,33 @@ fn place_circles_one_by_one(
     circles
         .iter()
         .for_each(|(entity, circle, transform, layers, swept)| {
-            match place_circle(circle, transform) {
-                Ok((disc, placement)) => {
-                    let motion = placement.motion(swept);
-                    let bounds = (disc.center, disc.radius);
-                    bodies.push(entity, layers, bounds, WorldShape::Circle(disc), motion);
-                }
-                Err(why) => {
-                    warnings.skip(entity, why);
-                }
-            }
+            push_circle(bodies, warnings, (entity, circle, transform, layers, swept));
         });
+}
+
+/// Appends one circle after the rest, or warns why it cannot be placed.
+#[inline]
+fn push_circle(
+    bodies: &mut Bodies,
+    warnings: &mut SkipWarnings,
+    (entity, circle, transform, layers, swept): (
+        Entity,
+        &CircleCollider,
+        &GlobalTransform,
+        Option<&CollisionLayers>,
+        Option<&Swept>,
+    ),
+) {
+    match place_circle(circle, transform) {
+        Ok((disc, placement)) => {
+            let bounds = (disc.center, disc.radius);
+            let shape = WorldShape::Circle(disc);
+            bodies.push(entity, layers, bounds, shape, placement.motion(swept));
+        }
+        Err(why) => {
+            warnings.skip(entity, why);
+        }
+    }
 }
 
 /// Rows `range` of a table.
@@ -498,18 +514,15 @@ fn fill_still_slots(
 fn place_swept_rows(bodies: &mut Bodies, table: &CircleTable, warnings: &mut SkipWarnings) {
     let (entities, circles, transforms, layers, swept) = *table;
     for row in 0..entities.len() {
-        let entity = entities[row];
-        match place_circle(&circles[row], &transforms[row]) {
-            Ok((disc, placement)) => {
-                let layers = layers.map(|layers| &layers[row]);
-                let motion = placement.motion(swept.map(|swept| &swept[row]));
-                let bounds = (disc.center, disc.radius);
-                bodies.push(entity, layers, bounds, WorldShape::Circle(disc), motion);
-            }
-            Err(why) => {
-                warnings.skip(entity, why);
-            }
-        }
+        let (layers, swept) = (layers.map(|l| &l[row]), swept.map(|s| &s[row]));
+        let circle = (
+            entities[row],
+            &circles[row],
+            &transforms[row],
+            layers,
+            swept,
+        );
+        push_circle(bodies, warnings, circle);
     }
 }
 

@@ -561,19 +561,8 @@ impl Grid {
             Layout::Wrapped {
                 origin,
                 inverse_cell_size,
-                real_columns,
-                real_rows,
-            } => self.query_run_wrapped(
-                bodies,
-                run,
-                join,
-                (
-                    origin,
-                    inverse_cell_size,
-                    DVec2::new(real_columns, real_rows),
-                ),
-                pairs,
-            ),
+                ..
+            } => self.query_run_wrapped(bodies, run, join, (origin, inverse_cell_size), pairs),
         }
     }
 
@@ -639,26 +628,11 @@ impl Grid {
         else {
             return;
         };
-        for row in range.first_row..=range.last_row {
-            let row_start = row * self.columns;
-            for column in range.first_column..=range.last_column {
-                let cell = (row_start + column) as usize;
-                let entries =
-                    &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
-                for entry in entries {
-                    if within && entry.body <= body {
-                        continue;
-                    }
-                    // Report the pair only from the first cell the two share.
-                    if column != range.first_column.max(entry.first_column)
-                        || row != range.first_row.max(entry.first_row)
-                    {
-                        continue;
-                    }
-                    push_if_touching(bodies, (body, entry.body), check_layers, pairs);
-                }
+        self.for_each_first_shared(range, |entry| {
+            if !within || entry.body > body {
+                push_if_touching(bodies, (body, entry.body), check_layers, pairs);
             }
-        }
+        });
     }
 
     /// [`query_run`](Self::query_run) in the wrapped layout.
@@ -681,21 +655,20 @@ impl Grid {
         bodies: &Bodies,
         run: Range<u32>,
         join: Join,
-        (origin, inverse_cell_size, real_size): (DVec2, f64, DVec2),
+        (origin, inverse_cell_size): (DVec2, f64),
         pairs: &mut Vec<[u32; 2]>,
     ) {
         let (within, check_layers) = join.flags();
         for body in run {
             let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
             if !within && radius <= self.growth {
-                // `box_covered` for a point, folded.
+                // The real cell of the centre, folded.
                 let at = (center.as_dvec2() - origin) * inverse_cell_size;
-                if !(at.x >= 0.0 && at.y >= 0.0 && at.x <= real_size.x && at.y <= real_size.y) {
+                let Some(Covered::Cells(range)) = self.wrapped_range(at, at) else {
                     continue;
-                }
-                let at = at.min(real_size - 1.0);
-                let column = (at.x as u64 as u32) & self.column_mask;
-                let row = (at.y as u64 as u32) & self.row_mask;
+                };
+                let column = range.first_column & self.column_mask;
+                let row = range.first_row & self.row_mask;
                 let cell = (row * self.columns + column) as usize;
                 let entries =
                     &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];

@@ -155,17 +155,27 @@ mod tests {
     /// `count` discs on a ring of overlapping neighbours, each on its own layer value (so many
     /// groups), able to touch only the bodies whose index has the same parity.
     fn ring(count: usize) -> Bodies {
+        let discs: Vec<_> = (0..count)
+            .map(|index| {
+                let center = Vec2::from_angle(index as f32 * 0.37) * 50.0;
+                let parity = LayerMask::layer((index % 2) as u32);
+                let layers =
+                    CollisionLayers::new(parity | LayerMask::layer(2 + index as u32 % 30), parity);
+                (center, 12.0, layers)
+            })
+            .collect();
+        bodies_of(&discs)
+    }
+
+    /// Bodies (centre, radius, layers) as given.
+    fn bodies_of(list: &[(Vec2, f32, CollisionLayers)]) -> Bodies {
         let mut bodies = Bodies::default();
-        for index in 0..count {
-            let center = Vec2::from_angle(index as f32 * 0.37) * 50.0;
-            let parity = LayerMask::layer((index % 2) as u32);
-            let layers =
-                CollisionLayers::new(parity | LayerMask::layer(2 + index as u32 % 30), parity);
+        for (index, &(center, radius, layers)) in list.iter().enumerate() {
             bodies.push(
                 Entity::from_raw_u32(index as u32).unwrap(),
                 Some(&layers),
-                (center, 12.0),
-                WorldShape::Circle(Disc::new(center, 12.0)),
+                (center, radius),
+                WorldShape::Circle(Disc::new(center, radius)),
                 Vec2::ZERO,
             );
         }
@@ -215,26 +225,14 @@ mod tests {
     ) -> Bodies {
         use rand::{RngExt, SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(count as u64);
-        let mut bodies = Bodies::default();
-        let discs = (0..count).map(|index| {
-            let center = Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..600.0));
-            (center, 2.0, layers(index))
-        });
-        for (index, (center, radius, layers)) in discs
-            .collect::<Vec<_>>()
-            .into_iter()
-            .chain(extra.iter().copied())
-            .enumerate()
-        {
-            bodies.push(
-                Entity::from_raw_u32(index as u32).unwrap(),
-                Some(&layers),
-                (center, radius),
-                WorldShape::Circle(Disc::new(center, radius)),
-                Vec2::ZERO,
-            );
-        }
-        bodies
+        let mut discs: Vec<_> = (0..count)
+            .map(|index| {
+                let center = Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..600.0));
+                (center, 2.0, layers(index))
+            })
+            .collect();
+        discs.extend_from_slice(extra);
+        bodies_of(&discs)
     }
 
     #[test]
@@ -363,21 +361,6 @@ mod tests {
             assert!(expected.len() > 100, "{}", expected.len());
             assert_eq!(sorted(&broad_phase.pairs), expected);
         }
-    }
-
-    /// Bodies (centre, radius, layers) as given.
-    fn bodies_of(list: &[(Vec2, f32, CollisionLayers)]) -> Bodies {
-        let mut bodies = Bodies::default();
-        for (index, &(center, radius, layers)) in list.iter().enumerate() {
-            bodies.push(
-                Entity::from_raw_u32(index as u32).unwrap(),
-                Some(&layers),
-                (center, radius),
-                WorldShape::Circle(Disc::new(center, radius)),
-                Vec2::ZERO,
-            );
-        }
-        bodies
     }
 
     #[test]
