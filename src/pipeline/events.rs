@@ -60,9 +60,10 @@ impl Watchers<'_, '_> {
         everywhere
     }
 
-    /// Whether an observer of `entity` itself (of any event) exists.
-    fn watch(&self, entity: Entity) -> bool {
-        self.observed.contains(entity)
+    /// Whether an observer of `entity` itself (of any event) exists. Each look costs a
+    /// cache miss in Bevy's entity records: `any_observed` says once whether there is any.
+    fn watch(&self, any_observed: bool, entity: Entity) -> bool {
+        any_observed && self.observed.contains(entity)
     }
 }
 
@@ -153,7 +154,10 @@ pub(crate) fn write_contact_events(
     // Looked up on the first change only: most runs start and end nothing.
     let mut found = None;
     let mut everywhere = || *found.get_or_insert_with(|| watchers.everywhere());
+    // Looking an entity up costs a cache miss: none at all when no entity could be found.
+    let any_observed = !watchers.observed.is_empty();
     let mut sets = colliding.p0();
+    let any_sets = !sets.is_empty();
     diff(previous, current, |change| match change {
         Change::Started(a, b) => {
             started_writer.write(ContactStarted {
@@ -162,10 +166,10 @@ pub(crate) fn write_contact_events(
             });
             let everywhere = everywhere().started;
             for (entity, other) in [(a, b), (b, a)] {
-                if everywhere || watchers.watch(entity) {
+                if everywhere || watchers.watch(any_observed, entity) {
                     commands.queue(trigger_if_spawned(ContactStarted { entity, other }));
                 }
-                if let Ok(mut set) = sets.get_mut(entity) {
+                if any_sets && let Ok(mut set) = sets.get_mut(entity) {
                     set.insert(other);
                 }
             }
@@ -177,10 +181,10 @@ pub(crate) fn write_contact_events(
             });
             let everywhere = everywhere().ended;
             for (entity, other) in [(a, b), (b, a)] {
-                if everywhere || watchers.watch(entity) {
+                if everywhere || watchers.watch(any_observed, entity) {
                     commands.queue(trigger_if_spawned(ContactEnded { entity, other }));
                 }
-                if let Ok(mut set) = sets.get_mut(entity) {
+                if any_sets && let Ok(mut set) = sets.get_mut(entity) {
                     set.remove(other);
                 }
             }

@@ -18,7 +18,7 @@ use super::bodies::{Bodies, StillSlots, WorldShape, conservative};
 use super::parallel::ParallelSplit;
 use super::spatial_index::SpatialIndex;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
-use crate::geometry::{Disc, MIN_SIZE, Segment};
+use crate::geometry::{Disc, MAX_COORDINATE, MIN_SIZE, Segment};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -479,18 +479,7 @@ fn fill_still_slots(
     let (entities, circles, transforms, layers, _) = *table;
     for start in (0..entities.len()).step_by(BLOCK) {
         let rows = start..entities.len().min(start + BLOCK);
-        let mut all_placed = true;
-        discs.clear();
-        discs.extend(rows.clone().map(|row| {
-            place_circle(&circles[row], &transforms[row]).map_or_else(
-                |_| {
-                    all_placed = false;
-                    Disc::new(Vec2::ZERO, 0.0)
-                },
-                |(disc, _)| disc,
-            )
-        }));
-        if all_placed {
+        if usual_discs(&circles[rows.clone()], &transforms[rows.clone()], discs) {
             let layers = layers.map(|layers| &layers[rows.clone()]);
             slots.write(first + start, &entities[rows], layers, discs);
             continue;
@@ -524,6 +513,40 @@ fn place_swept_rows(bodies: &mut Bodies, table: &CircleTable, warnings: &mut Ski
         );
         push_circle(bodies, warnings, circle);
     }
+}
+
+/// Writes the world discs of a block of circles into `discs`, each computed as
+/// [`place_circle`] computes it but without its checks one by one: returns whether every disc
+/// is surely usable. When it is not (a transform not finite or zero on an axis, a disc out of
+/// range or too small; or a false alarm, such as an axis so small that its square is zero),
+/// [`place_circle`] decides each of the block's circles.
+#[inline(always)]
+fn usual_discs(
+    circles: &[CircleCollider],
+    transforms: &[GlobalTransform],
+    discs: &mut Vec<Disc>,
+) -> bool {
+    // Filled through `iter_mut`, not `extend`: `usable` stays a local in a register, not a
+    // captured variable read and written in memory for each circle.
+    discs.resize(circles.len(), Disc::new(Vec2::ZERO, 0.0));
+    let mut usable = true;
+    for ((disc, circle), transform) in discs.iter_mut().zip(circles).zip(transforms) {
+        let affine = transform.affine();
+        let (x_axis, y_axis) = (affine.matrix3.x_axis.xy(), affine.matrix3.y_axis.xy());
+        let offset = circle.offset();
+        let center = x_axis * offset.x + y_axis * offset.y + affine.translation.xy();
+        let radius = circle.radius() * stretch(x_axis, y_axis);
+        // Non-finite axes or translation make the centre or the radius NaN or infinite, which
+        // fail these comparisons. `&` rather than `&&`: no branch per comparison.
+        usable &= (x_axis.length_squared() > 0.0)
+            & (y_axis.length_squared() > 0.0)
+            & (center.x.abs() <= MAX_COORDINATE)
+            & (center.y.abs() <= MAX_COORDINATE)
+            & (radius <= MAX_COORDINATE)
+            & ((radius >= MIN_SIZE) | (radius == 0.0));
+        *disc = Disc::new(center, radius);
+    }
+    usable
 }
 
 /// A circle's world disc, and where its transform places it, or why it cannot be placed.
@@ -606,6 +629,70 @@ mod tests {
             let world = Disc::new(placement.apply(Vec2::ZERO), 10.0 * placement.scale);
             assert!(!world.is_valid(), "scale {scale}");
         }
+    }
+
+    /// The block path agrees with the one-by-one path: the same discs when it says all are
+    /// usable, and never "usable" for a circle that [`place_circle`] refuses.
+    #[test]
+    fn usual_discs_agree_with_place_circle() {
+        let turned = |angle: f32, scale: Vec3, at: Vec3| {
+            GlobalTransform::from(
+                Transform::from_translation(at)
+                    .with_rotation(Quat::from_rotation_z(angle))
+                    .with_scale(scale),
+            )
+        };
+        let transforms = [
+            GlobalTransform::from_xyz(3.0, -4.0, 0.0),
+            turned(0.7, Vec3::new(2.0, 0.5, 1.0), Vec3::new(1e6, 2.0, 5.0)),
+            turned(-2.0, Vec3::splat(1e-3), Vec3::ZERO),
+            GlobalTransform::from_xyz(f32::NAN, 0.0, 0.0),
+            GlobalTransform::from_xyz(f32::INFINITY, 0.0, 0.0),
+            GlobalTransform::from_scale(Vec3::new(0.0, 1.0, 1.0)),
+            GlobalTransform::from_scale(Vec3::new(f32::INFINITY, 1.0, 1.0)),
+            GlobalTransform::from_scale(Vec3::splat(1e-30)),
+            GlobalTransform::from_scale(Vec3::splat(1e20)),
+            GlobalTransform::from_xyz(2e18, 0.0, 0.0),
+        ];
+        let circles = [
+            CircleCollider::new(4.0),
+            CircleCollider::new(0.0),
+            CircleCollider::new(1.5).with_offset(Vec2::new(-2.0, 7.0)),
+        ];
+        let mut discs = Vec::new();
+        for transform in transforms {
+            for circle in circles.clone() {
+                let usable = usual_discs(core::slice::from_ref(&circle), &[transform], &mut discs);
+                match place_circle(&circle, &transform) {
+                    Ok((disc, _)) if usable => assert_eq!(discs, [disc]),
+                    // A false alarm (axes whose squares are zero) costs time, not answers.
+                    Ok(_) => assert!(transform.affine().matrix3.x_axis.length_squared() == 0.0),
+                    Err(why) => assert!(!usable, "{circle:?} at {transform:?}: {why}"),
+                }
+            }
+        }
+        // The usual transforms take the block path.
+        for transform in &transforms[..3] {
+            assert!(usual_discs(
+                &circles[..1],
+                core::slice::from_ref(transform),
+                &mut discs
+            ));
+        }
+        // One refused circle in a block sends the whole block the slow way.
+        let block = [transforms[0], transforms[3], transforms[1]];
+        let (first, offset) = (circles[0].clone(), circles[2].clone());
+        assert!(!usual_discs(
+            &[first.clone(), first.clone(), first],
+            &block,
+            &mut discs
+        ));
+        assert!(usual_discs(
+            &[offset.clone(), offset],
+            &transforms[..2],
+            &mut discs
+        ));
+        assert_eq!(discs.len(), 2);
     }
 
     #[test]
