@@ -1787,8 +1787,6 @@ fn a_point_running_nearly_along_a_segment_meets_it_at_its_end() {
 }
 
 #[test]
-#[ignore = "open: a segment touching a huge circle within rounding at the start is met at time 1 \
-            (by the rays: the capsule's fallback), not at once; see fuzz/README.md"]
 fn a_segment_touching_a_huge_circle_within_rounding_at_the_start_is_met_at_once() {
     // The segment runs along y = 0 (within 5e-4, far below an f32 step at 2e7) past the
     // circle's lowest point (14250001, 0): touching, or apart by less than rounding, at t = 0.

@@ -301,7 +301,14 @@ pub(crate) fn ray_capsule(
         }
         foot
     } else {
-        along_unit.dot(from_a)
+        let foot = along_unit.dot(from_a);
+        if (0.0..=length).contains(&foot) && height * rate < 0.0 {
+            // In the slab beside the segment, though the distance test said outside: on the
+            // flat side within rounding (a huge radius), and moving further in. It touches at
+            // once; the end discs, far off, would put the touch much later.
+            return Some(RayHit::new(0.0, normal * height.signum()));
+        }
+        foot
     };
     // An origin in the end's disc is in it only by rounding (the distance test above said
     // outside the capsule); if it moves out of the disc, away from the end, the distance to the
