@@ -8,7 +8,7 @@
 //! phase), and each candidate's layers are checked.
 
 use super::bodies::Bodies;
-use super::broad_phase::{Grid, Groups, MAX_GROUPS};
+use super::broad_phase::{Grid, Groups, MAX_GROUPS, radius_mean_and_max};
 use crate::layers::LayerMask;
 use bevy::prelude::*;
 use smallvec::SmallVec;
@@ -66,12 +66,15 @@ impl SpatialIndex {
         }
         groups
             .iter()
+            .enumerate()
             .zip(&state.grids)
-            .filter(|(group, _)| group.layers.memberships.intersects(mask))
-            .map(|(group, grid)| {
+            .filter(|((_, group), _)| group.layers.memberships.intersects(mask))
+            .map(|((index, _), grid)| {
                 grid.get_or_init(|| {
                     let mut grid = Grid::default();
-                    grid.build(bodies, &group.runs, group.mean_radius, 0.0, 0);
+                    let runs = state.groups.runs_of(index);
+                    let (mean_radius, _) = radius_mean_and_max(&bodies.radii, &runs);
+                    grid.build(bodies, &runs, mean_radius, 0.0, 0);
                     grid
                 })
             })

@@ -105,6 +105,39 @@ struct CellRange {
     last_row: u32,
 }
 
+/// The most columns, and rows, of a dense grid: every column and row number is exact in
+/// `f32` (see [`Grid::centre_cells`]).
+const MAX_DENSE_CELLS_ACROSS: u32 = 1 << 24;
+
+/// How many queried bodies [`Grid::query_block`] finds the cells of at a time.
+const CELL_BLOCK: usize = 256;
+
+/// Scratch space for [`Grid::query_runs_one_cell`]: the bodies gathered from short runs, and
+/// [`Grid::query_block`]'s cells and list of occupied ones.
+struct CellBlock {
+    bodies: [u32; CELL_BLOCK],
+    centers: [Vec2; CELL_BLOCK],
+    radii: [f32; CELL_BLOCK],
+    cells: [u32; CELL_BLOCK],
+    occupied: [u32; CELL_BLOCK],
+}
+
+impl CellBlock {
+    fn new() -> Self {
+        Self {
+            bodies: [0; CELL_BLOCK],
+            centers: [Vec2::ZERO; CELL_BLOCK],
+            radii: [0.0; CELL_BLOCK],
+            cells: [0; CELL_BLOCK],
+            occupied: [0; CELL_BLOCK],
+        }
+    }
+}
+
+/// The cell [`Grid::centre_cells`] gives a body wider than the growth: no cell (the grid has
+/// fewer cells than this).
+const WIDER_THAN_GROWTH: u32 = u32::MAX;
+
 /// How much wider than a body a dense cell may grow, before the grid folds instead.
 const MAX_CELL_GROWTH: f32 = 4.0;
 
@@ -177,8 +210,9 @@ impl Grid {
             // Also when the box is not finite (NaN compares false): every body then goes in
             // the first cell or none, where the exact check rejects it.
             let cell_size = body_cell_size.max(area_cell_size);
-            let inner_columns = ((extent.x / cell_size) as u32).clamp(1, max_cells as u32);
-            let inner_rows = ((extent.y / cell_size) as u32).clamp(1, max_cells as u32);
+            let most = (max_cells as u32).min(MAX_DENSE_CELLS_ACROSS - 4);
+            let inner_columns = ((extent.x / cell_size) as u32).clamp(1, most);
+            let inner_rows = ((extent.y / cell_size) as u32).clamp(1, most);
             // Cells may come out a little wider than `cell_size` in one direction: use the
             // larger.
             let inverse_cell_size =
@@ -504,9 +538,7 @@ impl Grid {
         pairs: &mut Vec<[u32; 2]>,
     ) {
         let Some(split) = split else {
-            for run in runs {
-                self.query_run(bodies, run.clone(), join, pairs);
-            }
+            self.query_runs(bodies, runs, join, pairs);
             return;
         };
         debug_assert_eq!(len, runs.iter().map(ExactSizeIterator::len).sum::<usize>());
@@ -539,9 +571,7 @@ impl Grid {
                 piece_start = piece_end;
                 scope.spawn(async move {
                     let mut found = Vec::new();
-                    for run in piece {
-                        self.query_run(bodies, run.clone(), join, &mut found);
-                    }
+                    self.query_runs(bodies, piece, join, &mut found);
                     found
                 });
             }
@@ -551,63 +581,207 @@ impl Grid {
         }
     }
 
-    /// Appends the pairs between the bodies `run` and the binned bodies, as `join` says.
-    fn query_run(&self, bodies: &Bodies, run: Range<u32>, join: Join, pairs: &mut Vec<[u32; 2]>) {
-        match self.layout {
-            Layout::Dense {
-                origin,
-                inverse_cell_size,
-            } => self.query_run_dense(bodies, run, join, (origin, inverse_cell_size), pairs),
-            Layout::Wrapped {
-                origin,
-                inverse_cell_size,
-                ..
-            } => self.query_run_wrapped(bodies, run, join, (origin, inverse_cell_size), pairs),
+    /// Appends the pairs between the bodies of `runs` and the binned bodies, as `join` says.
+    fn query_runs(
+        &self,
+        bodies: &Bodies,
+        runs: &[Range<u32>],
+        join: Join,
+        pairs: &mut Vec<[u32; 2]>,
+    ) {
+        match (self.layout, join) {
+            (Layout::Dense { origin, .. }, Join::Between { check_layers }) => {
+                self.query_runs_one_cell(bodies, runs, origin, check_layers, pairs);
+            }
+            (
+                Layout::Dense {
+                    origin,
+                    inverse_cell_size,
+                },
+                Join::Within { .. },
+            ) => {
+                for run in runs {
+                    for body in run.clone() {
+                        let (center, radius) =
+                            (bodies.centers[body as usize], bodies.radii[body as usize]);
+                        let dense = (origin, inverse_cell_size);
+                        self.query_box_dense(bodies, (body, center, radius), dense, join, pairs);
+                    }
+                }
+            }
+            (
+                Layout::Wrapped {
+                    origin,
+                    inverse_cell_size,
+                    ..
+                },
+                _,
+            ) => {
+                for run in runs {
+                    let wrapped = (origin, inverse_cell_size);
+                    self.query_run_wrapped(bodies, run.clone(), join, wrapped, pairs);
+                }
+            }
         }
     }
 
-    /// [`query_run`](Self::query_run) in the dense layout: the hot path.
-    fn query_run_dense(
+    /// Dense layout, bodies of another side: the hot path. A block of bodies at a time, each
+    /// block taken straight from a long run, or gathered from short ones (a side whose layer
+    /// values alternate body by body has runs of one).
+    fn query_runs_one_cell(
         &self,
         bodies: &Bodies,
-        run: Range<u32>,
-        join: Join,
-        (origin, inverse_cell_size): (Vec2, f32),
+        runs: &[Range<u32>],
+        origin: Vec2,
+        check_layers: bool,
         pairs: &mut Vec<[u32; 2]>,
     ) {
-        let (within, check_layers) = join.flags();
-        let (start, end) = (run.start as usize, run.end as usize);
-        let centers = &bodies.centers[start..end];
-        let radii = &bodies.radii[start..end];
-        let dense = (origin, inverse_cell_size);
-        if within {
-            for (offset, (&center, &radius)) in centers.iter().zip(radii).enumerate() {
-                let body = (start + offset) as u32;
-                self.query_box_dense(bodies, (body, center, radius), dense, join, pairs);
-            }
-            return;
-        }
-        // The hot loop: locals, so that nothing is reloaded per body.
-        let (growth, columns) = (self.growth, self.columns);
-        let (last_column, last_row) = (self.columns - 1, self.rows - 1);
-        let (starts, entries) = (self.starts.as_slice(), self.entries.as_slice());
-        for (offset, (&center, &radius)) in centers.iter().zip(radii).enumerate() {
-            let body = (start + offset) as u32;
-            if radius > growth {
-                self.query_box_dense(bodies, (body, center, radius - growth), dense, join, pairs);
+        let mut block = CellBlock::new();
+        let CellBlock {
+            bodies: listed,
+            centers,
+            radii,
+            cells,
+            occupied,
+        } = &mut block;
+        let mut gathered = 0;
+        for run in runs {
+            let (start, end) = (run.start as usize, run.end as usize);
+            if run.len() < CELL_BLOCK {
+                for body in run.clone() {
+                    listed[gathered] = body;
+                    centers[gathered] = bodies.centers[body as usize];
+                    radii[gathered] = bodies.radii[body as usize];
+                    gathered += 1;
+                    if gathered == CELL_BLOCK {
+                        let block = (|index: usize| listed[index], &centers[..], &radii[..]);
+                        let found = (check_layers, &mut *pairs);
+                        self.query_block(bodies, block, origin, (cells, occupied), found);
+                        gathered = 0;
+                    }
+                }
                 continue;
             }
-            // The one cell of the centre (see `build`). Saturating casts: a centre before the
-            // grid, or NaN, lands in the first column or row, one past it in the last: the
-            // border, empty but for rounding at the box's edge (and, in the first cell, any
-            // body the grid could not place); the exact check rejects what is there.
-            let cell_at = (center - origin) * inverse_cell_size;
-            let column = (cell_at.x as u32).min(last_column);
-            let row = (cell_at.y as u32).min(last_row);
-            let cell = (row * columns + column) as usize;
-            for entry in &entries[starts[cell] as usize..starts[cell + 1] as usize] {
-                push_if_touching(bodies, (body, entry.body), check_layers, pairs);
+            for first in (start..end).step_by(CELL_BLOCK) {
+                let rows = first..end.min(first + CELL_BLOCK);
+                let run_block = (
+                    |index: usize| (first + index) as u32,
+                    &bodies.centers[rows.clone()],
+                    &bodies.radii[rows],
+                );
+                let found = (check_layers, &mut *pairs);
+                self.query_block(bodies, run_block, origin, (cells, occupied), found);
             }
+        }
+        let rest = (
+            |index: usize| listed[index],
+            &centers[..gathered],
+            &radii[..gathered],
+        );
+        self.query_block(
+            bodies,
+            rest,
+            origin,
+            (cells, occupied),
+            (check_layers, pairs),
+        );
+    }
+
+    /// Appends the pairs of a block of queried bodies (`body(i)` with `centers[i]` and
+    /// `radii[i]`, up to [`CELL_BLOCK`] of them): first every centre's cell (a loop without
+    /// branches, which the compiler vectorises), then the list of those whose cell holds
+    /// entries, then their entries.
+    #[inline]
+    fn query_block(
+        &self,
+        bodies: &Bodies,
+        (body, centers, radii): (impl Fn(usize) -> u32, &[Vec2], &[f32]),
+        origin: Vec2,
+        (cells, occupied): (&mut [u32; CELL_BLOCK], &mut [u32; CELL_BLOCK]),
+        (check_layers, pairs): (bool, &mut Vec<[u32; 2]>),
+    ) {
+        let (starts, entries) = (self.starts.as_slice(), self.entries.as_slice());
+        let Some(last_cell) = starts.len().checked_sub(2) else {
+            return; // Not built: no cells.
+        };
+        let cells = &mut cells[..centers.len()];
+        self.centre_cells(centers, radii, origin, cells);
+        // The bodies whose cell holds entries (or that are wider than the growth), listed
+        // without a branch: most cells are empty, and which are is hard to predict.
+        let mut count = 0;
+        for (index, &cell) in cells.iter().enumerate() {
+            let cell = cell as usize;
+            // [`WIDER_THAN_GROWTH`] is past the last cell.
+            let keep = cell > last_cell || starts[cell] != starts[cell + 1];
+            occupied[count] = index as u32;
+            count += usize::from(keep);
+        }
+        for &index in &occupied[..count] {
+            let (index, cell) = (index as usize, cells[index as usize]);
+            let queried = body(index);
+            if cell == WIDER_THAN_GROWTH {
+                let Layout::Dense {
+                    inverse_cell_size, ..
+                } = self.layout
+                else {
+                    unreachable!("a dense query")
+                };
+                let (center, half_width) = (centers[index], radii[index] - self.growth);
+                let dense = (origin, inverse_cell_size);
+                let join = Join::Between { check_layers };
+                self.query_box_dense(bodies, (queried, center, half_width), dense, join, pairs);
+                continue;
+            }
+            let cell = cell as usize;
+            for entry in &entries[starts[cell] as usize..starts[cell + 1] as usize] {
+                push_if_touching(bodies, (queried, entry.body), check_layers, pairs);
+            }
+        }
+    }
+
+    /// Dense layout: the cell under each centre, or [`WIDER_THAN_GROWTH`] for a body wider than
+    /// the growth (which reads the cells of its box instead). Clamped to the grid: a centre
+    /// before it, or NaN, lands in the first column or row, one past it in the last: the
+    /// border, empty but for rounding at the box's edge (and, in the first cell, any body the
+    /// grid could not place); the exact check rejects what is there. (See `build`.)
+    #[inline]
+    fn centre_cells(&self, centers: &[Vec2], radii: &[f32], origin: Vec2, cells: &mut [u32]) {
+        let Layout::Dense {
+            inverse_cell_size, ..
+        } = self.layout
+        else {
+            unreachable!("a dense query")
+        };
+        // Below 2²⁴ (see `fit`): exact in `f32`.
+        let (last_column, last_row) = ((self.columns - 1) as f32, (self.rows - 1) as f32);
+        let (columns, growth) = (self.columns, self.growth);
+        for ((cell, &center), &radius) in cells.iter_mut().zip(centers).zip(radii) {
+            let at = (center - origin) * inverse_cell_size;
+            // `f32::max` returns the other argument when one is NaN: NaN becomes zero, and
+            // every value ends in `0..=last`, as the saturating casts `as u32` then `min(last)`
+            // would leave it.
+            let (column, row) = (at.x.max(0.0).min(last_column), at.y.max(0.0).min(last_row));
+            // The casts without their saturation, which the compiler converts one lane at a
+            // time: measured in the rain of 50,000 bullets (one thread, before the list of
+            // occupied cells), the query took 47 instructions a bullet against 59, and
+            // 0.29 ms against 0.35.
+            #[expect(unsafe_code, reason = "the checked casts do not vectorise")]
+            // SAFETY: `to_int_unchecked` needs a value that is not NaN or infinite and that,
+            // truncated, fits the type. `column` and `row` are clamped above, not NaN, within
+            // `0..=last_column` and `0..=last_row`, below 2²⁴: they fit `i32`.
+            let (column, row) = unsafe {
+                (
+                    column.to_int_unchecked::<i32>(),
+                    row.to_int_unchecked::<i32>(),
+                )
+            };
+            // Not negative (clamped at zero), so the casts to `u32` keep the values.
+            let index = row as u32 * columns + column as u32;
+            *cell = if radius > growth {
+                WIDER_THAN_GROWTH
+            } else {
+                index
+            };
         }
     }
 
@@ -776,6 +950,63 @@ mod tests {
         let mut grid = Grid::default();
         grid.fit(Vec2::ZERO, Vec2::new(10.0, 5.0), (1000, 0), 0.5);
         grid
+    }
+
+    /// The vectorised cells agree with the saturating casts they replace, for centres inside,
+    /// before, past and far past the grid, infinite and NaN; a body wider than the growth
+    /// gets no cell.
+    #[test]
+    fn centre_cells_are_the_clamped_cells_of_the_centres() {
+        let mut grid = grid();
+        grid.growth = 0.5;
+        let Layout::Dense {
+            origin,
+            inverse_cell_size,
+        } = grid.layout
+        else {
+            panic!("dense")
+        };
+        let coordinates = [
+            -1e30,
+            -3.0,
+            -2.0,
+            -0.5,
+            0.0,
+            0.25,
+            1.0,
+            4.999,
+            5.0,
+            9.99,
+            10.0,
+            11.5,
+            12.0,
+            1e30,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut centers = Vec::new();
+        for &x in &coordinates {
+            for &y in &coordinates {
+                centers.push(Vec2::new(x, y));
+            }
+        }
+        let radii: Vec<f32> = (0..centers.len())
+            .map(|index| if index % 7 == 3 { 0.75 } else { 0.5 })
+            .collect();
+        let mut cells = vec![0; centers.len()];
+        grid.centre_cells(&centers, &radii, origin, &mut cells);
+        for ((&center, &radius), &cell) in centers.iter().zip(&radii).zip(&cells) {
+            let at = (center - origin) * inverse_cell_size;
+            let column = (at.x as u32).min(grid.columns - 1);
+            let row = (at.y as u32).min(grid.rows - 1);
+            let expected = if radius > grid.growth {
+                WIDER_THAN_GROWTH
+            } else {
+                row * grid.columns + column
+            };
+            assert_eq!(cell, expected, "centre {center}, radius {radius}");
+        }
     }
 
     /// The cells a circle covers, expecting it to be placed in them.

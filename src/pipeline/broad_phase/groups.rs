@@ -5,18 +5,14 @@ use crate::pipeline::bodies::Bodies;
 use bevy::platform::collections::HashMap;
 use core::ops::Range;
 
-/// Bodies sharing one `CollisionLayers` value, as runs of consecutive body indices (bodies
-/// arrive archetype by archetype, so a group is usually one or a few runs).
+/// Bodies sharing one `CollisionLayers` value (bodies arrive archetype by archetype, so a
+/// group is usually one or a few runs of consecutive body indices: see
+/// [`Groups::runs_of`]).
 #[derive(Default)]
 pub(crate) struct Group {
     pub layers: CollisionLayers,
-    pub runs: Vec<Range<u32>>,
-    /// How many bodies the runs hold.
+    /// How many bodies the group holds.
     pub len: usize,
-    /// Mean bounding radius of the members.
-    pub mean_radius: f32,
-    /// Largest bounding radius of the members.
-    pub max_radius: f32,
 }
 
 /// This frame's groups, rebuilt every frame while keeping last frame's allocations.
@@ -42,13 +38,19 @@ impl Groups {
         &self.runs_in_order
     }
 
+    /// The runs of group `group` (an index in [`active`](Self::active)), in body order.
+    pub fn runs_of(&self, group: usize) -> Vec<Range<u32>> {
+        self.runs_in_order
+            .iter()
+            .filter(|(_, of)| *of == group)
+            .map(|(run, _)| run.clone())
+            .collect()
+    }
+
     /// Sorts bodies into groups by layers, as runs.
     pub fn build(&mut self, bodies: &Bodies) {
         for group in &mut self.groups[..self.active] {
-            group.runs.clear();
             group.len = 0;
-            group.mean_radius = 0.0;
-            group.max_radius = 0.0;
         }
         self.active = 0;
         self.index_of_layers.clear();
@@ -56,15 +58,16 @@ impl Groups {
         let layers = &bodies.layers;
         // The groups of recent runs, by a cheap hash of their layers: layer values alternating
         // body by body (within one archetype) need no hash map lookup.
-        let mut recent: [Option<(CollisionLayers, usize)>; RECENT] = [None; RECENT];
+        // (A slot's group is `usize::MAX` until it is filled.)
+        let mut recent = [(CollisionLayers::NONE, usize::MAX); RECENT];
         let mut run_start = 0;
         while run_start < layers.len() {
             let end = run_end(layers, run_start);
             let run_layers = layers[run_start];
             let slot = recent_slot(run_layers);
-            let group = match recent[slot] {
-                Some((value, group)) if value == run_layers => group,
-                _ => *self.index_of_layers.entry(run_layers).or_insert_with(|| {
+            let (value, mut group) = recent[slot];
+            if value != run_layers || group == usize::MAX {
+                group = *self.index_of_layers.entry(run_layers).or_insert_with(|| {
                     let group = self.active;
                     self.active += 1;
                     if group == self.groups.len() {
@@ -72,24 +75,16 @@ impl Groups {
                     }
                     self.groups[group].layers = run_layers;
                     group
-                }),
-            };
-            recent[slot] = Some((run_layers, group));
-            let run = run_start as u32..end as u32;
-            self.runs_in_order.push((run.clone(), group));
-            let group = &mut self.groups[group];
-            group.runs.push(run);
-            group.len += end - run_start;
-            let (sum, max) = match &bodies.radii[run_start..end] {
-                &[radius] => (radius, radius),
-                radii => sum_and_max(radii),
-            };
-            group.mean_radius += sum;
-            group.max_radius = group.max_radius.max(max);
+                });
+                recent[slot] = (run_layers, group);
+            }
+            self.runs_in_order
+                .push((run_start as u32..end as u32, group));
+            // Only the count: the radii are summed per side, over its joined runs (see
+            // `radius_mean_and_max`), not here run by run, where layer values alternating body
+            // by body would chain each group's sums through memory.
+            self.groups[group].len += end - run_start;
             run_start = end;
-        }
-        for group in &mut self.groups[..self.active] {
-            group.mean_radius /= group.len as f32;
         }
         // Keep no more than twice the groups in use, so old layer values do not pile up.
         self.groups.truncate(2 * self.active.max(8));
@@ -123,14 +118,31 @@ fn run_end(layers: &[CollisionLayers], start: usize) -> usize {
 }
 
 /// How many groups of recent runs [`Groups::build`] remembers.
-const RECENT: usize = 64;
+const RECENT: usize = 256;
 
 /// Where [`Groups::build`] remembers the group of a run with these layers: the top bits of
-/// a multiplicative (Fibonacci) hash of the two masks, one of [`RECENT`] slots.
+/// a multiplicative (Fibonacci) hash of the two masks, one of [`RECENT`] slots. The high half
+/// is folded onto the low one first: a product's top bits depend on every bit below them, so
+/// each mask's every bit reaches the slot. (Unfolded, the two layer values of a bullet and a
+/// tracer, `(1, 2)` and `(5, 2)`, shared a slot, and every run of a side whose values
+/// alternate went to the hash map.)
 #[inline]
 fn recent_slot(layers: CollisionLayers) -> usize {
     let both = (u64::from(layers.memberships.0) << 32) | u64::from(layers.filters.0);
-    (both.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT.trailing_zeros())) as usize
+    let folded = both ^ (both >> 32);
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT.trailing_zeros())) as usize
+}
+
+/// The mean and the largest bounding radius of the bodies of `runs` (zero for none).
+pub(crate) fn radius_mean_and_max(radii: &[f32], runs: &[Range<u32>]) -> (f32, f32) {
+    let (mut sum, mut max, mut len) = (0.0, 0.0_f32, 0);
+    for run in runs {
+        let (run_sum, run_max) = sum_and_max(&radii[run.start as usize..run.end as usize]);
+        sum += run_sum;
+        max = max.max(run_max);
+        len += run.len();
+    }
+    (if len == 0 { 0.0 } else { sum / len as f32 }, max)
 }
 
 /// The sum and the largest of `radii` (zero for none), eight lanes at a time so that the
@@ -158,6 +170,11 @@ fn sum_and_max(radii: &[f32]) -> (f32, f32) {
 
 #[cfg(test)]
 mod tests {
+    #![expect(
+        clippy::single_range_in_vec_init,
+        reason = "lists of runs, some of which hold one run"
+    )]
+
     use super::*;
     use crate::geometry::Disc;
     use crate::layers::LayerMask;
@@ -186,13 +203,17 @@ mod tests {
         groups.build(&bodies_with_layers(&[1, 1, 2, 2, 2, 1]));
         let active = groups.active();
         assert_eq!(active.len(), 2);
-        assert_eq!(active[0].runs, [0..2, 5..6]);
+        assert_eq!(groups.runs_of(0), [0..2, 5..6]);
         assert_eq!(active[0].len, 3);
-        assert_eq!(active[0].mean_radius, (0.0 + 1.0 + 5.0) / 3.0);
-        assert_eq!(active[0].max_radius, 5.0);
+        let radii = &bodies_with_layers(&[1, 1, 2, 2, 2, 1]).radii;
+        assert_eq!(
+            radius_mean_and_max(radii, &groups.runs_of(0)),
+            ((0.0 + 1.0 + 5.0) / 3.0, 5.0)
+        );
+        assert_eq!(radius_mean_and_max(radii, &[]), (0.0, 0.0));
         assert_eq!(groups.runs_in_order().len(), 3);
         assert_eq!(groups.runs_in_order()[1], (2..5, 1));
-        assert_eq!(active[1].runs, core::slice::from_ref(&(2..5)));
+        assert_eq!(groups.runs_of(1), [2..5]);
         assert_eq!(active[1].layers.memberships, LayerMask(2));
     }
 
@@ -202,9 +223,29 @@ mod tests {
         groups.build(&bodies_with_layers(&[1, 2, 1, 2, 3, 1, 3, 2]));
         let active = groups.active();
         assert_eq!(active.len(), 3);
-        assert_eq!(active[0].runs, [0..1, 2..3, 5..6]);
-        assert_eq!(active[1].runs, [1..2, 3..4, 7..8]);
-        assert_eq!(active[2].runs, [4..5, 6..7]);
+        assert_eq!(groups.runs_of(0), [0..1, 2..3, 5..6]);
+        assert_eq!(groups.runs_of(1), [1..2, 3..4, 7..8]);
+        assert_eq!(groups.runs_of(2), [4..5, 6..7]);
+    }
+
+    /// Layer values a side commonly holds get slots of their own: each run of such a side,
+    /// however they alternate, is then found without the hash map.
+    #[test]
+    fn common_layer_values_get_distinct_recent_slots() {
+        let value = |memberships: u32, filters: u32| {
+            recent_slot(CollisionLayers::new(
+                LayerMask(memberships),
+                LayerMask(filters),
+            ))
+        };
+        assert_ne!(value(1, 2), value(5, 2), "a bullet and a tracer");
+        let kinds: std::collections::HashSet<usize> =
+            (0..32).map(|kind| value(1 << kind, 2)).collect();
+        assert!(
+            kinds.len() >= 30,
+            "32 kinds of bullet in {} slots",
+            kinds.len()
+        );
     }
 
     #[test]
@@ -213,7 +254,7 @@ mod tests {
         groups.build(&bodies_with_layers(&[1, 2, 3]));
         groups.build(&bodies_with_layers(&[4, 4]));
         assert_eq!(groups.active().len(), 1);
-        assert_eq!(groups.active()[0].runs, core::slice::from_ref(&(0..2)));
+        assert_eq!(groups.runs_of(0), [0..2]);
         assert_eq!(groups.active()[0].layers.memberships, LayerMask(4));
     }
 

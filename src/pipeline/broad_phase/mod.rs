@@ -11,9 +11,12 @@
 //! 3. **One pass per side.** Largest side first, each side meets all the smaller sides it can
 //!    touch in one pass: those are binned together into a uniform grid over their bounding
 //!    box, each body in every cell that its box, grown by the side's largest bounding radius
-//!    (no more than twice its mean: a few far wider bodies do not grow every box), covers; then each body of the side reads the one cell under its centre, without sort or
+//!    (no more than twice its mean: a few far wider bodies do not grow every box),
+//!    covers; then each body of the side reads the one cell under its centre, without sort or
 //!    duplicate check (a wider one reads the cells of its box shrunk by that growth, each pair
-//!    from the first cell the two share). A side that meets itself is binned and queried
+//!    from the first cell the two share). The side is read a block of bodies at a time: all
+//!    their cells first (vector instructions), then the few whose cell holds anyone, listed
+//!    without a branch. A side that meets itself is binned and queried
 //!    against itself, each pair from the first cell the two boxes share. A group spread far
 //!    wider than its bodies (one collider parked far away) keeps body-wide cells and folds them
 //!    onto a fixed array like tiles, rather than widening its cells until everything shares
@@ -32,7 +35,7 @@ mod groups;
 mod sides;
 
 pub(crate) use grid::Grid;
-pub(crate) use groups::Groups;
+pub(crate) use groups::{Groups, radius_mean_and_max};
 
 use super::bodies::Bodies;
 use super::parallel::ParallelSplit;
@@ -82,8 +85,8 @@ impl BroadPhase {
         self.groups.build(bodies);
         let merged = self.groups.active().len() <= MAX_MERGED_GROUPS;
         if merged {
-            self.sides
-                .build(self.groups.active(), self.groups.runs_in_order());
+            let (groups, runs) = (self.groups.active(), self.groups.runs_in_order());
+            self.sides.build(groups, runs, &bodies.radii);
         }
         let Self {
             pairs,

@@ -6,7 +6,7 @@
 //! candidate's layers are checked instead. Likewise one side meets all its partners in one
 //! pass: the bullets are read once for the enemies, the walls and the shields together.
 
-use super::groups::Group;
+use super::groups::{Group, radius_mean_and_max};
 use crate::layers::{CollisionLayers, LayerMask};
 use core::ops::Range;
 
@@ -86,9 +86,16 @@ impl Sides {
 
     /// Merges `groups` into sides: largest first, each group that does not meet itself joins
     /// the first side none of whose groups it meets. Quadratic in the number of groups: the
-    /// broad phase calls it for at most [`MAX_MERGED_GROUPS`] of them. `runs_in_order` is every group's runs in
-    /// body order (see [`Groups::runs_in_order`](super::groups::Groups::runs_in_order)).
-    pub fn build(&mut self, groups: &[Group], runs_in_order: &[(Range<u32>, usize)]) {
+    /// broad phase calls it for at most [`MAX_MERGED_GROUPS`] of them. `runs_in_order` is
+    /// every group's runs in body order (see
+    /// [`Groups::runs_in_order`](super::groups::Groups::runs_in_order)), `radii` the bodies'
+    /// bounding radii.
+    pub fn build(
+        &mut self,
+        groups: &[Group],
+        runs_in_order: &[(Range<u32>, usize)],
+        radii: &[f32],
+    ) {
         for side in &mut self.sides[..self.active] {
             side.layers.clear();
             side.runs.clear();
@@ -127,8 +134,6 @@ impl Sides {
             side_entry.layers.push(group.layers);
             side_entry.any_memberships |= group.layers.memberships;
             side_entry.any_filters |= group.layers.filters;
-            side_entry.mean_radius += group.mean_radius * group.len as f32;
-            side_entry.max_radius = side_entry.max_radius.max(group.max_radius);
             side_entry.len += group.len;
             self.side_of_group[index] = side;
         }
@@ -140,7 +145,7 @@ impl Sides {
             }
         }
         for side in &mut self.sides[..self.active] {
-            side.mean_radius /= side.len as f32;
+            (side.mean_radius, side.max_radius) = radius_mean_and_max(radii, &side.runs);
         }
         // Largest first: each side then meets only the smaller sides after it.
         self.sides[..self.active].sort_by_key(|side| core::cmp::Reverse(side.len));
@@ -161,13 +166,7 @@ mod tests {
 
     fn group(layers: CollisionLayers, runs: &[Range<u32>]) -> Group {
         let len = runs.iter().map(ExactSizeIterator::len).sum();
-        Group {
-            layers,
-            runs: runs.to_vec(),
-            len,
-            mean_radius: 2.0,
-            max_radius: 3.0,
-        }
+        Group { layers, len }
     }
 
     #[test]
@@ -190,12 +189,18 @@ mod tests {
             (5..8, 3),
         ];
         let mut sides = Sides::default();
-        sides.build(&groups, &runs_in_order);
+        let radii = [1.0, 2.0, 1.0, 2.0, 30.0, 3.0, 3.0, 3.0];
+        sides.build(&groups, &runs_in_order, &radii);
         let [bullets, enemies_side] = sides.active() else {
             panic!("two sides, not {}", sides.active().len());
         };
         assert_eq!(bullets.len, 7);
         assert_eq!(bullets.runs, [0..4, 5..8]);
+        assert_eq!((bullets.mean_radius, bullets.max_radius), (15.0 / 7.0, 3.0));
+        assert_eq!(
+            (enemies_side.mean_radius, enemies_side.max_radius),
+            (30.0, 30.0)
+        );
         assert_eq!(bullets.layers.len(), 3);
         assert!(!bullets.meets_itself);
         // The enemies meet themselves (their filters hold their own layer): a side alone.
@@ -213,7 +218,7 @@ mod tests {
         let groups = [group(a, &[0..5]), group(b, &[5..7]), group(c, &[7..8])];
         let runs_in_order = [(0..5, 0), (5..7, 1), (7..8, 2)];
         let mut sides = Sides::default();
-        sides.build(&groups, &runs_in_order);
+        sides.build(&groups, &runs_in_order, &[1.0; 8]);
         // `a` and `c` never meet, nor do `b` and `c`; `a` and `b` do.
         let active = sides.active();
         assert_eq!(active.len(), 2);
