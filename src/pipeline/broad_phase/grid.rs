@@ -138,6 +138,9 @@ impl CellBlock {
 /// fewer cells than this).
 const WIDER_THAN_GROWTH: u32 = u32::MAX;
 
+/// The cell [`Grid::folded_centre_cells`] gives a centre outside the grid's box: no cell.
+const OUTSIDE_THE_GRID: u32 = u32::MAX - 1;
+
 /// How much wider than a body a dense cell may grow, before the grid folds instead.
 const MAX_CELL_GROWTH: f32 = 4.0;
 
@@ -590,8 +593,8 @@ impl Grid {
         pairs: &mut Vec<[u32; 2]>,
     ) {
         match (self.layout, join) {
-            (Layout::Dense { origin, .. }, Join::Between { check_layers }) => {
-                self.query_runs_one_cell(bodies, runs, origin, check_layers, pairs);
+            (_, Join::Between { check_layers }) => {
+                self.query_runs_one_cell(bodies, runs, check_layers, pairs);
             }
             (
                 Layout::Dense {
@@ -609,30 +612,21 @@ impl Grid {
                     }
                 }
             }
-            (
-                Layout::Wrapped {
-                    origin,
-                    inverse_cell_size,
-                    ..
-                },
-                _,
-            ) => {
+            (Layout::Wrapped { .. }, Join::Within { .. }) => {
                 for run in runs {
-                    let wrapped = (origin, inverse_cell_size);
-                    self.query_run_wrapped(bodies, run.clone(), join, wrapped, pairs);
+                    self.query_run_wrapped(bodies, run.clone(), join, pairs);
                 }
             }
         }
     }
 
-    /// Dense layout, bodies of another side: the hot path. A block of bodies at a time, each
-    /// block taken straight from a long run, or gathered from short ones (a side whose layer
-    /// values alternate body by body has runs of one).
+    /// Bodies of another side: the hot path. A block of bodies at a time, each block taken
+    /// straight from a long run, or gathered from short ones (a side whose layer values
+    /// alternate body by body has runs of one).
     fn query_runs_one_cell(
         &self,
         bodies: &Bodies,
         runs: &[Range<u32>],
-        origin: Vec2,
         check_layers: bool,
         pairs: &mut Vec<[u32; 2]>,
     ) {
@@ -656,7 +650,7 @@ impl Grid {
                     if gathered == CELL_BLOCK {
                         let block = (|index: usize| listed[index], &centers[..], &radii[..]);
                         let found = (check_layers, &mut *pairs);
-                        self.query_block(bodies, block, origin, (cells, occupied), found);
+                        self.query_block(bodies, block, (cells, occupied), found);
                         gathered = 0;
                     }
                 }
@@ -670,7 +664,7 @@ impl Grid {
                     &bodies.radii[rows],
                 );
                 let found = (check_layers, &mut *pairs);
-                self.query_block(bodies, run_block, origin, (cells, occupied), found);
+                self.query_block(bodies, run_block, (cells, occupied), found);
             }
         }
         let rest = (
@@ -678,13 +672,7 @@ impl Grid {
             &centers[..gathered],
             &radii[..gathered],
         );
-        self.query_block(
-            bodies,
-            rest,
-            origin,
-            (cells, occupied),
-            (check_layers, pairs),
-        );
+        self.query_block(bodies, rest, (cells, occupied), (check_layers, pairs));
     }
 
     /// Appends the pairs of a block of queried bodies (`body(i)` with `centers[i]` and
@@ -696,7 +684,6 @@ impl Grid {
         &self,
         bodies: &Bodies,
         (body, centers, radii): (impl Fn(usize) -> u32, &[Vec2], &[f32]),
-        origin: Vec2,
         (cells, occupied): (&mut [u32; CELL_BLOCK], &mut [u32; CELL_BLOCK]),
         (check_layers, pairs): (bool, &mut Vec<[u32; 2]>),
     ) {
@@ -705,14 +692,28 @@ impl Grid {
             return; // Not built: no cells.
         };
         let cells = &mut cells[..centers.len()];
-        self.centre_cells(centers, radii, origin, cells);
-        // The bodies whose cell holds entries (or that are wider than the growth), listed
-        // without a branch: most cells are empty, and which are is hard to predict.
+        match self.layout {
+            Layout::Dense {
+                origin,
+                inverse_cell_size,
+            } => self.centre_cells(centers, radii, (origin, inverse_cell_size), cells),
+            Layout::Wrapped {
+                origin,
+                inverse_cell_size,
+                ..
+            } => self.folded_centre_cells(centers, radii, (origin, inverse_cell_size), cells),
+        }
+        // The bodies whose cell holds entries, or that are wider than the growth (and, with
+        // bodies kept aside, every body in the grid's box), listed without a branch: most
+        // cells are empty, and which are is hard to predict.
+        let aside = !self.oversized.is_empty();
         let mut count = 0;
         for (index, &cell) in cells.iter().enumerate() {
             let cell = cell as usize;
-            // [`WIDER_THAN_GROWTH`] is past the last cell.
-            let keep = cell > last_cell || starts[cell] != starts[cell + 1];
+            // The sentinels are past the last cell.
+            let (in_grid, clamped) = (cell <= last_cell, cell.min(last_cell));
+            let keep = (in_grid & (aside | (starts[clamped] != starts[clamped + 1])))
+                | (cell == WIDER_THAN_GROWTH as usize);
             occupied[count] = index as u32;
             count += usize::from(keep);
         }
@@ -720,22 +721,92 @@ impl Grid {
             let (index, cell) = (index as usize, cells[index as usize]);
             let queried = body(index);
             if cell == WIDER_THAN_GROWTH {
-                let Layout::Dense {
-                    inverse_cell_size, ..
-                } = self.layout
-                else {
-                    unreachable!("a dense query")
-                };
-                let (center, half_width) = (centers[index], radii[index] - self.growth);
-                let dense = (origin, inverse_cell_size);
-                let join = Join::Between { check_layers };
-                self.query_box_dense(bodies, (queried, center, half_width), dense, join, pairs);
+                self.query_wider(
+                    bodies,
+                    (queried, centers[index], radii[index]),
+                    check_layers,
+                    pairs,
+                );
                 continue;
             }
             let cell = cell as usize;
             for entry in &entries[starts[cell] as usize..starts[cell + 1] as usize] {
                 push_if_touching(bodies, (queried, entry.body), check_layers, pairs);
             }
+            for &other in &self.oversized {
+                push_if_touching(bodies, (queried, other), check_layers, pairs);
+            }
+        }
+    }
+
+    /// The pairs of a queried body wider than the growth, from the cells of its box.
+    #[inline(never)]
+    fn query_wider(
+        &self,
+        bodies: &Bodies,
+        (body, center, radius): (u32, Vec2, f32),
+        check_layers: bool,
+        pairs: &mut Vec<[u32; 2]>,
+    ) {
+        let join = Join::Between { check_layers };
+        match self.layout {
+            Layout::Dense {
+                origin,
+                inverse_cell_size,
+            } => {
+                let dense = (origin, inverse_cell_size);
+                self.query_box_dense(
+                    bodies,
+                    (body, center, radius - self.growth),
+                    dense,
+                    join,
+                    pairs,
+                );
+            }
+            Layout::Wrapped { .. } => self.query_run_wrapped(bodies, body..body + 1, join, pairs),
+        }
+    }
+
+    /// Folded layout: the array cell of each centre's real cell, [`OUTSIDE_THE_GRID`] for a
+    /// centre outside the grid's box (or NaN), which touches nothing built, or
+    /// [`WIDER_THAN_GROWTH`] (see [`centre_cells`](Self::centre_cells)). In `f64`, as
+    /// [`wrapped_range`](Self::wrapped_range) takes it, without a branch. Every built body in
+    /// that array cell is there once (its range is shorter than a period), and those folded
+    /// over from elsewhere fail the exact check.
+    #[inline]
+    fn folded_centre_cells(
+        &self,
+        centers: &[Vec2],
+        radii: &[f32],
+        (origin, inverse_cell_size): (DVec2, f64),
+        cells: &mut [u32],
+    ) {
+        let Layout::Wrapped {
+            real_columns,
+            real_rows,
+            ..
+        } = self.layout
+        else {
+            unreachable!("a folded query")
+        };
+        let (columns, growth) = (self.columns, self.growth);
+        let (column_mask, row_mask) = (u64::from(self.column_mask), u64::from(self.row_mask));
+        for ((cell, &center), &radius) in cells.iter_mut().zip(centers).zip(radii) {
+            let at = (center.as_dvec2() - origin) * inverse_cell_size;
+            // As `wrapped_range` has it: NaN fails every comparison.
+            let inside =
+                (at.x >= 0.0) & (at.y >= 0.0) & (at.x <= real_columns) & (at.y <= real_rows);
+            // As `wrapped_range` clips them (the same saturating casts, beyond 2⁶⁴ too).
+            let column = at.x.max(0.0).min(real_columns - 1.0) as u64 & column_mask;
+            let row = at.y.max(0.0).min(real_rows - 1.0) as u64 & row_mask;
+            let index = row as u32 * columns + column as u32;
+            *cell = if radius > growth {
+                WIDER_THAN_GROWTH
+            } else if inside {
+                index
+            } else {
+                OUTSIDE_THE_GRID
+            };
         }
     }
 
@@ -745,13 +816,13 @@ impl Grid {
     /// border, empty but for rounding at the box's edge (and, in the first cell, any body the
     /// grid could not place); the exact check rejects what is there. (See `build`.)
     #[inline]
-    fn centre_cells(&self, centers: &[Vec2], radii: &[f32], origin: Vec2, cells: &mut [u32]) {
-        let Layout::Dense {
-            inverse_cell_size, ..
-        } = self.layout
-        else {
-            unreachable!("a dense query")
-        };
+    fn centre_cells(
+        &self,
+        centers: &[Vec2],
+        radii: &[f32],
+        (origin, inverse_cell_size): (Vec2, f32),
+        cells: &mut [u32],
+    ) {
         // Below 2²⁴ (see `fit`): exact in `f32`.
         let (last_column, last_row) = ((self.columns - 1) as f32, (self.rows - 1) as f32);
         let (columns, growth) = (self.columns, self.growth);
@@ -809,7 +880,8 @@ impl Grid {
         });
     }
 
-    /// [`query_run`](Self::query_run) in the wrapped layout.
+    /// The pairs of the bodies `run` in the wrapped layout, for pairs within one group and
+    /// for bodies wider than the growth (the others take [`query_block`](Self::query_block)).
     ///
     /// A queried body visits each real cell its box covers, in its folded array cell. An entry
     /// there may belong to another real cell folded onto the same one; the pair is reported
@@ -820,40 +892,16 @@ impl Grid {
     /// cell fails that test (its difference is off by a whole period); a pair that does not
     /// touch fails the exact check whatever the cells say. So each touching pair is reported
     /// exactly once.
-    ///
-    /// A body no wider than the growth reads the one array cell of its centre's real cell:
-    /// every built body there is there once (its range is shorter than a period), and those
-    /// folded over from elsewhere fail the exact check.
     fn query_run_wrapped(
         &self,
         bodies: &Bodies,
         run: Range<u32>,
         join: Join,
-        (origin, inverse_cell_size): (DVec2, f64),
         pairs: &mut Vec<[u32; 2]>,
     ) {
         let (within, check_layers) = join.flags();
         for body in run {
             let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
-            if !within && radius <= self.growth {
-                // The real cell of the centre, folded.
-                let at = (center.as_dvec2() - origin) * inverse_cell_size;
-                let Some(Covered::Cells(range)) = self.wrapped_range(at, at) else {
-                    continue;
-                };
-                let column = range.first_column & self.column_mask;
-                let row = range.first_row & self.row_mask;
-                let cell = (row * self.columns + column) as usize;
-                let entries =
-                    &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
-                for entry in entries {
-                    push_if_touching(bodies, (body, entry.body), check_layers, pairs);
-                }
-                for &other in &self.oversized {
-                    push_if_touching(bodies, (body, other), check_layers, pairs);
-                }
-                continue;
-            }
             // The box shrunk by the growth (a point, for a body no wider than it).
             let half_width = (radius - self.growth).max(0.0);
             let range = match self.cells_covered(center, half_width) {
@@ -995,7 +1043,7 @@ mod tests {
             .map(|index| if index % 7 == 3 { 0.75 } else { 0.5 })
             .collect();
         let mut cells = vec![0; centers.len()];
-        grid.centre_cells(&centers, &radii, origin, &mut cells);
+        grid.centre_cells(&centers, &radii, (origin, inverse_cell_size), &mut cells);
         for ((&center, &radius), &cell) in centers.iter().zip(&radii).zip(&cells) {
             let at = (center - origin) * inverse_cell_size;
             let column = (at.x as u32).min(grid.columns - 1);
