@@ -12,8 +12,8 @@ use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
 use super::parallel::ParallelSplit;
 use crate::contact::Contact;
-use crate::geometry::sweep::touching_at_end;
-use crate::geometry::{Containment, Impact, Points, intersect, overlap, sweep};
+use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
+use crate::geometry::{Containment, Impact, Points, intersect};
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 
@@ -88,19 +88,20 @@ fn test_pair(
     } else {
         let first_start = bodies.start_shape(first, first_scratch);
         let second_start = bodies.start_shape(second, second_scratch);
-        sweep(first_start, first_motion, second_start, second_motion).or_else(|| {
+        match sweep_from_start(first_start, first_motion, second_start, second_motion) {
+            SweepStart::Overlapping => None,
+            SweepStart::Apart(Some(impact)) => Some(impact),
             // The sweep moves the start shapes forward again, which rounding can leave an ulp
             // from where the bodies are now: a pair touching now, apart at the start, met at
             // the end at the latest.
-            let apart_at_start = !overlap(first_start, second_start);
-            now.as_ref().filter(|_| apart_at_start).map(|_| {
+            SweepStart::Apart(None) => now.as_ref().and_then(|_| {
                 let (first_now, second_now) = (bodies.shape(first), bodies.shape(second));
                 touching_at_end(first_now, Vec2::ZERO, second_now, Vec2::ZERO).map(|touch| Impact {
                     normal: (second_motion - first_motion).normalize_or(Vec2::Y),
                     ..touch
                 })
-            })?
-        })
+            }),
+        }
     };
     let (points, containment) = match (now, impact) {
         (Some(hit), _) => (hit.points, hit.containment),

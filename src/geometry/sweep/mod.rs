@@ -119,8 +119,32 @@ pub fn sweep(
     second: Shape,
     second_motion: Vec2,
 ) -> Option<Impact> {
+    match sweep_from_start(first, first_motion, second, second_motion) {
+        SweepStart::Apart(impact) => impact,
+        SweepStart::Overlapping => None,
+    }
+}
+
+/// What [`sweep`] finds, and whether that is because the shapes already overlap at the start:
+/// the pipeline asks both, and the overlap test is the larger part of a sweep that finds
+/// nothing.
+pub(crate) enum SweepStart {
+    /// The shapes overlap at the start: no impact.
+    Overlapping,
+    /// Apart at the start (or not valid shapes and motions, which meet nothing): the impact,
+    /// if they touch along the way.
+    Apart(Option<Impact>),
+}
+
+/// [`sweep`], telling an overlap at the start apart from a miss.
+pub(crate) fn sweep_from_start(
+    first: Shape,
+    first_motion: Vec2,
+    second: Shape,
+    second_motion: Vec2,
+) -> SweepStart {
     if !(is_valid(first) && is_valid(second) && in_range(first_motion) && in_range(second_motion)) {
-        return None;
+        return SweepStart::Apart(None);
     }
     let swapped = order(first, first_motion, second, second_motion) == Ordering::Greater;
     let (first, first_motion, second, second_motion) = if swapped {
@@ -129,15 +153,15 @@ pub fn sweep(
         (first, first_motion, second, second_motion)
     };
     if overlap(first, second) {
-        return None;
+        return SweepStart::Overlapping;
     }
     let impact = first_touch(first, second, first_motion - second_motion)
         .map(|hit| Impact {
             point: hit.point + hit.time * second_motion,
             ..hit
         })
-        .or_else(|| touching_at_end(first, first_motion, second, second_motion))?;
-    Some(if swapped { impact.mirrored() } else { impact })
+        .or_else(|| touching_at_end(first, first_motion, second, second_motion));
+    SweepStart::Apart(impact.map(|impact| if swapped { impact.mirrored() } else { impact }))
 }
 
 /// The earliest touch found by the rays, `second` at rest and `first` moving by `motion`, in
