@@ -227,8 +227,9 @@ pub(crate) fn prepare_bodies(
     place_segments(bodies, &segments, &mut warnings);
     match swept_tables {
         Some(tables) => {
+            let mut discs = Vec::with_capacity(BLOCK);
             for table in &tables {
-                place_swept_rows(bodies, table, &mut warnings);
+                place_swept_rows(bodies, table, &mut discs, &mut warnings);
             }
         }
         None => place_circles_one_by_one(bodies, &circles, &mut warnings),
@@ -499,19 +500,39 @@ fn fill_still_slots(
     }
 }
 
-/// Appends the circles of a table with [`Swept`] one by one.
-fn place_swept_rows(bodies: &mut Bodies, table: &CircleTable, warnings: &mut SkipWarnings) {
+/// Appends the circles of a table with [`Swept`], a block at a time as the still ones are
+/// placed (see [`usual_discs`]); a block with a circle that may not be usable one by one.
+fn place_swept_rows(
+    bodies: &mut Bodies,
+    table: &CircleTable,
+    discs: &mut Vec<Disc>,
+    warnings: &mut SkipWarnings,
+) {
     let (entities, circles, transforms, layers, swept) = *table;
-    for row in 0..entities.len() {
-        let (layers, swept) = (layers.map(|l| &l[row]), swept.map(|s| &s[row]));
-        let circle = (
-            entities[row],
-            &circles[row],
-            &transforms[row],
-            layers,
-            swept,
-        );
-        push_circle(bodies, warnings, circle);
+    for start in (0..entities.len()).step_by(BLOCK) {
+        let rows = start..entities.len().min(start + BLOCK);
+        if let Some(swept) = swept
+            && usual_discs(&circles[rows.clone()], &transforms[rows.clone()], discs)
+        {
+            let motion = |index: usize| {
+                let translation = transforms[start + index].translation().xy();
+                swept[start + index].motion_to(translation)
+            };
+            let layers = layers.map(|layers| &layers[rows.clone()]);
+            bodies.push_circles(&entities[rows], layers, discs, motion);
+            continue;
+        }
+        for row in rows {
+            let (layers, swept) = (layers.map(|l| &l[row]), swept.map(|s| &s[row]));
+            let circle = (
+                entities[row],
+                &circles[row],
+                &transforms[row],
+                layers,
+                swept,
+            );
+            push_circle(bodies, warnings, circle);
+        }
     }
 }
 
