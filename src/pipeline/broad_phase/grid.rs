@@ -185,8 +185,14 @@ impl Grid {
         let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
         for body in members() {
             let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
-            min = min.min(center - (radius + growth));
-            max = max.max(center + (radius + growth));
+            let (low, high) = (center - (radius + growth), center + (radius + growth));
+            // A box that is not finite (which the exact check rejects) would make the whole
+            // grid's box NaN, and every body share one cell: it goes in the first cell
+            // instead (see `count_entries`), and the grid is laid over the others.
+            if low.is_finite() && high.is_finite() {
+                min = min.min(low);
+                max = max.max(high);
+            }
         }
         self.growth = growth;
         self.fit(min, max, (count, queried), typical_radius);
@@ -210,8 +216,8 @@ impl Grid {
         let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
         let spread_wide = area_cell_size > MAX_CELL_GROWTH * body_cell_size;
         if !spread_wide {
-            // Also when the box is not finite (NaN compares false): every body then goes in
-            // the first cell or none, where the exact check rejects it.
+            // Also when the box is not finite (no finite body: NaN compares false): every body
+            // then goes in the first cell or none, where the exact check rejects it.
             let cell_size = body_cell_size.max(area_cell_size);
             let most = (max_cells as u32).min(MAX_DENSE_CELLS_ACROSS - 4);
             let inner_columns = ((extent.x / cell_size) as u32).clamp(1, most);
@@ -823,7 +829,10 @@ impl Grid {
         (origin, inverse_cell_size): (Vec2, f32),
         cells: &mut [u32],
     ) {
-        // Below 2²⁴ (see `fit`): exact in `f32`.
+        // Below 2²⁴ (see `fit`): exact in `f32`. (The proof of the conversions below rests
+        // on it.)
+        debug_assert!((1..=MAX_DENSE_CELLS_ACROSS).contains(&self.columns));
+        debug_assert!((1..=MAX_DENSE_CELLS_ACROSS).contains(&self.rows));
         let (last_column, last_row) = ((self.columns - 1) as f32, (self.rows - 1) as f32);
         let (columns, growth) = (self.columns, self.growth);
         for ((cell, &center), &radius) in cells.iter_mut().zip(centers).zip(radii) {

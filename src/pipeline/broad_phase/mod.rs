@@ -267,6 +267,43 @@ mod tests {
         assert_eq!(sorted(&broad_phase.pairs), expected);
     }
 
+    /// A body that is not finite (which the pipeline never places, but the grid must not
+    /// trust) meets nothing, and the other bodies still find every pair: its box does not
+    /// become the grid's. (It did: one NaN made every body share the first cell, while
+    /// queries read other cells.)
+    #[test]
+    fn a_body_that_is_not_finite_leaves_the_others_their_pairs() {
+        let enemies = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1));
+        let bullets = CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0));
+        let strays = [
+            (Vec2::new(f32::NAN, 3.0), 1.0, bullets),
+            (Vec2::new(3.0, f32::NAN), 1.0, enemies),
+            (Vec2::splat(f32::INFINITY), 1.0, bullets),
+            (Vec2::new(f32::NEG_INFINITY, 2.0), 1.0, enemies),
+            (Vec2::new(5.0, 5.0), f32::NAN, enemies),
+        ];
+        for stray in strays {
+            let mut list = vec![
+                (Vec2::new(-9.5e17, 1e18), 1e17, enemies),
+                (Vec2::new(-1e18, 1e18), 1e17, bullets),
+                stray,
+            ];
+            for i in 0..100 {
+                let at = Vec2::new(i as f32 % 40.0, (i / 40) as f32);
+                list.push((at, 1.0, bullets));
+                if i % 5 == 0 {
+                    list.push((at + Vec2::new(0.5, 0.0), 1.0, enemies));
+                }
+            }
+            let bodies = bodies_of(&list);
+            let mut broad_phase = BroadPhase::default();
+            broad_phase.run(&bodies, &CollisionSettings::default());
+            let expected = brute_force(&bodies);
+            assert!(expected.contains(&[0, 1]), "{stray:?}");
+            assert_eq!(sorted(&broad_phase.pairs), expected, "{stray:?}");
+        }
+    }
+
     #[test]
     fn folded_grids_find_every_pair_once_with_bodies_too_wide_to_fold() {
         let (bullet, enemy) = (LayerMask::layer(0), LayerMask::layer(1));
