@@ -374,10 +374,12 @@ pub(crate) fn edges(vertices: &[Vec2]) -> impl Iterator<Item = Segment> + '_ {
         1 | 2 => 1,
         _ => n,
     };
-    // The next vertex's index without a division (`(i + 1) % n`), which costs more than
-    // the rest of an edge test.
-    (0..count).map(move |i| {
-        let next = if i + 1 < n { i + 1 } else { 0 };
-        Segment::new(vertices[i], vertices[next])
-    })
+    (0..count).map(move |i| Segment::new(vertices[i], vertices[next_vertex(i, n)]))
+}
+
+/// The index after `index` around a loop of `count` vertices, without a division
+/// (`(index + 1) % count`), which costs more than the rest of an edge test.
+#[inline]
+pub(crate) fn next_vertex(index: usize, count: usize) -> usize {
+    if index + 1 < count { index + 1 } else { 0 }
 }

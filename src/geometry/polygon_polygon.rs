@@ -4,7 +4,7 @@ use super::bounds::BoundingBox;
 use super::segment_segment::{drop_straight_joins, push_crossings, segments_meet};
 use super::{
     Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, drop_near_duplicates,
-    edges, point_in_polygon, push_unique,
+    edges, next_vertex, point_in_polygon, push_unique,
 };
 use bevy::math::{Vec2, Vec4};
 use core::ops::ControlFlow;
@@ -126,8 +126,7 @@ fn for_each_meeting_pair(
             continue;
         }
         for k in Straddling::new(second, lanes.as_ref(), edge) {
-            let next = if k + 1 < count { k + 1 } else { 0 };
-            let other = Segment::new(second[k], second[next]);
+            let other = Segment::new(second[k], second[next_vertex(k, count)]);
             if straddles_line_of(edge, other)
                 && segments_meet(edge, other)
                 && visit(index, edge, other).is_break()
@@ -258,8 +257,7 @@ impl Iterator for Straddling<'_> {
                 while *next < count {
                     let k = *next;
                     *next += 1;
-                    let next = if k + 1 < count { k + 1 } else { 0 };
-                    let next_side = side_of(*line, vertices[next]);
+                    let next_side = side_of(*line, vertices[next_vertex(k, count)]);
                     let apart = (*previous_side > 0.0 && next_side > 0.0)
                         || (*previous_side < 0.0 && next_side < 0.0);
                     *previous_side = next_side;

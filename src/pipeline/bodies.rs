@@ -116,33 +116,6 @@ impl Bodies {
         self.motions.push(motion);
     }
 
-    /// Appends circles after the still ones: entity `entities[i]`, on `layers[i]` (the
-    /// default layers without them), is the disc `discs[i]`, moved by `motion(i)` along its
-    /// swept path.
-    pub fn push_circles(
-        &mut self,
-        entities: &[Entity],
-        layers: Option<&[CollisionLayers]>,
-        discs: &[Disc],
-        motion: impl Fn(usize) -> Vec2,
-    ) {
-        self.entities.extend_from_slice(entities);
-        match layers {
-            Some(layers) => self.layers.extend_from_slice(layers),
-            None => self
-                .layers
-                .resize(self.layers.len() + discs.len(), CollisionLayers::default()),
-        }
-        for (index, &disc) in discs.iter().enumerate() {
-            let motion = motion(index);
-            let (center, radius) = swept_bounds((disc.center, disc.radius), motion);
-            self.centers.push(center);
-            self.radii.push(radius);
-            self.shapes.push(WorldShape::Circle(disc));
-            self.motions.push(motion);
-        }
-    }
-
     /// How far body `index` moved along its swept path, to where it is now: zero unless swept.
     #[inline]
     pub fn motion(&self, index: usize) -> Vec2 {
@@ -281,40 +254,6 @@ mod tests {
 
     fn disc(x: f32) -> Disc {
         Disc::new(Vec2::new(x, 0.0), 1.0)
-    }
-
-    #[test]
-    fn circles_pushed_together_are_as_if_pushed_one_by_one() {
-        let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
-        let entities = [entity(1), entity(2), entity(3)];
-        let layers = [
-            CollisionLayers::NONE,
-            CollisionLayers::ALL,
-            CollisionLayers::default(),
-        ];
-        let discs = [disc(1.0), disc(-4.0), disc(1e6)];
-        let motions = [Vec2::ZERO, Vec2::new(3.0, -4.0), Vec2::splat(0.5)];
-        for with_layers in [true, false] {
-            let (mut together, mut one_by_one) = (Bodies::default(), Bodies::default());
-            together.still_slots(0);
-            one_by_one.still_slots(0);
-            let given = with_layers.then_some(&layers[..]);
-            together.push_circles(&entities, given, &discs, |index| motions[index]);
-            for index in 0..3 {
-                let layers = given.map(|layers| &layers[index]);
-                let bounds = (discs[index].center, discs[index].radius);
-                let shape = WorldShape::Circle(discs[index]);
-                one_by_one.push(entities[index], layers, bounds, shape, motions[index]);
-            }
-            assert_eq!(together.entities, one_by_one.entities);
-            assert_eq!(together.layers, one_by_one.layers);
-            assert_eq!(together.centers, one_by_one.centers);
-            assert_eq!(together.radii, one_by_one.radii);
-            assert_eq!(together.motions, one_by_one.motions);
-            for index in 0..3 {
-                assert_eq!(together.shape(index), one_by_one.shape(index));
-            }
-        }
     }
 
     #[test]

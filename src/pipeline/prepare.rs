@@ -92,10 +92,13 @@ impl fmt::Display for Skipped {
 impl Placement {
     #[inline(always)]
     fn of(transform: &GlobalTransform) -> Result<Self, Skipped> {
-        let affine = transform.affine();
-        let x_axis = affine.matrix3.x_axis.xy();
-        let y_axis = affine.matrix3.y_axis.xy();
-        let translation = affine.translation.xy();
+        let placement = Self::unchecked(transform);
+        let Self {
+            x_axis,
+            y_axis,
+            translation,
+            ..
+        } = placement;
         if !(x_axis.is_finite() && y_axis.is_finite() && translation.is_finite()) {
             return Err(Skipped::NonFiniteTransform);
         }
@@ -104,12 +107,26 @@ impl Placement {
         }
         // A scale or translation beyond the supported range shows in the world shape, which
         // each kind checks (`Disc::is_valid`, `Segment::is_valid`).
-        Ok(Self {
+        Ok(placement)
+    }
+
+    /// The placement, whether or not the transform is usable.
+    #[inline(always)]
+    fn unchecked(transform: &GlobalTransform) -> Self {
+        let affine = transform.affine();
+        let (x_axis, y_axis) = (affine.matrix3.x_axis.xy(), affine.matrix3.y_axis.xy());
+        Self {
             x_axis,
             y_axis,
-            translation,
+            translation: affine.translation.xy(),
             scale: stretch(x_axis, y_axis),
-        })
+        }
+    }
+
+    /// Where it places `circle`.
+    #[inline(always)]
+    fn disc(&self, circle: &CircleCollider) -> Disc {
+        Disc::new(self.apply(circle.offset()), circle.radius() * self.scale)
     }
 
     #[inline]
@@ -500,8 +517,8 @@ fn fill_still_slots(
     }
 }
 
-/// Appends the circles of a table with [`Swept`], a block at a time as the still ones are
-/// placed (see [`usual_discs`]); a block with a circle that may not be usable one by one.
+/// Appends the circles of a table with [`Swept`], their discs a block at a time as the still
+/// ones' are (see [`usual_discs`]); a block with a circle that may not be usable one by one.
 fn place_swept_rows(
     bodies: &mut Bodies,
     table: &CircleTable,
@@ -514,12 +531,17 @@ fn place_swept_rows(
         if let Some(swept) = swept
             && usual_discs(&circles[rows.clone()], &transforms[rows.clone()], discs)
         {
-            let motion = |index: usize| {
-                let translation = transforms[start + index].translation().xy();
-                swept[start + index].motion_to(translation)
-            };
-            let layers = layers.map(|layers| &layers[rows.clone()]);
-            bodies.push_circles(&entities[rows], layers, discs, motion);
+            for (row, &disc) in rows.zip(discs.iter()) {
+                let motion = swept[row].motion_to(transforms[row].translation().xy());
+                let (layers, bounds) = (layers.map(|l| &l[row]), (disc.center, disc.radius));
+                bodies.push(
+                    entities[row],
+                    layers,
+                    bounds,
+                    WorldShape::Circle(disc),
+                    motion,
+                );
+            }
             continue;
         }
         for row in rows {
@@ -536,8 +558,8 @@ fn place_swept_rows(
     }
 }
 
-/// Writes the world discs of a block of circles into `discs`, each computed as
-/// [`place_circle`] computes it but without its checks one by one: returns whether every disc
+/// Writes the world discs of a block of circles into `discs`, each as [`place_circle`] places
+/// it ([`Placement::disc`]) but without its checks one by one: returns whether every disc
 /// is surely usable. When it is not (a transform not finite or zero on an axis, a disc out of
 /// range or too small; or a false alarm, such as an axis so small that its square is zero),
 /// [`place_circle`] decides each of the block's circles.
@@ -552,11 +574,9 @@ fn usual_discs(
     discs.resize(circles.len(), Disc::new(Vec2::ZERO, 0.0));
     let mut usable = true;
     for ((disc, circle), transform) in discs.iter_mut().zip(circles).zip(transforms) {
-        let affine = transform.affine();
-        let (x_axis, y_axis) = (affine.matrix3.x_axis.xy(), affine.matrix3.y_axis.xy());
-        let offset = circle.offset();
-        let center = x_axis * offset.x + y_axis * offset.y + affine.translation.xy();
-        let radius = circle.radius() * stretch(x_axis, y_axis);
+        let placement = Placement::unchecked(transform);
+        let (x_axis, y_axis) = (placement.x_axis, placement.y_axis);
+        let Disc { center, radius } = placement.disc(circle);
         // Non-finite axes or translation make the centre or the radius NaN or infinite, which
         // fail these comparisons. `&` rather than `&&`: no branch per comparison.
         usable &= (x_axis.length_squared() > 0.0)
@@ -577,10 +597,7 @@ fn place_circle(
     transform: &GlobalTransform,
 ) -> Result<(Disc, Placement), Skipped> {
     let placement = Placement::of(transform)?;
-    let world = Disc::new(
-        placement.apply(circle.offset()),
-        circle.radius() * placement.scale,
-    );
+    let world = placement.disc(circle);
     // A radius or offset edited out of range, or a scale or place beyond it, makes the world
     // disc invalid: the check costs nothing more for the bulk, which pass.
     if world.is_valid() && !too_small(world.radius) {

@@ -186,6 +186,13 @@ mod tests {
     }
 
     /// Every pair that a quadratic loop finds, sorted.
+    /// The broad phase run once over `bodies`, with the default settings.
+    fn run(bodies: &Bodies) -> BroadPhase {
+        let mut broad_phase = BroadPhase::default();
+        broad_phase.run(bodies, &CollisionSettings::default());
+        broad_phase
+    }
+
     fn brute_force(bodies: &Bodies) -> Vec<[u32; 2]> {
         let count = bodies.entities.len();
         let mut pairs = Vec::new();
@@ -211,8 +218,7 @@ mod tests {
     #[test]
     fn past_the_group_limit_one_grid_checks_layers_per_pair() {
         let bodies = ring(60);
-        let mut broad_phase = BroadPhase::default();
-        broad_phase.run(&bodies, &CollisionSettings::default());
+        let broad_phase = run(&bodies);
         assert!(broad_phase.groups.active().len() > MAX_GROUPS);
         let expected = brute_force(&bodies);
         assert!(!expected.is_empty());
@@ -254,8 +260,7 @@ mod tests {
             (Vec2::new(420.0, 380.0), 100.0, all),
         ];
         let bodies = scattered(3000, |_| all, &outliers);
-        let mut broad_phase = BroadPhase::default();
-        broad_phase.run(&bodies, &CollisionSettings::default());
+        let broad_phase = run(&bodies);
         assert_eq!(broad_phase.grid.folded(), Some(0));
         assert!(
             broad_phase.grid.fullest_cell() <= 16,
@@ -296,8 +301,7 @@ mod tests {
                 }
             }
             let bodies = bodies_of(&list);
-            let mut broad_phase = BroadPhase::default();
-            broad_phase.run(&bodies, &CollisionSettings::default());
+            let broad_phase = run(&bodies);
             let expected = brute_force(&bodies);
             assert!(expected.contains(&[0, 1]), "{stray:?}");
             assert_eq!(sorted(&broad_phase.pairs), expected, "{stray:?}");
@@ -323,8 +327,7 @@ mod tests {
             |i| if i % 20 == 0 { enemies } else { bullets },
             &extra,
         );
-        let mut broad_phase = BroadPhase::default();
-        broad_phase.run(&bodies, &CollisionSettings::default());
+        let mut broad_phase = run(&bodies);
         assert_eq!(
             broad_phase.grid.folded(),
             Some(1),
@@ -391,8 +394,7 @@ mod tests {
                 extra.push((Vec2::splat(3e7), 12.0, enemies));
             }
             let bodies = scattered(4000, bullet, &extra);
-            let mut broad_phase = BroadPhase::default();
-            broad_phase.run(&bodies, &CollisionSettings::default());
+            let broad_phase = run(&bodies);
             // The bullets, and the enemies with the elites (which never meet each other
             // either), each pair's layers checked.
             assert_eq!(broad_phase.sides.active().len(), 2);
@@ -426,8 +428,7 @@ mod tests {
             let bodies = bodies_of(&case);
             let expected = brute_force(&bodies);
             assert!(!expected.is_empty());
-            let mut broad_phase = BroadPhase::default();
-            broad_phase.run(&bodies, &CollisionSettings::default());
+            let broad_phase = run(&bodies);
             assert_eq!(sorted(&broad_phase.pairs), expected);
         }
     }
@@ -462,8 +463,7 @@ mod tests {
                 }
             }
             let bodies = bodies_of(&list);
-            let mut broad_phase = BroadPhase::default();
-            broad_phase.run(&bodies, &CollisionSettings::default());
+            let broad_phase = run(&bodies);
             let found = sorted(&broad_phase.pairs);
             assert_eq!(found, brute_force(&bodies));
         }
@@ -485,8 +485,7 @@ mod tests {
                 CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0)),
             )],
         );
-        let mut broad_phase = BroadPhase::default();
-        broad_phase.run(&bodies, &CollisionSettings::default());
+        let broad_phase = run(&bodies);
         assert!(broad_phase.groups.active().len() > MAX_MERGED_GROUPS);
         let expected = brute_force(&bodies);
         assert!(expected.len() > 50, "{}", expected.len());
@@ -505,8 +504,7 @@ mod tests {
                 *layers =
                     CollisionLayers::new(parity | LayerMask::layer(2 + index as u32 % 5), parity);
             });
-        let mut broad_phase = BroadPhase::default();
-        broad_phase.run(&bodies, &CollisionSettings::default());
+        let broad_phase = run(&bodies);
         assert!(broad_phase.groups.active().len() <= MAX_GROUPS);
         assert_eq!(sorted(&broad_phase.pairs), brute_force(&bodies));
     }

@@ -42,22 +42,22 @@ impl Side {
 
     /// Whether some body of this side may meet some body of `other`.
     pub fn meets(&self, other: &Self) -> bool {
-        self.layers.iter().any(|mine| {
-            other
-                .layers
-                .iter()
-                .any(|theirs| mine.interacts_with(theirs))
-        })
+        self.interactions(other).any(|interacts| interacts)
     }
 
     /// Whether every body of this side meets every body of `other` when their circles touch,
     /// so that no pair's layers need checking.
     pub fn always_meets(&self, other: &Self) -> bool {
-        self.layers.iter().all(|mine| {
+        self.interactions(other).all(|interacts| interacts)
+    }
+
+    /// Whether each of this side's layer values interacts with each of `other`'s.
+    fn interactions<'a>(&'a self, other: &'a Self) -> impl Iterator<Item = bool> + 'a {
+        self.layers.iter().flat_map(move |mine| {
             other
                 .layers
                 .iter()
-                .all(|theirs| mine.interacts_with(theirs))
+                .map(move |theirs| mine.interacts_with(theirs))
         })
     }
 }

@@ -73,12 +73,14 @@ impl Config {
     /// # Panics
     /// On a name that is none of them.
     pub fn chosen() -> Self {
-        match std::env::var(CONFIG_VARIABLE).as_deref() {
-            Ok("unit100") => Self::Unit100,
-            Err(_) | Ok("unit1") => Self::Unit1,
-            Ok("lean") => Self::Lean,
-            Ok(other) => panic!("{CONFIG_VARIABLE}={other}: expected unit100, unit1 or lean"),
-        }
+        super::chosen(
+            CONFIG_VARIABLE,
+            &[
+                ("unit1", Self::Unit1),
+                ("unit100", Self::Unit100),
+                ("lean", Self::Lean),
+            ],
+        )
     }
 }
 
@@ -108,15 +110,15 @@ impl FastSetup {
     /// # Panics
     /// On a name that is none of them.
     pub fn chosen() -> Self {
-        match std::env::var(SETUP_VARIABLE).as_deref() {
-            Err(_) | Ok("kinematic") => Self::Kinematic,
-            Ok("swept") => Self::Swept,
-            Ok("swept-no-margin") => Self::SweptNoMargin,
-            Ok("transform") => Self::Transform,
-            Ok(other) => panic!(
-                "{SETUP_VARIABLE}={other}: expected kinematic, swept, swept-no-margin or transform"
-            ),
-        }
+        super::chosen(
+            SETUP_VARIABLE,
+            &[
+                ("kinematic", Self::Kinematic),
+                ("swept", Self::Swept),
+                ("swept-no-margin", Self::SweptNoMargin),
+                ("transform", Self::Transform),
+            ],
+        )
     }
 }
 

@@ -15,6 +15,25 @@ use bevy::prelude::*;
 
 use crate::scene::Body;
 
+/// The set-up named in the environment variable `variable`, one of `choices` (name and
+/// set-up), or the first of them when it is not set.
+///
+/// # Panics
+/// On a name that is none of them.
+fn chosen<T: Copy>(variable: &str, choices: &[(&str, T)]) -> T {
+    let Ok(name) = std::env::var(variable) else {
+        return choices[0].1;
+    };
+    choices
+        .iter()
+        .find(|(choice, _)| *choice == name)
+        .map(|&(_, setup)| setup)
+        .unwrap_or_else(|| {
+            let names: Vec<&str> = choices.iter().map(|&(choice, _)| choice).collect();
+            panic!("{variable}={name}: expected one of {}", names.join(", "))
+        })
+}
+
 /// A collision engine under test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {

@@ -86,15 +86,15 @@ impl FastSetup {
     /// # Panics
     /// On a name that is none of them.
     pub fn chosen() -> Self {
-        match std::env::var(SETUP_VARIABLE).as_deref() {
-            Err(_) | Ok("dynamic") => Self::Dynamic,
-            Ok("dynamic-ccd") => Self::DynamicCcd,
-            Ok("kinematic-ccd") => Self::KinematicCcd,
-            Ok("transform") => Self::Transform,
-            Ok(other) => panic!(
-                "{SETUP_VARIABLE}={other}: expected dynamic, dynamic-ccd, kinematic-ccd or transform"
-            ),
-        }
+        super::chosen(
+            SETUP_VARIABLE,
+            &[
+                ("dynamic", Self::Dynamic),
+                ("dynamic-ccd", Self::DynamicCcd),
+                ("kinematic-ccd", Self::KinematicCcd),
+                ("transform", Self::Transform),
+            ],
+        )
     }
 }
 
