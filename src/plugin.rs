@@ -149,7 +149,11 @@ impl Plugin for CollisionPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    (pipeline::prepare, pipeline::remember_path_starts)
+                    (
+                        pipeline::prepare,
+                        // Skipped by the executor, without a task, when nothing is swept.
+                        pipeline::remember_path_starts.run_if(any_with_component::<Swept>),
+                    )
                         .chain()
                         .in_set(CollisionSystems::Prepare),
                     pipeline::broad_phase.in_set(CollisionSystems::BroadPhase),
