@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 /// plugin's schedule (`PostUpdate` by default). A [`MessageReader<Contact>`] in `Update` reads
 /// the previous frame's contacts; one ordered `.after(CollisionSystems::Events)` reads this
 /// frame's. Messages are written in `(a, b)` order, the same whatever the thread count.
-#[derive(Message, Clone, Debug, PartialEq)]
+#[derive(Message, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Contact {
     /// One collider: the lower [`Entity`] of the two.
@@ -54,6 +54,19 @@ pub struct Contact {
     /// `a`'s and `b`'s [`CollisionLayers`] (the default, every layer, for a collider without
     /// the component): for telling the two apart by role, see [`by_layer`](Self::by_layer).
     pub layers: [CollisionLayers; 2],
+}
+
+/// Every field but the points is `Copy`; the points are copied in one go, not pushed one by
+/// one as `SmallVec`'s own `Clone` does (the events stage clones every contact into its
+/// message).
+impl Clone for Contact {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            points: Points::from_slice(&self.points),
+            ..*self
+        }
+    }
 }
 
 impl Contact {
