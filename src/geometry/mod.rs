@@ -356,10 +356,14 @@ pub(crate) fn in_range(point: Vec2) -> bool {
     point.x.abs() <= MAX_COORDINATE && point.y.abs() <= MAX_COORDINATE
 }
 
-/// Whether every vertex lies within [`MAX_COORDINATE`].
+/// Whether every vertex lies within [`MAX_COORDINATE`]. Folded without a branch (every pair
+/// test of a polygon starts with it, and the answer is almost always yes), which the compiler
+/// vectorises.
 #[inline]
 pub(crate) fn all_in_range(vertices: &[Vec2]) -> bool {
-    vertices.iter().all(|&v| in_range(v))
+    vertices.iter().fold(true, |all, &v| {
+        all & (v.x.abs() <= MAX_COORDINATE) & (v.y.abs() <= MAX_COORDINATE)
+    })
 }
 
 /// The edges of a vertex loop, in order: `(vertices[i], vertices[i + 1])`, closing with
