@@ -4,6 +4,7 @@
 use crate::geometry::{Disc, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
+use core::ops::Range;
 
 /// A collider placed in the world this frame.
 #[derive(Clone, Copy, Debug)]
@@ -224,18 +225,35 @@ impl StillSlots<'_> {
         layers: Option<&[CollisionLayers]>,
         discs: &[Disc],
     ) {
-        let slots = first..first + discs.len();
+        self.write_entities(first, entities, layers);
+        let (centers, radii) = self.bounds_mut(first..first + discs.len());
+        // A disc is its own bounding circle, and all there is to know of it.
+        for ((center, radius), disc) in centers.iter_mut().zip(radii).zip(discs) {
+            (*center, *radius) = (disc.center, disc.radius);
+        }
+    }
+
+    /// The bounding circles of `slots`, to write the discs of still circles in: a disc is its
+    /// own bounding circle. Fill the slots' entities too ([`write_entities`]), or skip them.
+    ///
+    /// [`write_entities`]: Self::write_entities
+    pub fn bounds_mut(&mut self, slots: Range<usize>) -> (&mut [Vec2], &mut [f32]) {
+        (&mut self.centers[slots.clone()], &mut self.radii[slots])
+    }
+
+    /// Writes the entities of circles into the slots from `first` on: entity `entities[i]`, on
+    /// `layers[i]` (the default layers without them). One pass per array.
+    pub fn write_entities(
+        &mut self,
+        first: usize,
+        entities: &[Entity],
+        layers: Option<&[CollisionLayers]>,
+    ) {
+        let slots = first..first + entities.len();
         self.entities[slots.clone()].copy_from_slice(entities);
         match layers {
-            Some(layers) => self.layers[slots.clone()].copy_from_slice(layers),
-            None => self.layers[slots.clone()].fill(CollisionLayers::default()),
-        }
-        // A disc is its own bounding circle, and all there is to know of it.
-        for (center, disc) in self.centers[slots.clone()].iter_mut().zip(discs) {
-            *center = disc.center;
-        }
-        for (radius, disc) in self.radii[slots].iter_mut().zip(discs) {
-            *radius = disc.radius;
+            Some(layers) => self.layers[slots].copy_from_slice(layers),
+            None => self.layers[slots].fill(CollisionLayers::default()),
         }
     }
 

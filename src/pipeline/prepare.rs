@@ -10,15 +10,16 @@
 //!
 //! Circles, the bulk of a bullet hell, are read table by table (each component's column as a
 //! slice), and the still ones (not [`Swept`]) written first, in place, a block at a time:
-//! their discs, then each of [`Bodies`]' arrays in one tight pass, split across the task pool
-//! when there are enough of them. The stage is bound by memory more than by arithmetic, so
-//! what it writes per bullet is kept to its entity, layers and bounding circle.
+//! their discs straight into their slots, then checked all at once (the bulk need no check one
+//! by one), then their entities and layers, each array in one tight pass; split across the
+//! task pool when there are enough of them. What it writes per bullet is kept to its entity,
+//! layers and bounding circle.
 
 use super::bodies::{Bodies, StillSlots, WorldShape, conservative};
 use super::parallel::ParallelSplit;
 use super::spatial_index::SpatialIndex;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
-use crate::geometry::{Disc, MAX_COORDINATE, MIN_SIZE, Segment};
+use crate::geometry::{Disc, MAX_COORDINATE, MIN_SIZE, Segment, all_in_range};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -44,15 +45,18 @@ struct Placement {
 /// scaled by less would miss parts of their shapes.
 #[inline]
 fn stretch(x_axis: Vec2, y_axis: Vec2) -> f32 {
-    let (xx, xy, yy) = (x_axis.dot(x_axis), x_axis.dot(y_axis), y_axis.dot(y_axis));
-    if xx == 1.0 && yy == 1.0 && xy == 0.0 {
-        // Most colliders (bullets) are neither scaled nor sheared: no square root for them.
+    // Most colliders (bullets) are neither turned, scaled nor sheared: one comparison for them.
+    let axes = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y);
+    if axes.cmpeq(Vec4::new(1.0, 0.0, 0.0, 1.0)).all() {
         return 1.0;
     }
-    // The eigenvalues of [[xx, xy], [xy, yy]] are `mean ± √(half_gap² + xy²)`.
+    let (xx, xy, yy) = (x_axis.dot(x_axis), x_axis.dot(y_axis), y_axis.dot(y_axis));
+    // The eigenvalues of [[xx, xy], [xy, yy]] are `mean ± √(half_gap² + xy²)`; the sum of
+    // squares is taken in `f64`, where it cannot overflow, rather than through a call to `hypot`.
     let mean = 0.5 * (xx + yy);
     let half_gap = 0.5 * (xx - yy);
-    (mean + half_gap.hypot(xy)).sqrt()
+    let spread = (f64::from(half_gap).powi(2) + f64::from(xy).powi(2)).sqrt() as f32;
+    (mean + spread).sqrt()
 }
 
 /// Why a collider was left out this frame.
@@ -244,9 +248,9 @@ pub(crate) fn prepare_bodies(
     place_segments(bodies, &segments, &mut warnings);
     match swept_tables {
         Some(tables) => {
-            let mut discs = Vec::with_capacity(BLOCK);
+            let mut scratch = (Vec::with_capacity(BLOCK), Vec::with_capacity(BLOCK));
             for table in &tables {
-                place_swept_rows(bodies, table, &mut discs, &mut warnings);
+                place_swept_rows(bodies, table, &mut scratch, &mut warnings);
             }
         }
         None => place_circles_one_by_one(bodies, &circles, &mut warnings),
@@ -387,13 +391,12 @@ fn place_circles<'w>(
         tables.partition(|table| table.4.is_some());
     let count = still_tables.iter().map(|table| table.0.len()).sum();
     let mut slots = bodies.still_slots(count);
-    let mut discs = Vec::with_capacity(BLOCK);
     let mut skipped = Vec::new();
     match ParallelSplit::of(count, 4, settings) {
         None => {
             let mut first = 0;
             for table in &still_tables {
-                fill_still_slots(table, &mut slots, first, &mut discs, &mut skipped);
+                fill_still_slots(table, &mut slots, first, &mut skipped);
                 first += table.0.len();
             }
         }
@@ -412,9 +415,8 @@ fn place_circles<'w>(
                             let (mut piece, after) = rest.split_at(part.0.len());
                             rest = after;
                             scope.spawn(async move {
-                                let (mut discs, mut skipped) =
-                                    (Vec::with_capacity(BLOCK), Vec::new());
-                                fill_still_slots(&part, &mut piece, 0, &mut discs, &mut skipped);
+                                let mut skipped = Vec::new();
+                                fill_still_slots(&part, &mut piece, 0, &mut skipped);
                                 skipped
                             });
                         }
@@ -485,21 +487,27 @@ fn table_part<'w>(table: &CircleTable<'w>, range: core::ops::Range<usize>) -> Ci
 const BLOCK: usize = 256;
 
 /// Writes a table of still circles into `slots` from `first` on, a block at a time: the
-/// discs of a block first, then each array written in one tight pass. The slots of circles
-/// left out become placeholders, and the circles are added to `skipped`.
+/// discs of a block straight into their slots, then the entities and layers, each array in one
+/// tight pass. The slots of circles left out become placeholders, and the circles are added to
+/// `skipped`.
 fn fill_still_slots(
     table: &CircleTable,
     slots: &mut StillSlots,
     first: usize,
-    discs: &mut Vec<Disc>,
     skipped: &mut Vec<(Entity, Skipped)>,
 ) {
     let (entities, circles, transforms, layers, _) = *table;
     for start in (0..entities.len()).step_by(BLOCK) {
         let rows = start..entities.len().min(start + BLOCK);
-        if usual_discs(&circles[rows.clone()], &transforms[rows.clone()], discs) {
+        let (centers, radii) = slots.bounds_mut(first + rows.start..first + rows.end);
+        if usual_discs(
+            &circles[rows.clone()],
+            &transforms[rows.clone()],
+            centers,
+            radii,
+        ) {
             let layers = layers.map(|layers| &layers[rows.clone()]);
-            slots.write(first + start, &entities[rows], layers, discs);
+            slots.write_entities(first + start, &entities[rows], layers);
             continue;
         }
         for row in rows {
@@ -518,22 +526,31 @@ fn fill_still_slots(
 }
 
 /// Appends the circles of a table with [`Swept`], their discs a block at a time as the still
-/// ones' are (see [`usual_discs`]); a block with a circle that may not be usable one by one.
+/// ones' are (see [`usual_discs`]), in `scratch`; a block with a circle that may not be usable
+/// one by one.
 fn place_swept_rows(
     bodies: &mut Bodies,
     table: &CircleTable,
-    discs: &mut Vec<Disc>,
+    (centers, radii): &mut (Vec<Vec2>, Vec<f32>),
     warnings: &mut SkipWarnings,
 ) {
     let (entities, circles, transforms, layers, swept) = *table;
     for start in (0..entities.len()).step_by(BLOCK) {
         let rows = start..entities.len().min(start + BLOCK);
+        centers.resize(rows.len(), Vec2::ZERO);
+        radii.resize(rows.len(), 0.0);
         if let Some(swept) = swept
-            && usual_discs(&circles[rows.clone()], &transforms[rows.clone()], discs)
+            && usual_discs(
+                &circles[rows.clone()],
+                &transforms[rows.clone()],
+                centers,
+                radii,
+            )
         {
-            for (row, &disc) in rows.zip(discs.iter()) {
+            for ((row, &center), &radius) in rows.zip(centers.iter()).zip(radii.iter()) {
+                let disc = Disc::new(center, radius);
                 let motion = swept[row].motion_to(transforms[row].translation().xy());
-                let (layers, bounds) = (layers.map(|l| &l[row]), (disc.center, disc.radius));
+                let (layers, bounds) = (layers.map(|l| &l[row]), (center, radius));
                 bodies.push(
                     entities[row],
                     layers,
@@ -558,36 +575,42 @@ fn place_swept_rows(
     }
 }
 
-/// Writes the world discs of a block of circles into `discs`, each as [`place_circle`] places
-/// it ([`Placement::disc`]) but without its checks one by one: returns whether every disc
-/// is surely usable. When it is not (a transform not finite or zero on an axis, a disc out of
-/// range or too small; or a false alarm, such as an axis so small that its square is zero),
-/// [`place_circle`] decides each of the block's circles.
+/// Writes the world discs of a block of circles into `centers` and `radii` (as long as the
+/// block), each as [`place_circle`] places it ([`Placement::disc`]) but without its checks one
+/// by one: returns whether every disc is usable, which is exactly when [`place_circle`] would
+/// place each of them. When one is not (a transform not finite or zero on an axis, a disc out
+/// of range or too small), [`place_circle`] decides each of the block's circles, and says why.
+///
+/// Two passes: the discs, then their checks, in a loop over the block's centres and radii that
+/// the compiler vectorises.
 #[inline(always)]
 fn usual_discs(
     circles: &[CircleCollider],
     transforms: &[GlobalTransform],
-    discs: &mut Vec<Disc>,
+    centers: &mut [Vec2],
+    radii: &mut [f32],
 ) -> bool {
-    // Filled through `iter_mut`, not `extend`: `usable` stays a local in a register, not a
-    // captured variable read and written in memory for each circle.
-    discs.resize(circles.len(), Disc::new(Vec2::ZERO, 0.0));
-    let mut usable = true;
-    for ((disc, circle), transform) in discs.iter_mut().zip(circles).zip(transforms) {
+    let mut axes_usable = true;
+    let discs = centers.iter_mut().zip(radii.iter_mut());
+    for (((center, radius), circle), transform) in discs.zip(circles).zip(transforms) {
         let placement = Placement::unchecked(transform);
         let (x_axis, y_axis) = (placement.x_axis, placement.y_axis);
-        let Disc { center, radius } = placement.disc(circle);
-        // Non-finite axes or translation make the centre or the radius NaN or infinite, which
-        // fail these comparisons. `&` rather than `&&`: no branch per comparison.
-        usable &= (x_axis.length_squared() > 0.0)
-            & (y_axis.length_squared() > 0.0)
-            & (center.x.abs() <= MAX_COORDINATE)
-            & (center.y.abs() <= MAX_COORDINATE)
-            & (radius <= MAX_COORDINATE)
-            & ((radius >= MIN_SIZE) | (radius == 0.0));
-        *disc = Disc::new(center, radius);
+        // Which of the axes' four coordinates are not zero, in one comparison. (Non-finite
+        // axes or translation make the centre or the radius NaN or infinite, which fail the
+        // checks below.) `&` rather than `&&`: no branch.
+        let nonzero = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y)
+            .cmpne(Vec4::ZERO)
+            .bitmask();
+        axes_usable &= (nonzero & 0b0011 != 0) & (nonzero & 0b1100 != 0);
+        Disc {
+            center: *center,
+            radius: *radius,
+        } = placement.disc(circle);
     }
-    usable
+    let radii_usable = radii.iter().fold(true, |usable, &radius| {
+        usable & (radius <= MAX_COORDINATE) & ((radius >= MIN_SIZE) | (radius == 0.0))
+    });
+    axes_usable & all_in_range(centers) & radii_usable
 }
 
 /// A circle's world disc, and where its transform places it, or why it cannot be placed.
@@ -648,7 +671,15 @@ mod tests {
         // A child of a parent scaled (4, 1) and itself turned by 45°: sheared axes.
         let turned = Mat2::from_diagonal(Vec2::new(4.0, 1.0)) * Mat2::from_angle(0.785);
         let tilted = Mat2::from_cols(Vec2::new(1.0, 0.5), Vec2::new(0.2, 2.0));
-        for matrix in [turned, tilted, Mat2::from_angle(1.0), Mat2::IDENTITY * 3.0] {
+        // Axes whose squares' squares overflow `f32`.
+        let huge = Mat2::from_diagonal(Vec2::new(1e15, 3e14)) * Mat2::from_angle(0.3);
+        for matrix in [
+            turned,
+            tilted,
+            huge,
+            Mat2::from_angle(1.0),
+            Mat2::IDENTITY * 3.0,
+        ] {
             let brute = (0..3600)
                 .map(|i| (matrix * Vec2::from_angle(i as f32 * 0.1_f32.to_radians())).length())
                 .fold(0.0, f32::max);
@@ -669,8 +700,8 @@ mod tests {
         }
     }
 
-    /// The block path agrees with the one-by-one path: the same discs when it says all are
-    /// usable, and never "usable" for a circle that [`place_circle`] refuses.
+    /// The block path agrees with the one-by-one path: "usable" exactly for the circles that
+    /// [`place_circle`] places, and the same discs.
     #[test]
     fn usual_discs_agree_with_place_circle() {
         let turned = |angle: f32, scale: Vec3, at: Vec3| {
@@ -697,40 +728,38 @@ mod tests {
             CircleCollider::new(0.0),
             CircleCollider::new(1.5).with_offset(Vec2::new(-2.0, 7.0)),
         ];
-        let mut discs = Vec::new();
+        let (mut centers, mut radii) = (vec![Vec2::ZERO; 3], vec![0.0; 3]);
+        let mut block = |circles: &[CircleCollider], transforms: &[GlobalTransform]| {
+            let len = circles.len();
+            let usable = usual_discs(circles, transforms, &mut centers[..len], &mut radii[..len]);
+            let discs: Vec<Disc> = (0..len).map(|i| Disc::new(centers[i], radii[i])).collect();
+            (usable, discs)
+        };
         for transform in transforms {
             for circle in circles.clone() {
-                let usable = usual_discs(core::slice::from_ref(&circle), &[transform], &mut discs);
+                let (usable, discs) = block(core::slice::from_ref(&circle), &[transform]);
                 match place_circle(&circle, &transform) {
-                    Ok((disc, _)) if usable => assert_eq!(discs, [disc]),
-                    // A false alarm (axes whose squares are zero) costs time, not answers.
-                    Ok(_) => assert!(transform.affine().matrix3.x_axis.length_squared() == 0.0),
+                    Ok((disc, _)) => {
+                        assert!(usable, "{circle:?} at {transform:?}");
+                        assert_eq!(discs, [disc]);
+                    }
                     Err(why) => assert!(!usable, "{circle:?} at {transform:?}: {why}"),
                 }
             }
         }
-        // The usual transforms take the block path.
-        for transform in &transforms[..3] {
-            assert!(usual_discs(
-                &circles[..1],
-                core::slice::from_ref(transform),
-                &mut discs
-            ));
-        }
         // One refused circle in a block sends the whole block the slow way.
-        let block = [transforms[0], transforms[3], transforms[1]];
+        let block_transforms = [transforms[0], transforms[3], transforms[1]];
         let (first, offset) = (circles[0].clone(), circles[2].clone());
-        assert!(!usual_discs(
-            &[first.clone(), first.clone(), first],
-            &block,
-            &mut discs
-        ));
-        assert!(usual_discs(
-            &[offset.clone(), offset],
-            &transforms[..2],
-            &mut discs
-        ));
-        assert_eq!(discs.len(), 2);
+        let firsts = [first.clone(), first.clone(), first];
+        assert!(!block(&firsts, &block_transforms).0);
+        let (usable, discs) = block(&[offset.clone(), offset.clone()], &transforms[..2]);
+        assert!(usable);
+        for (disc, transform) in discs.iter().zip(&transforms[..2]) {
+            assert_eq!(
+                Ok(*disc),
+                place_circle(&offset, transform).map(|(disc, _)| disc)
+            );
+        }
     }
 
     #[test]
