@@ -43,6 +43,10 @@ pub(crate) struct Grid {
     rows: u32,
     starts: Vec<u32>,
     entries: Vec<Entry>,
+    /// Per array cell, whether a queried centre there has any built body to meet: the cell
+    /// holds entries, or bodies are kept aside. One more, `false`, for the cells past the last
+    /// (the sentinels, clamped onto it). What [`Grid::query_block`] lists its bodies by.
+    listed: Vec<bool>,
     /// Each built body's cells, kept while counting so filling need not recompute them.
     ranges: Vec<CellRange>,
     /// Wrapped layout: the bodies kept aside, too wide to fold.
@@ -111,6 +115,7 @@ const MAX_DENSE_CELLS_ACROSS: u32 = 1 << 24;
 
 /// How many queried bodies [`Grid::query_block`] finds the cells of at a time.
 const CELL_BLOCK: usize = 256;
+const _: () = assert!(CELL_BLOCK.is_power_of_two(), "query_block masks with it");
 
 /// Scratch space for [`Grid::query_runs_one_cell`]: the bodies gathered from short runs, and
 /// [`Grid::query_block`]'s cells and list of occupied ones.
@@ -204,6 +209,11 @@ impl Grid {
         }
         self.count_entries(bodies, members());
         self.fill_entries(members());
+        let aside = !self.oversized.is_empty();
+        self.listed.clear();
+        let holding = self.starts.windows(2).map(|cell| cell[0] != cell[1]);
+        self.listed.extend(holding.map(|holds| holds | aside));
+        self.listed.push(false);
     }
 
     /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide,
@@ -694,7 +704,7 @@ impl Grid {
         (check_layers, pairs): (bool, &mut Vec<[u32; 2]>),
     ) {
         let (starts, entries) = (self.starts.as_slice(), self.entries.as_slice());
-        let Some(last_cell) = starts.len().checked_sub(2) else {
+        let Some(past_last_cell) = self.listed.len().checked_sub(1) else {
             return; // Not built: no cells.
         };
         let cells = &mut cells[..centers.len()];
@@ -712,15 +722,14 @@ impl Grid {
         // The bodies whose cell holds entries, or that are wider than the growth (and, with
         // bodies kept aside, every body in the grid's box), listed without a branch: most
         // cells are empty, and which are is hard to predict.
-        let aside = !self.oversized.is_empty();
         let mut count = 0;
         for (index, &cell) in cells.iter().enumerate() {
-            let cell = cell as usize;
-            // The sentinels are past the last cell.
-            let (in_grid, clamped) = (cell <= last_cell, cell.min(last_cell));
-            let keep = (in_grid & (aside | (starts[clamped] != starts[clamped + 1])))
-                | (cell == WIDER_THAN_GROWTH as usize);
-            occupied[count] = index as u32;
+            // The sentinels are past the last cell, where nothing is listed.
+            let listed = self.listed[(cell as usize).min(past_last_cell)];
+            let keep = listed | (cell == WIDER_THAN_GROWTH);
+            // `count` is at most `index`, below `CELL_BLOCK` (a power of two): the mask
+            // changes nothing, and spares a bounds check.
+            occupied[count & (CELL_BLOCK - 1)] = index as u32;
             count += usize::from(keep);
         }
         for &index in &occupied[..count] {
