@@ -127,7 +127,7 @@ impl Bodies {
     }
 
     /// Body `index`'s world shape where it is now, for the geometry core.
-    #[inline]
+    #[inline(always)]
     pub fn shape(&self, index: usize) -> Shape<'_> {
         let Some(placed) = index.checked_sub(self.still) else {
             return Shape::Circle(Disc::new(self.centers[index], self.radii[index]));
