@@ -117,6 +117,37 @@ impl Bodies {
         self.motions.push(motion);
     }
 
+    /// Appends circles after the still circles, as [`push`](Self::push) would one by one:
+    /// entity `entities[i]`, on `layers[i]` (the default layers without them), is the disc at
+    /// `centers[i]` of radius `radii[i]`, having moved `motions[i]`. One pass per array.
+    pub fn extend_circles(
+        &mut self,
+        entities: &[Entity],
+        layers: Option<&[CollisionLayers]>,
+        (centers, radii): (&[Vec2], &[f32]),
+        motions: &[Vec2],
+    ) {
+        self.entities.extend_from_slice(entities);
+        match layers {
+            Some(layers) => self.layers.extend_from_slice(layers),
+            None => (self.layers).resize(self.layers.len() + entities.len(), default()),
+        }
+        let shapes = centers.iter().zip(radii);
+        let shapes = shapes.map(|(&center, &radius)| WorldShape::Circle(Disc::new(center, radius)));
+        self.shapes.extend(shapes);
+        // Each bounding circle grown to cover its whole path, in place.
+        let first = self.centers.len();
+        self.centers.extend_from_slice(centers);
+        self.radii.extend_from_slice(radii);
+        let bounds = self.centers[first..]
+            .iter_mut()
+            .zip(&mut self.radii[first..]);
+        for ((center, radius), &motion) in bounds.zip(motions) {
+            (*center, *radius) = swept_bounds((*center, *radius), motion);
+        }
+        self.motions.extend_from_slice(motions);
+    }
+
     /// How far body `index` moved along its swept path, to where it is now: zero unless swept.
     #[inline]
     pub fn motion(&self, index: usize) -> Vec2 {
@@ -322,6 +353,45 @@ mod tests {
         slots.write(0, &[entity(5)], None, &[disc(5.0)]);
         assert_eq!(bodies.entities, [entity(5)]);
         assert_eq!(bodies.shapes.len(), 0);
+    }
+
+    #[test]
+    fn circles_extended_in_a_block_are_as_pushed_one_by_one() {
+        let entities = [3, 1, 4].map(|index| Entity::from_raw_u32(index).unwrap());
+        let centers = [
+            Vec2::new(1.0, 2.0),
+            Vec2::new(-5.0, 0.5),
+            Vec2::new(1e6, -3.0),
+        ];
+        let radii = [4.0, 0.0, 2.5];
+        let motions = [Vec2::ZERO, Vec2::new(6.0, -8.0), Vec2::new(-0.25, 1e3)];
+        let layer_values = [
+            CollisionLayers::NONE,
+            CollisionLayers::ALL,
+            CollisionLayers::NONE,
+        ];
+        for layers in [None, Some(&layer_values[..])] {
+            let (mut block, mut one_by_one) = (Bodies::default(), Bodies::default());
+            block.extend_circles(&entities, layers, (&centers, &radii), &motions);
+            for i in 0..3 {
+                let disc = Disc::new(centers[i], radii[i]);
+                let bounds = (disc.center, disc.radius);
+                let layers = layers.map(|layers| &layers[i]);
+                let shape = WorldShape::Circle(disc);
+                one_by_one.push(entities[i], layers, bounds, shape, motions[i]);
+            }
+            assert_eq!(block.entities, one_by_one.entities);
+            assert_eq!(block.layers, one_by_one.layers);
+            assert_eq!(block.centers, one_by_one.centers);
+            assert_eq!(block.radii, one_by_one.radii);
+            assert_eq!(block.motions, one_by_one.motions);
+            for i in 0..3 {
+                assert!(matches!(
+                    (block.shape(i), one_by_one.shape(i)),
+                    (Shape::Circle(a), Shape::Circle(b)) if a == b
+                ));
+            }
+        }
     }
 
     #[test]

@@ -248,7 +248,11 @@ pub(crate) fn prepare_bodies(
     place_segments(bodies, &segments, &mut warnings);
     match swept_tables {
         Some(tables) => {
-            let mut scratch = (Vec::with_capacity(BLOCK), Vec::with_capacity(BLOCK));
+            let mut scratch = (
+                Vec::with_capacity(BLOCK),
+                Vec::with_capacity(BLOCK),
+                Vec::with_capacity(BLOCK),
+            );
             for table in &tables {
                 place_swept_rows(bodies, table, &mut scratch, &mut warnings);
             }
@@ -531,7 +535,7 @@ fn fill_still_slots(
 fn place_swept_rows(
     bodies: &mut Bodies,
     table: &CircleTable,
-    (centers, radii): &mut (Vec<Vec2>, Vec<f32>),
+    (centers, radii, motions): &mut (Vec<Vec2>, Vec<f32>, Vec<Vec2>),
     warnings: &mut SkipWarnings,
 ) {
     let (entities, circles, transforms, layers, swept) = *table;
@@ -547,18 +551,13 @@ fn place_swept_rows(
                 radii,
             )
         {
-            for ((row, &center), &radius) in rows.zip(centers.iter()).zip(radii.iter()) {
-                let disc = Disc::new(center, radius);
-                let motion = swept[row].motion_to(transforms[row].translation().xy());
-                let (layers, bounds) = (layers.map(|l| &l[row]), (center, radius));
-                bodies.push(
-                    entities[row],
-                    layers,
-                    bounds,
-                    WorldShape::Circle(disc),
-                    motion,
-                );
-            }
+            motions.clear();
+            let paths = swept[rows.clone()].iter().zip(&transforms[rows.clone()]);
+            motions.extend(
+                paths.map(|(swept, transform)| swept.motion_to(transform.translation().xy())),
+            );
+            let layers = layers.map(|layers| &layers[rows.clone()]);
+            bodies.extend_circles(&entities[rows], layers, (centers, radii), motions);
             continue;
         }
         for row in rows {
