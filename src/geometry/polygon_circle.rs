@@ -12,20 +12,33 @@ use bevy::math::Vec2;
 /// the centre lies inside the polygon (crossing number).
 ///
 /// Together the two tests cover both containments: a polygon inside the disc has its edges
-/// within `r`, a disc inside the polygon has its centre inside. One pass over the edges, no
-/// square root. A negative radius or non-finite input gives `false`.
+/// within `r`, a disc inside the polygon has its centre inside. No square root; for most
+/// polygons every edge is classified at once, near the circle or clearly beyond it, and only
+/// the near ones get the exact distance. A negative radius or non-finite input gives `false`.
 #[inline]
 pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Disc) -> bool {
     if !(circle.is_valid() && all_in_range(vertices)) {
         return false;
     }
     let radius_squared = circle.radius * circle.radius;
+    let reaches = |edge: Segment| edge.distance_squared_to(circle.center) <= radius_squared;
+    if let Some((mut near, inside)) = near_edges(vertices, circle.center, radius_squared) {
+        // As `intersect_polygon_circle` visits them: every edge classified at once, then the
+        // exact distance to the near ones only.
+        while near != 0 {
+            let index = near.trailing_zeros() as usize;
+            near &= near - 1;
+            let next = vertices[next_vertex(index, vertices.len())];
+            if reaches(Segment::new(vertices[index], next)) {
+                return true;
+            }
+        }
+        return inside;
+    }
     let mut inside = false;
     for edge in edges(vertices) {
         inside ^= crosses_ray(circle.center, edge.a, edge.b);
-        if !edge.clearly_beyond(circle.center, radius_squared)
-            && edge.distance_squared_to(circle.center) <= radius_squared
-        {
+        if !edge.clearly_beyond(circle.center, radius_squared) && reaches(edge) {
             return true;
         }
     }
