@@ -24,8 +24,8 @@ pub enum WorldShape {
 /// The still circles (not swept: the bulk of a bullet hell) come first, written in place
 /// ([`Bodies::still_slots`]): a still circle is its own bounding circle and has no motion, so
 /// it has no entry in `shapes` and `motions`, and the arrays it has keep their length from
-/// frame to frame, so that nothing is cleared, filled or reallocated for it. The bodies placed
-/// one by one ([`Bodies::push`]) follow. Read shapes and motions through [`Bodies::shape`] and
+/// frame to frame, so that nothing is cleared, filled or reallocated for it. The other bodies
+/// follow ([`Bodies::push`], [`Bodies::extend_circles`]). Read shapes and motions through [`Bodies::shape`] and
 /// [`Bodies::motion`].
 #[derive(Resource, Default)]
 pub struct Bodies {
@@ -127,6 +127,9 @@ impl Bodies {
         (centers, radii): (&[Vec2], &[f32]),
         motions: &[Vec2],
     ) {
+        let len = entities.len();
+        debug_assert!(centers.len() == len && radii.len() == len && motions.len() == len);
+        debug_assert!(layers.is_none_or(|layers| layers.len() == len));
         self.entities.extend_from_slice(entities);
         match layers {
             Some(layers) => self.layers.extend_from_slice(layers),
@@ -372,6 +375,12 @@ mod tests {
         ];
         for layers in [None, Some(&layer_values[..])] {
             let (mut block, mut one_by_one) = (Bodies::default(), Bodies::default());
+            // A body before them: the block's arrays are appended to, not written from the start.
+            let (first, first_bounds) = (Entity::from_raw_u32(9).unwrap(), (Vec2::ONE, 1.0));
+            for bodies in [&mut block, &mut one_by_one] {
+                let shape = WorldShape::Circle(Disc::new(Vec2::ONE, 1.0));
+                bodies.push(first, None, first_bounds, shape, Vec2::X);
+            }
             block.extend_circles(&entities, layers, (&centers, &radii), &motions);
             for i in 0..3 {
                 let disc = Disc::new(centers[i], radii[i]);
@@ -385,7 +394,7 @@ mod tests {
             assert_eq!(block.centers, one_by_one.centers);
             assert_eq!(block.radii, one_by_one.radii);
             assert_eq!(block.motions, one_by_one.motions);
-            for i in 0..3 {
+            for i in 0..4 {
                 assert!(matches!(
                     (block.shape(i), one_by_one.shape(i)),
                     (Shape::Circle(a), Shape::Circle(b)) if a == b

@@ -486,8 +486,8 @@ fn table_part<'w>(table: &CircleTable<'w>, range: core::ops::Range<usize>) -> Ci
     )
 }
 
-/// How many circles [`fill_still_slots`] places at a time: their discs fit in the first-level
-/// cache.
+/// How many circles [`fill_still_slots`] and [`place_swept_rows`] place at a time: a block's
+/// discs are checked while they are still in the first-level cache.
 const BLOCK: usize = 256;
 
 /// Writes a table of still circles into `slots` from `first` on, a block at a time: the
@@ -530,8 +530,8 @@ fn fill_still_slots(
 }
 
 /// Appends the circles of a table with [`Swept`], their discs a block at a time as the still
-/// ones' are (see [`usual_discs`]), in `scratch`; a block with a circle that may not be usable
-/// one by one.
+/// ones' are (see [`usual_discs`]), in `scratch`, then the block at once
+/// ([`Bodies::extend_circles`]); a block with a circle that is not usable one by one.
 fn place_swept_rows(
     bodies: &mut Bodies,
     table: &CircleTable,

@@ -4,7 +4,7 @@
 use super::guard::sweep_pair;
 use crate::geometry::Shape;
 use crate::geometry::ray::{RayHit, ray_capsule};
-use crate::geometry::{Disc, Impact, Segment};
+use crate::geometry::{Disc, Impact, MIN_SIZE, Segment};
 use bevy::math::Vec2;
 
 /// When and where `segment`, moving by `motion`, first touches the disc `circle` at rest; see
@@ -35,8 +35,10 @@ pub(super) fn first_touch(segment: Segment, circle: Disc, motion: Vec2) -> Optio
 ///
 /// Most edges are far from the centre's path: an edge whose line is
 /// [clearly beyond](Segment::clearly_beyond) the circle holding the whole swept disc (around the
-/// path's middle, its radius `r` plus half the path, grown by a few units in the last place of
-/// the coordinates for the rounding of that middle) cannot be met, and is not cast against.
+/// path's middle, its radius `r` plus half the path) is not cast against. That circle is grown
+/// by a few units in the last place of the coordinates involved (the middle's, and the edge's,
+/// whose distance from the middle the test rounds in proportion to), so that rounding never
+/// leaves out an edge the cast would meet.
 pub(super) fn first_touch_edges(
     edges: impl Iterator<Item = Segment>,
     circle: Disc,
@@ -44,11 +46,15 @@ pub(super) fn first_touch_edges(
 ) -> Option<Impact> {
     let half_path = -0.5 * motion;
     let middle = circle.center + half_path;
-    let reach = circle.radius + half_path.length();
-    let reach = reach + 8.0 * f32::EPSILON * (reach + middle.abs().max_element());
-    let reach_squared = reach * reach;
+    let reach = (circle.radius + half_path.length()).max(MIN_SIZE);
+    let coordinates = reach + middle.abs().max_element();
+    let reaches = |edge: &Segment| {
+        let extent = edge.a.abs().max(edge.b.abs()).max_element();
+        let reach = reach + 8.0 * f32::EPSILON * (coordinates + extent);
+        !edge.clearly_beyond(middle, reach * reach)
+    };
     let mut earliest: Option<RayHit> = None;
-    for edge in edges.filter(|edge| !edge.clearly_beyond(middle, reach_squared)) {
+    for edge in edges.filter(reaches) {
         if let Some(hit) = ray_capsule(circle.center, -motion, edge, circle.radius)
             && earliest.is_none_or(|best| hit.time < best.time)
         {
@@ -77,12 +83,34 @@ mod tests {
             .reduce(|best, hit| if hit.time < best.time { hit } else { best })
     }
 
-    /// Skipping the edges clearly beyond the swept disc changes no answer: random edges and
-    /// moving circles, many grazing an edge, near the origin and far from it (where the
-    /// path's middle rounds by more than the filter's own margin).
+    /// Skipping the edges clearly beyond the swept disc changes no answer: long walls grazed
+    /// along their length; random edges and moving circles, many grazing an edge, near the
+    /// origin and far from it (where the path's middle rounds by more than the filter's own
+    /// margin).
     #[test]
     fn the_edges_left_out_are_never_met() {
         let mut rng = StdRng::seed_from_u64(11);
+        // Long walls through the origin, grazed across their length (where the distance to
+        // their line rounds in proportion to the wall, not to the circle).
+        for _ in 0..20_000 {
+            let along = Vec2::from_angle(rng.random_range(0.0..core::f32::consts::TAU));
+            let half_length = rng.random_range(1e3..2e4);
+            let wall = Segment::new(-along * half_length, along * half_length);
+            let radius = rng.random_range(0.0..5.0);
+            let foot = along * rng.random_range(-half_length..half_length);
+            let side = along.perp() * rng.random_range(radius + 1.0..radius + 50.0);
+            let center = foot + side;
+            // Straight at the wall, stopping within a hair of a touch.
+            let gap = side.length() - radius;
+            let stop = gap * (1.0 + rng.random_range(-1e-6..1e-6));
+            let motion = side.normalize() * stop;
+            let circle = Disc::new(center, radius);
+            assert_eq!(
+                first_touch_edges(core::iter::once(wall), circle, motion).map(|impact| impact.time),
+                every_edge(&[wall], circle, motion).map(|hit| hit.time),
+                "{wall:?}, {circle:?} moving {motion}"
+            );
+        }
         for offset in [0.0, 1e3, 1e5, 3e6] {
             let offset = Vec2::new(offset, -offset);
             for _ in 0..20_000 {
