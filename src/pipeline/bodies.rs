@@ -25,8 +25,8 @@ pub enum WorldShape {
 /// ([`Bodies::still_slots`]): a still circle is its own bounding circle and has no motion, so
 /// it has no entry in `shapes` and `motions`, and the arrays it has keep their length from
 /// frame to frame, so that nothing is cleared, filled or reallocated for it. The other bodies
-/// follow ([`Bodies::push`], [`Bodies::extend_circles`]). Read shapes and motions through [`Bodies::shape`] and
-/// [`Bodies::motion`].
+/// follow ([`Bodies::push`], [`Bodies::extend_circles`]). Read shapes and motions through
+/// [`Bodies::shape`] and [`Bodies::motion`].
 #[derive(Resource, Default)]
 pub struct Bodies {
     pub entities: Vec<Entity>,
@@ -133,7 +133,9 @@ impl Bodies {
         self.entities.extend_from_slice(entities);
         match layers {
             Some(layers) => self.layers.extend_from_slice(layers),
-            None => (self.layers).resize(self.layers.len() + entities.len(), default()),
+            None => self
+                .layers
+                .resize(self.layers.len() + len, CollisionLayers::default()),
         }
         let shapes = centers.iter().zip(radii);
         let shapes = shapes.map(|(&center, &radius)| WorldShape::Circle(Disc::new(center, radius)));
