@@ -22,18 +22,10 @@ pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Disc) -> bool {
     }
     let radius_squared = circle.radius * circle.radius;
     let reaches = |edge: Segment| edge.distance_squared_to(circle.center) <= radius_squared;
-    if let Some((mut near, inside)) = near_edges(vertices, circle.center, radius_squared) {
+    if let Some((near, inside)) = near_edges(vertices, circle.center, radius_squared) {
         // As `intersect_polygon_circle` visits them: every edge classified at once, then the
         // exact distance to the near ones only.
-        while near != 0 {
-            let index = near.trailing_zeros() as usize;
-            near &= near - 1;
-            let next = vertices[next_vertex(index, vertices.len())];
-            if reaches(Segment::new(vertices[index], next)) {
-                return true;
-            }
-        }
-        return inside;
+        return flagged_edges(vertices, near).any(reaches) || inside;
     }
     let mut inside = false;
     for edge in edges(vertices) {
@@ -73,15 +65,8 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Disc) -> Option<Inter
     let center_inside = match near_edges(vertices, circle.center, radius_squared) {
         // Most edges are clearly out of reach, and in most pairs every edge is (a bullet deep
         // inside, or a near miss): only the others, in order, get the exact distance.
-        Some((mut near, center_inside)) => {
-            while near != 0 {
-                let index = near.trailing_zeros() as usize;
-                near &= near - 1;
-                reach(Segment::new(
-                    vertices[index],
-                    vertices[next_vertex(index, vertices.len())],
-                ));
-            }
+        Some((near, center_inside)) => {
+            flagged_edges(vertices, near).for_each(reach);
             center_inside
         }
         None => {
@@ -149,6 +134,20 @@ fn near_edges(vertices: &[Vec2], center: Vec2, radius_squared: f32) -> Option<(u
     // at vertex 0.
     let from = (ends >> 1) | ((ends & 1) << (count - 1));
     Some((from, inside))
+}
+
+/// The edges whose bits are set in `flags` (bit `i` for the edge from vertex `i`, as
+/// [`near_edges`] gives them), in outline order.
+#[inline]
+fn flagged_edges(vertices: &[Vec2], mut flags: u64) -> impl Iterator<Item = Segment> + '_ {
+    core::iter::from_fn(move || {
+        let index = (flags != 0).then(|| flags.trailing_zeros() as usize)?;
+        flags &= flags - 1;
+        Some(Segment::new(
+            vertices[index],
+            vertices[next_vertex(index, vertices.len())],
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -106,7 +106,7 @@ impl Placement {
         if !(x_axis.is_finite() && y_axis.is_finite() && translation.is_finite()) {
             return Err(Skipped::NonFiniteTransform);
         }
-        if x_axis == Vec2::ZERO || y_axis == Vec2::ZERO {
+        if placement.zero_on_an_axis() {
             return Err(Skipped::ZeroScale);
         }
         // A scale or translation beyond the supported range shows in the world shape, which
@@ -125,6 +125,17 @@ impl Placement {
             translation: affine.translation.xy(),
             scale: stretch(x_axis, y_axis),
         }
+    }
+
+    /// Whether an axis is zero (the transform flattens everything onto a line or a point):
+    /// its four coordinates compared at once, without a branch.
+    #[inline(always)]
+    fn zero_on_an_axis(&self) -> bool {
+        let (x_axis, y_axis) = (self.x_axis, self.y_axis);
+        let nonzero = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y)
+            .cmpne(Vec4::ZERO)
+            .bitmask();
+        (nonzero & 0b0011 == 0) | (nonzero & 0b1100 == 0)
     }
 
     /// Where it places `circle`.
@@ -593,14 +604,9 @@ fn usual_discs(
     let discs = centers.iter_mut().zip(radii.iter_mut());
     for (((center, radius), circle), transform) in discs.zip(circles).zip(transforms) {
         let placement = Placement::unchecked(transform);
-        let (x_axis, y_axis) = (placement.x_axis, placement.y_axis);
-        // Which of the axes' four coordinates are not zero, in one comparison. (Non-finite
-        // axes or translation make the centre or the radius NaN or infinite, which fail the
-        // checks below.) `&` rather than `&&`: no branch.
-        let nonzero = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y)
-            .cmpne(Vec4::ZERO)
-            .bitmask();
-        axes_usable &= (nonzero & 0b0011 != 0) & (nonzero & 0b1100 != 0);
+        // Non-finite axes or translation make the centre or the radius NaN or infinite, which
+        // fail the checks below. `&` rather than `&&`: no branch.
+        axes_usable &= !placement.zero_on_an_axis();
         Disc {
             center: *center,
             radius: *radius,

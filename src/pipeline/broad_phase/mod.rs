@@ -185,7 +185,6 @@ mod tests {
         bodies
     }
 
-    /// Every pair that a quadratic loop finds, sorted.
     /// The broad phase run once over `bodies`, with the default settings.
     fn run(bodies: &Bodies) -> BroadPhase {
         let mut broad_phase = BroadPhase::default();
@@ -193,6 +192,7 @@ mod tests {
         broad_phase
     }
 
+    /// Every pair that a quadratic loop finds, sorted.
     fn brute_force(bodies: &Bodies) -> Vec<[u32; 2]> {
         let count = bodies.entities.len();
         let mut pairs = Vec::new();
