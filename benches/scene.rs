@@ -4,13 +4,15 @@
 //! threads; and at 50,000 bullets, the scenes that must not fall off a cliff: every bullet
 //! [`Swept`]; one more enemy parked ten million pixels away; more distinct layer values than
 //! the broad phase compares group by group; layer values alternating bullet by bullet in one
-//! archetype; half the bullets standing still; and the bullets clumped over the enemies.
+//! archetype; half the bullets standing still; the bullets clumped over the enemies; and the
+//! bullets spawned in rows, so that those meeting the enemies are neighbours in their table.
 //!
-//! The plugin runs in a schedule of its own so that exactly its four stages are timed; bullets
+//! The plugin runs in a schedule of its own so that exactly its systems are timed; bullets
 //! move and transforms propagate outside the timed part. The frame time comes from every other
-//! frame, run without the systems that mark the stage boundaries (each system the executor
-//! dispatches costs a few microseconds); the stage times come from the frames in between, run
-//! with them. Prints a Markdown table of medians.
+//! frame, run without the systems that mark the boundaries between the plugin's systems (each
+//! system the executor dispatches costs a few microseconds); the times of prepare, of the broad
+//! and narrow phases (one system, each batch of pairs tested as found) and of events come from
+//! the frames in between, run with them. Prints a Markdown table of medians.
 //!
 //! ```text
 //! cargo bench --bench scene                    # the time table
@@ -20,8 +22,9 @@
 //!
 //! `--instructions` runs each one-thread scene again under `valgrind --tool=callgrind`,
 //! counting only the measured frames of the collision schedule, and prints the instructions
-//! per collider per frame of each stage (from `callgrind_annotate`'s inclusive counts): the
-//! same binary and input give the same counts, whatever the machine's load.
+//! per collider per frame of each stage, the broad and narrow phases apart (from
+//! `callgrind_annotate`'s inclusive counts): the same binary and input give the same counts,
+//! whatever the machine's load.
 
 use std::time::{Duration, Instant};
 
@@ -40,7 +43,7 @@ const MEASURED_FRAMES: usize = 100;
 /// Under callgrind, fewer frames: the counts repeat exactly, so a few say it all.
 const COUNTED_FRAMES: usize = 10;
 /// The scenes measured: how many bullets, and how they differ from the plain rain.
-const SCENES: [(usize, Variant); 10] = [
+const SCENES: [(usize, Variant); 11] = [
     (1_000, Variant::Plain),
     (10_000, Variant::Plain),
     (50_000, Variant::Plain),
@@ -50,6 +53,7 @@ const SCENES: [(usize, Variant); 10] = [
     (50_000, Variant::AlternatingLayers),
     (50_000, Variant::HalfStill),
     (50_000, Variant::Clump),
+    (50_000, Variant::Rows),
     (1_000_000, Variant::Plain),
 ];
 
@@ -71,6 +75,10 @@ enum Variant {
     /// The bullets in a tenth of the field's area (with its proportions) over the enemies,
     /// wrapping around its edges.
     Clump,
+    /// The bullets spawned row by row, top to bottom, and flying sideways: those that cross
+    /// the enemies' rows are neighbours in their table, so that the contacts all come from a
+    /// few stretches of it (a split of the work by table order gets them in a few pieces).
+    Rows,
 }
 
 impl Variant {
@@ -83,6 +91,7 @@ impl Variant {
             Self::AlternatingLayers => "rain, alternating layers",
             Self::HalfStill => "rain, half still",
             Self::Clump => "clump",
+            Self::Rows => "rain in rows",
         }
     }
 }
@@ -106,11 +115,11 @@ struct Collisions;
 #[derive(Component)]
 struct Velocity(Vec2);
 
-/// When each stage boundary was passed this frame (before prepare, then after each stage), in
-/// the frames that mark them.
+/// When each boundary was passed this frame (before prepare, then after each of the plugin's
+/// systems), in the frames that mark them.
 #[derive(Resource, Default)]
 struct StageClock {
-    marks: [Option<Instant>; 5],
+    marks: [Option<Instant>; 4],
     /// Whether this frame marks the stage boundaries.
     marking: bool,
 }
@@ -170,15 +179,12 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
             mark::<0>.before(CollisionSystems::Prepare),
             mark::<1>
                 .after(CollisionSystems::Prepare)
-                .before(CollisionSystems::BroadPhase),
-            mark::<2>
-                .after(CollisionSystems::BroadPhase)
                 .before(CollisionSystems::NarrowPhase),
-            mark::<3>
+            mark::<2>
                 .after(CollisionSystems::NarrowPhase)
                 .before(CollisionSystems::Events),
             // Not waiting for the events' commands: the schedule applies them at its end.
-            mark::<4>.after_ignore_deferred(CollisionSystems::Events),
+            mark::<3>.after_ignore_deferred(CollisionSystems::Events),
         )
             .run_if(marking),
     );
@@ -216,13 +222,27 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
         _ => Rect::from_corners(Vec2::ZERO, FIELD),
     };
     world.insert_resource(Arena(area));
-    let bullets: Vec<_> = (0..bullets)
-        .map(|index| {
+    let mut paths: Vec<(Vec2, Vec2)> = (0..bullets)
+        .map(|_| {
             let position = Vec2::new(
                 rng.random_range(area.min.x..area.max.x),
                 rng.random_range(area.min.y..area.max.y),
             );
             let heading = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU));
+            (position, heading)
+        })
+        .collect();
+    if variant == Variant::Rows {
+        // Top row first, each bullet flying left or right.
+        paths.sort_by(|(one, _), (other, _)| other.y.total_cmp(&one.y));
+        for (_, heading) in &mut paths {
+            *heading = Vec2::new(heading.x.signum(), 0.0);
+        }
+    }
+    let bullets: Vec<_> = paths
+        .into_iter()
+        .enumerate()
+        .map(|(index, (position, heading))| {
             let speed = match variant {
                 Variant::HalfStill if index % 2 == 1 => 0.0,
                 _ => 6.0,
@@ -263,8 +283,8 @@ struct Row {
     ns_per_collider: f64,
     /// Mean contacts per frame.
     contacts: usize,
-    /// Median time of each stage: prepare, broad phase, narrow phase, events.
-    stages_ms: [f64; 4],
+    /// Median time of each system: prepare, broad and narrow phases (one system), events.
+    stages_ms: [f64; 3],
 }
 
 fn milliseconds(time: Duration) -> f64 {
@@ -281,7 +301,7 @@ fn colliders(bullets: usize, variant: Variant) -> usize {
 fn measure((bullets, variant): (usize, Variant), threads: usize) -> Row {
     let mut app = scene(bullets, threads, variant);
     let mut times = Vec::with_capacity(MEASURED_FRAMES);
-    let mut stages: [Vec<Duration>; 4] = Default::default();
+    let mut stages: [Vec<Duration>; 3] = Default::default();
     let mut contacts = 0;
     for frame in 0..WARM_UP_FRAMES + 2 * MEASURED_FRAMES {
         let marking = frame % 2 == 1;
@@ -329,16 +349,17 @@ const COUNT_VARIABLE: &str = "SCENE_BENCH_COUNT";
 /// The function whose instructions callgrind collects: the measured frames' collision
 /// schedule, and nothing else.
 const COUNTED_FUNCTION: &str = "scene::counted_frame";
-/// The stages' systems, as `callgrind_annotate` names them.
-const STAGE_SYSTEMS: [&[&str]; 4] = [
-    &[
-        "bevy_collision_events::pipeline::prepare::prepare_bodies",
-        "bevy_collision_events::pipeline::prepare::remember_path_starts",
-    ],
-    &["bevy_collision_events::pipeline::broad_phase::find_candidate_pairs"],
-    &["bevy_collision_events::pipeline::narrow_phase::test_candidate_pairs"],
-    &["bevy_collision_events::pipeline::events::write_contact_events"],
+/// The functions whose inclusive counts make up each stage's, as `callgrind_annotate` names
+/// them: the stages' systems, and in the narrow phase's (which runs the broad phase, each
+/// batch of pairs tested as found) the broad phase's search and the tests it calls.
+const PREPARE: [&str; 2] = [
+    "bevy_collision_events::pipeline::prepare::prepare_bodies",
+    "bevy_collision_events::pipeline::prepare::remember_path_starts",
 ];
+const BROAD_AND_NARROW: &str = "bevy_collision_events::pipeline::narrow_phase::find_contacts";
+const BROAD_SEARCH: &str = "bevy_collision_events::pipeline::broad_phase::BroadPhase::run";
+const PAIR_TESTS: &str = "bevy_collision_events::pipeline::narrow_phase::test_pairs";
+const EVENTS: &str = "bevy_collision_events::pipeline::events::write_contact_events";
 
 /// Bevy's task pools are process-wide and set once, so each thread count is measured in a
 /// process of its own: this one re-runs itself with [`THREADS_VARIABLE`] set, and the child
@@ -455,14 +476,15 @@ fn print_instructions() {
         let per_collider =
             |count: f64| count / (colliders(bullets, variant) * COUNTED_FRAMES) as f64;
         let total = per_collider(inclusive(&[COUNTED_FUNCTION]));
-        let stages = STAGE_SYSTEMS.map(|system| per_collider(inclusive(system)));
+        // The broad phase's search, less the tests it hands its pairs to (on one thread, in
+        // the same call).
+        let broad = inclusive(&[BROAD_SEARCH]) - inclusive(&[PAIR_TESTS]);
+        let narrow = inclusive(&[BROAD_AND_NARROW]) - broad;
+        let [prepare, broad, narrow, events] =
+            [inclusive(&PREPARE), broad, narrow, inclusive(&[EVENTS])].map(per_collider);
         println!(
-            "| {bullets} | {} | {total:.0} | {:.0} | {:.0} | {:.0} | {:.0} |",
+            "| {bullets} | {} | {total:.0} | {prepare:.0} | {broad:.0} | {narrow:.0} | {events:.0} |",
             variant.name(),
-            stages[0],
-            stages[1],
-            stages[2],
-            stages[3]
         );
         let _ = std::fs::remove_file(out);
     }
@@ -487,14 +509,14 @@ fn inclusive_count(annotated: &str, function: &str) -> f64 {
 fn print_table(rows: &[Row]) {
     println!(
         "| bullets | scene | threads | median ms/frame | p90 ms/frame | ns per collider | contacts/frame \
-         | prepare | broad | narrow | events |"
+         | prepare | broad + narrow | events |"
     );
-    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for row in rows {
-        let [prepare, broad, narrow, events] = row.stages_ms;
+        let [prepare, pairs, events] = row.stages_ms;
         println!(
-            "| {} | {} | {} | {:.3} | {:.3} | {:.1} | {} | {prepare:.3} | {broad:.3} \
-             | {narrow:.3} | {events:.3} |",
+            "| {} | {} | {} | {:.3} | {:.3} | {:.1} | {} | {prepare:.3} | {pairs:.3} \
+             | {events:.3} |",
             row.bullets,
             row.variant.name(),
             row.threads,
@@ -505,7 +527,10 @@ fn print_table(rows: &[Row]) {
         );
     }
     println!();
-    println!("Stage columns: median ms of each stage of the pipeline.");
+    println!(
+        "Stage columns: median ms of each of the plugin's systems (the broad and narrow phases \
+         are one)."
+    );
     let find = |bullets: usize, variant: Variant, threads: usize| {
         rows.iter()
             .find(|row| row.bullets == bullets && row.variant == variant && row.threads == threads)
@@ -525,10 +550,11 @@ fn print_table(rows: &[Row]) {
         Variant::AlternatingLayers,
         Variant::HalfStill,
         Variant::Clump,
+        Variant::Rows,
     ] {
         if let (Some(plain), Some(other)) = (plain_50k, one_thread(50_000, variant)) {
             println!(
-                "One thread, 50,000: {} costs {:.2}× the plain rain (broad phase {:.2}×).",
+                "One thread, 50,000: {} costs {:.2}× the plain rain (broad and narrow phases {:.2}×).",
                 variant.name(),
                 other.median_ms / plain.median_ms,
                 other.stages_ms[1] / plain.stages_ms[1]
@@ -537,13 +563,15 @@ fn print_table(rows: &[Row]) {
     }
     let most_threads = rows.iter().map(|row| row.threads).max().unwrap_or(1);
     if most_threads > 1 {
-        for bullets in [1_000, 50_000, 1_000_000] {
+        let scenes = [1_000, 50_000, 1_000_000].map(|bullets| (bullets, Variant::Plain));
+        for (bullets, variant) in scenes.into_iter().chain([(50_000, Variant::Rows)]) {
             if let (Some(one), Some(all)) = (
-                one_thread(bullets, Variant::Plain),
-                find(bullets, Variant::Plain, most_threads),
+                one_thread(bullets, variant),
+                find(bullets, variant, most_threads),
             ) {
                 println!(
-                    "Rain {bullets}: {most_threads} threads are {:.2}× as fast as one.",
+                    "{bullets} {}: {most_threads} threads are {:.2}× as fast as one.",
+                    variant.name(),
                     one.median_ms / all.median_ms
                 );
             }

@@ -92,9 +92,16 @@ pub enum CollisionSystems {
     /// Each enabled collider's world shape and bounding circle, from its [`GlobalTransform`];
     /// each [`Swept`](crate::Swept) collider's path since the last run.
     Prepare,
-    /// Candidate pairs: bounding circles that overlap, layers that match.
+    /// Empty: the broad phase runs inside [`NarrowPhase`](Self::NarrowPhase), which tests
+    /// each batch of candidates in the task that found it. Still ordered between
+    /// [`Prepare`](Self::Prepare) and `NarrowPhase`, so that systems placed against it keep
+    /// their place.
+    #[deprecated(
+        note = "the broad phase runs in `CollisionSystems::NarrowPhase`: order against that"
+    )]
     BroadPhase,
-    /// The exact test on each candidate, with the crossing points.
+    /// Candidate pairs (bounding circles that overlap, layers that match), found and given
+    /// the exact test, with the crossing points, in the same tasks.
     NarrowPhase,
     /// [`Contact`], [`ContactStarted`] and [`ContactEnded`] are written, observers triggered,
     /// [`Contacts`] and [`CollidingEntities`] updated.
@@ -139,6 +146,7 @@ impl Plugin for CollisionPlugin {
                 self.schedule,
                 (
                     CollisionSystems::Prepare,
+                    #[expect(deprecated, reason = "kept in its place for systems ordered by it")]
                     CollisionSystems::BroadPhase,
                     CollisionSystems::NarrowPhase,
                     CollisionSystems::Events,
@@ -156,7 +164,6 @@ impl Plugin for CollisionPlugin {
                     )
                         .chain()
                         .in_set(CollisionSystems::Prepare),
-                    pipeline::broad_phase.in_set(CollisionSystems::BroadPhase),
                     pipeline::narrow_phase.in_set(CollisionSystems::NarrowPhase),
                     pipeline::events.in_set(CollisionSystems::Events),
                 ),

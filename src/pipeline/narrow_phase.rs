@@ -1,16 +1,21 @@
 //! Stage 3, narrow phase: the exact pair test on every candidate, with the crossing points.
 //!
+//! It runs the broad phase itself and tests the candidates a batch at a time as they are
+//! found: with enough bodies, in the task of Bevy's `ComputeTaskPool` that found them (see
+//! [`BroadPhase::run`]). Both phases share one scope of tasks, and no list of every candidate
+//! is written and read again. (On a two-core machine each scope costs about 45 µs of waking
+//! and waiting: the frame of 50,000 bullets on two threads went from about 0.63 to 0.58 ms.)
+//!
 //! Each candidate pair is ordered by entity (`a < b`) and handed to
 //! [`geometry::intersect`](crate::geometry::intersect) with the two world shapes; the pairs
 //! that overlap become [`Contact`]s. A pair that moved relative to each other (one or both
 //! [`Swept`](crate::Swept)) also gets [`geometry::sweep`](crate::geometry::sweep) from the start
-//! of their paths: an impact makes it a contact even when they are apart again at the end. With enough pairs the work is split across Bevy's
-//! `ComputeTaskPool`; the chunks' contacts are concatenated in order and sorted by `(a, b)`,
-//! so the result is the same whatever the thread count.
+//! of their paths: an impact makes it a contact even when they are apart again at the end.
+//! The contacts are sorted by `(a, b)` (each pair of entities meets once), so the result is
+//! the same whatever the thread count.
 
 use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
-use super::parallel::ParallelSplit;
 use crate::contact::Contact;
 use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
 use crate::geometry::{Containment, Impact, Points, intersect};
@@ -23,41 +28,28 @@ pub(crate) struct NarrowPhase {
     pub contacts: Vec<Contact>,
 }
 
-/// Runs the exact test on every candidate pair.
+/// Finds the candidate pairs (the broad phase) and runs the exact test on each.
 #[inline(never)]
-pub(crate) fn test_candidate_pairs(
+pub(crate) fn find_contacts(
     bodies: Res<Bodies>,
-    broad_phase: Res<BroadPhase>,
     settings: Res<CollisionSettings>,
+    mut broad_phase: ResMut<BroadPhase>,
     mut narrow_phase: ResMut<NarrowPhase>,
 ) {
     let contacts = &mut narrow_phase.contacts;
     contacts.clear();
-    let pairs = &broad_phase.pairs;
     let bodies = &*bodies;
-    match ParallelSplit::of(pairs.len(), 4, &settings) {
-        Some(split) => {
-            let chunks = split.pool.scope(|scope| {
-                for chunk in pairs.chunks(split.piece_size) {
-                    scope.spawn(async move {
-                        let mut found = Vec::with_capacity(chunk.len());
-                        test_pairs(bodies, chunk, &mut found);
-                        found
-                    });
-                }
-            });
-            for chunk in chunks {
-                contacts.extend(chunk);
-            }
-        }
-        None => test_pairs(bodies, pairs, contacts),
-    }
+    let test =
+        |pairs: &[[u32; 2]], contacts: &mut Vec<Contact>| test_pairs(bodies, pairs, contacts);
+    broad_phase.run(bodies, &settings, &test, contacts);
     // In place: a stable sort would allocate scratch space for these large values every frame.
     contacts.sort_unstable_by_key(|contact| (contact.a, contact.b));
 }
 
 /// Runs the exact test on each pair and appends the contacts. `scratch` holds a swept polygon
-/// moved back to the start of its path.
+/// moved back to the start of its path. (Not inlined, so that a profiler tells the tests from
+/// the search that calls them.)
+#[inline(never)]
 fn test_pairs(bodies: &Bodies, pairs: &[[u32; 2]], contacts: &mut Vec<Contact>) {
     let mut scratch = (Vec::new(), Vec::new());
     for &[first, second] in pairs {

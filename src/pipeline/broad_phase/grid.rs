@@ -7,6 +7,15 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use core::ops::Range;
 
+/// Scratch space for [`Grid::query_into`], kept between frames.
+#[derive(Default)]
+pub(crate) struct QueryScratch {
+    /// The pieces a large query is split into for the task pool.
+    pieces: Vec<Range<u32>>,
+    /// The pairs of a query run on the calling thread.
+    pairs: Vec<[u32; 2]>,
+}
+
 /// What a grid query pairs up.
 #[derive(Clone, Copy)]
 pub(super) enum Join {
@@ -544,26 +553,32 @@ impl Grid {
         false
     }
 
-    /// Appends the pairs between the bodies of `runs` (`len` of them) and the binned bodies,
-    /// as `join` says; split across the task pool when there are enough (see
-    /// [`ParallelSplit`]). `pieces` is scratch space for the split.
-    pub(super) fn query_into(
+    /// Finds the pairs between the bodies of `runs` (`len` of them) and the binned bodies, as
+    /// `join` says, and hands them to `use_pairs` in batches, each pair once; `use_pairs`
+    /// appends what it makes of a batch to `found`. Split across the task pool when there are
+    /// enough bodies (see [`ParallelSplit`]): each batch is used in a task, the one that found
+    /// it or, when a piece finds many pairs, one of its own; the batches then come back in an
+    /// order that depends on the threads.
+    pub(super) fn query_into<T: Send + 'static>(
         &self,
         bodies: &Bodies,
         (runs, len): (&[Range<u32>], usize),
         join: Join,
         split: Option<ParallelSplit>,
-        pieces: &mut Vec<Range<u32>>,
-        pairs: &mut Vec<[u32; 2]>,
+        scratch: &mut QueryScratch,
+        (use_pairs, found): (&(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync), &mut Vec<T>),
     ) {
         let Some(split) = split else {
-            self.query_runs(bodies, runs, join, pairs);
+            scratch.pairs.clear();
+            self.query_runs(bodies, runs, join, &mut scratch.pairs);
+            use_pairs(&scratch.pairs, found);
             return;
         };
         debug_assert_eq!(len, runs.iter().map(ExactSizeIterator::len).sum::<usize>());
         // Cut the runs into pieces of about `piece_size` bodies each (a piece may hold many
         // short runs), `piece_ends` marking where each piece's runs end in `pieces`.
         let piece_size = split.piece_size as u32;
+        let pieces = &mut scratch.pieces;
         pieces.clear();
         let mut piece_ends = Vec::new();
         let mut filled = 0;
@@ -583,20 +598,36 @@ impl Grid {
         if filled > 0 {
             piece_ends.push(pieces.len());
         }
-        let found = split.pool.scope(|scope| {
+        // An exact test costs ten to twenty times the search for one body's pairs: a batch of
+        // pairs a quarter of a piece's size is already a few times the piece's own search.
+        let batch_size = split.piece_size / 4;
+        let use_batch = |pairs: &[[u32; 2]]| {
+            let mut found = Vec::new();
+            use_pairs(pairs, &mut found);
+            found
+        };
+        let chunks = split.pool.scope(|scope| {
             let mut piece_start = 0;
             for &piece_end in &piece_ends {
                 let piece = &pieces[piece_start..piece_end];
                 piece_start = piece_end;
                 scope.spawn(async move {
-                    let mut found = Vec::new();
-                    self.query_runs(bodies, piece, join, &mut found);
-                    found
+                    let mut pairs = Vec::new();
+                    self.query_runs(bodies, piece, join, &mut pairs);
+                    // Bodies that crowd over the same targets were often spawned together,
+                    // so they are neighbours in their table and one piece finds all their
+                    // pairs: those beyond a batch go to tasks of their own, for an idle
+                    // thread to take.
+                    while pairs.len() > batch_size {
+                        let batch = pairs.split_off(pairs.len() - batch_size);
+                        scope.spawn(async move { use_batch(&batch) });
+                    }
+                    use_batch(&pairs)
                 });
             }
         });
-        for chunk in found {
-            pairs.extend_from_slice(&chunk);
+        for chunk in chunks {
+            found.extend(chunk);
         }
     }
 

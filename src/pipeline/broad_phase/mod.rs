@@ -27,14 +27,17 @@
 //!    sum of radii, no square root) decides each candidate, after its layers where a side
 //!    holds several layer values.
 //!
-//! The queries are split across Bevy's `ComputeTaskPool` when there are enough of them; the
-//! chunks are concatenated in order, so the result does not depend on the thread count.
+//! The queries are split across Bevy's `ComputeTaskPool` when there are enough of them, and
+//! the caller's `use_pairs` (the narrow phase's exact tests) runs on each piece's pairs in the
+//! task that found them: one scope of tasks for both phases, and no list of every candidate
+//! written and read again.
 
 mod grid;
 mod groups;
 mod sides;
 
 pub(crate) use grid::Grid;
+use grid::QueryScratch;
 pub(crate) use groups::{Groups, radius_mean_and_max};
 
 use super::bodies::Bodies;
@@ -45,18 +48,16 @@ use core::ops::Range;
 use grid::Join;
 use sides::{MAX_MERGED_GROUPS, Sides};
 
-/// The candidate pairs of this frame, as body indices, plus reusable scratch space.
+/// What the broad phase keeps between frames: its groups, sides and grid, rebuilt every
+/// frame in last frame's allocations.
 #[derive(Resource, Default)]
 pub(crate) struct BroadPhase {
-    /// Pairs of body indices whose bounding circles overlap and whose layers match.
-    pub pairs: Vec<[u32; 2]>,
     groups: Groups,
     sides: Sides,
     grid: Grid,
     /// Scratch: the runs of the sides a side meets, binned together.
     partner_runs: Vec<Range<u32>>,
-    /// Scratch: the pieces a large query is split into for the task pool.
-    pieces: Vec<Range<u32>>,
+    query_scratch: QueryScratch,
 }
 
 /// Beyond this many sides (or distinct `CollisionLayers` values, for the spatial index),
@@ -69,19 +70,20 @@ pub(crate) const MAX_GROUPS: usize = 24;
 /// rather than growing every cell.
 const MAX_GROWTH_PER_MEAN_RADIUS: f32 = 2.0;
 
-/// Finds this frame's candidate pairs.
-#[inline(never)]
-pub(crate) fn find_candidate_pairs(
-    bodies: Res<Bodies>,
-    settings: Res<CollisionSettings>,
-    mut broad_phase: ResMut<BroadPhase>,
-) {
-    broad_phase.run(&bodies, &settings);
-}
-
 impl BroadPhase {
-    fn run(&mut self, bodies: &Bodies, settings: &CollisionSettings) {
-        self.pairs.clear();
+    /// Finds this frame's candidate pairs (body indices whose bounding circles overlap and
+    /// whose layers match) and hands them to `use_pairs` in batches, each pair once; with
+    /// enough bodies, each batch in a task of the pool (see [`Grid::query_into`]), the one that
+    /// found it where it can. `use_pairs` appends what it makes of a batch to `found`, in an
+    /// order that depends on the thread count: sort the result.
+    #[inline(never)]
+    pub(crate) fn run<T: Send + 'static>(
+        &mut self,
+        bodies: &Bodies,
+        settings: &CollisionSettings,
+        use_pairs: &(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync),
+        found: &mut Vec<T>,
+    ) {
         self.groups.build(bodies);
         let merged = self.groups.active().len() <= MAX_MERGED_GROUPS;
         if merged {
@@ -89,16 +91,16 @@ impl BroadPhase {
             self.sides.build(groups, runs, &bodies.radii);
         }
         let Self {
-            pairs,
             sides,
             grid,
             partner_runs,
-            pieces,
+            query_scratch,
             ..
         } = self;
         let mut query = |grid: &Grid, runs: &[Range<u32>], len: usize, join: Join| {
             let split = ParallelSplit::of(len, 4, settings);
-            grid.query_into(bodies, (runs, len), join, split, pieces, pairs);
+            let output = (use_pairs, &mut *found);
+            grid.query_into(bodies, (runs, len), join, split, query_scratch, output);
         };
         let sides = sides.active();
         if !merged || sides.len() > MAX_GROUPS {
@@ -185,11 +187,24 @@ mod tests {
         bodies
     }
 
-    /// The broad phase run once over `bodies`, with the default settings.
-    fn run(bodies: &Bodies) -> BroadPhase {
+    /// The broad phase run once over `bodies`, with the default settings, and the pairs it
+    /// found.
+    fn run(bodies: &Bodies) -> (BroadPhase, Vec<[u32; 2]>) {
         let mut broad_phase = BroadPhase::default();
-        broad_phase.run(bodies, &CollisionSettings::default());
-        broad_phase
+        let pairs = run_again(&mut broad_phase, bodies, &CollisionSettings::default());
+        (broad_phase, pairs)
+    }
+
+    /// The pairs `broad_phase` finds among `bodies`, as they are handed over.
+    fn run_again(
+        broad_phase: &mut BroadPhase,
+        bodies: &Bodies,
+        settings: &CollisionSettings,
+    ) -> Vec<[u32; 2]> {
+        let mut pairs = Vec::new();
+        let hand_over = |batch: &[[u32; 2]], pairs: &mut Vec<[u32; 2]>| pairs.extend(batch);
+        broad_phase.run(bodies, settings, &hand_over, &mut pairs);
+        pairs
     }
 
     /// Every pair that a quadratic loop finds, sorted.
@@ -218,11 +233,11 @@ mod tests {
     #[test]
     fn past_the_group_limit_one_grid_checks_layers_per_pair() {
         let bodies = ring(60);
-        let broad_phase = run(&bodies);
+        let (broad_phase, pairs) = run(&bodies);
         assert!(broad_phase.groups.active().len() > MAX_GROUPS);
         let expected = brute_force(&bodies);
         assert!(!expected.is_empty());
-        assert_eq!(sorted(&broad_phase.pairs), expected);
+        assert_eq!(sorted(&pairs), expected);
     }
 
     /// `count` discs of radius 2 scattered over 600 × 600, on layers that `layers` gives each
@@ -260,7 +275,7 @@ mod tests {
             (Vec2::new(420.0, 380.0), 100.0, all),
         ];
         let bodies = scattered(3000, |_| all, &outliers);
-        let broad_phase = run(&bodies);
+        let (broad_phase, pairs) = run(&bodies);
         assert_eq!(broad_phase.grid.folded(), Some(0));
         assert!(
             broad_phase.grid.fullest_cell() <= 16,
@@ -269,7 +284,7 @@ mod tests {
         );
         let expected = brute_force(&bodies);
         assert!(expected.len() > 100);
-        assert_eq!(sorted(&broad_phase.pairs), expected);
+        assert_eq!(sorted(&pairs), expected);
     }
 
     /// A body that is not finite (which the pipeline never places, but the grid must not
@@ -301,10 +316,10 @@ mod tests {
                 }
             }
             let bodies = bodies_of(&list);
-            let broad_phase = run(&bodies);
+            let (_, pairs) = run(&bodies);
             let expected = brute_force(&bodies);
             assert!(expected.contains(&[0, 1]), "{stray:?}");
-            assert_eq!(sorted(&broad_phase.pairs), expected, "{stray:?}");
+            assert_eq!(sorted(&pairs), expected, "{stray:?}");
         }
     }
 
@@ -327,13 +342,13 @@ mod tests {
             |i| if i % 20 == 0 { enemies } else { bullets },
             &extra,
         );
-        let mut broad_phase = run(&bodies);
+        let (mut broad_phase, pairs) = run(&bodies);
         assert_eq!(
             broad_phase.grid.folded(),
             Some(1),
             "the huge enemy kept aside"
         );
-        assert_eq!(sorted(&broad_phase.pairs), brute_force(&bodies));
+        assert_eq!(sorted(&pairs), brute_force(&bodies));
         // And past the group limit, one folded grid for everyone, with layers checked per pair.
         let bodies = scattered(
             2000,
@@ -346,10 +361,10 @@ mod tests {
                 (Vec2::ZERO, 3000.0, bullets),
             ],
         );
-        broad_phase.run(&bodies, &CollisionSettings::default());
+        let pairs = run_again(&mut broad_phase, &bodies, &CollisionSettings::default());
         assert!(broad_phase.groups.active().len() > MAX_GROUPS);
         assert_eq!(broad_phase.grid.folded(), Some(1));
-        assert_eq!(sorted(&broad_phase.pairs), brute_force(&bodies));
+        assert_eq!(sorted(&pairs), brute_force(&bodies));
     }
 
     #[test]
@@ -394,14 +409,14 @@ mod tests {
                 extra.push((Vec2::splat(3e7), 12.0, enemies));
             }
             let bodies = scattered(4000, bullet, &extra);
-            let broad_phase = run(&bodies);
+            let (broad_phase, pairs) = run(&bodies);
             // The bullets, and the enemies with the elites (which never meet each other
             // either), each pair's layers checked.
             assert_eq!(broad_phase.sides.active().len(), 2);
             assert_eq!(broad_phase.grid.folded().is_some(), far_away);
             let expected = brute_force(&bodies);
             assert!(expected.len() > 100, "{}", expected.len());
-            assert_eq!(sorted(&broad_phase.pairs), expected);
+            assert_eq!(sorted(&pairs), expected);
         }
     }
 
@@ -428,8 +443,8 @@ mod tests {
             let bodies = bodies_of(&case);
             let expected = brute_force(&bodies);
             assert!(!expected.is_empty());
-            let broad_phase = run(&bodies);
-            assert_eq!(sorted(&broad_phase.pairs), expected);
+            let (_, pairs) = run(&bodies);
+            assert_eq!(sorted(&pairs), expected);
         }
     }
 
@@ -463,8 +478,8 @@ mod tests {
                 }
             }
             let bodies = bodies_of(&list);
-            let broad_phase = run(&bodies);
-            let found = sorted(&broad_phase.pairs);
+            let (_, pairs) = run(&bodies);
+            let found = sorted(&pairs);
             assert_eq!(found, brute_force(&bodies));
         }
         assert!(touching > 10_000, "{touching}");
@@ -485,11 +500,11 @@ mod tests {
                 CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0)),
             )],
         );
-        let broad_phase = run(&bodies);
+        let (broad_phase, pairs) = run(&bodies);
         assert!(broad_phase.groups.active().len() > MAX_MERGED_GROUPS);
         let expected = brute_force(&bodies);
         assert!(expected.len() > 50, "{}", expected.len());
-        assert_eq!(sorted(&broad_phase.pairs), expected);
+        assert_eq!(sorted(&pairs), expected);
     }
 
     #[test]
@@ -504,8 +519,61 @@ mod tests {
                 *layers =
                     CollisionLayers::new(parity | LayerMask::layer(2 + index as u32 % 5), parity);
             });
-        let broad_phase = run(&bodies);
+        let (broad_phase, pairs) = run(&bodies);
         assert!(broad_phase.groups.active().len() <= MAX_GROUPS);
-        assert_eq!(sorted(&broad_phase.pairs), brute_force(&bodies));
+        assert_eq!(sorted(&pairs), brute_force(&bodies));
+    }
+
+    /// Split across two threads, with the bodies that crowd over the targets at the start of
+    /// the list (so in the first pieces, which hand most of their pairs to tasks of their
+    /// own): the same pairs as a quadratic loop, each once, and as found on one thread.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn pairs_split_across_threads_are_every_pair_once() {
+        use bevy::tasks::{ComputeTaskPool, TaskPoolBuilder};
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        use std::sync::Mutex;
+        let pool = ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(2).build());
+        assert!(pool.thread_num() > 1, "the pool needs two threads");
+        let (bullets, targets) = (
+            CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
+            CollisionLayers::new(
+                LayerMask::layer(1),
+                LayerMask::layer(0) | LayerMask::layer(1),
+            ),
+        );
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut discs: Vec<_> = (0..3000)
+            .map(|index| {
+                let spread = if index < 800 { 60.0 } else { 600.0 };
+                let center =
+                    Vec2::new(rng.random_range(0.0..spread), rng.random_range(0.0..spread));
+                (center, 2.0, bullets)
+            })
+            .collect();
+        discs.extend((0..40).map(|index| (Vec2::splat(index as f32 * 1.5), 20.0, targets)));
+        let bodies = bodies_of(&discs);
+        let expected = brute_force(&bodies);
+        assert!(expected.len() > 5000, "{}", expected.len());
+        let serial = CollisionSettings {
+            parallel_threshold: usize::MAX,
+        };
+        let one_thread = run_again(&mut BroadPhase::default(), &bodies, &serial);
+        let batches = Mutex::new(Vec::new());
+        let hand_over = |batch: &[[u32; 2]], pairs: &mut Vec<[u32; 2]>| {
+            batches.lock().unwrap().push(batch.len());
+            pairs.extend(batch);
+        };
+        let settings = CollisionSettings {
+            parallel_threshold: 1,
+        };
+        let mut split = Vec::new();
+        BroadPhase::default().run(&bodies, &settings, &hand_over, &mut split);
+        // The bullets' query alone is cut into eight pieces: more batches than pieces (of
+        // both queries) means the crowded pieces handed pairs on.
+        let batches = batches.into_inner().unwrap();
+        assert!(batches.len() > 16, "{batches:?}");
+        assert_eq!(sorted(&split), expected);
+        assert_eq!(sorted(&one_thread), expected);
     }
 }
