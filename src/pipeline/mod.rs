@@ -2,14 +2,15 @@
 //! [`broad_phase`] finds the pairs whose bounding circles meet, the [`narrow_phase`] runs the
 //! exact test on each, and [`events`] turns the result into messages and triggers. The broad
 //! and narrow phases run in one system, the narrow phase's: it hands the broad phase the
-//! exact test to run on each batch of pairs, in the task that found them.
+//! exact test to run on each batch of pairs, on the thread that found them.
 //!
 //! Each stage owns the resource it writes and reads only those of the stages before it:
 //! [`Bodies`](bodies::Bodies) (prepare), `BroadPhase` (its groups, grid and scratch space),
 //! `NarrowPhase`, and the public [`Contacts`](crate::Contacts) (events). The plugin puts each
 //! system into its [`CollisionSystems`](crate::CollisionSystems) set;
 //! [`ParallelSplit`](parallel::ParallelSplit) is the one rule by which a stage decides whether,
-//! and how finely, to split its work across the task pool. Each system, and the broad phase's
+//! and how finely, to split its work across the task pool, and the one way it runs the
+//! pieces. Each system, and the broad phase's
 //! search, is `#[inline(never)]`, so that a profiler (the scene bench's `--instructions`)
 //! counts it under its own name.
 

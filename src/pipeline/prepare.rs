@@ -417,25 +417,22 @@ fn place_circles<'w>(
         }
         // In parallel: each piece of a table fills its own slots.
         Some(split) => {
+            let mut rest = slots;
+            let mut pieces = Vec::new();
+            for table in &still_tables {
+                for first in (0..table.0.len()).step_by(split.piece_size) {
+                    let part =
+                        table_part(table, first..table.0.len().min(first + split.piece_size));
+                    let (piece, after) = rest.split_at(part.0.len());
+                    rest = after;
+                    pieces.push((part, piece));
+                }
+            }
             skipped = split
-                .pool
-                .scope(|scope| {
-                    let mut rest = slots;
-                    for table in &still_tables {
-                        for first in (0..table.0.len()).step_by(split.piece_size) {
-                            let part = table_part(
-                                table,
-                                first..table.0.len().min(first + split.piece_size),
-                            );
-                            let (mut piece, after) = rest.split_at(part.0.len());
-                            rest = after;
-                            scope.spawn(async move {
-                                let mut skipped = Vec::new();
-                                fill_still_slots(&part, &mut piece, 0, &mut skipped);
-                                skipped
-                            });
-                        }
-                    }
+                .work_through(pieces, |(part, mut piece), _| {
+                    let mut skipped = Vec::new();
+                    fill_still_slots(&part, &mut piece, 0, &mut skipped);
+                    skipped
                 })
                 .concat();
         }

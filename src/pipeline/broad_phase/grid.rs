@@ -7,6 +7,14 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use core::ops::Range;
 
+/// A piece of a query split across threads (see [`Grid::query_into`]).
+enum Work<'a> {
+    /// Find the pairs of these runs' bodies, then use them.
+    Search(&'a [Range<u32>]),
+    /// Use these pairs, found by another piece.
+    Use(Vec<[u32; 2]>),
+}
+
 /// Scratch space for [`Grid::query_into`], kept between frames.
 #[derive(Default)]
 pub(crate) struct QueryScratch {
@@ -556,10 +564,10 @@ impl Grid {
     /// Finds the pairs between the bodies of `runs` (`len` of them) and the binned bodies, as
     /// `join` says, and hands them to `use_pairs` in batches, each pair once; `use_pairs`
     /// appends what it makes of a batch to `found`. Split across the task pool when there are
-    /// enough bodies (see [`ParallelSplit`]): each batch is used in a task, the one that found
-    /// it or, when a piece finds many pairs, one of its own; the batches then come back in an
-    /// order that depends on the threads.
-    pub(super) fn query_into<T: Send + 'static>(
+    /// enough bodies (see [`ParallelSplit`]): each piece's pairs are used by the thread that
+    /// found them, or, when a piece finds many, partly handed back for another thread to use;
+    /// the batches then come back in an order that depends on the threads.
+    pub(super) fn query_into<T: Send>(
         &self,
         bodies: &Bodies,
         (runs, len): (&[Range<u32>], usize),
@@ -601,30 +609,33 @@ impl Grid {
         // An exact test costs ten to twenty times the search for one body's pairs: a batch of
         // pairs a quarter of a piece's size is already a few times the piece's own search.
         let batch_size = split.piece_size / 4;
-        let use_batch = |pairs: &[[u32; 2]]| {
-            let mut found = Vec::new();
-            use_pairs(pairs, &mut found);
-            found
-        };
-        let chunks = split.pool.scope(|scope| {
-            let mut piece_start = 0;
-            for &piece_end in &piece_ends {
+        let mut piece_start = 0;
+        let pieces = piece_ends
+            .iter()
+            .map(|&piece_end| {
                 let piece = &pieces[piece_start..piece_end];
                 piece_start = piece_end;
-                scope.spawn(async move {
+                Work::Search(piece)
+            })
+            .collect();
+        let chunks = split.work_through(pieces, |work, handed_back| {
+            let mut pairs = match work {
+                Work::Search(piece) => {
                     let mut pairs = Vec::new();
                     self.query_runs(bodies, piece, join, &mut pairs);
-                    // Bodies that crowd over the same targets were often spawned together,
-                    // so they are neighbours in their table and one piece finds all their
-                    // pairs: those beyond a batch go to tasks of their own, for an idle
-                    // thread to take.
-                    while pairs.len() > batch_size {
-                        let batch = pairs.split_off(pairs.len() - batch_size);
-                        scope.spawn(async move { use_batch(&batch) });
-                    }
-                    use_batch(&pairs)
-                });
+                    pairs
+                }
+                Work::Use(pairs) => pairs,
+            };
+            // Bodies that crowd over the same targets were often spawned together, so they
+            // are neighbours in their table and one piece finds all their pairs: those beyond
+            // a batch are handed back, for another thread to take.
+            while pairs.len() > batch_size {
+                handed_back.push(Work::Use(pairs.split_off(pairs.len() - batch_size)));
             }
+            let mut found = Vec::new();
+            use_pairs(&pairs, &mut found);
+            found
         });
         for chunk in chunks {
             found.extend(chunk);

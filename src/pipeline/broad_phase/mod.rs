@@ -28,9 +28,9 @@
 //!    holds several layer values.
 //!
 //! The queries are split across Bevy's `ComputeTaskPool` when there are enough of them, and
-//! the caller's `use_pairs` (the narrow phase's exact tests) runs on each piece's pairs in the
-//! task that found them: one scope of tasks for both phases, and no list of every candidate
-//! written and read again.
+//! the caller's `use_pairs` (the narrow phase's exact tests) runs on each piece's pairs on the
+//! thread that found them: one split of the work for both phases, and no list of every
+//! candidate written and read again.
 
 mod grid;
 mod groups;
@@ -73,11 +73,11 @@ const MAX_GROWTH_PER_MEAN_RADIUS: f32 = 2.0;
 impl BroadPhase {
     /// Finds this frame's candidate pairs (body indices whose bounding circles overlap and
     /// whose layers match) and hands them to `use_pairs` in batches, each pair once; with
-    /// enough bodies, each batch in a task of the pool (see [`Grid::query_into`]), the one that
-    /// found it where it can. `use_pairs` appends what it makes of a batch to `found`, in an
-    /// order that depends on the thread count: sort the result.
+    /// enough bodies, on the pool's threads, each batch on the thread that found it where it
+    /// can (see [`Grid::query_into`]). `use_pairs` appends what it makes of a batch to
+    /// `found`, in an order that depends on the thread count: sort the result.
     #[inline(never)]
-    pub(crate) fn run<T: Send + 'static>(
+    pub(crate) fn run<T: Send>(
         &mut self,
         bodies: &Bodies,
         settings: &CollisionSettings,
@@ -525,8 +525,8 @@ mod tests {
     }
 
     /// Split across two threads, with the bodies that crowd over the targets at the start of
-    /// the list (so in the first pieces, which hand most of their pairs to tasks of their
-    /// own): the same pairs as a quadratic loop, each once, and as found on one thread.
+    /// the list (so in the first pieces, which hand most of their pairs back for another
+    /// thread): the same pairs as a quadratic loop, each once, and as found on one thread.
     #[cfg(feature = "parallel")]
     #[test]
     fn pairs_split_across_threads_are_every_pair_once() {
