@@ -478,7 +478,9 @@ fn print_instructions() {
         let total = per_collider(inclusive(&[COUNTED_FUNCTION]));
         // The broad phase's search, less the tests it hands its pairs to (on one thread, in
         // the same call).
-        let broad = inclusive(&[BROAD_SEARCH]) - inclusive(&[PAIR_TESTS]);
+        let search = inclusive(&[BROAD_SEARCH]);
+        assert!(search > 0.0, "callgrind_annotate lists no {BROAD_SEARCH}");
+        let broad = search - inclusive(&[PAIR_TESTS]);
         let narrow = inclusive(&[BROAD_AND_NARROW]) - broad;
         let [prepare, broad, narrow, events] =
             [inclusive(&PREPARE), broad, narrow, inclusive(&[EVENTS])].map(per_collider);

@@ -85,7 +85,8 @@
 //! other merged into sides, each side read once against a uniform grid of the smaller sides it
 //! can meet, the exact circle check),
 //! **narrow phase** (the exact pair tests, and the time of impact of pairs that moved relative
-//! to each other, in parallel when there is enough work), **events**
+//! to each other; one system with the broad phase, each batch of candidates tested as it is
+//! found, in parallel when there is enough work), **events**
 //! (this frame's pairs diffed against the last). Results are sorted, so they do not depend on
 //! the thread count.
 //!

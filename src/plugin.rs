@@ -82,7 +82,7 @@ impl Default for CollisionPlugin {
     }
 }
 
-/// The pipeline's stages, chained in this order, all after
+/// The pipeline's system sets, chained in this order, all after
 /// [`TransformSystems::Propagate`].
 ///
 /// To read this frame's contacts in the same schedule, order a system
@@ -92,16 +92,16 @@ pub enum CollisionSystems {
     /// Each enabled collider's world shape and bounding circle, from its [`GlobalTransform`];
     /// each [`Swept`](crate::Swept) collider's path since the last run.
     Prepare,
-    /// Empty: the broad phase runs inside [`NarrowPhase`](Self::NarrowPhase), which tests
-    /// each batch of candidates in the task that found it. Still ordered between
-    /// [`Prepare`](Self::Prepare) and `NarrowPhase`, so that systems placed against it keep
-    /// their place.
+    /// Empty: the broad phase runs inside [`NarrowPhase`](Self::NarrowPhase), whose system
+    /// tests the candidates as it finds them. Still ordered between [`Prepare`](Self::Prepare)
+    /// and `NarrowPhase`, so that systems placed against it keep their place.
     #[deprecated(
         note = "the broad phase runs in `CollisionSystems::NarrowPhase`: order against that"
     )]
     BroadPhase,
-    /// Candidate pairs (bounding circles that overlap, layers that match), found and given
-    /// the exact test, with the crossing points, in the same tasks.
+    /// The broad phase's candidate pairs (bounding circles that overlap, layers that match),
+    /// each given the exact test, with the crossing points, as it is found (split across the
+    /// task pool, each batch mostly on the thread that found it).
     NarrowPhase,
     /// [`Contact`], [`ContactStarted`] and [`ContactEnded`] are written, observers triggered,
     /// [`Contacts`] and [`CollidingEntities`] updated.

@@ -2,7 +2,7 @@
 //! [`broad_phase`] finds the pairs whose bounding circles meet, the [`narrow_phase`] runs the
 //! exact test on each, and [`events`] turns the result into messages and triggers. The broad
 //! and narrow phases run in one system, the narrow phase's: it hands the broad phase the
-//! exact test to run on each batch of pairs, on the thread that found them.
+//! exact test to run on each batch of pairs, mostly on the thread that found them.
 //!
 //! Each stage owns the resource it writes and reads only those of the stages before it:
 //! [`Bodies`](bodies::Bodies) (prepare), `BroadPhase` (its groups, grid and scratch space),

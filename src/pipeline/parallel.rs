@@ -2,9 +2,11 @@
 //! the one way it runs the pieces.
 
 use crate::settings::CollisionSettings;
+use bevy::platform::time::Instant;
 use bevy::tasks::ComputeTaskPool;
 use core::panic::AssertUnwindSafe;
-use core::sync::atomic::{AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use core::time::Duration;
 use std::collections::VecDeque;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -20,9 +22,9 @@ impl ParallelSplit {
     /// The fewest items in a piece: below it a task costs more than it saves.
     const MIN_PIECE: usize = 64;
 
-    /// How many times the calling thread checks, between yields, whether the pieces other
-    /// threads are running have finished.
-    const SPINS_BEFORE_YIELD: u32 = 256;
+    /// How long the calling thread waits for the pieces running elsewhere, checking, before
+    /// it leaves the rest of the wait to the task pool's scope (asleep, woken when they end).
+    const MOST_CHECKING: Duration = Duration::from_micros(200);
 
     /// How to split `len` items into about `pieces_per_thread` pieces per thread, or `None` to
     /// run them on the calling thread: when the pool has one thread, or there are fewer than
@@ -40,61 +42,61 @@ impl ParallelSplit {
     /// Runs `work` on every piece, on the calling thread and on the pool's other threads, and
     /// returns the results in the order of `pieces`. `work` may hand back more pieces (pushed
     /// onto its second argument), which are run the same way; their results come after those
-    /// of `pieces`, in an order that depends on the threads.
+    /// of `pieces`, in an order that depends on the threads. `work` must never block or wait
+    /// for the pool: the calling thread may be waiting for it.
     ///
     /// Each thread takes the next piece that no thread has taken, until none is left. The
-    /// calling thread then waits for the pieces still running elsewhere, checking rather than
-    /// sleeping: a piece is short, and a thread put to sleep in the task pool's scope is woken
-    /// tens of microseconds after the last piece ends (measured on a two-core machine, where
-    /// that was about a twelfth of the whole frame at 50,000 bullets). The other threads' tasks
-    /// end as soon as they find no piece left; one that starts late finds none and ends at once.
+    /// calling thread then waits for the pieces still running elsewhere checking rather than
+    /// asleep, for up to [`MOST_CHECKING`](Self::MOST_CHECKING): a piece is short, and a thread
+    /// put to sleep in the task pool's scope is woken tens of microseconds after the last piece
+    /// ends (on a two-core machine, about a twelfth of the whole frame at 50,000 bullets). The
+    /// other threads' tasks end as soon as they find no piece left; one that starts late finds
+    /// none and ends at once. (With more than two threads, pieces handed back after some tasks
+    /// have ended are run by fewer threads.)
     ///
-    /// A panic in `work` is resumed on the calling thread once no thread runs a piece.
+    /// A panic in `work` stops the pieces not yet taken and is resumed once no thread runs
+    /// one.
     pub fn work_through<P: Send, T: Send>(
         &self,
         pieces: Vec<P>,
         work: impl Fn(P, &mut Vec<P>) -> T + Sync,
     ) -> Vec<T> {
         let piece_count = pieces.len();
-        let shared = Shared {
-            queue: Mutex::new(pieces.into_iter().enumerate().collect()),
+        let state = Shared {
+            queue: Mutex::new(Queue {
+                pieces: pieces.into_iter().enumerate().collect(),
+                next_index: piece_count,
+            }),
             waiting: AtomicUsize::new(piece_count),
             unfinished: AtomicUsize::new(piece_count),
-            next_index: AtomicUsize::new(piece_count),
+            panicked: AtomicBool::new(false),
             results: Mutex::new(Vec::with_capacity(piece_count)),
         };
-        let (shared, work) = (&shared, &work);
-        let mut first_panic = None;
+        let (shared, work) = (&state, &work);
+        let mut caller_panic = None;
         self.pool.scope(|scope| {
             for _ in 1..self.pool.thread_num().min(piece_count) {
                 scope.spawn(async move { shared.take_and_run(work) });
             }
-            let mut spins = 0;
             loop {
                 // Caught, so that it unwinds only once the other threads are done with the
                 // pieces, which borrow from the caller.
                 let run = std::panic::catch_unwind(AssertUnwindSafe(|| shared.take_and_run(work)));
-                first_panic = first_panic.take().or(run.err());
-                // Wait for the pieces still running elsewhere; take any they hand back.
-                while shared.unfinished.load(Ordering::Acquire) > 0
-                    && shared.waiting.load(Ordering::Relaxed) == 0
-                {
-                    spins += 1;
-                    if spins % Self::SPINS_BEFORE_YIELD == 0 {
-                        std::thread::yield_now();
-                    } else {
-                        core::hint::spin_loop();
-                    }
-                }
-                if shared.unfinished.load(Ordering::Acquire) == 0 {
+                caller_panic = caller_panic.take().or(run.err());
+                if !shared.wait_for_others(Self::MOST_CHECKING) {
+                    // Done, or still running after the wait: the scope waits for the rest.
                     break;
                 }
+                // A piece was handed back while this thread waited: take it too.
             }
         });
-        if let Some(panic) = first_panic {
+        if let Some(panic) = caller_panic {
             std::panic::resume_unwind(panic);
         }
-        let mut results = core::mem::take(&mut *lock(&shared.results));
+        let mut results = state
+            .results
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
         results.sort_unstable_by_key(|(index, _)| *index);
         results.into_iter().map(|(_, result)| result).collect()
     }
@@ -102,59 +104,92 @@ impl ParallelSplit {
 
 /// What the threads of [`ParallelSplit::work_through`] share.
 struct Shared<P, T> {
-    /// The pieces no thread has taken yet, with their indices.
-    queue: Mutex<VecDeque<(usize, P)>>,
-    /// How many pieces `queue` holds, to be read without the lock.
+    queue: Mutex<Queue<P>>,
+    /// How many pieces the queue holds, to be read without its lock.
     waiting: AtomicUsize,
     /// The pieces not yet finished, taken or not.
     unfinished: AtomicUsize,
-    /// The index of the next piece handed back.
-    next_index: AtomicUsize,
+    /// Whether a piece's work panicked: no more pieces are taken.
+    panicked: AtomicBool,
     /// The finished pieces' results, with their pieces' indices.
     results: Mutex<Vec<(usize, T)>>,
+}
+
+/// The pieces no thread has taken yet.
+struct Queue<P> {
+    /// The pieces, with their indices.
+    pieces: VecDeque<(usize, P)>,
+    /// The index of the next piece handed back.
+    next_index: usize,
 }
 
 impl<P, T> Shared<P, T> {
     /// Takes and runs pieces until none is waiting.
     fn take_and_run(&self, work: &impl Fn(P, &mut Vec<P>) -> T) {
         let mut handed_back = Vec::new();
-        loop {
-            let Some((index, piece)) = self.take() else {
-                return;
-            };
+        while let Some((index, piece)) = self.take() {
             // Counted as finished even if `work` panics, so that no thread waits for it.
-            let _finished = Finished(&self.unfinished);
+            let finished = Finished(self);
             let result = work(piece, &mut handed_back);
             if !handed_back.is_empty() {
                 // Counted before this piece is finished, so the count never reads zero early.
                 self.unfinished
                     .fetch_add(handed_back.len(), Ordering::Relaxed);
-                let first = self
-                    .next_index
-                    .fetch_add(handed_back.len(), Ordering::Relaxed);
                 let mut queue = lock(&self.queue);
+                let first = queue.next_index;
+                queue.next_index += handed_back.len();
                 self.waiting.fetch_add(handed_back.len(), Ordering::Relaxed);
-                queue.extend((first..).zip(handed_back.drain(..)));
+                queue.pieces.extend((first..).zip(handed_back.drain(..)));
             }
             lock(&self.results).push((index, result));
+            drop(finished);
         }
     }
 
-    /// The next piece no thread has taken, if any.
+    /// The next piece no thread has taken, if any (none once a piece has panicked).
     fn take(&self) -> Option<(usize, P)> {
+        if self.panicked.load(Ordering::Relaxed) {
+            return None;
+        }
         let mut queue = lock(&self.queue);
-        let next = queue.pop_front()?;
+        let next = queue.pieces.pop_front()?;
         self.waiting.fetch_sub(1, Ordering::Relaxed);
         Some(next)
     }
+
+    /// Waits, checking, up to `most` for the pieces running on other threads: `true` when
+    /// one of them handed back a piece meanwhile (to be taken), `false` when all are finished
+    /// or the time is up.
+    fn wait_for_others(&self, most: Duration) -> bool {
+        let start = Instant::now();
+        let mut checks: u32 = 0;
+        loop {
+            if self.unfinished.load(Ordering::Acquire) == 0 {
+                return false;
+            }
+            if self.waiting.load(Ordering::Relaxed) > 0 && !self.panicked.load(Ordering::Relaxed) {
+                return true;
+            }
+            checks = checks.wrapping_add(1);
+            // The clock read now and then: it costs more than a check.
+            if checks.is_multiple_of(64) && start.elapsed() > most {
+                return false;
+            }
+            core::hint::spin_loop();
+        }
+    }
 }
 
-/// Counts one piece finished when dropped (when its work returns or unwinds).
-struct Finished<'a>(&'a AtomicUsize);
+/// Counts one piece finished when dropped (when its work returns or unwinds); an unwinding
+/// piece stops the others from being taken.
+struct Finished<'a, P, T>(&'a Shared<P, T>);
 
-impl Drop for Finished<'_> {
+impl<P, T> Drop for Finished<'_, P, T> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Release);
+        if std::thread::panicking() {
+            self.0.panicked.store(true, Ordering::Relaxed);
+        }
+        self.0.unfinished.fetch_sub(1, Ordering::Release);
     }
 }
 
@@ -164,20 +199,26 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The compute pool with two threads, for tests of the parallel paths (the lib's tests share
+/// one pool; without Bevy's `multi_threaded`, its pools have no threads of their own, so such
+/// tests need the `parallel` feature).
+#[cfg(all(test, feature = "parallel"))]
+pub(crate) fn two_thread_pool() -> &'static ComputeTaskPool {
+    use bevy::tasks::TaskPoolBuilder;
+    let pool = ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(2).build());
+    assert!(pool.thread_num() > 1, "the pool needs two threads");
+    pool
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A split over a pool of two threads (the lib's tests share one pool; without Bevy's
-    /// `multi_threaded`, its pools have no threads of their own, so these tests need the
-    /// `parallel` feature).
+    /// A split into pieces of one item over a pool of two threads.
     #[cfg(feature = "parallel")]
     fn two_threads() -> ParallelSplit {
-        use bevy::tasks::TaskPoolBuilder;
-        let pool = ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(2).build());
-        assert!(pool.thread_num() > 1, "the pool needs two threads");
         ParallelSplit {
-            pool,
+            pool: two_thread_pool(),
             piece_size: 1,
         }
     }
@@ -186,19 +227,24 @@ mod tests {
     #[test]
     fn every_piece_runs_once_and_the_results_keep_their_order() {
         let split = two_threads();
+        let threads = Mutex::new(std::collections::HashSet::new());
         for round in 0..50 {
             let runs = AtomicUsize::new(0);
             // Every seventh piece hands back two more, one of which hands back one more.
             let results = split.work_through((0..40).collect(), |piece: u64, handed_back| {
                 runs.fetch_add(1, Ordering::Relaxed);
+                lock(&threads).insert(std::thread::current().id());
                 if piece < 1000 && piece.is_multiple_of(7) {
                     handed_back.extend([1000 + piece, 2000 + piece]);
                 } else if (1000..2000).contains(&piece) {
                     handed_back.push(10_000 + piece);
                 }
-                // Some work, so that the threads overlap.
-                (0..500).fold(piece, |sum, step| sum.wrapping_mul(31).wrapping_add(step)) % 2
-                    + 2 * piece
+                // Long enough for the other thread to wake and take some.
+                let start = Instant::now();
+                while start.elapsed() < Duration::from_micros(20) {
+                    core::hint::spin_loop();
+                }
+                2 * piece
             });
             let extra = 3 * (0..40).filter(|piece| piece % 7 == 0).count();
             assert_eq!(runs.into_inner(), 40 + extra, "round {round}");
@@ -217,6 +263,7 @@ mod tests {
             expected.sort_unstable();
             assert_eq!(handed_back, expected, "round {round}");
         }
+        assert!(lock(&threads).len() > 1, "no piece ran on another thread");
     }
 
     #[cfg(feature = "parallel")]

@@ -3,9 +3,13 @@
 
 use crate::pipeline::bodies::Bodies;
 use crate::pipeline::parallel::ParallelSplit;
+use crate::settings::CollisionSettings;
 use bevy::math::DVec2;
 use bevy::prelude::*;
 use core::ops::Range;
+
+/// How many pieces per thread a query is split into (see [`ParallelSplit::of`]).
+pub(super) const PIECES_PER_THREAD: usize = 4;
 
 /// A piece of a query split across threads (see [`Grid::query_into`]).
 enum Work<'a> {
@@ -13,6 +17,13 @@ enum Work<'a> {
     Search(&'a [Range<u32>]),
     /// Use these pairs, found by another piece.
     Use(Vec<[u32; 2]>),
+}
+
+/// What `use_pairs` makes of a batch of pairs, on its own.
+fn use_batch<T>(use_pairs: &impl Fn(&[[u32; 2]], &mut Vec<T>), pairs: &[[u32; 2]]) -> Vec<T> {
+    let mut found = Vec::new();
+    use_pairs(pairs, &mut found);
+    found
 }
 
 /// Scratch space for [`Grid::query_into`], kept between frames.
@@ -565,24 +576,34 @@ impl Grid {
     /// `join` says, and hands them to `use_pairs` in batches, each pair once; `use_pairs`
     /// appends what it makes of a batch to `found`. Split across the task pool when there are
     /// enough bodies (see [`ParallelSplit`]): each piece's pairs are used by the thread that
-    /// found them, or, when a piece finds many, partly handed back for another thread to use;
-    /// the batches then come back in an order that depends on the threads.
+    /// found them, but for those a crowded piece hands back for another thread. Too few bodies
+    /// to split but enough pairs (a crowd over one target), and the pairs alone are split.
+    /// Split either way, the batches come back in an order that depends on the threads.
     pub(super) fn query_into<T: Send>(
         &self,
         bodies: &Bodies,
         (runs, len): (&[Range<u32>], usize),
         join: Join,
-        split: Option<ParallelSplit>,
+        settings: &CollisionSettings,
         scratch: &mut QueryScratch,
         (use_pairs, found): (&(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync), &mut Vec<T>),
     ) {
-        let Some(split) = split else {
-            scratch.pairs.clear();
-            self.query_runs(bodies, runs, join, &mut scratch.pairs);
-            use_pairs(&scratch.pairs, found);
+        debug_assert_eq!(len, runs.iter().map(ExactSizeIterator::len).sum::<usize>());
+        let Some(split) = ParallelSplit::of(len, PIECES_PER_THREAD, settings) else {
+            let pairs = &mut scratch.pairs;
+            pairs.clear();
+            self.query_runs(bodies, runs, join, pairs);
+            match ParallelSplit::of(pairs.len(), PIECES_PER_THREAD, settings) {
+                Some(split) => {
+                    let batches = pairs.chunks(split.piece_size).collect();
+                    let chunks =
+                        split.work_through(batches, |batch, _| use_batch(use_pairs, batch));
+                    found.extend(chunks.into_iter().flatten());
+                }
+                None => use_pairs(pairs, found),
+            }
             return;
         };
-        debug_assert_eq!(len, runs.iter().map(ExactSizeIterator::len).sum::<usize>());
         // Cut the runs into pieces of about `piece_size` bodies each (a piece may hold many
         // short runs), `piece_ends` marking where each piece's runs end in `pieces`.
         let piece_size = split.piece_size as u32;
@@ -608,7 +629,7 @@ impl Grid {
         }
         // An exact test costs ten to twenty times the search for one body's pairs: a batch of
         // pairs a quarter of a piece's size is already a few times the piece's own search.
-        let batch_size = split.piece_size / 4;
+        let batch_size = (split.piece_size / 4).max(1);
         let mut piece_start = 0;
         let pieces = piece_ends
             .iter()
@@ -625,21 +646,18 @@ impl Grid {
                     self.query_runs(bodies, piece, join, &mut pairs);
                     pairs
                 }
-                Work::Use(pairs) => pairs,
+                Work::Use(pairs) => return use_batch(use_pairs, &pairs),
             };
             // Bodies that crowd over the same targets were often spawned together, so they
             // are neighbours in their table and one piece finds all their pairs: those beyond
             // a batch are handed back, for another thread to take.
             while pairs.len() > batch_size {
-                handed_back.push(Work::Use(pairs.split_off(pairs.len() - batch_size)));
+                let batch = pairs.split_off(pairs.len() - batch_size);
+                handed_back.push(Work::Use(batch));
             }
-            let mut found = Vec::new();
-            use_pairs(&pairs, &mut found);
-            found
+            use_batch(use_pairs, &pairs)
         });
-        for chunk in chunks {
-            found.extend(chunk);
-        }
+        found.extend(chunks.into_iter().flatten());
     }
 
     /// Appends the pairs between the bodies of `runs` and the binned bodies, as `join` says.

@@ -41,7 +41,6 @@ use grid::QueryScratch;
 pub(crate) use groups::{Groups, radius_mean_and_max};
 
 use super::bodies::Bodies;
-use super::parallel::ParallelSplit;
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::ops::Range;
@@ -98,9 +97,8 @@ impl BroadPhase {
             ..
         } = self;
         let mut query = |grid: &Grid, runs: &[Range<u32>], len: usize, join: Join| {
-            let split = ParallelSplit::of(len, 4, settings);
             let output = (use_pairs, &mut *found);
-            grid.query_into(bodies, (runs, len), join, split, query_scratch, output);
+            grid.query_into(bodies, (runs, len), join, settings, query_scratch, output);
         };
         let sides = sides.active();
         if !merged || sides.len() > MAX_GROUPS {
@@ -187,11 +185,15 @@ mod tests {
         bodies
     }
 
-    /// The broad phase run once over `bodies`, with the default settings, and the pairs it
-    /// found.
+    /// On the calling thread, whatever the pool: the parallel path has a test of its own.
+    const SERIAL: CollisionSettings = CollisionSettings {
+        parallel_threshold: usize::MAX,
+    };
+
+    /// The broad phase run once over `bodies` on the calling thread, and the pairs it found.
     fn run(bodies: &Bodies) -> (BroadPhase, Vec<[u32; 2]>) {
         let mut broad_phase = BroadPhase::default();
-        let pairs = run_again(&mut broad_phase, bodies, &CollisionSettings::default());
+        let pairs = run_again(&mut broad_phase, bodies, &SERIAL);
         (broad_phase, pairs)
     }
 
@@ -361,7 +363,7 @@ mod tests {
                 (Vec2::ZERO, 3000.0, bullets),
             ],
         );
-        let pairs = run_again(&mut broad_phase, &bodies, &CollisionSettings::default());
+        let pairs = run_again(&mut broad_phase, &bodies, &SERIAL);
         assert!(broad_phase.groups.active().len() > MAX_GROUPS);
         assert_eq!(broad_phase.grid.folded(), Some(1));
         assert_eq!(sorted(&pairs), brute_force(&bodies));
@@ -526,15 +528,14 @@ mod tests {
 
     /// Split across two threads, with the bodies that crowd over the targets at the start of
     /// the list (so in the first pieces, which hand most of their pairs back for another
-    /// thread): the same pairs as a quadratic loop, each once, and as found on one thread.
+    /// thread), or with the pairs alone split (too few bodies to split, but enough pairs):
+    /// the same pairs as a quadratic loop, each once, and as found on one thread.
     #[cfg(feature = "parallel")]
     #[test]
     fn pairs_split_across_threads_are_every_pair_once() {
-        use bevy::tasks::{ComputeTaskPool, TaskPoolBuilder};
         use rand::{RngExt, SeedableRng, rngs::StdRng};
         use std::sync::Mutex;
-        let pool = ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(2).build());
-        assert!(pool.thread_num() > 1, "the pool needs two threads");
+        crate::pipeline::parallel::two_thread_pool();
         let (bullets, targets) = (
             CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
             CollisionLayers::new(
@@ -555,25 +556,35 @@ mod tests {
         let bodies = bodies_of(&discs);
         let expected = brute_force(&bodies);
         assert!(expected.len() > 5000, "{}", expected.len());
-        let serial = CollisionSettings {
-            parallel_threshold: usize::MAX,
-        };
-        let one_thread = run_again(&mut BroadPhase::default(), &bodies, &serial);
-        let batches = Mutex::new(Vec::new());
-        let hand_over = |batch: &[[u32; 2]], pairs: &mut Vec<[u32; 2]>| {
-            batches.lock().unwrap().push(batch.len());
-            pairs.extend(batch);
-        };
-        let settings = CollisionSettings {
-            parallel_threshold: 1,
-        };
-        let mut split = Vec::new();
-        BroadPhase::default().run(&bodies, &settings, &hand_over, &mut split);
-        // The bullets' query alone is cut into eight pieces: more batches than pieces (of
-        // both queries) means the crowded pieces handed pairs on.
-        let batches = batches.into_inner().unwrap();
-        assert!(batches.len() > 16, "{batches:?}");
-        assert_eq!(sorted(&split), expected);
-        assert_eq!(sorted(&one_thread), expected);
+        assert_eq!(sorted(&run(&bodies).1), expected);
+        // The bullets' query is cut into pieces and the targets' among themselves is one:
+        // more batches than that means the crowded pieces handed pairs back.
+        let bullets_split = crate::pipeline::parallel::ParallelSplit::of(
+            3000,
+            grid::PIECES_PER_THREAD,
+            &CollisionSettings {
+                parallel_threshold: 1,
+            },
+        )
+        .expect("two threads");
+        let pieces = 3000_usize.div_ceil(bullets_split.piece_size) + 1;
+        // Searched on one thread (3,000 bullets), but more than that many pairs.
+        let pairs_alone = 3500;
+        for threshold in [1, pairs_alone] {
+            let batches = Mutex::new(Vec::new());
+            let hand_over = |batch: &[[u32; 2]], pairs: &mut Vec<[u32; 2]>| {
+                batches.lock().unwrap().push(batch.len());
+                pairs.extend(batch);
+            };
+            let settings = CollisionSettings {
+                parallel_threshold: threshold,
+            };
+            let mut split = Vec::new();
+            BroadPhase::default().run(&bodies, &settings, &hand_over, &mut split);
+            let batches = batches.into_inner().unwrap();
+            let least = if threshold == 1 { pieces + 1 } else { 3 };
+            assert!(batches.len() >= least, "{threshold}: {batches:?}");
+            assert_eq!(sorted(&split), expected, "{threshold}");
+        }
     }
 }
