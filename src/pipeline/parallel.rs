@@ -286,6 +286,22 @@ mod tests {
         }
     }
 
+    /// Pieces far longer than the calling thread waits checking: it leaves the wait for the
+    /// last ones to the scope, and every result is still there, in order.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn pieces_longer_than_the_check_are_waited_for() {
+        let split = two_threads();
+        let slow = 5 * ParallelSplit::MOST_CHECKING;
+        for _ in 0..5 {
+            let results = split.work_through((0..6).collect(), |piece: usize, _| {
+                std::thread::sleep(slow);
+                piece
+            });
+            assert_eq!(results, (0..6).collect::<Vec<_>>());
+        }
+    }
+
     #[cfg(feature = "parallel")]
     #[test]
     fn no_pieces_no_work() {
