@@ -407,7 +407,7 @@ fn place_circles<'w>(
     let count = still_tables.iter().map(|table| table.0.len()).sum();
     let mut slots = bodies.still_slots(count);
     let mut skipped = Vec::new();
-    match ParallelSplit::of(count, 4, settings) {
+    match ParallelSplit::of(count, settings) {
         None => {
             let mut first = 0;
             for table in &still_tables {

@@ -8,9 +8,6 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use core::ops::Range;
 
-/// How many pieces per thread a query is split into (see [`ParallelSplit::of`]).
-pub(super) const PIECES_PER_THREAD: usize = 4;
-
 /// A piece of a query split across threads (see [`Grid::query_into`]).
 enum Work<'a> {
     /// Find the pairs of these runs' bodies, then use them.
@@ -589,11 +586,11 @@ impl Grid {
         (use_pairs, found): (&(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync), &mut Vec<T>),
     ) {
         debug_assert_eq!(len, runs.iter().map(ExactSizeIterator::len).sum::<usize>());
-        let Some(split) = ParallelSplit::of(len, PIECES_PER_THREAD, settings) else {
+        let Some(split) = ParallelSplit::of(len, settings) else {
             let pairs = &mut scratch.pairs;
             pairs.clear();
             self.query_runs(bodies, runs, join, pairs);
-            match ParallelSplit::of(pairs.len(), PIECES_PER_THREAD, settings) {
+            match ParallelSplit::of(pairs.len(), settings) {
                 Some(split) => {
                     let batches = pairs.chunks(split.piece_size).collect();
                     let chunks =

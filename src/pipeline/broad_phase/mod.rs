@@ -561,7 +561,6 @@ mod tests {
         // more batches than that means the crowded pieces handed pairs back.
         let bullets_split = crate::pipeline::parallel::ParallelSplit::of(
             3000,
-            grid::PIECES_PER_THREAD,
             &CollisionSettings {
                 parallel_threshold: 1,
             },
