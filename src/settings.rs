@@ -9,8 +9,10 @@ pub struct CollisionSettings {
     /// How many items of work a stage needs before it splits them across Bevy's
     /// `ComputeTaskPool`: colliders to place in prepare, colliders to look up in the broad
     /// phase (the narrow phase tests the candidates each piece finds on the same thread, or,
-    /// with fewer colliders, splits the candidate pairs when there are this many). Below it
-    /// the stage runs on the calling thread. The result is the same either way.
+    /// with fewer colliders, splits the candidate pairs when there are this many), contacts to
+    /// write in events (the [`Contact`](crate::Contact) messages on one thread, the starts and
+    /// ends on another). Below it the stage runs on the calling thread. The result is the same
+    /// either way.
     ///
     /// Work is split only when the pool has more than one thread. Bevy's default
     /// `TaskPoolOptions` give the compute pool one thread on a machine with fewer than four

@@ -1,9 +1,13 @@
 //! Stage 4, events: this frame's contacts diffed against the last frame's, and turned into
 //! what the user reads: [`Contact`], [`ContactStarted`] and [`ContactEnded`] messages, the
-//! entity events, [`Contacts`] and [`CollidingEntities`].
+//! entity events, [`Contacts`] and [`CollidingEntities`]. Its two halves touch nothing in
+//! common: with enough contacts (see [`ParallelSplit`]), the copy of every contact into its
+//! message runs on one thread while the starts and ends are found and written on another.
 
 use super::narrow_phase::NarrowPhase;
+use super::parallel::ParallelSplit;
 use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
+use crate::settings::CollisionSettings;
 use bevy::ecs::event::EventKey;
 use bevy::ecs::observer::{ObservedBy, Observer};
 use bevy::ecs::system::SystemParam;
@@ -131,72 +135,123 @@ type CollidingSets<'w, 's> = ParamSet<
     ),
 >;
 
+/// What the contacts that start and end are written to: their messages, the entity events'
+/// triggers and the [`CollidingEntities`] sets.
+#[derive(SystemParam)]
+pub(crate) struct ChangeWriters<'w, 's> {
+    started: MessageWriter<'w, ContactStarted>,
+    ended: MessageWriter<'w, ContactEnded>,
+    colliding: CollidingSets<'w, 's>,
+    watchers: Watchers<'w, 's>,
+    commands: Commands<'w, 's>,
+}
+
+impl ChangeWriters<'_, '_> {
+    /// Writes every pair that starts or ends between `previous` and `current`.
+    fn write(&mut self, previous: &[Contact], current: &[Contact]) {
+        let Self {
+            started,
+            ended,
+            colliding,
+            watchers,
+            commands,
+        } = self;
+        // Looked up on the first change only: most runs start and end nothing.
+        let mut found = None;
+        let mut everywhere = || *found.get_or_insert_with(|| watchers.everywhere());
+        // Looking an entity up costs a cache miss: none at all when no entity could be found.
+        let any_observed = !watchers.observed.is_empty();
+        let mut sets = colliding.p0();
+        let any_sets = !sets.is_empty();
+        diff(previous, current, |change| match change {
+            Change::Started(a, b) => {
+                started.write(ContactStarted {
+                    entity: a,
+                    other: b,
+                });
+                let everywhere = everywhere().started;
+                for (entity, other) in [(a, b), (b, a)] {
+                    if everywhere || watchers.watch(any_observed, entity) {
+                        commands.queue(trigger_if_spawned(ContactStarted { entity, other }));
+                    }
+                    if any_sets && let Ok(mut set) = sets.get_mut(entity) {
+                        set.insert(other);
+                    }
+                }
+            }
+            Change::Ended(a, b) => {
+                ended.write(ContactEnded {
+                    entity: a,
+                    other: b,
+                });
+                let everywhere = everywhere().ended;
+                for (entity, other) in [(a, b), (b, a)] {
+                    if everywhere || watchers.watch(any_observed, entity) {
+                        commands.queue(trigger_if_spawned(ContactEnded { entity, other }));
+                    }
+                    if any_sets && let Ok(mut set) = sets.get_mut(entity) {
+                        set.remove(other);
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// The events stage's two halves, which touch nothing in common: with enough contacts, two
+/// threads write them at once.
+enum Half<'a, 'c, 'w, 's> {
+    /// Every contact, copied into its [`Contact`] message.
+    Contacts(&'a mut MessageWriter<'c, Contact>),
+    /// The pairs that start and end.
+    Changes(&'a mut ChangeWriters<'w, 's>),
+}
+
+impl Half<'_, '_, '_, '_> {
+    fn write(self, previous: &[Contact], current: &[Contact]) {
+        match self {
+            Self::Contacts(writer) => {
+                writer.write_batch(current.iter().cloned());
+            }
+            Self::Changes(writers) => writers.write(previous, current),
+        }
+    }
+}
+
 /// Diffs this frame's contacts against the last frame's and writes every message and trigger.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a system: one parameter per message type and world access"
-)]
 #[inline(never)]
 pub(crate) fn write_contact_events(
     mut narrow_phase: ResMut<NarrowPhase>,
     mut contacts: ResMut<Contacts>,
     mut contact_writer: MessageWriter<Contact>,
-    mut started_writer: MessageWriter<ContactStarted>,
-    mut ended_writer: MessageWriter<ContactEnded>,
-    mut colliding: CollidingSets,
-    watchers: Watchers,
-    mut commands: Commands,
+    mut changes: ChangeWriters,
+    settings: Res<CollisionSettings>,
 ) {
     // This frame's contacts become current; last frame's are diffed, then their buffer reused.
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);
-    let current = contacts.as_slice();
-    // Looked up on the first change only: most runs start and end nothing.
-    let mut found = None;
-    let mut everywhere = || *found.get_or_insert_with(|| watchers.everywhere());
-    // Looking an entity up costs a cache miss: none at all when no entity could be found.
-    let any_observed = !watchers.observed.is_empty();
-    let mut sets = colliding.p0();
-    let any_sets = !sets.is_empty();
-    diff(previous, current, |change| match change {
-        Change::Started(a, b) => {
-            started_writer.write(ContactStarted {
-                entity: a,
-                other: b,
-            });
-            let everywhere = everywhere().started;
-            for (entity, other) in [(a, b), (b, a)] {
-                if everywhere || watchers.watch(any_observed, entity) {
-                    commands.queue(trigger_if_spawned(ContactStarted { entity, other }));
-                }
-                if any_sets && let Ok(mut set) = sets.get_mut(entity) {
-                    set.insert(other);
-                }
+    let (previous, current) = (&**previous, contacts.as_slice());
+    let halves = [
+        Half::Contacts(&mut contact_writer),
+        Half::Changes(&mut changes),
+    ];
+    // The copy of every contact costs about as much as the diff and its messages.
+    match ParallelSplit::of(current.len(), &settings) {
+        Some(split) => {
+            split.work_through(halves.into(), |half, _| half.write(previous, current));
+        }
+        None => {
+            for half in halves {
+                half.write(previous, current);
             }
         }
-        Change::Ended(a, b) => {
-            ended_writer.write(ContactEnded {
-                entity: a,
-                other: b,
-            });
-            let everywhere = everywhere().ended;
-            for (entity, other) in [(a, b), (b, a)] {
-                if everywhere || watchers.watch(any_observed, entity) {
-                    commands.queue(trigger_if_spawned(ContactEnded { entity, other }));
-                }
-                if any_sets && let Ok(mut set) = sets.get_mut(entity) {
-                    set.remove(other);
-                }
-            }
-        }
-    });
+    }
     // A `CollidingEntities` added since the last run starts from every current contact, not
     // only from those that start from now on.
-    for (entity, mut set) in &mut colliding.p1() {
+    for (entity, mut set) in &mut changes.colliding.p1() {
         set.replace(contacts.touching(entity));
     }
-    contact_writer.write_batch(current.iter().cloned());
-    previous.clear();
+    narrow_phase.contacts.clear();
 }
 
 #[cfg(test)]

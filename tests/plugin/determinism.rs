@@ -18,7 +18,15 @@ struct Frame {
     impacts: Vec<Option<[u32; 5]>>,
     started: Vec<(u64, u64)>,
     ended: Vec<(u64, u64)>,
+    /// The entity events, in the order the observers saw them: `true` for a start.
+    triggered: Vec<(u64, u64, bool)>,
+    /// Each watched entity's [`CollidingEntities`], sorted.
+    colliding: Vec<(u64, Vec<u64>)>,
 }
+
+/// The entity events seen this frame.
+#[derive(Resource, Default)]
+struct Triggered(Vec<(u64, u64, bool)>);
 
 /// Spawns 600 colliders; every 30th (a circle) has a NaN position, so that the plugin skips
 /// bodies in the middle of the ones it places in parallel. With `swept`, every fourth is
@@ -50,6 +58,9 @@ fn spawn_scene(app: &mut App, seed: u64, swept: bool) -> Vec<Entity> {
                 rng.random_range(4.0..16.0),
             )),
         };
+        if i % 5 == 0 {
+            entity.insert(CollidingEntities::default());
+        }
         if swept && i % 4 == 0 {
             velocity *= 10.0;
             entity.insert((Swept::default(), Velocity(velocity)));
@@ -73,10 +84,20 @@ fn run(threads: usize, swept: bool) -> Vec<Frame> {
     app.insert_resource(CollisionSettings {
         parallel_threshold: 8,
     })
+    .init_resource::<Triggered>()
+    .add_observer(|start: On<ContactStarted>, mut seen: ResMut<Triggered>| {
+        seen.0
+            .push((start.entity.to_bits(), start.other.to_bits(), true));
+    })
+    .add_observer(|end: On<ContactEnded>, mut seen: ResMut<Triggered>| {
+        seen.0
+            .push((end.entity.to_bits(), end.other.to_bits(), false));
+    })
     .add_systems(Update, movement);
     let unplaceable = spawn_scene(&mut app, 7, swept);
-    (0..40)
+    let frames: Vec<Frame> = (0..40)
         .map(|_| {
+            app.world_mut().resource_mut::<Triggered>().0.clear();
             app.update();
             for contact in last_frame::<Contact>(&app) {
                 assert!(
@@ -119,9 +140,34 @@ fn run(threads: usize, swept: bool) -> Vec<Frame> {
                     .into_iter()
                     .map(|e| key(e.entity, e.other))
                     .collect(),
+                triggered: app.world().resource::<Triggered>().0.clone(),
+                colliding: colliding(app.world_mut()),
             }
         })
-        .collect()
+        .collect();
+    assert!(
+        frames.iter().any(|frame| !frame.triggered.is_empty())
+            && frames
+                .iter()
+                .any(|frame| frame.colliding.iter().any(|(_, set)| !set.is_empty())),
+        "the scene triggered no entity event or filled no CollidingEntities"
+    );
+    frames
+}
+
+/// Every [`CollidingEntities`], by entity, each set sorted.
+fn colliding(world: &mut World) -> Vec<(u64, Vec<u64>)> {
+    let mut sets: Vec<_> = world
+        .query::<(Entity, &CollidingEntities)>()
+        .iter(world)
+        .map(|(entity, set)| {
+            let mut others: Vec<u64> = set.iter().map(|other| other.to_bits()).collect();
+            others.sort_unstable();
+            (entity.to_bits(), others)
+        })
+        .collect();
+    sets.sort_unstable();
+    sets
 }
 
 /// Set in a child process: how many compute threads to run the scene with.

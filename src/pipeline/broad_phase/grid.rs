@@ -23,6 +23,17 @@ fn use_batch<T>(use_pairs: &impl Fn(&[[u32; 2]], &mut Vec<T>), pairs: &[[u32; 2]
     found
 }
 
+/// Appends each piece's results to `found`, in order, a piece at a time: one copy of each
+/// piece's memory. (Flattened value by value, the copy of 50,000 bullets' contacts took three
+/// times as long, alone on the calling thread, as the large values passed through the
+/// iterator one by one.)
+fn append_all<T>(found: &mut Vec<T>, pieces: Vec<Vec<T>>) {
+    found.reserve(pieces.iter().map(Vec::len).sum());
+    for mut piece in pieces {
+        found.append(&mut piece);
+    }
+}
+
 /// Scratch space for [`Grid::query_into`], kept between frames.
 #[derive(Default)]
 pub(crate) struct QueryScratch {
@@ -595,7 +606,7 @@ impl Grid {
                     let batches = pairs.chunks(split.piece_size).collect();
                     let chunks =
                         split.work_through(batches, |batch, _| use_batch(use_pairs, batch));
-                    found.extend(chunks.into_iter().flatten());
+                    append_all(found, chunks);
                 }
                 None => use_pairs(pairs, found),
             }
@@ -654,7 +665,7 @@ impl Grid {
             }
             use_batch(use_pairs, &pairs)
         });
-        found.extend(chunks.into_iter().flatten());
+        append_all(found, chunks);
     }
 
     /// Appends the pairs between the bodies of `runs` and the binned bodies, as `join` says.
