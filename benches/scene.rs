@@ -6,6 +6,8 @@
 //! the broad phase compares group by group; layer values alternating bullet by bullet in one
 //! archetype; half the bullets standing still; the bullets clumped over the enemies; and the
 //! bullets spawned in rows, so that those meeting the enemies are neighbours in their table.
+//! First, the floor: the same schedule with no collider at all, which is what Bevy's executor
+//! costs to run the plugin's systems on this machine (most of the frame at 1,000 bullets).
 //!
 //! The plugin runs in a schedule of its own so that exactly its systems are timed; bullets
 //! move and transforms propagate outside the timed part. The frame time comes from every other
@@ -43,7 +45,8 @@ const MEASURED_FRAMES: usize = 100;
 /// Under callgrind, fewer frames: the counts repeat exactly, so a few say it all.
 const COUNTED_FRAMES: usize = 10;
 /// The scenes measured: how many bullets, and how they differ from the plain rain.
-const SCENES: [(usize, Variant); 11] = [
+const SCENES: [(usize, Variant); 12] = [
+    (0, Variant::Empty),
     (1_000, Variant::Plain),
     (10_000, Variant::Plain),
     (50_000, Variant::Plain),
@@ -61,6 +64,8 @@ const SCENES: [(usize, Variant); 11] = [
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Variant {
     Plain,
+    /// No collider at all, enemies included: the plugin's systems find nothing to do.
+    Empty,
     /// Every bullet [`Swept`].
     Swept,
     /// One more enemy, at (1e7, 1e7).
@@ -85,6 +90,7 @@ impl Variant {
     fn name(self) -> &'static str {
         match self {
             Self::Plain => "rain",
+            Self::Empty => "no colliders",
             Self::Swept => "rain, swept",
             Self::FarOutlier => "rain, far outlier",
             Self::ManyLayers => "rain, 30 layer values",
@@ -204,7 +210,12 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
             Transform::from_translation(position.extend(0.0)),
         )
     };
-    for i in 0..ENEMIES {
+    let enemies = if variant == Variant::Empty {
+        0
+    } else {
+        ENEMIES
+    };
+    for i in 0..enemies {
         let position = Vec2::new(
             (i % 16) as f32 * FIELD.x / 16.0 + 60.0,
             (i / 16) as f32 * 120.0 + 600.0,
@@ -279,8 +290,8 @@ struct Row {
     threads: usize,
     median_ms: f64,
     p90_ms: f64,
-    /// The median frame divided by the collider count, in nanoseconds.
-    ns_per_collider: f64,
+    /// The median frame divided by the collider count, in nanoseconds (`None` for none).
+    ns_per_collider: Option<f64>,
     /// Mean contacts per frame.
     contacts: usize,
     /// Median time of each system: prepare, broad and narrow phases (one system), events.
@@ -292,7 +303,10 @@ fn milliseconds(time: Duration) -> f64 {
 }
 
 fn colliders(bullets: usize, variant: Variant) -> usize {
-    bullets + ENEMIES + usize::from(variant == Variant::FarOutlier)
+    match variant {
+        Variant::Empty => 0,
+        _ => bullets + ENEMIES + usize::from(variant == Variant::FarOutlier),
+    }
 }
 
 /// Median and 90th percentile of the pipeline's time per frame, the mean contact count, and
@@ -336,7 +350,9 @@ fn measure((bullets, variant): (usize, Variant), threads: usize) -> Row {
         threads,
         median_ms: milliseconds(frame),
         p90_ms: milliseconds(times[times.len() * 9 / 10]),
-        ns_per_collider: frame.as_secs_f64() * 1e9 / colliders(bullets, variant) as f64,
+        ns_per_collider: Some(colliders(bullets, variant))
+            .filter(|&colliders| colliders > 0)
+            .map(|colliders| frame.as_secs_f64() * 1e9 / colliders as f64),
         contacts: contacts / MEASURED_FRAMES,
         stages_ms: stages.each_mut().map(|times| milliseconds(median(times))),
     }
@@ -445,7 +461,7 @@ fn print_instructions() {
     println!("| bullets | scene | instructions per collider | prepare | broad | narrow | events |");
     println!("|---:|---|---:|---:|---:|---:|---:|");
     for (index, &(bullets, variant)) in SCENES.iter().enumerate() {
-        if bullets > 50_000 || !chosen((bullets, variant)) {
+        if bullets > 50_000 || variant == Variant::Empty || !chosen((bullets, variant)) {
             continue;
         }
         let out = std::env::temp_dir().join(format!("scene-callgrind-{index}.out"));
@@ -516,15 +532,17 @@ fn print_table(rows: &[Row]) {
     println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for row in rows {
         let [prepare, pairs, events] = row.stages_ms;
+        let per_collider = row
+            .ns_per_collider
+            .map_or_else(|| "–".to_owned(), |ns| format!("{ns:.1}"));
         println!(
-            "| {} | {} | {} | {:.3} | {:.3} | {:.1} | {} | {prepare:.3} | {pairs:.3} \
+            "| {} | {} | {} | {:.3} | {:.3} | {per_collider} | {} | {prepare:.3} | {pairs:.3} \
              | {events:.3} |",
             row.bullets,
             row.variant.name(),
             row.threads,
             row.median_ms,
             row.p90_ms,
-            row.ns_per_collider,
             row.contacts,
         );
     }
@@ -539,10 +557,11 @@ fn print_table(rows: &[Row]) {
     };
     let one_thread = |bullets, variant| find(bullets, variant, 1);
     let plain_50k = one_thread(50_000, Variant::Plain);
+    let per_collider = |row: &Row| row.ns_per_collider.unwrap_or(f64::NAN);
     if let (Some(at_50k), Some(at_1m)) = (plain_50k, one_thread(1_000_000, Variant::Plain)) {
         println!(
             "One thread: time per collider at 1,000,000 is {:.2}× that at 50,000.",
-            at_1m.ns_per_collider / at_50k.ns_per_collider
+            per_collider(at_1m) / per_collider(at_50k)
         );
     }
     for variant in [
@@ -566,7 +585,8 @@ fn print_table(rows: &[Row]) {
     let most_threads = rows.iter().map(|row| row.threads).max().unwrap_or(1);
     if most_threads > 1 {
         let scenes = [1_000, 50_000, 1_000_000].map(|bullets| (bullets, Variant::Plain));
-        for (bullets, variant) in scenes.into_iter().chain([(50_000, Variant::Rows)]) {
+        let scenes = [(0, Variant::Empty)].into_iter().chain(scenes);
+        for (bullets, variant) in scenes.chain([(50_000, Variant::Rows)]) {
             if let (Some(one), Some(all)) = (
                 one_thread(bullets, variant),
                 find(bullets, variant, most_threads),
@@ -577,6 +597,20 @@ fn print_table(rows: &[Row]) {
                     one.median_ms / all.median_ms
                 );
             }
+        }
+        // At a thousand bullets, most of the frame is the executor's.
+        if let (Some(floor_one), Some(floor_all), Some(one), Some(all)) = (
+            one_thread(0, Variant::Empty),
+            find(0, Variant::Empty, most_threads),
+            one_thread(1_000, Variant::Plain),
+            find(1_000, Variant::Plain, most_threads),
+        ) {
+            println!(
+                "1000 rain, less the no-collider floor of its thread count: one thread {:.3} ms, \
+                 {most_threads} threads {:.3} ms.",
+                one.median_ms - floor_one.median_ms,
+                all.median_ms - floor_all.median_ms
+            );
         }
     }
 }
