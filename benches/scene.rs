@@ -598,19 +598,5 @@ fn print_table(rows: &[Row]) {
                 );
             }
         }
-        // At a thousand bullets, most of the frame is the executor's.
-        if let (Some(floor_one), Some(floor_all), Some(one), Some(all)) = (
-            one_thread(0, Variant::Empty),
-            find(0, Variant::Empty, most_threads),
-            one_thread(1_000, Variant::Plain),
-            find(1_000, Variant::Plain, most_threads),
-        ) {
-            println!(
-                "1000 rain, less the no-collider floor of its thread count: one thread {:.3} ms, \
-                 {most_threads} threads {:.3} ms.",
-                one.median_ms - floor_one.median_ms,
-                all.median_ms - floor_all.median_ms
-            );
-        }
     }
 }
