@@ -21,11 +21,11 @@ pub enum WorldShape {
 /// The colliders of this frame, as parallel arrays indexed by body: entity, layers, bounding
 /// circle, world shape and motion. Rebuilt every frame, reusing its allocations.
 ///
-/// The still circles (not swept: the bulk of a bullet hell) come first, written in place
-/// ([`Bodies::still_slots`]): a still circle is its own bounding circle and has no motion, so
-/// it has no entry in `shapes` and `motions`, and the arrays it has keep their length from
-/// frame to frame, so that nothing is cleared, filled or reallocated for it. The other bodies
-/// follow ([`Bodies::push`], [`Bodies::extend_circles`]). Read shapes and motions through
+/// The circles come first, written in place ([`Bodies::circle_slots`]): the still ones (not
+/// swept: the bulk of a bullet hell), then the swept ones. A still circle is its own bounding
+/// circle and has no motion, so it has no entry in `shapes` and `motions`. The arrays keep
+/// their length from frame to frame, so that nothing is cleared, filled or reallocated for the
+/// circles. The other bodies follow ([`Bodies::push`]). Read shapes and motions through
 /// [`Bodies::shape`] and [`Bodies::motion`].
 #[derive(Resource, Default)]
 pub struct Bodies {
@@ -48,45 +48,73 @@ pub struct Bodies {
 }
 
 impl Bodies {
-    /// Starts this frame's bodies with room for `count` still circles, and returns their slots
-    /// to be written in place. Slots left as they are keep last frame's bodies: fill every one,
-    /// or mark it a placeholder and call [`Bodies::drop_placeholders`].
-    pub fn still_slots(&mut self, count: usize) -> StillSlots<'_> {
-        self.still = count;
-        self.entities.resize(count, Entity::PLACEHOLDER);
-        self.layers.resize(count, CollisionLayers::NONE);
-        self.centers.resize(count, Vec2::ZERO);
-        self.radii.resize(count, 0.0);
-        self.shapes.clear();
-        self.motions.clear();
+    /// Starts this frame's bodies with room for `still` still circles, then `swept` swept
+    /// ones, and returns their slots to be written in place. Slots left as they are keep last
+    /// frame's bodies: fill every one, or mark it a placeholder and call
+    /// [`Bodies::drop_placeholders`]. The arrays keep their length from a frame with as many
+    /// circles: nothing is filled for them then.
+    pub fn circle_slots(&mut self, still: usize, swept: usize) -> (StillSlots<'_>, SweptSlots<'_>) {
+        let circles = still + swept;
+        self.still = still;
+        self.entities.resize(circles, Entity::PLACEHOLDER);
+        self.layers.resize(circles, CollisionLayers::NONE);
+        self.centers.resize(circles, Vec2::ZERO);
+        self.radii.resize(circles, 0.0);
+        let nothing = WorldShape::Circle(Disc::new(Vec2::ZERO, 0.0));
+        self.shapes.resize(swept, nothing);
+        self.motions.resize(swept, Vec2::ZERO);
         self.vertices.clear();
-        StillSlots {
-            entities: &mut self.entities,
-            layers: &mut self.layers,
-            centers: &mut self.centers,
-            radii: &mut self.radii,
-        }
+        let (entities, swept_entities) = self.entities.split_at_mut(still);
+        let (layers, swept_layers) = self.layers.split_at_mut(still);
+        let (centers, swept_centers) = self.centers.split_at_mut(still);
+        let (radii, swept_radii) = self.radii.split_at_mut(still);
+        (
+            StillSlots {
+                entities,
+                layers,
+                centers,
+                radii,
+            },
+            SweptSlots {
+                entities: swept_entities,
+                layers: swept_layers,
+                centers: swept_centers,
+                radii: swept_radii,
+                shapes: &mut self.shapes,
+                motions: &mut self.motions,
+            },
+        )
     }
 
-    /// Removes the still circles marked as placeholders (see [`StillSlots::skip`]), keeping
-    /// the order. Before any body is pushed.
+    /// Removes the circles marked as placeholders (see [`StillSlots::skip`] and
+    /// [`SweptSlots::skip`]), keeping the order. Before any body is pushed.
     pub fn drop_placeholders(&mut self) {
-        debug_assert!(self.shapes.is_empty());
-        let mut kept = 0;
-        for index in 0..self.still {
-            if self.entities[index] != Entity::PLACEHOLDER {
-                self.entities[kept] = self.entities[index];
-                self.layers[kept] = self.layers[index];
-                self.centers[kept] = self.centers[index];
-                self.radii[kept] = self.radii[index];
-                kept += 1;
+        let (mut kept, mut kept_still) = (0, 0);
+        for index in 0..self.entities.len() {
+            if self.entities[index] == Entity::PLACEHOLDER {
+                continue;
             }
+            self.entities[kept] = self.entities[index];
+            self.layers[kept] = self.layers[index];
+            self.centers[kept] = self.centers[index];
+            self.radii[kept] = self.radii[index];
+            match index.checked_sub(self.still) {
+                // Every still circle is behind: the kept ones are all counted.
+                Some(placed) => {
+                    self.shapes[kept - kept_still] = self.shapes[placed];
+                    self.motions[kept - kept_still] = self.motions[placed];
+                }
+                None => kept_still += 1,
+            }
+            kept += 1;
         }
-        self.still = kept;
+        self.still = kept_still;
         self.entities.truncate(kept);
         self.layers.truncate(kept);
         self.centers.truncate(kept);
         self.radii.truncate(kept);
+        self.shapes.truncate(kept - kept_still);
+        self.motions.truncate(kept - kept_still);
     }
 
     pub fn reserve(&mut self, additional: usize) {
@@ -115,42 +143,6 @@ impl Bodies {
         self.radii.push(radius);
         self.shapes.push(shape);
         self.motions.push(motion);
-    }
-
-    /// Appends circles after the still circles, as [`push`](Self::push) would one by one:
-    /// entity `entities[i]`, on `layers[i]` (the default layers without them), is the disc at
-    /// `centers[i]` of radius `radii[i]`, having moved `motions[i]`. One pass per array.
-    pub fn extend_circles(
-        &mut self,
-        entities: &[Entity],
-        layers: Option<&[CollisionLayers]>,
-        (centers, radii): (&[Vec2], &[f32]),
-        motions: &[Vec2],
-    ) {
-        let len = entities.len();
-        debug_assert!(centers.len() == len && radii.len() == len && motions.len() == len);
-        debug_assert!(layers.is_none_or(|layers| layers.len() == len));
-        self.entities.extend_from_slice(entities);
-        match layers {
-            Some(layers) => self.layers.extend_from_slice(layers),
-            None => self
-                .layers
-                .resize(self.layers.len() + len, CollisionLayers::default()),
-        }
-        let shapes = centers.iter().zip(radii);
-        let shapes = shapes.map(|(&center, &radius)| WorldShape::Circle(Disc::new(center, radius)));
-        self.shapes.extend(shapes);
-        // Each bounding circle grown to cover its whole path, in place.
-        let first = self.centers.len();
-        self.centers.extend_from_slice(centers);
-        self.radii.extend_from_slice(radii);
-        let bounds = self.centers[first..]
-            .iter_mut()
-            .zip(&mut self.radii[first..]);
-        for ((center, radius), &motion) in bounds.zip(motions) {
-            (*center, *radius) = swept_bounds((*center, *radius), motion);
-        }
-        self.motions.extend_from_slice(motions);
     }
 
     /// How far body `index` moved along its swept path, to where it is now: zero unless swept.
@@ -303,6 +295,118 @@ impl StillSlots<'_> {
     }
 }
 
+/// The swept circles' entries in [`Bodies`]' arrays, after the still circles', to be written
+/// in place.
+pub struct SweptSlots<'a> {
+    entities: &'a mut [Entity],
+    layers: &'a mut [CollisionLayers],
+    centers: &'a mut [Vec2],
+    radii: &'a mut [f32],
+    shapes: &'a mut [WorldShape],
+    motions: &'a mut [Vec2],
+}
+
+impl SweptSlots<'_> {
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Splits off the first `at` slots.
+    pub fn split_at(self, at: usize) -> (Self, Self) {
+        let (entities, entities_rest) = self.entities.split_at_mut(at);
+        let (layers, layers_rest) = self.layers.split_at_mut(at);
+        let (centers, centers_rest) = self.centers.split_at_mut(at);
+        let (radii, radii_rest) = self.radii.split_at_mut(at);
+        let (shapes, shapes_rest) = self.shapes.split_at_mut(at);
+        let (motions, motions_rest) = self.motions.split_at_mut(at);
+        (
+            Self {
+                entities,
+                layers,
+                centers,
+                radii,
+                shapes,
+                motions,
+            },
+            Self {
+                entities: entities_rest,
+                layers: layers_rest,
+                centers: centers_rest,
+                radii: radii_rest,
+                shapes: shapes_rest,
+                motions: motions_rest,
+            },
+        )
+    }
+
+    /// Where to write the discs of `slots` where the circles are now, and how far each moved:
+    /// then [`finish_block`](Self::finish_block).
+    pub fn discs_and_motions_mut(
+        &mut self,
+        slots: Range<usize>,
+    ) -> (&mut [Vec2], &mut [f32], &mut [Vec2]) {
+        (
+            &mut self.centers[slots.clone()],
+            &mut self.radii[slots.clone()],
+            &mut self.motions[slots],
+        )
+    }
+
+    /// Finishes the slots from `first` on, whose discs and motions were written (see
+    /// [`discs_and_motions_mut`](Self::discs_and_motions_mut)), as [`Bodies::push`] would
+    /// place each: entity `entities[i]`, on `layers[i]` (the default layers without them), is
+    /// its disc, and its bounding circle is grown to cover its whole path. One pass per array.
+    pub fn finish_block(
+        &mut self,
+        first: usize,
+        entities: &[Entity],
+        layers: Option<&[CollisionLayers]>,
+    ) {
+        let slots = first..first + entities.len();
+        let discs = self.centers[slots.clone()]
+            .iter_mut()
+            .zip(&mut self.radii[slots.clone()]);
+        let paths = self.shapes[slots.clone()]
+            .iter_mut()
+            .zip(&self.motions[slots.clone()]);
+        for ((center, radius), (shape, &motion)) in discs.zip(paths) {
+            *shape = WorldShape::Circle(Disc::new(*center, *radius));
+            (*center, *radius) = swept_bounds((*center, *radius), motion);
+        }
+        self.entities[slots.clone()].copy_from_slice(entities);
+        match layers {
+            Some(layers) => self.layers[slots].copy_from_slice(layers),
+            None => self.layers[slots].fill(CollisionLayers::default()),
+        }
+    }
+
+    /// Writes one circle into slot `index`, as [`Bodies::push`] would place it.
+    pub fn write(
+        &mut self,
+        index: usize,
+        entity: Entity,
+        layers: Option<&CollisionLayers>,
+        disc: Disc,
+        motion: Vec2,
+    ) {
+        self.entities[index] = entity;
+        self.layers[index] = layers.copied().unwrap_or_default();
+        (self.centers[index], self.radii[index]) = swept_bounds((disc.center, disc.radius), motion);
+        self.shapes[index] = WorldShape::Circle(disc);
+        self.motions[index] = motion;
+    }
+
+    /// Marks slot `index` a placeholder, dropped by [`Bodies::drop_placeholders`] (on no
+    /// layer, so that it would meet nothing even if it stayed).
+    pub fn skip(&mut self, index: usize) {
+        self.entities[index] = Entity::PLACEHOLDER;
+        self.layers[index] = CollisionLayers::NONE;
+        self.centers[index] = Vec2::ZERO;
+        self.radii[index] = 0.0;
+        self.motions[index] = Vec2::ZERO;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,7 +419,7 @@ mod tests {
     fn still_circles_come_first_and_placeholders_are_dropped_in_order() {
         let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
         let mut bodies = Bodies::default();
-        let slots = bodies.still_slots(4);
+        let (slots, _) = bodies.circle_slots(4, 0);
         let layers = [CollisionLayers::NONE, CollisionLayers::ALL];
         let (mut first, mut second) = slots.split_at(2);
         first.write(
@@ -354,54 +458,97 @@ mod tests {
         assert_eq!(bodies.motion(2), Vec2::ZERO);
         assert_eq!(bodies.motion(3), Vec2::Y);
         // A new frame keeps the arrays' room, not their bodies.
-        let mut slots = bodies.still_slots(1);
+        let (mut slots, _) = bodies.circle_slots(1, 0);
         slots.write(0, &[entity(5)], None, &[disc(5.0)]);
         assert_eq!(bodies.entities, [entity(5)]);
         assert_eq!(bodies.shapes.len(), 0);
     }
 
     #[test]
-    fn circles_extended_in_a_block_are_as_pushed_one_by_one() {
-        let entities = [3, 1, 4].map(|index| Entity::from_raw_u32(index).unwrap());
+    fn swept_slots_hold_what_push_places() {
+        let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
+        let entities = [3, 1, 4, 7].map(entity);
         let centers = [
             Vec2::new(1.0, 2.0),
             Vec2::new(-5.0, 0.5),
             Vec2::new(1e6, -3.0),
+            Vec2::new(0.0, 9.0),
         ];
-        let radii = [4.0, 0.0, 2.5];
-        let motions = [Vec2::ZERO, Vec2::new(6.0, -8.0), Vec2::new(-0.25, 1e3)];
+        let radii = [4.0, 0.0, 2.5, 1.0];
+        let motions = [
+            Vec2::ZERO,
+            Vec2::new(6.0, -8.0),
+            Vec2::new(-0.25, 1e3),
+            Vec2::new(3.0, 0.0),
+        ];
         let layer_values = [
             CollisionLayers::NONE,
             CollisionLayers::ALL,
             CollisionLayers::NONE,
+            CollisionLayers::ALL,
         ];
+        let still = Disc::new(Vec2::NEG_ONE, 2.0);
+        let after = (entity(9), WorldShape::Circle(Disc::new(Vec2::ONE, 1.0)));
         for layers in [None, Some(&layer_values[..])] {
-            let (mut block, mut one_by_one) = (Bodies::default(), Bodies::default());
-            // A body before them: the block's arrays are appended to, not written from the start.
-            let (first, first_bounds) = (Entity::from_raw_u32(9).unwrap(), (Vec2::ONE, 1.0));
-            for bodies in [&mut block, &mut one_by_one] {
-                let shape = WorldShape::Circle(Disc::new(Vec2::ONE, 1.0));
-                bodies.push(first, None, first_bounds, shape, Vec2::X);
-            }
-            block.extend_circles(&entities, layers, (&centers, &radii), &motions);
-            for i in 0..3 {
+            // Two still circles (the second left out) and four swept ones: the first two
+            // written as a block, the third left out, the fourth one by one. Then a body pushed
+            // after them.
+            let mut slotted = Bodies::default();
+            let (mut still_slots, swept_slots) = slotted.circle_slots(2, 4);
+            still_slots.write(0, &[entity(8)], None, &[still]);
+            still_slots.skip(1);
+            let (mut block, mut rest) = swept_slots.split_at(2);
+            let (block_centers, block_radii, block_motions) = block.discs_and_motions_mut(0..2);
+            block_centers.copy_from_slice(&centers[..2]);
+            block_radii.copy_from_slice(&radii[..2]);
+            block_motions.copy_from_slice(&motions[..2]);
+            block.finish_block(0, &entities[..2], layers.map(|layers| &layers[..2]));
+            rest.skip(0);
+            let fourth = Disc::new(centers[3], radii[3]);
+            rest.write(
+                1,
+                entities[3],
+                layers.map(|layers| &layers[3]),
+                fourth,
+                motions[3],
+            );
+            slotted.drop_placeholders();
+            slotted.push(after.0, None, (Vec2::ONE, 1.0), after.1, Vec2::X);
+            // The same, pushed one by one.
+            let mut pushed = Bodies::default();
+            pushed
+                .circle_slots(1, 0)
+                .0
+                .write(0, &[entity(8)], None, &[still]);
+            for i in [0, 1, 3] {
                 let disc = Disc::new(centers[i], radii[i]);
-                let bounds = (disc.center, disc.radius);
                 let layers = layers.map(|layers| &layers[i]);
                 let shape = WorldShape::Circle(disc);
-                one_by_one.push(entities[i], layers, bounds, shape, motions[i]);
+                pushed.push(
+                    entities[i],
+                    layers,
+                    (disc.center, disc.radius),
+                    shape,
+                    motions[i],
+                );
             }
-            assert_eq!(block.entities, one_by_one.entities);
-            assert_eq!(block.layers, one_by_one.layers);
-            assert_eq!(block.centers, one_by_one.centers);
-            assert_eq!(block.radii, one_by_one.radii);
-            assert_eq!(block.motions, one_by_one.motions);
-            for i in 0..4 {
+            pushed.push(after.0, None, (Vec2::ONE, 1.0), after.1, Vec2::X);
+            assert_eq!(slotted.entities, pushed.entities);
+            assert_eq!(slotted.entities.len(), 5);
+            assert_eq!(slotted.layers, pushed.layers);
+            assert_eq!(slotted.centers, pushed.centers);
+            assert_eq!(slotted.radii, pushed.radii);
+            assert_eq!(slotted.motions, pushed.motions);
+            for i in 0..5 {
                 assert!(matches!(
-                    (block.shape(i), one_by_one.shape(i)),
+                    (slotted.shape(i), pushed.shape(i)),
                     (Shape::Circle(a), Shape::Circle(b)) if a == b
                 ));
+                assert_eq!(slotted.motion(i), pushed.motion(i));
             }
+            // The next frame, with as many circles, writes into the same slots.
+            let (still_slots, swept_slots) = slotted.circle_slots(2, 4);
+            assert_eq!((still_slots.len(), swept_slots.len()), (2, 4));
         }
     }
 

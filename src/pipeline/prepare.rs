@@ -9,13 +9,13 @@
 //! an entity has at most one collider.
 //!
 //! Circles, the bulk of a bullet hell, are read table by table (each component's column as a
-//! slice), and the still ones (not [`Swept`]) written first, in place, a block at a time:
-//! their discs straight into their slots, then checked all at once (the bulk need no check one
-//! by one), then their entities and layers, each array in one tight pass; split across the
-//! task pool when there are enough of them. What it writes per bullet is kept to its entity,
-//! layers and bounding circle.
+//! slice), and written first, in place, the still ones (not [`Swept`]) and then the swept
+//! ones, a block at a time: their discs straight into their slots, then checked all at once
+//! (the bulk need no check one by one), then the rest of each slot, each array in one tight
+//! pass; split across the task pool when there are enough of them. What it writes per still
+//! bullet is kept to its entity, layers and bounding circle.
 
-use super::bodies::{Bodies, StillSlots, WorldShape, conservative};
+use super::bodies::{Bodies, StillSlots, SweptSlots, WorldShape, conservative};
 use super::parallel::ParallelSplit;
 use super::spatial_index::SpatialIndex;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
@@ -249,26 +249,17 @@ pub(crate) fn prepare_bodies(
     for entity in &second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
     }
-    // The still circles first, in place; then everything placed one by one.
-    let (swept_tables, skipped) = place_circles(bodies, &circles, &settings);
+    // The circles first, in place (the still ones, then the swept ones); then everything
+    // placed one by one.
+    let (by_table, skipped) = place_circles(bodies, &circles, &settings);
     for (entity, why) in skipped {
         warnings.skip(entity, why);
     }
     bodies.reserve(polygons.iter().len() + segments.iter().len());
     place_polygons(bodies, &mut polygons, &mut warnings);
     place_segments(bodies, &segments, &mut warnings);
-    match swept_tables {
-        Some(tables) => {
-            let mut scratch = (
-                Vec::with_capacity(BLOCK),
-                Vec::with_capacity(BLOCK),
-                Vec::with_capacity(BLOCK),
-            );
-            for table in &tables {
-                place_swept_rows(bodies, table, &mut scratch, &mut warnings);
-            }
-        }
-        None => place_circles_one_by_one(bodies, &circles, &mut warnings),
+    if !by_table {
+        place_circles_one_by_one(bodies, &circles, &mut warnings);
     }
     warnings.end_frame();
 }
@@ -387,51 +378,62 @@ type CircleTable<'w> = (
     Option<&'w [Swept]>,
 );
 
-/// Writes every still circle (of a table without [`Swept`]) into the first slots of
-/// `bodies`, table by table (a tight loop over each table's columns), split across the task
-/// pool when there are enough of them (see [`ParallelSplit`]). Returns the tables of swept
-/// circles, to be placed one by one after the rest (`None` when the query cannot be read table
-/// by table: then every circle is), and the circles left out, and why.
-fn place_circles<'w>(
+/// Writes every circle into the first slots of `bodies`, table by table (a tight loop over
+/// each table's columns): the still ones (of tables without [`Swept`]), then the swept ones,
+/// split across the task pool when there are enough of them (see [`ParallelSplit`]): each
+/// piece of a table fills its own slots. Returns whether the query could be read table by
+/// table (when not, which cannot happen, nothing is placed: place every circle one by one
+/// after the rest), and the circles left out, and why.
+fn place_circles(
     bodies: &mut Bodies,
-    circles: &'w CircleColliders,
+    circles: &CircleColliders,
     settings: &CollisionSettings,
-) -> (Option<Vec<CircleTable<'w>>>, Vec<(Entity, Skipped)>) {
+) -> (bool, Vec<(Entity, Skipped)>) {
     let Ok(tables) = circles.contiguous_iter() else {
         // Every component of the query is stored in tables, so this cannot happen.
-        bodies.still_slots(0);
-        return (None, Vec::new());
+        bodies.circle_slots(0, 0);
+        return (false, Vec::new());
     };
     let (swept_tables, still_tables): (Vec<CircleTable>, Vec<CircleTable>) =
         tables.partition(|table| table.4.is_some());
-    let count = still_tables.iter().map(|table| table.0.len()).sum();
-    let mut slots = bodies.still_slots(count);
+    let rows = |tables: &[CircleTable]| tables.iter().map(|table| table.0.len()).sum();
+    let (still, swept) = (rows(&still_tables), rows(&swept_tables));
+    let (mut still_slots, mut swept_slots) = bodies.circle_slots(still, swept);
     let mut skipped = Vec::new();
-    match ParallelSplit::of(count, settings) {
+    match ParallelSplit::of(still + swept, settings) {
         None => {
-            let mut first = 0;
-            for table in &still_tables {
-                fill_still_slots(table, &mut slots, first, &mut skipped);
-                first += table.0.len();
-            }
+            fill_tables(
+                &still_tables,
+                &mut still_slots,
+                &mut skipped,
+                fill_still_slots,
+            );
+            fill_tables(
+                &swept_tables,
+                &mut swept_slots,
+                &mut skipped,
+                fill_swept_slots,
+            );
         }
-        // In parallel: each piece of a table fills its own slots.
         Some(split) => {
-            let mut rest = slots;
-            let mut pieces = Vec::new();
-            for table in &still_tables {
-                for first in (0..table.0.len()).step_by(split.piece_size) {
-                    let part =
-                        table_part(table, first..table.0.len().min(first + split.piece_size));
-                    let (piece, after) = rest.split_at(part.0.len());
-                    rest = after;
-                    pieces.push((part, piece));
-                }
-            }
+            let mut pieces = cut(&still_tables, still_slots, split.piece_size, Piece::Still);
+            pieces.extend(cut(
+                &swept_tables,
+                swept_slots,
+                split.piece_size,
+                Piece::Swept,
+            ));
             skipped = split
-                .work_through(pieces, |(part, mut piece), _| {
+                .work_through(pieces, |piece, _| {
                     let mut skipped = Vec::new();
-                    fill_still_slots(&part, &mut piece, 0, &mut skipped);
+                    match piece {
+                        Piece::Still(part, mut slots) => {
+                            fill_still_slots(&part, &mut slots, 0, &mut skipped);
+                        }
+                        Piece::Swept(part, mut slots) => {
+                            fill_swept_slots(&part, &mut slots, 0, &mut skipped);
+                        }
+                    }
                     skipped
                 })
                 .concat();
@@ -440,7 +442,67 @@ fn place_circles<'w>(
     if !skipped.is_empty() {
         bodies.drop_placeholders();
     }
-    (Some(swept_tables), skipped)
+    (true, skipped)
+}
+
+/// Part of a table of circles, and the slots it fills.
+enum Piece<'w, 'b> {
+    Still(CircleTable<'w>, StillSlots<'b>),
+    Swept(CircleTable<'w>, SweptSlots<'b>),
+}
+
+/// Slots of [`Bodies`] that [`cut`] can cut into pieces.
+trait Slots: Sized {
+    /// Splits off the first `at` slots.
+    fn split_at(self, at: usize) -> (Self, Self);
+}
+
+impl Slots for StillSlots<'_> {
+    fn split_at(self, at: usize) -> (Self, Self) {
+        StillSlots::split_at(self, at)
+    }
+}
+
+impl Slots for SweptSlots<'_> {
+    fn split_at(self, at: usize) -> (Self, Self) {
+        SweptSlots::split_at(self, at)
+    }
+}
+
+/// Writes the circles of `tables`, in order, into `slots` (one per circle) with `fill`, which
+/// lists those it leaves out in `skipped`.
+fn fill_tables<S>(
+    tables: &[CircleTable],
+    slots: &mut S,
+    skipped: &mut Vec<(Entity, Skipped)>,
+    fill: impl Fn(&CircleTable, &mut S, usize, &mut Vec<(Entity, Skipped)>),
+) {
+    let mut first = 0;
+    for table in tables {
+        fill(table, slots, first, skipped);
+        first += table.0.len();
+    }
+}
+
+/// Cuts `tables` (their circles in order, one slot each in `slots`) into pieces of at most
+/// `piece_size` rows of one table, each with its slots, made into a [`Piece`] by `piece`.
+fn cut<'w, S: Slots, P>(
+    tables: &[CircleTable<'w>],
+    slots: S,
+    piece_size: usize,
+    piece: impl Fn(CircleTable<'w>, S) -> P,
+) -> Vec<P> {
+    let mut rest = slots;
+    let mut pieces = Vec::new();
+    for table in tables {
+        for first in (0..table.0.len()).step_by(piece_size) {
+            let part = table_part(table, first..table.0.len().min(first + piece_size));
+            let (slots, after) = rest.split_at(part.0.len());
+            rest = after;
+            pieces.push(piece(part, slots));
+        }
+    }
+    pieces
 }
 
 /// Places every circle one by one, after the rest: for a query that cannot be read table by
@@ -494,7 +556,7 @@ fn table_part<'w>(table: &CircleTable<'w>, range: core::ops::Range<usize>) -> Ci
     )
 }
 
-/// How many circles [`fill_still_slots`] and [`place_swept_rows`] place at a time: a block's
+/// How many circles [`fill_still_slots`] and [`fill_swept_slots`] place at a time: a block's
 /// discs are checked while they are still in the first-level cache.
 const BLOCK: usize = 256;
 
@@ -537,20 +599,22 @@ fn fill_still_slots(
     }
 }
 
-/// Appends the circles of a table with [`Swept`], their discs a block at a time as the still
-/// ones' are (see [`usual_discs`]), in `scratch`, then the block at once
-/// ([`Bodies::extend_circles`]); a block with a circle that is not usable one by one.
-fn place_swept_rows(
-    bodies: &mut Bodies,
+/// Writes a table of swept circles into `slots` from `first` on, a block at a time as
+/// [`fill_still_slots`] does: the discs of a block straight into their slots, then how far
+/// each moved, then the rest of the block ([`SweptSlots::finish_block`]); a block with a
+/// circle that is not usable one by one, each circle left out marked a placeholder and listed
+/// in `skipped`, with why.
+fn fill_swept_slots(
     table: &CircleTable,
-    (centers, radii, motions): &mut (Vec<Vec2>, Vec<f32>, Vec<Vec2>),
-    warnings: &mut SkipWarnings,
+    slots: &mut SweptSlots,
+    first: usize,
+    skipped: &mut Vec<(Entity, Skipped)>,
 ) {
     let (entities, circles, transforms, layers, swept) = *table;
     for start in (0..entities.len()).step_by(BLOCK) {
         let rows = start..entities.len().min(start + BLOCK);
-        centers.resize(rows.len(), Vec2::ZERO);
-        radii.resize(rows.len(), 0.0);
+        let (centers, radii, motions) =
+            slots.discs_and_motions_mut(first + rows.start..first + rows.end);
         if let Some(swept) = swept
             && usual_discs(
                 &circles[rows.clone()],
@@ -559,25 +623,26 @@ fn place_swept_rows(
                 radii,
             )
         {
-            motions.clear();
             let paths = swept[rows.clone()].iter().zip(&transforms[rows.clone()]);
-            motions.extend(
-                paths.map(|(swept, transform)| swept.motion_to(transform.translation().xy())),
-            );
+            for (motion, (swept, transform)) in motions.iter_mut().zip(paths) {
+                *motion = swept.motion_to(transform.translation().xy());
+            }
             let layers = layers.map(|layers| &layers[rows.clone()]);
-            bodies.extend_circles(&entities[rows], layers, (centers, radii), motions);
+            slots.finish_block(first + start, &entities[rows], layers);
             continue;
         }
         for row in rows {
-            let (layers, swept) = (layers.map(|l| &l[row]), swept.map(|s| &s[row]));
-            let circle = (
-                entities[row],
-                &circles[row],
-                &transforms[row],
-                layers,
-                swept,
-            );
-            push_circle(bodies, warnings, circle);
+            match place_circle(&circles[row], &transforms[row]) {
+                Ok((disc, placement)) => {
+                    let motion = placement.motion(swept.map(|swept| &swept[row]));
+                    let layers = layers.map(|layers| &layers[row]);
+                    slots.write(first + row, entities[row], layers, disc, motion);
+                }
+                Err(why) => {
+                    slots.skip(first + row);
+                    skipped.push((entities[row], why));
+                }
+            }
         }
     }
 }
