@@ -113,7 +113,7 @@
 //! | feature | default | what it does |
 //! |---|---|---|
 //! | `debug-draw` | no | `debug::CollisionDebugPlugin`: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
-//! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across (prepare, broad and narrow phases split their work whenever the pool has more than one thread; see [`CollisionSettings::parallel_threshold`]). `DefaultPlugins` apps usually have it on already |
+//! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across (prepare, the broad and narrow phases, and events split their work whenever the pool has more than one thread; see [`CollisionSettings::parallel_threshold`]). `DefaultPlugins` apps usually have it on already |
 //!
 //! # Modules
 //!

@@ -23,10 +23,10 @@ pub enum WorldShape {
 ///
 /// The circles come first, written in place ([`Bodies::circle_slots`]): the still ones (not
 /// swept: the bulk of a bullet hell), then the swept ones. A still circle is its own bounding
-/// circle and has no motion, so it has no entry in `shapes` and `motions`. The arrays keep
-/// their length from frame to frame, so that nothing is cleared, filled or reallocated for the
-/// circles. The other bodies follow ([`Bodies::push`]). Read shapes and motions through
-/// [`Bodies::shape`] and [`Bodies::motion`].
+/// circle and has no motion, so it has no entry in `shapes` and `motions`. In a frame with as
+/// many circles as the last, nothing is filled or reallocated for them. The other bodies
+/// follow ([`Bodies::push`]). Read shapes and motions through [`Bodies::shape`] and
+/// [`Bodies::motion`].
 #[derive(Resource, Default)]
 pub struct Bodies {
     pub entities: Vec<Entity>,
@@ -37,11 +37,12 @@ pub struct Bodies {
     pub radii: Vec<f32>,
     /// How many still circles come first.
     still: usize,
-    /// Where each body placed one by one is now: body `still + i` is `shapes[i]`.
+    /// Where each body after the still circles (the swept circles, then the bodies pushed) is
+    /// now: body `still + i` is `shapes[i]`.
     shapes: Vec<WorldShape>,
-    /// How far each body placed one by one moved along its swept path, to where it is now;
-    /// zero for a body that is not swept (or did not move). The bounding circle covers the
-    /// whole path.
+    /// How far each body after the still circles moved along its swept path, to where it is
+    /// now; zero for a body that is not swept (or did not move). The bounding circle covers
+    /// the whole path.
     motions: Vec<Vec2>,
     /// World vertices of every polygon, back to back.
     pub vertices: Vec<Vec2>,
@@ -53,7 +54,11 @@ impl Bodies {
     /// frame's bodies: fill every one, or mark it a placeholder and call
     /// [`Bodies::drop_placeholders`]. The arrays keep their length from a frame with as many
     /// circles: nothing is filled for them then.
-    pub fn circle_slots(&mut self, still: usize, swept: usize) -> (StillSlots<'_>, SweptSlots<'_>) {
+    pub fn circle_slots(
+        &mut self,
+        still: usize,
+        swept: usize,
+    ) -> (CircleSlots<'_>, SweptSlots<'_>) {
         let circles = still + swept;
         self.still = still;
         self.entities.resize(circles, Entity::PLACEHOLDER);
@@ -69,26 +74,29 @@ impl Bodies {
         let (centers, swept_centers) = self.centers.split_at_mut(still);
         let (radii, swept_radii) = self.radii.split_at_mut(still);
         (
-            StillSlots {
+            CircleSlots {
                 entities,
                 layers,
                 centers,
                 radii,
             },
             SweptSlots {
-                entities: swept_entities,
-                layers: swept_layers,
-                centers: swept_centers,
-                radii: swept_radii,
+                circles: CircleSlots {
+                    entities: swept_entities,
+                    layers: swept_layers,
+                    centers: swept_centers,
+                    radii: swept_radii,
+                },
                 shapes: &mut self.shapes,
                 motions: &mut self.motions,
             },
         )
     }
 
-    /// Removes the circles marked as placeholders (see [`StillSlots::skip`] and
+    /// Removes the circles marked as placeholders (see [`CircleSlots::skip`] and
     /// [`SweptSlots::skip`]), keeping the order. Before any body is pushed.
     pub fn drop_placeholders(&mut self) {
+        debug_assert_eq!(self.shapes.len(), self.entities.len() - self.still);
         let (mut kept, mut kept_still) = (0, 0);
         for index in 0..self.entities.len() {
             if self.entities[index] == Entity::PLACEHOLDER {
@@ -126,7 +134,7 @@ impl Bodies {
         self.motions.reserve(additional);
     }
 
-    /// Appends a body after the still circles.
+    /// Appends a body after the circles (and after [`Bodies::drop_placeholders`], if called).
     #[inline(always)]
     pub fn push(
         &mut self,
@@ -209,15 +217,16 @@ pub(crate) fn conservative(center: Vec2, radius: f32) -> f32 {
     radius + 8.0 * f32::EPSILON * (radius + center.abs().max_element())
 }
 
-/// The still circles' entries in [`Bodies`]' arrays, to be written in place.
-pub struct StillSlots<'a> {
+/// Circles' entries in [`Bodies`]' arrays, to be written in place: the still circles' slots,
+/// and the columns that the swept ones' share with them (see [`SweptSlots`]).
+pub struct CircleSlots<'a> {
     entities: &'a mut [Entity],
     layers: &'a mut [CollisionLayers],
     centers: &'a mut [Vec2],
     radii: &'a mut [f32],
 }
 
-impl StillSlots<'_> {
+impl CircleSlots<'_> {
     pub fn len(&self) -> usize {
         self.entities.len()
     }
@@ -296,43 +305,27 @@ impl StillSlots<'_> {
 }
 
 /// The swept circles' entries in [`Bodies`]' arrays, after the still circles', to be written
-/// in place.
+/// in place: the columns of every circle, and their shapes and motions.
 pub struct SweptSlots<'a> {
-    entities: &'a mut [Entity],
-    layers: &'a mut [CollisionLayers],
-    centers: &'a mut [Vec2],
-    radii: &'a mut [f32],
+    circles: CircleSlots<'a>,
     shapes: &'a mut [WorldShape],
     motions: &'a mut [Vec2],
 }
 
 impl SweptSlots<'_> {
-    pub fn len(&self) -> usize {
-        self.entities.len()
-    }
-
     /// Splits off the first `at` slots.
     pub fn split_at(self, at: usize) -> (Self, Self) {
-        let (entities, entities_rest) = self.entities.split_at_mut(at);
-        let (layers, layers_rest) = self.layers.split_at_mut(at);
-        let (centers, centers_rest) = self.centers.split_at_mut(at);
-        let (radii, radii_rest) = self.radii.split_at_mut(at);
+        let (circles, circles_rest) = self.circles.split_at(at);
         let (shapes, shapes_rest) = self.shapes.split_at_mut(at);
         let (motions, motions_rest) = self.motions.split_at_mut(at);
         (
             Self {
-                entities,
-                layers,
-                centers,
-                radii,
+                circles,
                 shapes,
                 motions,
             },
             Self {
-                entities: entities_rest,
-                layers: layers_rest,
-                centers: centers_rest,
-                radii: radii_rest,
+                circles: circles_rest,
                 shapes: shapes_rest,
                 motions: motions_rest,
             },
@@ -345,11 +338,8 @@ impl SweptSlots<'_> {
         &mut self,
         slots: Range<usize>,
     ) -> (&mut [Vec2], &mut [f32], &mut [Vec2]) {
-        (
-            &mut self.centers[slots.clone()],
-            &mut self.radii[slots.clone()],
-            &mut self.motions[slots],
-        )
+        let (centers, radii) = self.circles.bounds_mut(slots.clone());
+        (centers, radii, &mut self.motions[slots])
     }
 
     /// Finishes the slots from `first` on, whose discs and motions were written (see
@@ -363,21 +353,15 @@ impl SweptSlots<'_> {
         layers: Option<&[CollisionLayers]>,
     ) {
         let slots = first..first + entities.len();
-        let discs = self.centers[slots.clone()]
-            .iter_mut()
-            .zip(&mut self.radii[slots.clone()]);
         let paths = self.shapes[slots.clone()]
             .iter_mut()
             .zip(&self.motions[slots.clone()]);
-        for ((center, radius), (shape, &motion)) in discs.zip(paths) {
+        let (centers, radii) = self.circles.bounds_mut(slots);
+        for ((center, radius), (shape, &motion)) in centers.iter_mut().zip(radii).zip(paths) {
             *shape = WorldShape::Circle(Disc::new(*center, *radius));
             (*center, *radius) = swept_bounds((*center, *radius), motion);
         }
-        self.entities[slots.clone()].copy_from_slice(entities);
-        match layers {
-            Some(layers) => self.layers[slots].copy_from_slice(layers),
-            None => self.layers[slots].fill(CollisionLayers::default()),
-        }
+        self.circles.write_entities(first, entities, layers);
     }
 
     /// Writes one circle into slot `index`, as [`Bodies::push`] would place it.
@@ -389,20 +373,20 @@ impl SweptSlots<'_> {
         disc: Disc,
         motion: Vec2,
     ) {
-        self.entities[index] = entity;
-        self.layers[index] = layers.copied().unwrap_or_default();
-        (self.centers[index], self.radii[index]) = swept_bounds((disc.center, disc.radius), motion);
+        let bounds = swept_bounds((disc.center, disc.radius), motion);
+        self.circles
+            .write_entities(index, &[entity], layers.map(core::slice::from_ref));
+        let (center, radius) = self.circles.bounds_mut(index..index + 1);
+        (center[0], radius[0]) = bounds;
         self.shapes[index] = WorldShape::Circle(disc);
         self.motions[index] = motion;
     }
 
-    /// Marks slot `index` a placeholder, dropped by [`Bodies::drop_placeholders`] (on no
-    /// layer, so that it would meet nothing even if it stayed).
+    /// Marks slot `index` a placeholder, dropped by [`Bodies::drop_placeholders`]: on no layer
+    /// and a point, not moving, so that it would meet nothing even if it stayed.
     pub fn skip(&mut self, index: usize) {
-        self.entities[index] = Entity::PLACEHOLDER;
-        self.layers[index] = CollisionLayers::NONE;
-        self.centers[index] = Vec2::ZERO;
-        self.radii[index] = 0.0;
+        self.circles.skip(index);
+        self.shapes[index] = WorldShape::Circle(Disc::new(Vec2::ZERO, 0.0));
         self.motions[index] = Vec2::ZERO;
     }
 }
@@ -464,35 +448,81 @@ mod tests {
         assert_eq!(bodies.shapes.len(), 0);
     }
 
+    /// Asserts that two sets of bodies hold the same bodies, shapes and motions.
+    fn assert_same_bodies(slotted: &Bodies, pushed: &Bodies) {
+        assert_eq!(slotted.entities, pushed.entities);
+        assert_eq!(slotted.layers, pushed.layers);
+        assert_eq!(slotted.centers, pushed.centers);
+        assert_eq!(slotted.radii, pushed.radii);
+        for i in 0..pushed.entities.len() {
+            match (slotted.shape(i), pushed.shape(i)) {
+                (Shape::Circle(a), Shape::Circle(b)) => assert_eq!(a, b),
+                (Shape::Polygon(a), Shape::Polygon(b)) => assert_eq!(a, b),
+                _ => panic!("body {i} differs in kind"),
+            }
+            assert_eq!(slotted.motion(i), pushed.motion(i));
+        }
+    }
+
     #[test]
     fn swept_slots_hold_what_push_places() {
         let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
-        let entities = [3, 1, 4, 7].map(entity);
+        let entities = [3, 1, 4, 7, 6].map(entity);
         let centers = [
             Vec2::new(1.0, 2.0),
             Vec2::new(-5.0, 0.5),
             Vec2::new(1e6, -3.0),
             Vec2::new(0.0, 9.0),
+            Vec2::new(-7.0, -7.0),
         ];
-        let radii = [4.0, 0.0, 2.5, 1.0];
+        let radii = [4.0, 0.0, 2.5, 1.0, 3.0];
         let motions = [
             Vec2::ZERO,
             Vec2::new(6.0, -8.0),
             Vec2::new(-0.25, 1e3),
             Vec2::new(3.0, 0.0),
+            Vec2::new(0.0, -2.0),
         ];
         let layer_values = [
             CollisionLayers::NONE,
             CollisionLayers::ALL,
             CollisionLayers::NONE,
             CollisionLayers::ALL,
+            CollisionLayers::NONE,
         ];
         let still = Disc::new(Vec2::NEG_ONE, 2.0);
-        let after = (entity(9), WorldShape::Circle(Disc::new(Vec2::ONE, 1.0)));
+        let triangle = [Vec2::ZERO, Vec2::X, Vec2::Y];
+        let push_triangle = |bodies: &mut Bodies| {
+            let start = bodies.vertices.len() as u32;
+            bodies.vertices.extend(triangle);
+            let shape = WorldShape::Polygon { start, len: 3 };
+            bodies.push(entity(9), None, (Vec2::splat(0.5), 1.0), shape, Vec2::X);
+        };
+        // What pushing `still` and then the swept circles `kept`, one by one, places.
+        let pushed = |kept: &[usize], layers: Option<&[CollisionLayers]>| {
+            let mut pushed = Bodies::default();
+            pushed
+                .circle_slots(1, 0)
+                .0
+                .write(0, &[entity(8)], None, &[still]);
+            for &i in kept {
+                let disc = Disc::new(centers[i], radii[i]);
+                let layers = layers.map(|layers| &layers[i]);
+                let shape = WorldShape::Circle(disc);
+                pushed.push(
+                    entities[i],
+                    layers,
+                    (disc.center, disc.radius),
+                    shape,
+                    motions[i],
+                );
+            }
+            pushed
+        };
         for layers in [None, Some(&layer_values[..])] {
             // Two still circles (the second left out) and four swept ones: the first two
-            // written as a block, the third left out, the fourth one by one. Then a body pushed
-            // after them.
+            // written as a block, the third left out, the fourth one by one. Then a polygon
+            // pushed after them.
             let mut slotted = Bodies::default();
             let (mut still_slots, swept_slots) = slotted.circle_slots(2, 4);
             still_slots.write(0, &[entity(8)], None, &[still]);
@@ -513,42 +543,23 @@ mod tests {
                 motions[3],
             );
             slotted.drop_placeholders();
-            slotted.push(after.0, None, (Vec2::ONE, 1.0), after.1, Vec2::X);
-            // The same, pushed one by one.
-            let mut pushed = Bodies::default();
-            pushed
-                .circle_slots(1, 0)
-                .0
-                .write(0, &[entity(8)], None, &[still]);
-            for i in [0, 1, 3] {
-                let disc = Disc::new(centers[i], radii[i]);
-                let layers = layers.map(|layers| &layers[i]);
-                let shape = WorldShape::Circle(disc);
-                pushed.push(
-                    entities[i],
-                    layers,
-                    (disc.center, disc.radius),
-                    shape,
-                    motions[i],
-                );
-            }
-            pushed.push(after.0, None, (Vec2::ONE, 1.0), after.1, Vec2::X);
-            assert_eq!(slotted.entities, pushed.entities);
+            push_triangle(&mut slotted);
+            let mut expected = pushed(&[0, 1, 3], layers);
+            push_triangle(&mut expected);
             assert_eq!(slotted.entities.len(), 5);
-            assert_eq!(slotted.layers, pushed.layers);
-            assert_eq!(slotted.centers, pushed.centers);
-            assert_eq!(slotted.radii, pushed.radii);
-            assert_eq!(slotted.motions, pushed.motions);
-            for i in 0..5 {
-                assert!(matches!(
-                    (slotted.shape(i), pushed.shape(i)),
-                    (Shape::Circle(a), Shape::Circle(b)) if a == b
-                ));
-                assert_eq!(slotted.motion(i), pushed.motion(i));
-            }
-            // The next frame, with as many circles, writes into the same slots.
-            let (still_slots, swept_slots) = slotted.circle_slots(2, 4);
-            assert_eq!((still_slots.len(), swept_slots.len()), (2, 4));
+            assert_same_bodies(&slotted, &expected);
+            // The next frame, in the same arrays: one still circle and all five swept ones in
+            // one block, where last frame's polygon was.
+            let (mut still_slots, mut swept_slots) = slotted.circle_slots(1, 5);
+            still_slots.write(0, &[entity(8)], None, &[still]);
+            let (block_centers, block_radii, block_motions) =
+                swept_slots.discs_and_motions_mut(0..5);
+            block_centers.copy_from_slice(&centers);
+            block_radii.copy_from_slice(&radii);
+            block_motions.copy_from_slice(&motions);
+            swept_slots.finish_block(0, &entities, layers);
+            assert_same_bodies(&slotted, &pushed(&[0, 1, 2, 3, 4], layers));
+            assert!(slotted.vertices.is_empty());
         }
     }
 

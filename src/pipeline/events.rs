@@ -235,7 +235,8 @@ pub(crate) fn write_contact_events(
         Half::Contacts(&mut contact_writer),
         Half::Changes(&mut changes),
     ];
-    // The copy of every contact costs about as much as the diff and its messages.
+    // The copy of every contact costs about as much as the diff and its messages. (Just above
+    // the threshold, a second thread slow to wake may find both halves done.)
     match ParallelSplit::of(current.len(), &settings) {
         Some(split) => {
             split.work_through(halves.into(), |half, _| half.write(previous, current));

@@ -15,7 +15,7 @@
 //! pass; split across the task pool when there are enough of them. What it writes per still
 //! bullet is kept to its entity, layers and bounding circle.
 
-use super::bodies::{Bodies, StillSlots, SweptSlots, WorldShape, conservative};
+use super::bodies::{Bodies, CircleSlots, SweptSlots, WorldShape, conservative};
 use super::parallel::ParallelSplit;
 use super::spatial_index::SpatialIndex;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
@@ -251,16 +251,10 @@ pub(crate) fn prepare_bodies(
     }
     // The circles first, in place (the still ones, then the swept ones); then everything
     // placed one by one.
-    let (by_table, skipped) = place_circles(bodies, &circles, &settings);
-    for (entity, why) in skipped {
-        warnings.skip(entity, why);
-    }
+    place_circles(bodies, &circles, &settings, &mut warnings);
     bodies.reserve(polygons.iter().len() + segments.iter().len());
     place_polygons(bodies, &mut polygons, &mut warnings);
     place_segments(bodies, &segments, &mut warnings);
-    if !by_table {
-        place_circles_one_by_one(bodies, &circles, &mut warnings);
-    }
     warnings.end_frame();
 }
 
@@ -381,18 +375,18 @@ type CircleTable<'w> = (
 /// Writes every circle into the first slots of `bodies`, table by table (a tight loop over
 /// each table's columns): the still ones (of tables without [`Swept`]), then the swept ones,
 /// split across the task pool when there are enough of them (see [`ParallelSplit`]): each
-/// piece of a table fills its own slots. Returns whether the query could be read table by
-/// table (when not, which cannot happen, nothing is placed: place every circle one by one
-/// after the rest), and the circles left out, and why.
+/// piece of a table fills its own slots. Warns of the circles left out.
 fn place_circles(
     bodies: &mut Bodies,
     circles: &CircleColliders,
     settings: &CollisionSettings,
-) -> (bool, Vec<(Entity, Skipped)>) {
+    warnings: &mut SkipWarnings,
+) {
     let Ok(tables) = circles.contiguous_iter() else {
         // Every component of the query is stored in tables, so this cannot happen.
         bodies.circle_slots(0, 0);
-        return (false, Vec::new());
+        place_circles_one_by_one(bodies, circles, warnings);
+        return;
     };
     let (swept_tables, still_tables): (Vec<CircleTable>, Vec<CircleTable>) =
         tables.partition(|table| table.4.is_some());
@@ -416,13 +410,22 @@ fn place_circles(
             );
         }
         Some(split) => {
-            let mut pieces = cut(&still_tables, still_slots, split.piece_size, Piece::Still);
-            pieces.extend(cut(
+            let size = split.piece_size;
+            let mut pieces = cut(
+                &still_tables,
+                still_slots,
+                size,
+                CircleSlots::split_at,
+                Piece::Still,
+            );
+            let swept_pieces = cut(
                 &swept_tables,
                 swept_slots,
-                split.piece_size,
+                size,
+                SweptSlots::split_at,
                 Piece::Swept,
-            ));
+            );
+            pieces.extend(swept_pieces);
             skipped = split
                 .work_through(pieces, |piece, _| {
                     let mut skipped = Vec::new();
@@ -442,31 +445,15 @@ fn place_circles(
     if !skipped.is_empty() {
         bodies.drop_placeholders();
     }
-    (true, skipped)
+    for (entity, why) in skipped {
+        warnings.skip(entity, why);
+    }
 }
 
 /// Part of a table of circles, and the slots it fills.
 enum Piece<'w, 'b> {
-    Still(CircleTable<'w>, StillSlots<'b>),
+    Still(CircleTable<'w>, CircleSlots<'b>),
     Swept(CircleTable<'w>, SweptSlots<'b>),
-}
-
-/// Slots of [`Bodies`] that [`cut`] can cut into pieces.
-trait Slots: Sized {
-    /// Splits off the first `at` slots.
-    fn split_at(self, at: usize) -> (Self, Self);
-}
-
-impl Slots for StillSlots<'_> {
-    fn split_at(self, at: usize) -> (Self, Self) {
-        StillSlots::split_at(self, at)
-    }
-}
-
-impl Slots for SweptSlots<'_> {
-    fn split_at(self, at: usize) -> (Self, Self) {
-        SweptSlots::split_at(self, at)
-    }
 }
 
 /// Writes the circles of `tables`, in order, into `slots` (one per circle) with `fill`, which
@@ -485,19 +472,21 @@ fn fill_tables<S>(
 }
 
 /// Cuts `tables` (their circles in order, one slot each in `slots`) into pieces of at most
-/// `piece_size` rows of one table, each with its slots, made into a [`Piece`] by `piece`.
-fn cut<'w, S: Slots, P>(
+/// `piece_size` rows of one table, each with its slots (cut off by `split_at`), made into a
+/// [`Piece`] by `piece`.
+fn cut<'w, 'b, S>(
     tables: &[CircleTable<'w>],
     slots: S,
     piece_size: usize,
-    piece: impl Fn(CircleTable<'w>, S) -> P,
-) -> Vec<P> {
+    split_at: fn(S, usize) -> (S, S),
+    piece: fn(CircleTable<'w>, S) -> Piece<'w, 'b>,
+) -> Vec<Piece<'w, 'b>> {
     let mut rest = slots;
     let mut pieces = Vec::new();
     for table in tables {
         for first in (0..table.0.len()).step_by(piece_size) {
             let part = table_part(table, first..table.0.len().min(first + piece_size));
-            let (slots, after) = rest.split_at(part.0.len());
+            let (slots, after) = split_at(rest, part.0.len());
             rest = after;
             pieces.push(piece(part, slots));
         }
@@ -505,8 +494,7 @@ fn cut<'w, S: Slots, P>(
     pieces
 }
 
-/// Places every circle one by one, after the rest: for a query that cannot be read table by
-/// table.
+/// Places every circle one by one: for a query that cannot be read table by table.
 fn place_circles_one_by_one(
     bodies: &mut Bodies,
     circles: &CircleColliders,
@@ -566,7 +554,7 @@ const BLOCK: usize = 256;
 /// `skipped`.
 fn fill_still_slots(
     table: &CircleTable,
-    slots: &mut StillSlots,
+    slots: &mut CircleSlots,
     first: usize,
     skipped: &mut Vec<(Entity, Skipped)>,
 ) {
@@ -611,6 +599,10 @@ fn fill_swept_slots(
     skipped: &mut Vec<(Entity, Skipped)>,
 ) {
     let (entities, circles, transforms, layers, swept) = *table;
+    debug_assert!(
+        swept.is_some(),
+        "a table of swept circles has their Swept column"
+    );
     for start in (0..entities.len()).step_by(BLOCK) {
         let rows = start..entities.len().min(start + BLOCK);
         let (centers, radii, motions) =
@@ -705,6 +697,101 @@ fn place_circle(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::Shape;
+    use crate::layers::LayerMask;
+
+    #[test]
+    fn swept_circles_in_slots_are_placed_as_one_by_one() {
+        // Three blocks of swept circles: the second holds one that cannot be placed (so the
+        // block is placed circle by circle), the others are placed as blocks. They fill slots
+        // from the third on, after two written by hand.
+        let rows = 2 * BLOCK + 88;
+        let (unplaceable, turned) = (BLOCK + 44, 7);
+        let entities: Vec<Entity> = (0..rows as u32)
+            .map(|index| Entity::from_raw_u32(index + 1).unwrap())
+            .collect();
+        let circles: Vec<CircleCollider> = (0..rows)
+            .map(|row| CircleCollider::new(1.0 + (row % 5) as f32))
+            .collect();
+        let transforms: Vec<GlobalTransform> = (0..rows)
+            .map(|row| {
+                let mut translation = Vec3::new(row as f32 * 3.0, (row % 17) as f32, 0.0);
+                if row == unplaceable {
+                    translation.x = f32::NAN;
+                }
+                let turn = Quat::from_rotation_z(if row == turned { 0.5 } else { 0.0 });
+                GlobalTransform::from(Transform::from_translation(translation).with_rotation(turn))
+            })
+            .collect();
+        let layers: Vec<CollisionLayers> = (0..rows)
+            .map(|row| CollisionLayers::new(LayerMask((row % 3) as u32), LayerMask::ALL))
+            .collect();
+        let swept: Vec<Swept> = (0..rows)
+            .map(|row| {
+                let mut swept = Swept::default();
+                // Every third has no start yet (no motion); the others moved a little.
+                if row % 3 != 0 {
+                    let now = transforms[row].translation().truncate();
+                    swept.set_start(now - Vec2::new(4.0, (row % 7) as f32 - 3.0));
+                }
+                swept
+            })
+            .collect();
+        let table: CircleTable = (
+            &entities,
+            &circles,
+            &transforms,
+            Some(&layers),
+            Some(&swept),
+        );
+        let by_hand = |index: usize| Entity::from_raw_u32(1000 + index as u32).unwrap();
+        let disc = Disc::new(Vec2::new(-50.0, 0.0), 2.0);
+        let mut slotted = Bodies::default();
+        let (_, mut slots) = slotted.circle_slots(0, 2 + rows);
+        for index in 0..2 {
+            slots.write(index, by_hand(index), None, disc, Vec2::Y);
+        }
+        let mut skipped = Vec::new();
+        fill_swept_slots(&table, &mut slots, 2, &mut skipped);
+        slotted.drop_placeholders();
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(skipped[0].0, entities[unplaceable]);
+        let mut pushed = Bodies::default();
+        pushed.circle_slots(0, 0);
+        for index in 0..2 {
+            let shape = WorldShape::Circle(disc);
+            pushed.push(
+                by_hand(index),
+                None,
+                (disc.center, disc.radius),
+                shape,
+                Vec2::Y,
+            );
+        }
+        let mut warnings = SkipWarnings::default();
+        for row in 0..rows {
+            let circle = (
+                entities[row],
+                &circles[row],
+                &transforms[row],
+                Some(&layers[row]),
+                Some(&swept[row]),
+            );
+            push_circle(&mut pushed, &mut warnings, circle);
+        }
+        assert_eq!(slotted.entities, pushed.entities);
+        assert_eq!(slotted.layers, pushed.layers);
+        assert_eq!(slotted.centers, pushed.centers);
+        assert_eq!(slotted.radii, pushed.radii);
+        for index in 0..pushed.entities.len() {
+            assert!(matches!(
+                (slotted.shape(index), pushed.shape(index)),
+                (Shape::Circle(a), Shape::Circle(b)) if a == b
+            ));
+            assert_eq!(slotted.motion(index), pushed.motion(index));
+        }
+        assert!(slotted.motion(2 + 1) != Vec2::ZERO, "the circles moved");
+    }
 
     #[test]
     fn a_skipped_entity_is_warned_about_once_until_it_is_usable_again() {
