@@ -59,38 +59,29 @@ impl Bodies {
         still: usize,
         swept: usize,
     ) -> (CircleSlots<'_>, SweptSlots<'_>) {
-        let circles = still + swept;
+        let count = still + swept;
         self.still = still;
-        self.entities.resize(circles, Entity::PLACEHOLDER);
-        self.layers.resize(circles, CollisionLayers::NONE);
-        self.centers.resize(circles, Vec2::ZERO);
-        self.radii.resize(circles, 0.0);
+        self.entities.resize(count, Entity::PLACEHOLDER);
+        self.layers.resize(count, CollisionLayers::NONE);
+        self.centers.resize(count, Vec2::ZERO);
+        self.radii.resize(count, 0.0);
         let nothing = WorldShape::Circle(Disc::new(Vec2::ZERO, 0.0));
         self.shapes.resize(swept, nothing);
         self.motions.resize(swept, Vec2::ZERO);
         self.vertices.clear();
-        let (entities, swept_entities) = self.entities.split_at_mut(still);
-        let (layers, swept_layers) = self.layers.split_at_mut(still);
-        let (centers, swept_centers) = self.centers.split_at_mut(still);
-        let (radii, swept_radii) = self.radii.split_at_mut(still);
-        (
-            CircleSlots {
-                entities,
-                layers,
-                centers,
-                radii,
-            },
-            SweptSlots {
-                circles: CircleSlots {
-                    entities: swept_entities,
-                    layers: swept_layers,
-                    centers: swept_centers,
-                    radii: swept_radii,
-                },
-                shapes: &mut self.shapes,
-                motions: &mut self.motions,
-            },
-        )
+        let circles = CircleSlots {
+            entities: &mut self.entities,
+            layers: &mut self.layers,
+            centers: &mut self.centers,
+            radii: &mut self.radii,
+        };
+        let (still_slots, swept_circles) = circles.split_at(still);
+        let swept_slots = SweptSlots {
+            circles: swept_circles,
+            shapes: &mut self.shapes,
+            motions: &mut self.motions,
+        };
+        (still_slots, swept_slots)
     }
 
     /// Removes the circles marked as placeholders (see [`CircleSlots::skip`] and
