@@ -218,10 +218,6 @@ pub struct CircleSlots<'a> {
 }
 
 impl CircleSlots<'_> {
-    pub fn len(&self) -> usize {
-        self.entities.len()
-    }
-
     /// Splits off the first `at` slots.
     pub fn split_at(self, at: usize) -> (Self, Self) {
         let (entities, entities_rest) = self.entities.split_at_mut(at);
