@@ -85,9 +85,8 @@ impl Bodies {
     }
 
     /// Removes the circles marked as placeholders (see [`CircleSlots::skip`] and
-    /// [`SweptSlots::skip`]), keeping the order. Before any body is pushed.
+    /// [`SweptSlots::skip`]), keeping the order.
     pub fn drop_placeholders(&mut self) {
-        debug_assert_eq!(self.shapes.len(), self.entities.len() - self.still);
         let (mut kept, mut kept_still) = (0, 0);
         for index in 0..self.entities.len() {
             if self.entities[index] == Entity::PLACEHOLDER {
@@ -208,8 +207,28 @@ pub(crate) fn conservative(center: Vec2, radius: f32) -> f32 {
     radius + 8.0 * f32::EPSILON * (radius + center.abs().max_element())
 }
 
+#[cfg(test)]
+impl Bodies {
+    /// Asserts that these bodies are `other`'s: entities, layers, bounds, shapes and motions.
+    pub(crate) fn assert_same_as(&self, other: &Bodies) {
+        assert_eq!(self.entities, other.entities);
+        assert_eq!(self.layers, other.layers);
+        assert_eq!(self.centers, other.centers);
+        assert_eq!(self.radii, other.radii);
+        for i in 0..other.entities.len() {
+            match (self.shape(i), other.shape(i)) {
+                (Shape::Circle(a), Shape::Circle(b)) => assert_eq!(a, b),
+                (Shape::Polygon(a), Shape::Polygon(b)) => assert_eq!(a, b),
+                (Shape::Segment(a), Shape::Segment(b)) => assert_eq!(a, b),
+                _ => panic!("body {i} differs in kind"),
+            }
+            assert_eq!(self.motion(i), other.motion(i));
+        }
+    }
+}
+
 /// Circles' entries in [`Bodies`]' arrays, to be written in place: the still circles' slots,
-/// and the columns that the swept ones' share with them (see [`SweptSlots`]).
+/// and the columns that the swept ones share with them (see [`SweptSlots`]).
 pub struct CircleSlots<'a> {
     entities: &'a mut [Entity],
     layers: &'a mut [CollisionLayers],
@@ -257,8 +276,9 @@ impl CircleSlots<'_> {
         }
     }
 
-    /// The bounding circles of `slots`, to write the discs of still circles in: a disc is its
-    /// own bounding circle. Fill the slots' entities too ([`write_entities`]), or skip them.
+    /// The bounding circles of `slots`: a still circle's disc is its own bounding circle, and a
+    /// swept circle's disc is written here before its bound is grown over its path. Fill the
+    /// slots' entities too ([`write_entities`]), or skip them.
     ///
     /// [`write_entities`]: Self::write_entities
     pub fn bounds_mut(&mut self, slots: Range<usize>) -> (&mut [Vec2], &mut [f32]) {
@@ -435,22 +455,6 @@ mod tests {
         assert_eq!(bodies.shapes.len(), 0);
     }
 
-    /// Asserts that two sets of bodies hold the same bodies, shapes and motions.
-    fn assert_same_bodies(slotted: &Bodies, pushed: &Bodies) {
-        assert_eq!(slotted.entities, pushed.entities);
-        assert_eq!(slotted.layers, pushed.layers);
-        assert_eq!(slotted.centers, pushed.centers);
-        assert_eq!(slotted.radii, pushed.radii);
-        for i in 0..pushed.entities.len() {
-            match (slotted.shape(i), pushed.shape(i)) {
-                (Shape::Circle(a), Shape::Circle(b)) => assert_eq!(a, b),
-                (Shape::Polygon(a), Shape::Polygon(b)) => assert_eq!(a, b),
-                _ => panic!("body {i} differs in kind"),
-            }
-            assert_eq!(slotted.motion(i), pushed.motion(i));
-        }
-    }
-
     #[test]
     fn swept_slots_hold_what_push_places() {
         let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
@@ -477,21 +481,20 @@ mod tests {
             CollisionLayers::ALL,
             CollisionLayers::NONE,
         ];
-        let still = Disc::new(Vec2::NEG_ONE, 2.0);
-        let triangle = [Vec2::ZERO, Vec2::X, Vec2::Y];
+        let still = [Disc::new(Vec2::NEG_ONE, 2.0), Disc::new(Vec2::ONE, 0.5)];
+        let still_entities = [entity(8), entity(10)];
         let push_triangle = |bodies: &mut Bodies| {
             let start = bodies.vertices.len() as u32;
-            bodies.vertices.extend(triangle);
+            bodies.vertices.extend([Vec2::ZERO, Vec2::X, Vec2::Y]);
             let shape = WorldShape::Polygon { start, len: 3 };
             bodies.push(entity(9), None, (Vec2::splat(0.5), 1.0), shape, Vec2::X);
         };
-        // What pushing `still` and then the swept circles `kept`, one by one, places.
-        let pushed = |kept: &[usize], layers: Option<&[CollisionLayers]>| {
+        // What writing the first `stills` still circles and then pushing the swept circles
+        // `kept`, one by one, places.
+        let pushed = |stills: usize, kept: &[usize], layers: Option<&[CollisionLayers]>| {
             let mut pushed = Bodies::default();
-            pushed
-                .circle_slots(1, 0)
-                .0
-                .write(0, &[entity(8)], None, &[still]);
+            let (mut slots, _) = pushed.circle_slots(stills, 0);
+            slots.write(0, &still_entities[..stills], None, &still[..stills]);
             for &i in kept {
                 let disc = Disc::new(centers[i], radii[i]);
                 let layers = layers.map(|layers| &layers[i]);
@@ -512,7 +515,7 @@ mod tests {
             // pushed after them.
             let mut slotted = Bodies::default();
             let (mut still_slots, swept_slots) = slotted.circle_slots(2, 4);
-            still_slots.write(0, &[entity(8)], None, &[still]);
+            still_slots.write(0, &still_entities[..1], None, &still[..1]);
             still_slots.skip(1);
             let (mut block, mut rest) = swept_slots.split_at(2);
             let (block_centers, block_radii, block_motions) = block.discs_and_motions_mut(0..2);
@@ -531,21 +534,21 @@ mod tests {
             );
             slotted.drop_placeholders();
             push_triangle(&mut slotted);
-            let mut expected = pushed(&[0, 1, 3], layers);
+            let mut expected = pushed(1, &[0, 1, 3], layers);
             push_triangle(&mut expected);
             assert_eq!(slotted.entities.len(), 5);
-            assert_same_bodies(&slotted, &expected);
-            // The next frame, in the same arrays: one still circle and all five swept ones in
-            // one block, where last frame's polygon was.
-            let (mut still_slots, mut swept_slots) = slotted.circle_slots(1, 5);
-            still_slots.write(0, &[entity(8)], None, &[still]);
+            slotted.assert_same_as(&expected);
+            // The next frame, in the same arrays: more still circles, where last frame's swept
+            // ones were, and three swept ones in one block, where last frame's polygon was.
+            let (mut still_slots, mut swept_slots) = slotted.circle_slots(2, 3);
+            still_slots.write(0, &still_entities, None, &still);
             let (block_centers, block_radii, block_motions) =
-                swept_slots.discs_and_motions_mut(0..5);
-            block_centers.copy_from_slice(&centers);
-            block_radii.copy_from_slice(&radii);
-            block_motions.copy_from_slice(&motions);
-            swept_slots.finish_block(0, &entities, layers);
-            assert_same_bodies(&slotted, &pushed(&[0, 1, 2, 3, 4], layers));
+                swept_slots.discs_and_motions_mut(0..3);
+            block_centers.copy_from_slice(&centers[2..]);
+            block_radii.copy_from_slice(&radii[2..]);
+            block_motions.copy_from_slice(&motions[2..]);
+            swept_slots.finish_block(0, &entities[2..], layers.map(|layers| &layers[2..]));
+            slotted.assert_same_as(&pushed(2, &[2, 3, 4], layers));
             assert!(slotted.vertices.is_empty());
         }
     }
