@@ -137,12 +137,27 @@ impl Sides {
             side_entry.len += group.len;
             self.side_of_group[index] = side;
         }
+        // Runs that follow each other on one side are joined here, before they reach the
+        // side's list: layer values alternating body by body in one archetype make runs of
+        // one body, all on the same side.
+        let mut joined: Option<(usize, Range<u32>)> = None;
         for (run, group) in runs_in_order {
-            let side = &mut self.sides[self.side_of_group[*group]];
-            match side.runs.last_mut() {
-                Some(last) if last.end == run.start => last.end = run.end,
-                _ => side.runs.push(run.clone()),
+            let side = self.side_of_group[*group];
+            match &mut joined {
+                Some((joined_side, joined_run))
+                    if *joined_side == side && joined_run.end == run.start =>
+                {
+                    joined_run.end = run.end;
+                }
+                _ => {
+                    if let Some((side, run)) = joined.replace((side, run.clone())) {
+                        push_run(&mut self.sides[side].runs, run);
+                    }
+                }
             }
+        }
+        if let Some((side, run)) = joined {
+            push_run(&mut self.sides[side].runs, run);
         }
         for side in &mut self.sides[..self.active] {
             (side.mean_radius, side.max_radius) = radius_mean_and_max(radii, &side.runs);
@@ -151,6 +166,14 @@ impl Sides {
         self.sides[..self.active].sort_by_key(|side| core::cmp::Reverse(side.len));
         // Keep no more than twice the sides in use, so old ones do not pile up.
         self.sides.truncate(2 * self.active.max(8));
+    }
+}
+
+/// Appends `run` to `runs`, joined to the last one if it follows it.
+fn push_run(runs: &mut Vec<Range<u32>>, run: Range<u32>) {
+    match runs.last_mut() {
+        Some(last) if last.end == run.start => last.end = run.end,
+        _ => runs.push(run),
     }
 }
 
