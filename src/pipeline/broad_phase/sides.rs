@@ -193,6 +193,36 @@ mod tests {
     }
 
     #[test]
+    fn runs_are_joined_only_when_they_follow_each_other() {
+        let enemies = CollisionLayers::new(LayerMask::layer(0), LayerMask::ALL);
+        let bullet = |kind| CollisionLayers::new(LayerMask::layer(kind), LayerMask::layer(0));
+        let groups = [
+            group(bullet(1), &[0..2, 4..6, 9..10]),
+            group(bullet(2), &[3..4, 8..9]),
+            group(enemies, &[6..7, 9..9]),
+        ];
+        // One side's runs with a gap between them (0..2, 3..4), one side's runs that follow
+        // each other (3..4, 4..6), and an empty run of the other side between two that touch
+        // (8..9, 9..9, 9..10).
+        let runs_in_order = [
+            (0..2, 0),
+            (3..4, 1),
+            (4..6, 0),
+            (6..7, 2),
+            (8..9, 1),
+            (9..9, 2),
+            (9..10, 0),
+        ];
+        let mut sides = Sides::default();
+        sides.build(&groups, &runs_in_order, &[1.0; 10]);
+        let [bullets, enemies_side] = sides.active() else {
+            panic!("two sides, not {}", sides.active().len());
+        };
+        assert_eq!(bullets.runs, [0..2, 3..6, 8..10]);
+        assert_eq!(enemies_side.runs, [6..7, 9..9]);
+    }
+
+    #[test]
     fn groups_that_never_meet_share_a_side_with_their_runs_joined() {
         let enemies = CollisionLayers::new(LayerMask::layer(0), LayerMask::ALL);
         let bullet = |kind| CollisionLayers::new(LayerMask::layer(kind), LayerMask::layer(0));
