@@ -26,6 +26,7 @@ use crate::swept::Swept;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use core::fmt;
+use core::ops::Range;
 
 /// The x and y axes and translation of a [`GlobalTransform`]: how local points reach the world.
 #[derive(Clone, Copy)]
@@ -396,45 +397,22 @@ fn place_circles(
     let mut skipped = Vec::new();
     match ParallelSplit::of(still + swept, settings) {
         None => {
-            fill_tables(
-                &still_tables,
-                &mut still_slots,
-                &mut skipped,
-                fill_still_slots,
-            );
-            fill_tables(
-                &swept_tables,
-                &mut swept_slots,
-                &mut skipped,
-                fill_swept_slots,
-            );
+            fill_tables(&still_tables, &mut still_slots, &mut skipped);
+            fill_tables(&swept_tables, &mut swept_slots, &mut skipped);
         }
         Some(split) => {
             let size = split.piece_size;
-            let mut pieces = cut(
-                &still_tables,
-                still_slots,
-                size,
-                CircleSlots::split_at,
-                Piece::Still,
-            );
-            let swept_pieces = cut(
-                &swept_tables,
-                swept_slots,
-                size,
-                SweptSlots::split_at,
-                Piece::Swept,
-            );
-            pieces.extend(swept_pieces);
+            let mut pieces = cut(&still_tables, still_slots, size, Piece::Still);
+            pieces.extend(cut(&swept_tables, swept_slots, size, Piece::Swept));
             skipped = split
                 .work_through(pieces, |piece, _| {
                     let mut skipped = Vec::new();
                     match piece {
                         Piece::Still(part, mut slots) => {
-                            fill_still_slots(&part, &mut slots, 0, &mut skipped);
+                            fill_slots(&part, &mut slots, 0, &mut skipped);
                         }
                         Piece::Swept(part, mut slots) => {
-                            fill_swept_slots(&part, &mut slots, 0, &mut skipped);
+                            fill_slots(&part, &mut slots, 0, &mut skipped);
                         }
                     }
                     skipped
@@ -456,29 +434,26 @@ enum Piece<'w, 'b> {
     Swept(CircleTable<'w>, SweptSlots<'b>),
 }
 
-/// Writes the circles of `tables`, in order, into `slots` (one per circle) with `fill`, which
-/// lists those it leaves out in `skipped`.
-fn fill_tables<S>(
+/// Writes the circles of `tables`, in order, into `slots` (one per circle), listing those it
+/// leaves out in `skipped` (see [`fill_slots`]).
+fn fill_tables<S: TableSlots>(
     tables: &[CircleTable],
     slots: &mut S,
     skipped: &mut Vec<(Entity, Skipped)>,
-    fill: impl Fn(&CircleTable, &mut S, usize, &mut Vec<(Entity, Skipped)>),
 ) {
     let mut first = 0;
     for table in tables {
-        fill(table, slots, first, skipped);
+        fill_slots(table, slots, first, skipped);
         first += table.0.len();
     }
 }
 
 /// Cuts `tables` (their circles in order, one slot each in `slots`) into pieces of at most
-/// `piece_size` rows of one table, each with its slots (cut off by `split_at`), made into a
-/// [`Piece`] by `piece`.
-fn cut<'w, 'b, S>(
+/// `piece_size` rows of one table, each with its slots, made into a [`Piece`] by `piece`.
+fn cut<'w, 'b, S: TableSlots>(
     tables: &[CircleTable<'w>],
     slots: S,
     piece_size: usize,
-    split_at: fn(S, usize) -> (S, S),
     piece: fn(CircleTable<'w>, S) -> Piece<'w, 'b>,
 ) -> Vec<Piece<'w, 'b>> {
     let mut rest = slots;
@@ -486,12 +461,117 @@ fn cut<'w, 'b, S>(
     for table in tables {
         for first in (0..table.0.len()).step_by(piece_size) {
             let part = table_part(table, first..table.0.len().min(first + piece_size));
-            let (slots, after) = split_at(rest, part.0.len());
+            let (slots, after) = rest.split_at(part.0.len());
             rest = after;
             pieces.push(piece(part, slots));
         }
     }
     pieces
+}
+
+/// Slots that a table of circles is written into, by [`fill_slots`]: the still circles'
+/// ([`CircleSlots`]) or the swept ones' ([`SweptSlots`]).
+trait TableSlots: Sized {
+    /// Splits off the first `at` slots.
+    fn split_at(self, at: usize) -> (Self, Self);
+
+    /// Where to write the discs of `slots`.
+    fn discs_mut(&mut self, slots: Range<usize>) -> (&mut [Vec2], &mut [f32]);
+
+    /// Finishes the slots from `first` on, whose discs were written, with rows `rows` of
+    /// `table`.
+    fn finish_block(&mut self, first: usize, table: &CircleTable, rows: Range<usize>);
+
+    /// Writes row `at.1` of table `at.0` into slot `index`: its disc, placed by `placement`.
+    fn write_row(
+        &mut self,
+        index: usize,
+        at: (&CircleTable, usize),
+        disc: Disc,
+        placement: Placement,
+    );
+
+    /// Marks slot `index` a placeholder.
+    fn skip(&mut self, index: usize);
+}
+
+impl TableSlots for CircleSlots<'_> {
+    fn split_at(self, at: usize) -> (Self, Self) {
+        CircleSlots::split_at(self, at)
+    }
+
+    fn discs_mut(&mut self, slots: Range<usize>) -> (&mut [Vec2], &mut [f32]) {
+        self.bounds_mut(slots)
+    }
+
+    /// A still circle's disc is its own bounding circle: only its entity and layers are left.
+    fn finish_block(&mut self, first: usize, table: &CircleTable, rows: Range<usize>) {
+        let (entities, _, _, layers, _) = *table;
+        let layers = layers.map(|layers| &layers[rows.clone()]);
+        self.write_entities(first, &entities[rows], layers);
+    }
+
+    fn write_row(
+        &mut self,
+        index: usize,
+        (table, row): (&CircleTable, usize),
+        disc: Disc,
+        _: Placement,
+    ) {
+        let (entities, _, _, layers, _) = *table;
+        let layers = layers.map(|layers| &layers[row..=row]);
+        self.write(index, &entities[row..=row], layers, &[disc]);
+    }
+
+    fn skip(&mut self, index: usize) {
+        CircleSlots::skip(self, index);
+    }
+}
+
+impl TableSlots for SweptSlots<'_> {
+    fn split_at(self, at: usize) -> (Self, Self) {
+        SweptSlots::split_at(self, at)
+    }
+
+    fn discs_mut(&mut self, slots: Range<usize>) -> (&mut [Vec2], &mut [f32]) {
+        let (centers, radii, _) = self.discs_and_motions_mut(slots);
+        (centers, radii)
+    }
+
+    /// How far each swept circle moved, then its shape, its bound grown over its path, its
+    /// entity and layers ([`SweptSlots::finish_block`]).
+    fn finish_block(&mut self, first: usize, table: &CircleTable, rows: Range<usize>) {
+        let (entities, _, transforms, layers, swept) = *table;
+        let (_, _, motions) = self.discs_and_motions_mut(first..first + rows.len());
+        match swept {
+            Some(swept) => {
+                let paths = swept[rows.clone()].iter().zip(&transforms[rows.clone()]);
+                for (motion, (swept, transform)) in motions.iter_mut().zip(paths) {
+                    *motion = swept.motion_to(transform.translation().xy());
+                }
+            }
+            None => motions.fill(Vec2::ZERO),
+        }
+        let layers = layers.map(|layers| &layers[rows.clone()]);
+        SweptSlots::finish_block(self, first, &entities[rows], layers);
+    }
+
+    fn write_row(
+        &mut self,
+        index: usize,
+        (table, row): (&CircleTable, usize),
+        disc: Disc,
+        placement: Placement,
+    ) {
+        let (entities, _, _, layers, swept) = *table;
+        let motion = placement.motion(swept.map(|swept| &swept[row]));
+        let layers = layers.map(|layers| &layers[row]);
+        self.write(index, entities[row], layers, disc, motion);
+    }
+
+    fn skip(&mut self, index: usize) {
+        SweptSlots::skip(self, index);
+    }
 }
 
 /// Places every circle one by one: for a query that cannot be read table by table.
@@ -533,7 +613,7 @@ fn push_circle(
 }
 
 /// Rows `range` of a table.
-fn table_part<'w>(table: &CircleTable<'w>, range: core::ops::Range<usize>) -> CircleTable<'w> {
+fn table_part<'w>(table: &CircleTable<'w>, range: Range<usize>) -> CircleTable<'w> {
     let (entities, circles, transforms, layers, swept) = *table;
     (
         &entities[range.clone()],
@@ -544,91 +624,38 @@ fn table_part<'w>(table: &CircleTable<'w>, range: core::ops::Range<usize>) -> Ci
     )
 }
 
-/// How many circles [`fill_still_slots`] and [`fill_swept_slots`] place at a time: a block's
-/// discs are checked while they are still in the first-level cache.
+/// How many circles [`fill_slots`] places at a time: a block's discs are checked while they
+/// are still in the first-level cache.
 const BLOCK: usize = 256;
 
-/// Writes a table of still circles into `slots` from `first` on, a block at a time: the
-/// discs of a block straight into their slots, then the entities and layers, each array in one
-/// tight pass. The slots of circles left out become placeholders, and the circles are added to
-/// `skipped`.
-fn fill_still_slots(
+/// Writes a table of circles into `slots` from `first` on, a block at a time: the discs of a
+/// block straight into their slots, then checked all at once ([`usual_discs`]), then the rest
+/// of the block ([`TableSlots::finish_block`]), each array in one pass. A block holding a
+/// circle that is not usable is placed one by one: each circle left out is marked a
+/// placeholder and listed in `skipped`, with why.
+fn fill_slots<S: TableSlots>(
     table: &CircleTable,
-    slots: &mut CircleSlots,
+    slots: &mut S,
     first: usize,
     skipped: &mut Vec<(Entity, Skipped)>,
 ) {
-    let (entities, circles, transforms, layers, _) = *table;
+    let (entities, circles, transforms, _, _) = *table;
     for start in (0..entities.len()).step_by(BLOCK) {
         let rows = start..entities.len().min(start + BLOCK);
-        let (centers, radii) = slots.bounds_mut(first + rows.start..first + rows.end);
+        let (centers, radii) = slots.discs_mut(first + rows.start..first + rows.end);
         if usual_discs(
             &circles[rows.clone()],
             &transforms[rows.clone()],
             centers,
             radii,
         ) {
-            let layers = layers.map(|layers| &layers[rows.clone()]);
-            slots.write_entities(first + start, &entities[rows], layers);
-            continue;
-        }
-        for row in rows {
-            match place_circle(&circles[row], &transforms[row]) {
-                Ok((disc, _)) => {
-                    let layers = layers.map(|layers| &layers[row..=row]);
-                    slots.write(first + row, &entities[row..=row], layers, &[disc]);
-                }
-                Err(why) => {
-                    slots.skip(first + row);
-                    skipped.push((entities[row], why));
-                }
-            }
-        }
-    }
-}
-
-/// Writes a table of swept circles into `slots` from `first` on, a block at a time as
-/// [`fill_still_slots`] does: the discs of a block straight into their slots, then how far
-/// each moved, then the rest of the block ([`SweptSlots::finish_block`]). A block holding a
-/// circle that is not usable is placed one by one: each circle left out is marked a
-/// placeholder and listed in `skipped`, with why.
-fn fill_swept_slots(
-    table: &CircleTable,
-    slots: &mut SweptSlots,
-    first: usize,
-    skipped: &mut Vec<(Entity, Skipped)>,
-) {
-    let (entities, circles, transforms, layers, swept) = *table;
-    debug_assert!(
-        swept.is_some(),
-        "a table of swept circles has their Swept column"
-    );
-    for start in (0..entities.len()).step_by(BLOCK) {
-        let rows = start..entities.len().min(start + BLOCK);
-        let (centers, radii, motions) =
-            slots.discs_and_motions_mut(first + rows.start..first + rows.end);
-        if let Some(swept) = swept
-            && usual_discs(
-                &circles[rows.clone()],
-                &transforms[rows.clone()],
-                centers,
-                radii,
-            )
-        {
-            let paths = swept[rows.clone()].iter().zip(&transforms[rows.clone()]);
-            for (motion, (swept, transform)) in motions.iter_mut().zip(paths) {
-                *motion = swept.motion_to(transform.translation().xy());
-            }
-            let layers = layers.map(|layers| &layers[rows.clone()]);
-            slots.finish_block(first + start, &entities[rows], layers);
+            slots.finish_block(first + start, table, rows);
             continue;
         }
         for row in rows {
             match place_circle(&circles[row], &transforms[row]) {
                 Ok((disc, placement)) => {
-                    let motion = placement.motion(swept.map(|swept| &swept[row]));
-                    let layers = layers.map(|layers| &layers[row]);
-                    slots.write(first + row, entities[row], layers, disc, motion);
+                    slots.write_row(first + row, (table, row), disc, placement)
                 }
                 Err(why) => {
                     slots.skip(first + row);
@@ -760,7 +787,7 @@ mod tests {
             &mut discs.1
         ));
         let mut skipped = Vec::new();
-        fill_swept_slots(&table, &mut slots, 2, &mut skipped);
+        fill_slots(&table, &mut slots, 2, &mut skipped);
         slotted.drop_placeholders();
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].0, entities[unplaceable]);
