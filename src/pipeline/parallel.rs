@@ -43,6 +43,27 @@ impl ParallelSplit {
         })
     }
 
+    /// Wakes the pool's other threads ahead of a split of about `len` items that the caller
+    /// makes after some work of its own, if [`of`](Self::of) would split them: each waits in
+    /// a task of the pool, checking, until a split starts (or for up to
+    /// [`MOST_CHECKING`](Self::MOST_CHECKING)), and then takes its pieces at once. (A thread
+    /// the split itself wakes starts its first piece tens of microseconds after the calling
+    /// thread on a virtual machine whose idle cores halt: work done meanwhile hides that.)
+    pub fn wake_ahead(len: usize, settings: &CollisionSettings) {
+        let Some(split) = Self::of(len, settings) else {
+            return;
+        };
+        let seen = SPLITS_STARTED.load(Ordering::Relaxed);
+        for _ in 1..split.pool.thread_num() {
+            let split_started =
+                move || (SPLITS_STARTED.load(Ordering::Relaxed) != seen).then_some(());
+            let wait = async move {
+                spin_until(Self::MOST_CHECKING, split_started);
+            };
+            split.pool.spawn(wait).detach();
+        }
+    }
+
     /// Runs `work` on every piece, on the calling thread and on the pool's other threads, and
     /// returns the results in the order of `pieces`. `work` may hand back more pieces (pushed
     /// onto its second argument), which are run the same way; their results come after those
@@ -82,6 +103,8 @@ impl ParallelSplit {
             for _ in 1..self.pool.thread_num().min(piece_count) {
                 scope.spawn(async move { shared.take_and_run(work) });
             }
+            // The threads woken ahead stop waiting: they take the tasks just spawned.
+            SPLITS_STARTED.fetch_add(1, Ordering::Relaxed);
             loop {
                 // Caught, so that it unwinds only once the other threads are done with the
                 // pieces, which borrow from the caller.
@@ -103,6 +126,29 @@ impl ParallelSplit {
             .unwrap_or_else(PoisonError::into_inner);
         results.sort_unstable_by_key(|(index, _)| *index);
         results.into_iter().map(|(_, result)| result).collect()
+    }
+}
+
+/// How many splits have started, in every app of the process: what the threads woken by
+/// [`ParallelSplit::wake_ahead`] wait for (another app's split ends their wait early, and
+/// costs nothing but that).
+static SPLITS_STARTED: AtomicUsize = AtomicUsize::new(0);
+
+/// Checks `check` over and over until it gives a value, for up to `most`: that value, or
+/// `None` once the time is up.
+fn spin_until<R>(most: Duration, mut check: impl FnMut() -> Option<R>) -> Option<R> {
+    let start = Instant::now();
+    let mut checks: u32 = 0;
+    loop {
+        if let Some(value) = check() {
+            return Some(value);
+        }
+        checks = checks.wrapping_add(1);
+        // The clock read now and then: it costs more than a check.
+        if checks.is_multiple_of(64) && start.elapsed() > most {
+            return None;
+        }
+        core::hint::spin_loop();
     }
 }
 
@@ -165,22 +211,18 @@ impl<P, T> Shared<P, T> {
     /// one of them handed back a piece meanwhile (to be taken), `false` when all are finished
     /// or the time is up.
     fn wait_for_others(&self, most: Duration) -> bool {
-        let start = Instant::now();
-        let mut checks: u32 = 0;
-        loop {
+        spin_until(most, || {
             if self.unfinished.load(Ordering::Acquire) == 0 {
-                return false;
+                Some(false)
+            } else if self.waiting.load(Ordering::Relaxed) > 0
+                && !self.panicked.load(Ordering::Relaxed)
+            {
+                Some(true)
+            } else {
+                None
             }
-            if self.waiting.load(Ordering::Relaxed) > 0 && !self.panicked.load(Ordering::Relaxed) {
-                return true;
-            }
-            checks = checks.wrapping_add(1);
-            // The clock read now and then: it costs more than a check.
-            if checks.is_multiple_of(64) && start.elapsed() > most {
-                return false;
-            }
-            core::hint::spin_loop();
-        }
+        })
+        .unwrap_or(false)
     }
 }
 
@@ -304,6 +346,49 @@ mod tests {
             });
             assert_eq!(results, (0..6).collect::<Vec<_>>());
         }
+    }
+
+    /// How many threads ran pieces of one split of 40 pieces of 100 µs each, made in a task
+    /// of the pool (as a system's is).
+    #[cfg(feature = "parallel")]
+    fn threads_of_a_split() -> usize {
+        let split = two_threads();
+        let threads = Mutex::new(std::collections::HashSet::new());
+        split.pool.scope(|scope| {
+            scope.spawn(async {
+                split.work_through((0..40).collect(), |_: u8, _| {
+                    lock(&threads).insert(std::thread::current().id());
+                    let start = Instant::now();
+                    while start.elapsed() < Duration::from_micros(100) {
+                        core::hint::spin_loop();
+                    }
+                });
+            });
+        });
+        threads.into_inner().unwrap().len()
+    }
+
+    /// Threads woken ahead take the pieces of the split that follows; woken with no split
+    /// following, they stop waiting by themselves and leave the pool free for the next one.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn threads_woken_ahead_take_the_next_split_or_stop_waiting() {
+        let pool = two_thread_pool();
+        let settings = CollisionSettings {
+            parallel_threshold: 1,
+        };
+        let split = ParallelSplit::of(2, &settings).expect("a split");
+        assert!(core::ptr::eq(split.pool, pool));
+        // On a loaded machine (other tests share the pool and the cores) a thread may miss a
+        // split: one of several must reach both.
+        let both_threads_in_one_of = |splits: usize| (0..splits).any(|_| threads_of_a_split() == 2);
+        ParallelSplit::wake_ahead(2, &settings);
+        assert!(both_threads_in_one_of(1) || both_threads_in_one_of(20));
+        // A thread still waiting would leave every piece to the other (and the split's
+        // task to no thread: the test would hang).
+        ParallelSplit::wake_ahead(2, &settings);
+        std::thread::sleep(3 * ParallelSplit::MOST_CHECKING);
+        assert!(both_threads_in_one_of(20));
     }
 
     #[cfg(feature = "parallel")]

@@ -41,6 +41,7 @@ use grid::QueryScratch;
 pub(crate) use groups::{Groups, radius_mean_and_max};
 
 use super::bodies::Bodies;
+use super::parallel::ParallelSplit;
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::ops::Range;
@@ -83,6 +84,8 @@ impl BroadPhase {
         use_pairs: &(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync),
         found: &mut Vec<T>,
     ) {
+        // The pieces come after the grouping below: the pool's other threads wake meanwhile.
+        ParallelSplit::wake_ahead(bodies.entities.len(), settings);
         self.groups.build(bodies);
         let merged = self.groups.active().len() <= MAX_MERGED_GROUPS;
         if merged {
@@ -559,7 +562,7 @@ mod tests {
         assert_eq!(sorted(&run(&bodies).1), expected);
         // The bullets' query is cut into pieces and the targets' among themselves is one:
         // more batches than that means the crowded pieces handed pairs back.
-        let bullets_split = crate::pipeline::parallel::ParallelSplit::of(
+        let bullets_split = ParallelSplit::of(
             3000,
             &CollisionSettings {
                 parallel_threshold: 1,
