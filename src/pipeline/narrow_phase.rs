@@ -10,8 +10,10 @@
 //! that overlap become [`Contact`]s. A pair that moved relative to each other (one or both
 //! [`Swept`](crate::Swept)) also gets [`geometry::sweep`](crate::geometry::sweep) from the start
 //! of their paths: an impact makes it a contact even when they are apart again at the end.
-//! The contacts are sorted by `(a, b)` (each pair of entities meets once), so the result is
-//! the same whatever the thread count.
+//! The contacts are put in `(a, b)` order (each pair of entities meets once), so the result
+//! is the same whatever the thread count. Each batch's contacts are sorted as they are made,
+//! on the thread that made them; when the pieces' lists then do not overlap (bodies in the
+//! order of their entities), they are put together in order without a sort of the whole.
 
 use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
@@ -20,11 +22,19 @@ use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
 use crate::geometry::{Containment, Impact, Points, intersect};
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 /// This frame's contacts, sorted by `(a, b)`, before they become events.
 #[derive(Resource, Default)]
 pub(crate) struct NarrowPhase {
     pub contacts: Vec<Contact>,
+    /// Scratch: the lists of contacts the broad phase hands back (see [`into_one`]).
+    lists: Vec<Vec<Contact>>,
+}
+
+/// The order of contacts: by `(a, b)`.
+fn pair_key(contact: &Contact) -> (Entity, Entity) {
+    (contact.a, contact.b)
 }
 
 /// Finds the candidate pairs (the broad phase) and runs the exact test on each.
@@ -35,14 +45,63 @@ pub(crate) fn find_contacts(
     mut broad_phase: ResMut<BroadPhase>,
     mut narrow_phase: ResMut<NarrowPhase>,
 ) {
-    let contacts = &mut narrow_phase.contacts;
+    let NarrowPhase { contacts, lists } = &mut *narrow_phase;
+    // Run on the calling thread, the tests write straight into last frame's room.
     contacts.clear();
+    lists.clear();
+    lists.push(core::mem::take(contacts));
     let bodies = &*bodies;
-    let test =
-        |pairs: &[[u32; 2]], contacts: &mut Vec<Contact>| test_pairs(bodies, pairs, contacts);
-    broad_phase.run(bodies, &settings, &test, contacts);
-    // In place: a stable sort would allocate scratch space for these large values every frame.
-    contacts.sort_unstable_by_key(|contact| (contact.a, contact.b));
+    let out_of_order = AtomicBool::new(false);
+    let test = |pairs: &[[u32; 2]], contacts: &mut Vec<Contact>| {
+        let from = contacts.len();
+        test_pairs(bodies, pairs, contacts);
+        // Sorted while they are at hand, on the thread that made them (in place: a stable
+        // sort would allocate scratch space for these large values every time).
+        let (before, batch) = contacts.split_at_mut(from);
+        batch.sort_unstable_by_key(pair_key);
+        if let (Some(last), Some(first)) = (before.last(), batch.first())
+            && pair_key(last) > pair_key(first)
+        {
+            out_of_order.store(true, Ordering::Relaxed);
+        }
+    };
+    broad_phase.run(bodies, &settings, &test, lists);
+    *contacts = into_one(lists, !out_of_order.into_inner());
+}
+
+/// Puts the contacts of `lists` (each sorted, and the first holding the room kept from frame
+/// to frame) into one list, sorted: the first list, then the others in the order of their
+/// first contacts. Bodies come in the order of their tables, which follows their entities'
+/// (or runs against it) as long as the game has not despawned and respawned many of them: a
+/// split's pieces then make lists that do not overlap, and nothing is left to sort. Otherwise,
+/// or when one list was not sorted (`in_order` is `false`), the whole is sorted.
+fn into_one(lists: &mut Vec<Vec<Contact>>, in_order: bool) -> Vec<Contact> {
+    if lists.is_empty() {
+        return Vec::new();
+    }
+    let mut all = lists.swap_remove(0);
+    lists.sort_unstable_by_key(|list| list.first().map(pair_key));
+    let in_order = in_order && follow_each_other(core::iter::once(&all).chain(&*lists));
+    all.reserve(lists.iter().map(Vec::len).sum());
+    for mut list in lists.drain(..) {
+        all.append(&mut list);
+    }
+    if !in_order {
+        // In place: a stable sort would allocate scratch space for these large values.
+        all.sort_unstable_by_key(pair_key);
+    }
+    all
+}
+
+/// Whether each list that holds a contact starts after the last one before it ends.
+fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Contact>>) -> bool {
+    let mut ends = lists
+        .into_iter()
+        .filter_map(|list| Some((pair_key(list.first()?), pair_key(list.last()?))));
+    let Some((_, mut last)) = ends.next() else {
+        return true;
+    };
+    ends.all(|(first, end)| core::mem::replace(&mut last, end) < first)
 }
 
 /// Runs the exact test on each pair and appends the contacts. `scratch` holds a swept polygon
@@ -108,4 +167,75 @@ fn test_pair(
         impact,
         layers: [bodies.layers[first], bodies.layers[second]],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layers::CollisionLayers;
+    use rand::rngs::StdRng;
+    use rand::seq::SliceRandom;
+    use rand::{RngExt, SeedableRng};
+
+    /// A contact between two entities of the given raw indices.
+    fn contact(a: u32, b: u32) -> Contact {
+        let entity = |index| Entity::from_raw_u32(index).expect("a valid index");
+        let (a, b) = (entity(a).min(entity(b)), entity(a).max(entity(b)));
+        Contact {
+            a,
+            b,
+            points: Points::new(),
+            containment: Containment::Coincident,
+            impact: None,
+            layers: [CollisionLayers::ALL; 2],
+        }
+    }
+
+    /// Whatever the lists (cut from the sorted whole and put in any order, or overlapping,
+    /// or one of them not sorted), the result is every contact once, sorted; the first list's
+    /// room is kept.
+    #[test]
+    fn lists_become_one_sorted_list() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for round in 0..300 {
+            let count = rng.random_range(0..60);
+            let mut whole: Vec<Contact> = (0..count)
+                .map(|i| contact(rng.random_range(0..40), 40 + i))
+                .collect();
+            whole.sort_unstable_by_key(pair_key);
+            let expected: Vec<(Entity, Entity)> = whole.iter().map(pair_key).collect();
+            // Cut into lists, some empty.
+            let mut lists: Vec<Vec<Contact>> = Vec::new();
+            while !whole.is_empty() || lists.len() < 2 {
+                let take = rng.random_range(0..=whole.len().min(12));
+                lists.push(whole.drain(..take).collect());
+            }
+            let kind = round % 3;
+            match kind {
+                // Lists that do not overlap, in any order.
+                0 => lists.shuffle(&mut rng),
+                // Overlapping lists: contacts dealt out like cards, each list still sorted.
+                1 => {
+                    let all: Vec<Contact> = lists.drain(..).flatten().collect();
+                    lists = vec![Vec::new(), Vec::new(), Vec::new()];
+                    for (i, contact) in all.into_iter().enumerate() {
+                        lists[i % 3].push(contact);
+                    }
+                }
+                // One list out of order.
+                _ => lists.iter_mut().for_each(|list| list.reverse()),
+            }
+            let first_room = Vec::with_capacity(100);
+            let room = first_room.as_ptr();
+            lists.insert(0, first_room);
+            let in_order = kind != 2 || lists.iter().all(|list| list.is_sorted_by_key(pair_key));
+            let one = into_one(&mut lists, in_order);
+            let keys: Vec<(Entity, Entity)> = one.iter().map(pair_key).collect();
+            assert_eq!(keys, expected, "round {round}");
+            assert!(lists.is_empty());
+            if expected.len() <= 100 {
+                assert_eq!(one.as_ptr(), room, "round {round}: the first list's room");
+            }
+        }
+    }
 }

@@ -23,15 +23,13 @@ fn use_batch<T>(use_pairs: &impl Fn(&[[u32; 2]], &mut Vec<T>), pairs: &[[u32; 2]
     found
 }
 
-/// Appends each piece's results to `found`, in order, a piece at a time: one copy of each
-/// piece's memory. (Flattened value by value, each large contact passed through the iterator
-/// on its own, the copy of 50,000 bullets' contacts took three times as long, alone on the
-/// calling thread.)
-fn append_all<T>(found: &mut Vec<T>, pieces: Vec<Vec<T>>) {
-    found.reserve(pieces.iter().map(Vec::len).sum());
-    for mut piece in pieces {
-        found.append(&mut piece);
+/// The last of `runs`, where a query run on the calling thread appends (a first one if there
+/// is none).
+fn last_run<T>(runs: &mut Vec<Vec<T>>) -> &mut Vec<T> {
+    if runs.is_empty() {
+        runs.push(Vec::new());
     }
+    runs.last_mut().expect("one run at least")
 }
 
 /// Scratch space for [`Grid::query_into`], kept between frames.
@@ -582,11 +580,13 @@ impl Grid {
 
     /// Finds the pairs between the bodies of `runs` (`len` of them) and the binned bodies, as
     /// `join` says, and hands them to `use_pairs` in batches, each pair once; `use_pairs`
-    /// appends what it makes of a batch to `found`. Split across the task pool when there are
-    /// enough bodies (see [`ParallelSplit`]): each piece's pairs are used by the thread that
-    /// found them, but for those a crowded piece hands back for another thread. Too few bodies
-    /// to split but enough pairs (a crowd over one target), and the pairs alone are split.
-    /// Split either way, the batches come back in an order that depends on the threads.
+    /// appends what it makes of a batch to a list, which ends up in `made`: the last of
+    /// `made`, run on the calling thread. Split across the task pool when there are enough
+    /// bodies (see [`ParallelSplit`]): each piece's pairs are used by the thread that found
+    /// them, but for those a crowded piece hands back for another thread; each piece's list
+    /// and each handed back batch's is pushed onto `made`, in the pieces' order and then the
+    /// batches' (which depends on the threads), never copied. Too few bodies to split but
+    /// enough pairs (a crowd over one target), and the pairs alone are split.
     pub(super) fn query_into<T: Send>(
         &self,
         bodies: &Bodies,
@@ -594,7 +594,10 @@ impl Grid {
         join: Join,
         settings: &CollisionSettings,
         scratch: &mut QueryScratch,
-        (use_pairs, found): (&(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync), &mut Vec<T>),
+        (use_pairs, made): (
+            &(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync),
+            &mut Vec<Vec<T>>,
+        ),
     ) {
         debug_assert_eq!(len, runs.iter().map(ExactSizeIterator::len).sum::<usize>());
         let Some(split) = ParallelSplit::of(len, settings) else {
@@ -604,11 +607,10 @@ impl Grid {
             match ParallelSplit::of(pairs.len(), settings) {
                 Some(split) => {
                     let batches = pairs.chunks(split.piece_size).collect();
-                    let chunks =
-                        split.work_through(batches, |batch, _| use_batch(use_pairs, batch));
-                    append_all(found, chunks);
+                    let lists = split.work_through(batches, |batch, _| use_batch(use_pairs, batch));
+                    made.extend(lists);
                 }
-                None => use_pairs(pairs, found),
+                None => use_pairs(pairs, last_run(made)),
             }
             return;
         };
@@ -647,7 +649,7 @@ impl Grid {
                 Work::Search(piece)
             })
             .collect();
-        let chunks = split.work_through(pieces, |work, handed_back| {
+        let lists = split.work_through(pieces, |work, handed_back| {
             let mut pairs = match work {
                 Work::Search(piece) => {
                     let mut pairs = Vec::new();
@@ -665,7 +667,7 @@ impl Grid {
             }
             use_batch(use_pairs, &pairs)
         });
-        append_all(found, chunks);
+        made.extend(lists);
     }
 
     /// Appends the pairs between the bodies of `runs` and the binned bodies, as `join` says.

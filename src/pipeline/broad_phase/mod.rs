@@ -74,15 +74,16 @@ impl BroadPhase {
     /// Finds this frame's candidate pairs (body indices whose bounding circles overlap and
     /// whose layers match) and hands them to `use_pairs` in batches, each pair once; with
     /// enough bodies, on the pool's threads, each batch on the thread that found it where it
-    /// can (see [`Grid::query_into`]). `use_pairs` appends what it makes of a batch to
-    /// `found`, in an order that depends on the thread count: sort the result.
+    /// can (see [`Grid::query_into`]). `use_pairs` appends what it makes of a batch to a list
+    /// of `made`: the last one, on the calling thread; a list of its own, pushed onto `made`,
+    /// for each piece of a split. Which pair goes where depends on the thread count.
     #[inline(never)]
     pub(crate) fn run<T: Send>(
         &mut self,
         bodies: &Bodies,
         settings: &CollisionSettings,
         use_pairs: &(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync),
-        found: &mut Vec<T>,
+        made: &mut Vec<Vec<T>>,
     ) {
         // The pieces come after the grouping below: the pool's other threads wake meanwhile.
         ParallelSplit::wake_ahead(bodies.entities.len(), settings);
@@ -100,7 +101,7 @@ impl BroadPhase {
             ..
         } = self;
         let mut query = |grid: &Grid, runs: &[Range<u32>], len: usize, join: Join| {
-            let output = (use_pairs, &mut *found);
+            let output = (use_pairs, &mut *made);
             grid.query_into(bodies, (runs, len), join, settings, query_scratch, output);
         };
         let sides = sides.active();
@@ -206,10 +207,10 @@ mod tests {
         bodies: &Bodies,
         settings: &CollisionSettings,
     ) -> Vec<[u32; 2]> {
-        let mut pairs = Vec::new();
+        let mut lists = Vec::new();
         let hand_over = |batch: &[[u32; 2]], pairs: &mut Vec<[u32; 2]>| pairs.extend(batch);
-        broad_phase.run(bodies, settings, &hand_over, &mut pairs);
-        pairs
+        broad_phase.run(bodies, settings, &hand_over, &mut lists);
+        lists.concat()
     }
 
     /// Every pair that a quadratic loop finds, sorted.
@@ -581,12 +582,12 @@ mod tests {
             let settings = CollisionSettings {
                 parallel_threshold: threshold,
             };
-            let mut split = Vec::new();
-            BroadPhase::default().run(&bodies, &settings, &hand_over, &mut split);
+            let mut lists = Vec::new();
+            BroadPhase::default().run(&bodies, &settings, &hand_over, &mut lists);
             let batches = batches.into_inner().unwrap();
             let least = if threshold == 1 { pieces + 1 } else { 3 };
             assert!(batches.len() >= least, "{threshold}: {batches:?}");
-            assert_eq!(sorted(&split), expected, "{threshold}");
+            assert_eq!(sorted(&lists.concat()), expected, "{threshold}");
         }
     }
 }
