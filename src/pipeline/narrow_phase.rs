@@ -17,6 +17,7 @@
 
 use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
+use super::parallel::ParallelSplit;
 use crate::contact::Contact;
 use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
 use crate::geometry::{Containment, Impact, Points, intersect};
@@ -66,6 +67,10 @@ pub(crate) fn find_contacts(
         }
     };
     broad_phase.run(bodies, &settings, &test, lists);
+    // The events stage splits its work by the contacts: the pool's other threads wake while
+    // the lists are joined and Bevy runs the next system.
+    let count = lists.iter().map(Vec::len).sum();
+    ParallelSplit::wake_ahead(count, &settings);
     *contacts = into_one(lists, !out_of_order.into_inner());
 }
 
