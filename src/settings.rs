@@ -14,6 +14,11 @@ pub struct CollisionSettings {
     /// ends on another). Below it the stage runs on the calling thread. The result is the same
     /// either way.
     ///
+    /// A split keeps the pool's threads busy until its last piece ends, waiting for it
+    /// checking rather than asleep (for up to 0.2 ms), and the broad phase and events wake
+    /// them that long ahead of their splits: a thread put to sleep and woken can take tens of
+    /// microseconds to start, much of a frame's work here.
+    ///
     /// Work is split only when the pool has more than one thread. Bevy's default
     /// `TaskPoolOptions` give the compute pool one thread on a machine with fewer than four
     /// cores; raise `TaskPoolOptions::compute.min_threads` in `TaskPoolPlugin` to change that.
