@@ -14,10 +14,12 @@ pub struct CollisionSettings {
     /// ends on another). Below it the stage runs on the calling thread. The result is the same
     /// either way.
     ///
-    /// A split keeps the pool's threads busy until its last piece ends, waiting for it
-    /// checking rather than asleep (for up to 0.2 ms), and the broad phase and events wake
-    /// them that long ahead of their splits: a thread put to sleep and woken can take tens of
-    /// microseconds to start, much of a frame's work here.
+    /// The thread that splits waits for the last pieces checking rather than asleep (for up to
+    /// 0.2 ms), and with at least this many colliders the broad phase wakes the pool's other
+    /// threads while it groups the bodies, each waiting, checking, for its split (until the
+    /// split starts or the broad phase ends, for up to 0.2 ms): a thread put to sleep and
+    /// woken can take tens of microseconds to start. Those threads run no other system's
+    /// task while they wait.
     ///
     /// Work is split only when the pool has more than one thread. Bevy's default
     /// `TaskPoolOptions` give the compute pool one thread on a machine with fewer than four

@@ -1,5 +1,5 @@
-//! [`ParallelSplit`]: the one rule by which a stage splits its work across the task pool, and
-//! the one way it runs the pieces.
+//! [`ParallelSplit`]: the one rule by which a stage splits its work across the task pool, the
+//! one way it runs the pieces, and the way it wakes the pool's threads ahead of a split.
 
 use crate::settings::CollisionSettings;
 use bevy::platform::time::Instant;
@@ -27,7 +27,9 @@ impl ParallelSplit {
     const PIECES_PER_THREAD: usize = 4;
 
     /// How long the calling thread waits for the pieces running elsewhere, checking, before
-    /// it leaves the rest of the wait to the task pool's scope (asleep, woken when they end).
+    /// it leaves the rest of the wait to the task pool's scope (asleep, woken when they end);
+    /// and how long a thread woken ahead of a split waits for it (see
+    /// [`wake_ahead`](Self::wake_ahead)).
     const MOST_CHECKING: Duration = Duration::from_micros(200);
 
     /// How to split `len` items into about [`PIECES_PER_THREAD`](Self::PIECES_PER_THREAD)
@@ -43,25 +45,28 @@ impl ParallelSplit {
         })
     }
 
-    /// Wakes the pool's other threads ahead of a split of about `len` items that the caller
-    /// makes after some work of its own, if [`of`](Self::of) would split them: each waits in
-    /// a task of the pool, checking, until a split starts (or for up to
-    /// [`MOST_CHECKING`](Self::MOST_CHECKING)), and then takes its pieces at once. (A thread
-    /// the split itself wakes starts its first piece tens of microseconds after the calling
-    /// thread on a virtual machine whose idle cores halt: work done meanwhile hides that.)
-    pub fn wake_ahead(len: usize, settings: &CollisionSettings) {
+    /// Wakes the pool's other threads ahead of a split that the caller may make, after some
+    /// work of its own, of up to `len` items (none if [`of`](Self::of) would not split them):
+    /// each waits in a task of the pool, checking, until a split starts, the returned guard is
+    /// dropped, or [`MOST_CHECKING`](Self::MOST_CHECKING) passes, and then takes the split's
+    /// pieces at once. A thread the split itself wakes starts its first piece 12 to 25 µs
+    /// after the calling thread on a virtual machine whose idle cores halt: the work done
+    /// meanwhile hides that. Keep the guard for no longer than the system that makes the
+    /// split runs: a thread waiting is a thread other systems cannot use.
+    #[must_use = "the threads stop waiting when the guard is dropped"]
+    pub fn wake_ahead(len: usize, settings: &CollisionSettings) -> WokenAhead {
         let Some(split) = Self::of(len, settings) else {
-            return;
+            return WokenAhead;
         };
-        let seen = SPLITS_STARTED.load(Ordering::Relaxed);
+        let seen = WAKE_EPOCH.load(Ordering::Acquire);
         for _ in 1..split.pool.thread_num() {
-            let split_started =
-                move || (SPLITS_STARTED.load(Ordering::Relaxed) != seen).then_some(());
+            let epoch_moved = move || (WAKE_EPOCH.load(Ordering::Acquire) != seen).then_some(());
             let wait = async move {
-                spin_until(Self::MOST_CHECKING, split_started);
+                spin_until(Self::MOST_CHECKING, epoch_moved);
             };
             split.pool.spawn(wait).detach();
         }
+        WokenAhead
     }
 
     /// Runs `work` on every piece, on the calling thread and on the pool's other threads, and
@@ -104,7 +109,7 @@ impl ParallelSplit {
                 scope.spawn(async move { shared.take_and_run(work) });
             }
             // The threads woken ahead stop waiting: they take the tasks just spawned.
-            SPLITS_STARTED.fetch_add(1, Ordering::Relaxed);
+            end_waits_ahead();
             loop {
                 // Caught, so that it unwinds only once the other threads are done with the
                 // pieces, which borrow from the caller.
@@ -129,10 +134,26 @@ impl ParallelSplit {
     }
 }
 
-/// How many splits have started, in every app of the process: what the threads woken by
-/// [`ParallelSplit::wake_ahead`] wait for (another app's split ends their wait early, and
-/// costs nothing but that).
-static SPLITS_STARTED: AtomicUsize = AtomicUsize::new(0);
+/// Moves on when a split starts or a [`WokenAhead`] guard is dropped, in any app of the
+/// process: what the threads woken by [`ParallelSplit::wake_ahead`] wait for (another app's
+/// split or guard ends their wait early, and costs nothing but that).
+static WAKE_EPOCH: AtomicUsize = AtomicUsize::new(0);
+
+/// Ends the waits of the threads woken ahead (released after the split's tasks are spawned,
+/// so that a thread that sees it finds them).
+fn end_waits_ahead() {
+    WAKE_EPOCH.fetch_add(1, Ordering::Release);
+}
+
+/// Returned by [`ParallelSplit::wake_ahead`]: dropped, it ends the wait of the threads woken
+/// ahead, whether or not a split came.
+pub(crate) struct WokenAhead;
+
+impl Drop for WokenAhead {
+    fn drop(&mut self) {
+        end_waits_ahead();
+    }
+}
 
 /// Checks `check` over and over until it gives a value, for up to `most`: that value, or
 /// `None` once the time is up.
@@ -349,27 +370,27 @@ mod tests {
     }
 
     /// How many threads ran pieces of one split of 40 pieces of 100 µs each, made in a task
-    /// of the pool (as a system's is).
+    /// of the pool (as a system's is), which this thread waits for without running tasks.
     #[cfg(feature = "parallel")]
     fn threads_of_a_split() -> usize {
         let split = two_threads();
-        let threads = Mutex::new(std::collections::HashSet::new());
-        split.pool.scope(|scope| {
-            scope.spawn(async {
-                split.work_through((0..40).collect(), |_: u8, _| {
-                    lock(&threads).insert(std::thread::current().id());
-                    let start = Instant::now();
-                    while start.elapsed() < Duration::from_micros(100) {
-                        core::hint::spin_loop();
-                    }
-                });
+        let task = split.pool.spawn(async move {
+            let threads = Mutex::new(std::collections::HashSet::new());
+            split.work_through((0..40).collect(), |_: u8, _| {
+                lock(&threads).insert(std::thread::current().id());
+                let start = Instant::now();
+                while start.elapsed() < Duration::from_micros(100) {
+                    core::hint::spin_loop();
+                }
             });
+            lock(&threads).len()
         });
-        threads.into_inner().unwrap().len()
+        bevy::tasks::block_on(task)
     }
 
     /// Threads woken ahead take the pieces of the split that follows; woken with no split
-    /// following, they stop waiting by themselves and leave the pool free for the next one.
+    /// following, they stop waiting (when the guard is dropped) and leave the pool free. A
+    /// thread that went on waiting would leave every piece to the pool's other thread.
     #[cfg(feature = "parallel")]
     #[test]
     fn threads_woken_ahead_take_the_next_split_or_stop_waiting() {
@@ -381,14 +402,19 @@ mod tests {
         assert!(core::ptr::eq(split.pool, pool));
         // On a loaded machine (other tests share the pool and the cores) a thread may miss a
         // split: one of several must reach both.
-        let both_threads_in_one_of = |splits: usize| (0..splits).any(|_| threads_of_a_split() == 2);
-        ParallelSplit::wake_ahead(2, &settings);
-        assert!(both_threads_in_one_of(1) || both_threads_in_one_of(20));
-        // A thread still waiting would leave every piece to the other (and the split's
-        // task to no thread: the test would hang).
-        ParallelSplit::wake_ahead(2, &settings);
-        std::thread::sleep(3 * ParallelSplit::MOST_CHECKING);
-        assert!(both_threads_in_one_of(20));
+        let both_in_one_of = |splits: usize| (0..splits).any(|_| threads_of_a_split() == 2);
+        let woken = ParallelSplit::wake_ahead(2, &settings);
+        assert!(both_in_one_of(100));
+        drop(woken);
+        let seen = WAKE_EPOCH.load(Ordering::Acquire);
+        drop(ParallelSplit::wake_ahead(2, &settings));
+        assert_ne!(
+            WAKE_EPOCH.load(Ordering::Acquire),
+            seen,
+            "the guard ends the wait"
+        );
+        std::thread::sleep(2 * ParallelSplit::MOST_CHECKING);
+        assert!(both_in_one_of(100));
     }
 
     #[cfg(feature = "parallel")]

@@ -23,13 +23,13 @@ fn use_batch<T>(use_pairs: &impl Fn(&[[u32; 2]], &mut Vec<T>), pairs: &[[u32; 2]
     found
 }
 
-/// The last of `runs`, where a query run on the calling thread appends (a first one if there
+/// The last of `lists`, where a query run on the calling thread appends (a first one if there
 /// is none).
-fn last_run<T>(runs: &mut Vec<Vec<T>>) -> &mut Vec<T> {
-    if runs.is_empty() {
-        runs.push(Vec::new());
+fn last_list<T>(lists: &mut Vec<Vec<T>>) -> &mut Vec<T> {
+    if lists.is_empty() {
+        lists.push(Vec::new());
     }
-    runs.last_mut().expect("one run at least")
+    lists.last_mut().expect("one list at least")
 }
 
 /// Scratch space for [`Grid::query_into`], kept between frames.
@@ -610,7 +610,7 @@ impl Grid {
                     let lists = split.work_through(batches, |batch, _| use_batch(use_pairs, batch));
                     made.extend(lists);
                 }
-                None => use_pairs(pairs, last_run(made)),
+                None => use_pairs(pairs, last_list(made)),
             }
             return;
         };

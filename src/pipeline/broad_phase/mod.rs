@@ -85,8 +85,9 @@ impl BroadPhase {
         use_pairs: &(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync),
         made: &mut Vec<Vec<T>>,
     ) {
-        // The pieces come after the grouping below: the pool's other threads wake meanwhile.
-        ParallelSplit::wake_ahead(bodies.entities.len(), settings);
+        // The pieces come after the grouping below: the pool's other threads wake meanwhile
+        // (and stop waiting when this returns, if no split came).
+        let _woken = ParallelSplit::wake_ahead(bodies.entities.len(), settings);
         self.groups.build(bodies);
         let merged = self.groups.active().len() <= MAX_MERGED_GROUPS;
         if merged {
