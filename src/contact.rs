@@ -75,6 +75,12 @@ impl Clone for Contact {
 }
 
 impl Contact {
+    /// The pair `(a, b)`: the order contacts are kept and written in, [`Contacts`] and the
+    /// messages alike.
+    pub(crate) fn pair(&self) -> (Entity, Entity) {
+        (self.a, self.b)
+    }
+
     /// The pair as `(the collider on layer(s) `layer`, the other)`, so a game need not try both
     /// orders: `contact.by_layer(PLAYER_SHOT)` gives `(bullet, what it hit)`. When both are on
     /// `layer`, `a` comes first; `None` when neither is.
@@ -325,7 +331,7 @@ impl Contacts {
     /// Makes `contacts` (sorted by `(a, b)`) the current ones, and leaves the previous ones in
     /// `contacts`.
     pub(crate) fn replace(&mut self, contacts: &mut Vec<Contact>) {
-        debug_assert!(contacts.is_sorted_by_key(|contact| (contact.a, contact.b)));
+        debug_assert!(contacts.is_sorted_by_key(Contact::pair));
         core::mem::swap(&mut self.current, contacts);
         self.by_entity.take();
     }
@@ -354,7 +360,7 @@ impl Contacts {
     pub fn get(&self, first: Entity, second: Entity) -> Option<&Contact> {
         let key = (first.min(second), first.max(second));
         self.current
-            .binary_search_by_key(&key, |contact| (contact.a, contact.b))
+            .binary_search_by_key(&key, Contact::pair)
             .ok()
             .map(|index| &self.current[index])
     }

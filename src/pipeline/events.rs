@@ -89,7 +89,7 @@ fn diff(previous: &[Contact], current: &[Contact], mut visit: impl FnMut(Change)
             (None, None) => break,
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
-            (Some(o), Some(n)) => (o.a, o.b).cmp(&(n.a, n.b)),
+            (Some(o), Some(n)) => o.pair().cmp(&n.pair()),
         };
         match order {
             Ordering::Equal => {

@@ -33,11 +33,6 @@ pub(crate) struct NarrowPhase {
     lists: Vec<Vec<Contact>>,
 }
 
-/// The order of contacts: by `(a, b)`.
-fn pair_key(contact: &Contact) -> (Entity, Entity) {
-    (contact.a, contact.b)
-}
-
 /// Finds the candidate pairs (the broad phase) and runs the exact test on each.
 #[inline(never)]
 pub(crate) fn find_contacts(
@@ -59,9 +54,9 @@ pub(crate) fn find_contacts(
         // Sorted while they are at hand, on the thread that made them (in place: a stable
         // sort would allocate scratch space for these large values every time).
         let (before, batch) = list.split_at_mut(from);
-        batch.sort_unstable_by_key(pair_key);
+        batch.sort_unstable_by_key(Contact::pair);
         if let (Some(last), Some(first)) = (before.last(), batch.first())
-            && pair_key(last) > pair_key(first)
+            && last.pair() > first.pair()
         {
             out_of_order.store(true, Ordering::Relaxed);
         }
@@ -81,7 +76,7 @@ fn into_one(lists: &mut Vec<Vec<Contact>>, in_order: bool) -> Vec<Contact> {
         return Vec::new();
     }
     let mut all = lists.swap_remove(0);
-    lists.sort_unstable_by_key(|list| list.first().map(pair_key));
+    lists.sort_unstable_by_key(|list| list.first().map(Contact::pair));
     let in_order = in_order && follow_each_other(core::iter::once(&all).chain(&*lists));
     all.reserve(lists.iter().map(Vec::len).sum());
     for mut list in lists.drain(..) {
@@ -89,7 +84,7 @@ fn into_one(lists: &mut Vec<Vec<Contact>>, in_order: bool) -> Vec<Contact> {
     }
     if !in_order {
         // In place: a stable sort would allocate scratch space for these large values.
-        all.sort_unstable_by_key(pair_key);
+        all.sort_unstable_by_key(Contact::pair);
     }
     all
 }
@@ -98,7 +93,7 @@ fn into_one(lists: &mut Vec<Vec<Contact>>, in_order: bool) -> Vec<Contact> {
 fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Contact>>) -> bool {
     let mut ends = lists
         .into_iter()
-        .filter_map(|list| Some((pair_key(list.first()?), pair_key(list.last()?))));
+        .filter_map(|list| Some((list.first()?.pair(), list.last()?.pair())));
     let Some((_, mut last)) = ends.next() else {
         return true;
     };
@@ -203,8 +198,8 @@ mod tests {
             let mut whole: Vec<Contact> = (0..count)
                 .map(|i| contact(rng.random_range(0..40), 40 + i))
                 .collect();
-            whole.sort_unstable_by_key(pair_key);
-            let expected: Vec<(Entity, Entity)> = whole.iter().map(pair_key).collect();
+            whole.sort_unstable_by_key(Contact::pair);
+            let expected: Vec<(Entity, Entity)> = whole.iter().map(Contact::pair).collect();
             // Cut into lists, some empty.
             let mut lists: Vec<Vec<Contact>> = Vec::new();
             while !whole.is_empty() || lists.len() < 2 {
@@ -236,9 +231,12 @@ mod tests {
             first.reserve(100);
             let (room, capacity) = (first.as_ptr(), first.capacity());
             lists.insert(0, first);
-            let in_order = kind != 2 || lists.iter().all(|list| list.is_sorted_by_key(pair_key));
+            let in_order = kind != 2
+                || lists
+                    .iter()
+                    .all(|list| list.is_sorted_by_key(Contact::pair));
             let one = into_one(&mut lists, in_order);
-            let keys: Vec<(Entity, Entity)> = one.iter().map(pair_key).collect();
+            let keys: Vec<(Entity, Entity)> = one.iter().map(Contact::pair).collect();
             assert_eq!(keys, expected, "round {round}");
             assert!(lists.is_empty());
             if expected.len() <= capacity {
