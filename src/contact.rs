@@ -1,13 +1,13 @@
 //! What the user reads: [`Contact`] every frame for every overlapping pair, [`ContactStarted`]
-//! and [`ContactEnded`] on the first and last frame, the [`Contacts`] resource and the
-//! [`CollidingEntities`] component. Data only: the pipeline's events stage writes them.
+//! and [`ContactEnded`] on the first and last frame, and the [`CollidingEntities`] component
+//! (the [`Contacts`](crate::Contacts) resource has a file of its own). Data only: the
+//! pipeline's events stage writes them.
 
 use crate::geometry::{Containment, Impact, Points};
 use crate::layers::{CollisionLayers, LayerMask};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::prelude::*;
-use std::sync::OnceLock;
 
 /// Two colliders overlap this frame, and where their outlines cross.
 ///
@@ -75,7 +75,7 @@ impl Clone for Contact {
 }
 
 impl Contact {
-    /// The pair `(a, b)`: the order contacts are kept and written in, [`Contacts`] and the
+    /// The pair `(a, b)`: the order contacts are kept and written in, [`Contacts`](crate::Contacts) and the
     /// messages alike.
     pub(crate) fn pair(&self) -> (Entity, Entity) {
         (self.a, self.b)
@@ -192,7 +192,7 @@ impl Contact {
 /// An entity event is triggered only on entities that an observer could see it on (an observer
 /// of the entity, or one added with `App::add_observer`): with no observer, triggers cost
 /// nothing. To find the contact's points or impact from an observer, look the pair up in
-/// [`Contacts::get`], which already holds this run's contacts.
+/// [`Contacts::get`](crate::Contacts::get), which already holds this run's contacts.
 ///
 /// # Scheduling
 /// Written and triggered in [`CollisionSystems::Events`](crate::CollisionSystems::Events),
@@ -301,101 +301,6 @@ impl CollidingEntities {
     }
 }
 
-/// Every overlapping pair of this frame, to look up without reading messages.
-///
-/// ```
-/// # use bevy::prelude::*;
-/// # use bevy_collision_events::prelude::*;
-/// #[derive(Component)]
-/// struct Player;
-///
-/// fn player_is_hit(contacts: Res<Contacts>, player: Single<Entity, With<Player>>) -> bool {
-///     contacts.touching(*player).next().is_some()
-/// }
-/// # bevy::ecs::system::assert_is_system(player_is_hit.map(drop));
-/// ```
-///
-/// # Scheduling
-/// Replaced in [`CollisionSystems::Events`](crate::CollisionSystems::Events); between two
-/// runs it holds the last run's contacts.
-#[derive(Resource, Default, Debug)]
-pub struct Contacts {
-    /// Sorted by `(a, b)`.
-    current: Vec<Contact>,
-    /// `(entity, index into current)` for both sides of every contact, sorted; built on the
-    /// first per-entity question of a frame.
-    by_entity: OnceLock<Vec<(Entity, u32)>>,
-}
-
-impl Contacts {
-    /// Makes `contacts` (sorted by `(a, b)`) the current ones, and leaves the previous ones in
-    /// `contacts`.
-    pub(crate) fn replace(&mut self, contacts: &mut Vec<Contact>) {
-        debug_assert!(contacts.is_sorted_by_key(Contact::pair));
-        core::mem::swap(&mut self.current, contacts);
-        self.by_entity.take();
-    }
-
-    /// Every contact, in `(a, b)` order, as a slice.
-    pub fn as_slice(&self) -> &[Contact] {
-        &self.current
-    }
-
-    /// Every contact, in `(a, b)` order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Contact> {
-        self.current.iter()
-    }
-
-    /// How many pairs overlap.
-    pub fn len(&self) -> usize {
-        self.current.len()
-    }
-
-    /// Whether nothing overlaps.
-    pub fn is_empty(&self) -> bool {
-        self.current.is_empty()
-    }
-
-    /// The contact between two entities, in either order.
-    pub fn get(&self, first: Entity, second: Entity) -> Option<&Contact> {
-        let key = (first.min(second), first.max(second));
-        self.current
-            .binary_search_by_key(&key, Contact::pair)
-            .ok()
-            .map(|index| &self.current[index])
-    }
-
-    /// Whether two entities overlap.
-    pub fn contains(&self, first: Entity, second: Entity) -> bool {
-        self.get(first, second).is_some()
-    }
-
-    /// The contacts `entity` is part of.
-    pub fn of(&self, entity: Entity) -> impl Iterator<Item = &Contact> {
-        let index = self.by_entity.get_or_init(|| {
-            let mut index: Vec<(Entity, u32)> = self
-                .current
-                .iter()
-                .enumerate()
-                .flat_map(|(i, contact)| [(contact.a, i as u32), (contact.b, i as u32)])
-                .collect();
-            index.sort_unstable();
-            index
-        });
-        let start = index.partition_point(|&(e, _)| e < entity);
-        index[start..]
-            .iter()
-            .take_while(move |&&(e, _)| e == entity)
-            .map(|&(_, i)| &self.current[i as usize])
-    }
-
-    /// The entities `entity` overlaps.
-    pub fn touching(&self, entity: Entity) -> impl Iterator<Item = Entity> {
-        self.of(entity)
-            .filter_map(move |contact| contact.other(entity))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -418,13 +323,6 @@ mod tests {
         }
     }
 
-    fn contacts(pairs: &[(u32, u32)]) -> Contacts {
-        let mut contacts = Contacts::default();
-        let mut current = pairs.iter().map(|&(a, b)| contact(a, b)).collect();
-        contacts.replace(&mut current);
-        contacts
-    }
-
     #[test]
     fn a_clone_has_the_same_points_inline_or_not() {
         for count in 0..=9 {
@@ -439,47 +337,6 @@ mod tests {
             assert_eq!(copy, original, "{count} points");
             assert_eq!(copy.points.spilled(), count > 4, "{count} points");
         }
-    }
-
-    #[test]
-    fn of_finds_an_entity_on_either_side() {
-        let contacts = contacts(&[(1, 2), (1, 5), (2, 3), (4, 5)]);
-        let of = |index| {
-            let mut others: Vec<Entity> = contacts.touching(entity(index)).collect();
-            others.sort();
-            others
-        };
-        assert_eq!(of(1), [entity(2), entity(5)]);
-        assert_eq!(of(2), [entity(1), entity(3)]);
-        assert_eq!(of(5), [entity(1), entity(4)]);
-        assert_eq!(of(6), []);
-        assert_eq!(contacts.of(entity(3)).next(), Some(&contact(2, 3)));
-    }
-
-    #[test]
-    fn of_is_rebuilt_when_the_contacts_are_replaced() {
-        let mut contacts = contacts(&[(1, 2)]);
-        assert_eq!(contacts.touching(entity(1)).count(), 1);
-        let mut next = vec![contact(3, 4)];
-        contacts.replace(&mut next);
-        assert_eq!(
-            next,
-            [contact(1, 2)],
-            "the previous contacts are handed back"
-        );
-        assert_eq!(contacts.touching(entity(1)).count(), 0);
-        assert_eq!(
-            contacts.touching(entity(4)).collect::<Vec<_>>(),
-            [entity(3)]
-        );
-    }
-
-    #[test]
-    fn get_takes_either_order() {
-        let contacts = contacts(&[(1, 2), (3, 9)]);
-        assert_eq!(contacts.get(entity(9), entity(3)), Some(&contact(3, 9)));
-        assert!(contacts.contains(entity(1), entity(2)));
-        assert!(!contacts.contains(entity(1), entity(3)));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! [`CollisionDebugPlugin`]: every collider drawn with Bevy's gizmos, as the pipeline placed it,
 //! with its contacts. Behind the cargo feature `debug-draw`.
 
-use crate::contact::Contacts;
+use crate::contacts::Contacts;
 use crate::geometry::Shape;
 use crate::pipeline::bodies::Bodies;
 use crate::plugin::CollisionSystems;
@@ -201,7 +201,7 @@ mod tests {
             Vec2::ZERO,
         );
         let mut contacts = Contacts::default();
-        let mut current = vec![Contact {
+        let mut current = vec![vec![Contact {
             a: entities[0],
             b: entities[1],
             points: Points::from_slice(&[Vec2::new(1.0, 1.7), Vec2::new(1.0, -1.7)]),
@@ -212,7 +212,7 @@ mod tests {
                 normal: Vec2::NEG_X,
             }),
             layers: [CollisionLayers::ALL; 2],
-        }];
+        }]];
         contacts.replace(&mut current);
         (bodies, contacts)
     }

@@ -124,11 +124,12 @@
 //! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule |
 //! | `debug` | the gizmo drawing plugin (feature `debug-draw`): draws what the pipeline placed |
 //! | `pipeline` | the stages, private: `prepare`, `broad_phase`, `narrow_phase`, `events`, each owning its resource and system |
-//! | `settings`, `collider`, `layers`, `swept`, `contact` | the public types: tuning, components, events |
+//! | `settings`, `collider`, `layers`, `swept`, `contact`, `contacts` | the public types: tuning, components, events, the contacts resource |
 //! | [`geometry`] | pure 2D geometry, one file per shape pair, usable on its own |
 
 mod collider;
 mod contact;
+mod contacts;
 #[cfg(feature = "debug-draw")]
 pub mod debug;
 pub mod geometry;
@@ -140,7 +141,8 @@ mod settings;
 mod swept;
 
 pub use collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
-pub use contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
+pub use contact::{CollidingEntities, Contact, ContactEnded, ContactStarted};
+pub use contacts::Contacts;
 pub use layers::{ColliderDisabled, CollisionLayers, LayerMask};
 pub use plugin::{CollisionPlugin, CollisionSystems};
 pub use query::{NearestCollider, RayCastHit, ShapeCastHit, SpatialQuery, SpatialQueryFilter};

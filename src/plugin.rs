@@ -1,7 +1,8 @@
 //! [`CollisionPlugin`] and its system sets: wires the pipeline into a schedule.
 
 use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
-use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
+use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted};
+use crate::contacts::Contacts;
 use crate::layers::{ColliderDisabled, CollisionLayers, LayerMask};
 use crate::pipeline;
 use crate::settings::CollisionSettings;

@@ -6,7 +6,8 @@
 
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
-use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted, Contacts};
+use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted};
+use crate::contacts::Contacts;
 use crate::settings::CollisionSettings;
 use bevy::ecs::event::EventKey;
 use bevy::ecs::observer::{ObservedBy, Observer};
@@ -82,8 +83,15 @@ enum Change {
 
 /// Calls `visit` for every pair in one list but not the other, in `(a, b)` order. Both lists
 /// are sorted by `(a, b)`: one merge pass.
-fn diff(previous: &[Contact], current: &[Contact], mut visit: impl FnMut(Change)) {
-    let (mut old, mut new) = (previous.iter().peekable(), current.iter().peekable());
+fn diff<'a>(
+    previous: impl IntoIterator<Item = &'a Contact>,
+    current: impl IntoIterator<Item = &'a Contact>,
+    mut visit: impl FnMut(Change),
+) {
+    let (mut old, mut new) = (
+        previous.into_iter().peekable(),
+        current.into_iter().peekable(),
+    );
     loop {
         let order = match (old.peek(), new.peek()) {
             (None, None) => break,
@@ -147,8 +155,9 @@ pub(crate) struct ChangeWriters<'w, 's> {
 }
 
 impl ChangeWriters<'_, '_> {
-    /// Writes every pair that starts or ends between `previous` and `current`.
-    fn write(&mut self, previous: &[Contact], current: &[Contact]) {
+    /// Writes every pair that starts or ends between `previous` and `current` (each the lists
+    /// of a frame's contacts, in `(a, b)` order).
+    fn write(&mut self, previous: &[Vec<Contact>], current: &[Vec<Contact>]) {
         let Self {
             started,
             ended,
@@ -163,38 +172,42 @@ impl ChangeWriters<'_, '_> {
         let any_observed = !watchers.observed.is_empty();
         let mut sets = colliding.p0();
         let any_sets = !sets.is_empty();
-        diff(previous, current, |change| match change {
-            Change::Started(a, b) => {
-                started.write(ContactStarted {
-                    entity: a,
-                    other: b,
-                });
-                let everywhere = everywhere().started;
-                for (entity, other) in [(a, b), (b, a)] {
-                    if everywhere || watchers.watch(any_observed, entity) {
-                        commands.queue(trigger_if_spawned(ContactStarted { entity, other }));
-                    }
-                    if any_sets && let Ok(mut set) = sets.get_mut(entity) {
-                        set.insert(other);
-                    }
-                }
-            }
-            Change::Ended(a, b) => {
-                ended.write(ContactEnded {
-                    entity: a,
-                    other: b,
-                });
-                let everywhere = everywhere().ended;
-                for (entity, other) in [(a, b), (b, a)] {
-                    if everywhere || watchers.watch(any_observed, entity) {
-                        commands.queue(trigger_if_spawned(ContactEnded { entity, other }));
-                    }
-                    if any_sets && let Ok(mut set) = sets.get_mut(entity) {
-                        set.remove(other);
+        diff(
+            previous.iter().flatten(),
+            current.iter().flatten(),
+            |change| match change {
+                Change::Started(a, b) => {
+                    started.write(ContactStarted {
+                        entity: a,
+                        other: b,
+                    });
+                    let everywhere = everywhere().started;
+                    for (entity, other) in [(a, b), (b, a)] {
+                        if everywhere || watchers.watch(any_observed, entity) {
+                            commands.queue(trigger_if_spawned(ContactStarted { entity, other }));
+                        }
+                        if any_sets && let Ok(mut set) = sets.get_mut(entity) {
+                            set.insert(other);
+                        }
                     }
                 }
-            }
-        });
+                Change::Ended(a, b) => {
+                    ended.write(ContactEnded {
+                        entity: a,
+                        other: b,
+                    });
+                    let everywhere = everywhere().ended;
+                    for (entity, other) in [(a, b), (b, a)] {
+                        if everywhere || watchers.watch(any_observed, entity) {
+                            commands.queue(trigger_if_spawned(ContactEnded { entity, other }));
+                        }
+                        if any_sets && let Ok(mut set) = sets.get_mut(entity) {
+                            set.remove(other);
+                        }
+                    }
+                }
+            },
+        );
     }
 }
 
@@ -203,17 +216,24 @@ impl ChangeWriters<'_, '_> {
 enum Half<'a, 'c, 'w, 's> {
     /// Every contact, copied into its [`Contact`] message.
     Contacts(&'a mut MessageWriter<'c, Contact>),
-    /// The pairs that start and end.
-    Changes(&'a mut ChangeWriters<'w, 's>),
+    /// The pairs that start and end against the previous contacts' lists, which are then
+    /// emptied (their room kept for the narrow phase).
+    Changes(&'a mut ChangeWriters<'w, 's>, &'a mut Vec<Vec<Contact>>),
 }
 
 impl Half<'_, '_, '_, '_> {
-    fn write(self, previous: &[Contact], current: &[Contact]) {
+    /// Writes this half, `current` being this frame's contacts' lists.
+    fn write(self, current: &[Vec<Contact>]) {
         match self {
             Self::Contacts(writer) => {
-                writer.write_batch(current.iter().cloned());
+                for list in current {
+                    writer.write_batch(list.iter().cloned());
+                }
             }
-            Self::Changes(writers) => writers.write(previous, current),
+            Self::Changes(writers, previous) => {
+                writers.write(previous, current);
+                previous.iter_mut().for_each(Vec::clear);
+            }
         }
     }
 }
@@ -227,23 +247,23 @@ pub(crate) fn write_contact_events(
     mut changes: ChangeWriters,
     settings: Res<CollisionSettings>,
 ) {
-    // This frame's contacts become current; last frame's are diffed, then their buffer reused.
+    // This frame's contacts become current; last frame's are diffed, then their room reused.
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);
-    let (previous, current) = (&**previous, contacts.as_slice());
+    let current = contacts.lists();
     let halves = [
         Half::Contacts(&mut contact_writer),
-        Half::Changes(&mut changes),
+        Half::Changes(&mut changes, previous),
     ];
     // The copy of every contact costs about as much as the diff and its messages. (Just above
     // the threshold, a second thread slow to wake may find both halves done.)
-    match ParallelSplit::of(current.len(), &settings) {
+    match ParallelSplit::of(contacts.len(), &settings) {
         Some(split) => {
-            split.work_through(halves.into(), |half, _| half.write(previous, current));
+            split.work_through(halves.into(), |half, _| half.write(current));
         }
         None => {
             for half in halves {
-                half.write(previous, current);
+                half.write(current);
             }
         }
     }
@@ -252,7 +272,6 @@ pub(crate) fn write_contact_events(
     for (entity, mut set) in &mut changes.colliding.p1() {
         set.replace(contacts.touching(entity));
     }
-    narrow_phase.contacts.clear();
 }
 
 #[cfg(test)]

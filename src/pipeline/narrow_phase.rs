@@ -13,12 +13,14 @@
 //! The contacts are put in `(a, b)` order (each pair of entities meets once), so the result
 //! is the same whatever the thread count. Each batch's contacts are sorted as they are made,
 //! on the thread that made them; when the pieces' lists then do not overlap (bodies in the
-//! order of their entities, or against it), they are joined in order without a sort of the
-//! whole; when any overlap, the whole is sorted.
+//! order of their entities, or against it), they are only put in order, and handed on as
+//! they are (the events stage and [`Contacts`](crate::Contacts) read them one after the
+//! other); when any overlap, they are joined and the whole is sorted.
 
 use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
 use crate::contact::Contact;
+use crate::contacts::follow_each_other;
 use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
 use crate::geometry::{Containment, Impact, Points, intersect};
 use crate::settings::CollisionSettings;
@@ -28,9 +30,26 @@ use core::sync::atomic::{AtomicBool, Ordering};
 /// This frame's contacts, sorted by `(a, b)`, before they become events.
 #[derive(Resource, Default)]
 pub(crate) struct NarrowPhase {
-    pub contacts: Vec<Contact>,
-    /// Scratch: the lists of contacts the broad phase hands back (see [`into_one`]).
-    lists: Vec<Vec<Contact>>,
+    /// This frame's contacts, in lists that follow each other in `(a, b)` order (see
+    /// [`into_order`]); after the events stage, the emptied lists of the frame before, whose
+    /// room is recycled.
+    pub contacts: Vec<Vec<Contact>>,
+    /// The room the calling thread's contacts are written into, kept from frame to frame.
+    spare: Vec<Contact>,
+}
+
+impl NarrowPhase {
+    /// Drops the lists of [`contacts`](Self::contacts), keeping the largest one's room for
+    /// the next frame.
+    fn recycle(&mut self) {
+        for mut list in self.contacts.drain(..) {
+            if list.capacity() > self.spare.capacity() {
+                // Emptied already by the events stage, on the thread that diffed them.
+                list.clear();
+                self.spare = list;
+            }
+        }
+    }
 }
 
 /// Finds the candidate pairs (the broad phase) and runs the exact test on each.
@@ -41,11 +60,10 @@ pub(crate) fn find_contacts(
     mut broad_phase: ResMut<BroadPhase>,
     mut narrow_phase: ResMut<NarrowPhase>,
 ) {
-    let NarrowPhase { contacts, lists } = &mut *narrow_phase;
-    // Run on the calling thread, the tests write straight into last frame's room.
-    contacts.clear();
-    lists.clear();
-    lists.push(core::mem::take(contacts));
+    narrow_phase.recycle();
+    let NarrowPhase { contacts, spare } = &mut *narrow_phase;
+    // Run on the calling thread, the tests write straight into the room kept.
+    contacts.push(core::mem::take(spare));
     let bodies = &*bodies;
     let out_of_order = AtomicBool::new(false);
     let test = |pairs: &[[u32; 2]], list: &mut Vec<Contact>| {
@@ -61,43 +79,36 @@ pub(crate) fn find_contacts(
             out_of_order.store(true, Ordering::Relaxed);
         }
     };
-    broad_phase.run(bodies, &settings, &test, lists);
-    *contacts = into_one(lists, !out_of_order.into_inner());
+    broad_phase.run(bodies, &settings, &test, contacts);
+    into_order(contacts, !out_of_order.into_inner(), spare);
 }
 
-/// Puts the contacts of `lists` (each sorted, and the first holding the room kept from frame
-/// to frame) into one list, sorted: the first list, then the others in the order of their
-/// first contacts. Bodies come in the order of their tables, which follows their entities'
-/// (or runs against it) as long as the game has not despawned and respawned many of them: a
-/// split's pieces then make lists that do not overlap, and nothing is left to sort. Otherwise,
-/// or when one list was not sorted (`in_order` is `false`), the whole is sorted.
-fn into_one(lists: &mut Vec<Vec<Contact>>, in_order: bool) -> Vec<Contact> {
-    if lists.is_empty() {
-        return Vec::new();
+/// Puts `lists` (each sorted, unless `in_order` is `false`) in the order of their first
+/// contacts, so that they read as one sorted list, without copying them into one: bodies come
+/// in the order of their tables, which follows their entities' (or runs against it) as long as
+/// the game has not despawned and respawned many of them, and a split's pieces then make
+/// lists that do not overlap. When any overlap, or one was not sorted, they are joined into
+/// the first and the whole is sorted. Empty lists are dropped, but the largest room among
+/// them is kept in `spare`.
+fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spare: &mut Vec<Contact>) {
+    lists.retain_mut(|list| {
+        if list.is_empty() && list.capacity() > spare.capacity() {
+            core::mem::swap(list, spare);
+        }
+        !list.is_empty()
+    });
+    lists.sort_unstable_by_key(|list| list[0].pair());
+    if lists.is_empty() || in_order && follow_each_other(&*lists) {
+        return;
     }
-    let mut all = lists.swap_remove(0);
-    lists.sort_unstable_by_key(|list| list.first().map(Contact::pair));
-    let in_order = in_order && follow_each_other(core::iter::once(&all).chain(&*lists));
+    let mut all = core::mem::take(&mut lists[0]);
     all.reserve(lists.iter().map(Vec::len).sum());
     for mut list in lists.drain(..) {
         all.append(&mut list);
     }
-    if !in_order {
-        // In place: a stable sort would allocate scratch space for these large values.
-        all.sort_unstable_by_key(Contact::pair);
-    }
-    all
-}
-
-/// Whether each list that holds a contact starts after the last one before it ends.
-fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Contact>>) -> bool {
-    let mut ends = lists
-        .into_iter()
-        .filter_map(|list| Some((list.first()?.pair(), list.last()?.pair())));
-    let Some((_, mut last)) = ends.next() else {
-        return true;
-    };
-    ends.all(|(first, end)| core::mem::replace(&mut last, end) < first)
+    // In place: a stable sort would allocate scratch space for these large values.
+    all.sort_unstable_by_key(Contact::pair);
+    lists.push(all);
 }
 
 /// Runs the exact test on each pair and appends the contacts. `scratch` holds a swept polygon
@@ -188,10 +199,11 @@ mod tests {
     }
 
     /// Whatever the lists (cut from the sorted whole and put in any order, or overlapping,
-    /// or one of them not sorted), the result is every contact once, sorted; the first list's
-    /// room is kept.
+    /// or one of them not sorted), they end up holding every contact once, read one after the
+    /// other in sorted order, none empty; lists that do not overlap are kept as they were (no
+    /// contact copied), and an empty first list's room is kept.
     #[test]
-    fn lists_become_one_sorted_list() {
+    fn lists_are_put_in_order() {
         let mut rng = StdRng::seed_from_u64(7);
         for round in 0..300 {
             let count = rng.random_range(0..60);
@@ -229,18 +241,44 @@ mod tests {
                 lists.remove(0)
             };
             first.reserve(100);
-            let (room, capacity) = (first.as_ptr(), first.capacity());
+            let room = first.as_ptr();
             lists.insert(0, first);
             let in_order = kind != 2
                 || lists
                     .iter()
                     .all(|list| list.is_sorted_by_key(Contact::pair));
-            let one = into_one(&mut lists, in_order);
-            let keys: Vec<(Entity, Entity)> = one.iter().map(Contact::pair).collect();
+            // Whether they would read in order once put in the order of their first contacts.
+            let mut ends: Vec<_> = lists
+                .iter()
+                .filter_map(|list| Some((list.first()?.pair(), list.last()?.pair())))
+                .collect();
+            ends.sort();
+            let unmoved = in_order && ends.windows(2).all(|pair| pair[0].1 < pair[1].0);
+            let mut rooms: Vec<*const Contact> = lists
+                .iter()
+                .filter(|list| !list.is_empty())
+                .map(|list| list.as_ptr())
+                .collect();
+            let mut spare = Vec::new();
+            into_order(&mut lists, in_order, &mut spare);
+            let keys: Vec<(Entity, Entity)> = lists.iter().flatten().map(Contact::pair).collect();
             assert_eq!(keys, expected, "round {round}");
-            assert!(lists.is_empty());
-            if expected.len() <= capacity {
-                assert_eq!(one.as_ptr(), room, "round {round}: the first list's room");
+            assert!(lists.iter().all(|list| !list.is_empty()), "round {round}");
+            if unmoved {
+                let mut kept: Vec<*const Contact> =
+                    lists.iter().map(|list| list.as_ptr()).collect();
+                rooms.sort();
+                kept.sort();
+                assert_eq!(kept, rooms, "round {round}: lists in order are not copied");
+            } else {
+                assert_eq!(lists.len(), 1, "round {round}: joined");
+            }
+            if round % 2 == 0 && unmoved {
+                assert_eq!(
+                    spare.as_ptr(),
+                    room,
+                    "round {round}: the empty first list's room"
+                );
             }
         }
     }

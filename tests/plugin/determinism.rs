@@ -1,5 +1,6 @@
 //! The same scene gives the same messages in the same order: run twice, and with one and with
-//! two task-pool threads (the parallel paths forced on by a low threshold).
+//! two task-pool threads (the parallel paths forced on by a low threshold). The
+//! [`Contacts`] resource says what the messages say.
 
 use crate::common::{app_with_threads, last_frame};
 use bevy::prelude::*;
@@ -28,13 +29,86 @@ struct Frame {
 #[derive(Resource, Default)]
 struct Triggered(Vec<(u64, u64, bool)>);
 
+/// Which scene a run spawns.
+#[derive(Clone, Copy, PartialEq)]
+enum Scene {
+    /// 600 colliders of every kind and several layer values, in random places.
+    Mixed,
+    /// The same, every second one swept.
+    Swept,
+    /// One large target under 2,000 bullets of one table falling through it: each piece of
+    /// the split makes a list of contacts of its own bullets, and the lists do not overlap,
+    /// so they are handed on as they are.
+    Rain,
+}
+
+impl Scene {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Mixed => "mixed",
+            Self::Swept => "swept",
+            Self::Rain => "rain",
+        }
+    }
+
+    fn from_name(name: &str) -> Self {
+        [Self::Mixed, Self::Swept, Self::Rain]
+            .into_iter()
+            .find(|scene| scene.name() == name)
+            .expect("a scene's name")
+    }
+}
+
+/// Spawns the scene: see [`spawn_mixed`] and [`spawn_rain`]. Returns the unplaceable
+/// colliders.
+fn spawn_scene(app: &mut App, seed: u64, scene: Scene) -> Vec<Entity> {
+    match scene {
+        Scene::Mixed => spawn_mixed(app, seed, false),
+        Scene::Swept => spawn_mixed(app, seed, true),
+        Scene::Rain => spawn_rain(app),
+    }
+}
+
+/// One octagon that keeps a [`CollidingEntities`], then 2,000 small circles in rows above it,
+/// falling, all of one table (as a bullet hell spawns them: a second table would interleave
+/// its entities with the first's, and the lists would overlap); every 30th has a NaN
+/// position.
+fn spawn_rain(app: &mut App) -> Vec<Entity> {
+    const TARGET: LayerMask = LayerMask::layer(0);
+    const BULLET: LayerMask = LayerMask::layer(1);
+    app.world_mut().spawn((
+        Transform::default(),
+        PolygonCollider::regular(8, 120.0),
+        CollisionLayers::new(TARGET, BULLET),
+        CollidingEntities::default(),
+    ));
+    let mut unplaceable = Vec::new();
+    for i in 0..2000 {
+        let (column, row) = ((i % 40) as f32, (i / 40) as f32);
+        let mut translation = Vec3::new(-200.0 + 10.0 * column, 150.0 + 12.0 * row, 0.0);
+        if i % 30 == 0 {
+            translation.x = f32::NAN;
+        }
+        let entity = app.world_mut().spawn((
+            Transform::from_translation(translation),
+            CircleCollider::new(4.0),
+            CollisionLayers::new(BULLET, TARGET),
+            Velocity(Vec2::new(0.0, -17.0)),
+        ));
+        if i % 30 == 0 {
+            unplaceable.push(entity.id());
+        }
+    }
+    unplaceable
+}
+
 /// Spawns 600 colliders; every 30th (a circle) has a NaN position, so that the plugin skips
 /// bodies in the middle of the ones it places in parallel, and every 7th keeps a
 /// [`CollidingEntities`]. With `swept`, every second is [`Swept`] and moves ten times as fast
 /// (so the skipped circles are among the swept ones too, in the same table as placed ones, a
 /// table long enough to be cut into pieces).
 /// Returns the unplaceable ones.
-fn spawn_scene(app: &mut App, seed: u64, swept: bool) -> Vec<Entity> {
+fn spawn_mixed(app: &mut App, seed: u64, swept: bool) -> Vec<Entity> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut unplaceable = Vec::new();
     let field = 400.0;
@@ -82,7 +156,7 @@ fn movement(mut bodies: Query<(&mut Transform, &Velocity)>) {
     }
 }
 
-fn run(threads: usize, swept: bool) -> Vec<Frame> {
+fn run(threads: usize, scene: Scene) -> Vec<Frame> {
     let mut app = app_with_threads(Some(threads));
     app.insert_resource(CollisionSettings {
         parallel_threshold: 8,
@@ -97,7 +171,7 @@ fn run(threads: usize, swept: bool) -> Vec<Frame> {
             .push((end.entity.to_bits(), end.other.to_bits(), false));
     })
     .add_systems(Update, movement);
-    let unplaceable = spawn_scene(&mut app, 7, swept);
+    let unplaceable = spawn_scene(&mut app, 7, scene);
     let frames: Vec<Frame> = (0..40)
         .map(|_| {
             app.world_mut().resource_mut::<Triggered>().0.clear();
@@ -114,6 +188,19 @@ fn run(threads: usize, swept: bool) -> Vec<Frame> {
                 );
             }
             let key = |a: Entity, b: Entity| (a.to_bits(), b.to_bits());
+            // The resource holds what the messages say, however the threads made its lists.
+            let contacts = app.world().resource::<Contacts>();
+            let written = last_frame::<Contact>(&app);
+            assert!(
+                contacts.iter().eq(&written),
+                "Contacts and the messages differ"
+            );
+            assert_eq!(contacts.iter().len(), written.len());
+            for contact in &written {
+                assert_eq!(contacts.get(contact.b, contact.a), Some(contact));
+                assert!(contacts.of(contact.b).any(|of| of == contact));
+                assert!(contacts.touching(contact.a).any(|other| other == contact.b));
+            }
             Frame {
                 contacts: last_frame::<Contact>(&app)
                     .into_iter()
@@ -177,8 +264,8 @@ fn colliding(world: &mut World) -> Vec<(u64, Vec<u64>)> {
 const THREADS_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_THREADS";
 /// Set in a child process: where to write what it recorded.
 const OUTPUT_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_OUTPUT";
-/// Set in a child process: run the scene with swept colliders.
-const SWEPT_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_SWEPT";
+/// Set in a child process: the name of the scene to run.
+const SCENE_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_SCENE";
 
 /// Runs the scene in this process when asked to by [`run_in_child`] (and does nothing in a
 /// normal test run). Bevy's task pools are process-wide and set once, so each thread count
@@ -192,7 +279,8 @@ fn determinism_child() {
         return;
     };
     let threads: usize = threads.parse().unwrap();
-    let frames = run(threads, std::env::var_os(SWEPT_VARIABLE).is_some());
+    let scene = std::env::var(SCENE_VARIABLE).map_or(Scene::Mixed, |name| Scene::from_name(&name));
+    let frames = run(threads, scene);
     assert_eq!(
         bevy::tasks::ComputeTaskPool::get().thread_num(),
         threads,
@@ -202,16 +290,13 @@ fn determinism_child() {
 }
 
 /// Runs [`determinism_child`] in a new process of this test binary; returns what it recorded.
-fn run_in_child(threads: usize, run_name: &str, swept: bool) -> String {
+fn run_in_child(threads: usize, run_name: &str, scene: Scene) -> String {
     let output = std::env::temp_dir().join(format!(
         "collision-events-determinism-{}-{run_name}.txt",
         std::process::id()
     ));
-    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
-    if swept {
-        command.env(SWEPT_VARIABLE, "1");
-    }
-    let child = command
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .env(SCENE_VARIABLE, scene.name())
         .args([
             "--exact",
             "determinism::determinism_child",
@@ -234,39 +319,54 @@ fn run_in_child(threads: usize, run_name: &str, swept: bool) -> String {
 
 #[test]
 fn same_scene_same_messages_whatever_the_thread_count() {
-    let single = run_in_child(1, "single", false);
+    let single = run_in_child(1, "single", Scene::Mixed);
     assert!(single.len() > 100_000, "the scene recorded too little");
     assert_eq!(
         single,
-        run_in_child(1, "single-again", false),
+        run_in_child(1, "single-again", Scene::Mixed),
         "two runs on one thread differ"
     );
     assert_eq!(
         single,
-        run_in_child(2, "two", false),
+        run_in_child(2, "two", Scene::Mixed),
         "one thread and two threads differ"
     );
 }
 
 #[test]
 fn same_swept_scene_same_messages_whatever_the_thread_count() {
-    let single = run_in_child(1, "swept-single", true);
+    let single = run_in_child(1, "swept-single", Scene::Swept);
     assert!(single.contains("Some("), "no impact recorded");
     assert_eq!(
         single,
-        run_in_child(2, "swept-two", true),
+        run_in_child(2, "swept-two", Scene::Swept),
+        "one thread and two threads differ"
+    );
+}
+
+/// Contacts made on two threads in lists that follow each other (not joined into one) give
+/// what one thread gives, in the messages and in [`Contacts`].
+#[test]
+fn same_rain_same_messages_whatever_the_thread_count() {
+    let single = run_in_child(1, "rain-single", Scene::Rain);
+    assert_eq!(
+        single,
+        run_in_child(2, "rain-two", Scene::Rain),
         "one thread and two threads differ"
     );
 }
 
 #[test]
-fn the_scene_is_busy_enough_to_prove_something() {
-    let frames = run(1, false);
-    let total: usize = frames.iter().map(|f| f.contacts.len()).sum();
-    let started: usize = frames.iter().map(|f| f.started.len()).sum();
-    let ended: usize = frames.iter().map(|f| f.ended.len()).sum();
-    assert!(
-        total > 1000 && started > 50 && ended > 20,
-        "{total} contacts, {started} started, {ended} ended"
-    );
+fn the_scenes_are_busy_enough_to_prove_something() {
+    for scene in [Scene::Mixed, Scene::Rain] {
+        let frames = run(1, scene);
+        let total: usize = frames.iter().map(|f| f.contacts.len()).sum();
+        let started: usize = frames.iter().map(|f| f.started.len()).sum();
+        let ended: usize = frames.iter().map(|f| f.ended.len()).sum();
+        assert!(
+            total > 1000 && started > 50 && ended > 20,
+            "{}: {total} contacts, {started} started, {ended} ended",
+            scene.name()
+        );
+    }
 }

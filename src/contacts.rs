@@ -1,0 +1,319 @@
+//! [`Contacts`]: every overlapping pair of this frame, to look up without reading messages.
+//!
+//! The contacts are kept as the narrow phase made them: in one list on one thread, or in one
+//! list per piece of work when it was split across threads. The lists follow each other in
+//! `(a, b)` order, so that together they read as one sorted list without being copied into one
+//! (a copy of every contact that cost the two-thread frame a twentieth of its time).
+
+use crate::contact::Contact;
+use bevy::prelude::*;
+use core::iter::FusedIterator;
+use std::sync::OnceLock;
+
+/// Every overlapping pair of this frame, to look up without reading messages.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// #[derive(Component)]
+/// struct Player;
+///
+/// fn player_is_hit(contacts: Res<Contacts>, player: Single<Entity, With<Player>>) -> bool {
+///     contacts.touching(*player).next().is_some()
+/// }
+/// # bevy::ecs::system::assert_is_system(player_is_hit.map(drop));
+/// ```
+///
+/// # Scheduling
+/// Replaced in [`CollisionSystems::Events`](crate::CollisionSystems::Events); between two
+/// runs it holds the last run's contacts.
+#[derive(Resource, Default, Debug)]
+pub struct Contacts {
+    /// The contacts in `(a, b)` order, as lists that follow each other (see
+    /// [`follow_each_other`]).
+    lists: Vec<Vec<Contact>>,
+    /// How many contacts the lists hold.
+    len: usize,
+    /// `(entity, list, index in the list)` for both sides of every contact, sorted; built on
+    /// the first per-entity question of a frame.
+    by_entity: OnceLock<Vec<(Entity, u32, u32)>>,
+}
+
+impl Contacts {
+    /// Makes the contacts of `lists` the current ones, and leaves the previous ones' lists in
+    /// `lists`. No list may be empty, each must be sorted by `(a, b)`, and each must start
+    /// after the one before it ends (see [`follow_each_other`]).
+    pub(crate) fn replace(&mut self, lists: &mut Vec<Vec<Contact>>) {
+        debug_assert!(lists.iter().all(|list| !list.is_empty()));
+        debug_assert!(
+            lists
+                .iter()
+                .all(|list| list.is_sorted_by_key(Contact::pair))
+        );
+        debug_assert!(follow_each_other(lists.iter()));
+        core::mem::swap(&mut self.lists, lists);
+        self.len = self.lists.iter().map(Vec::len).sum();
+        self.by_entity.take();
+    }
+
+    /// The lists the contacts are kept in, in `(a, b)` order.
+    pub(crate) fn lists(&self) -> &[Vec<Contact>] {
+        &self.lists
+    }
+
+    /// Every contact, in `(a, b)` order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Contact> + FusedIterator + Clone {
+        Iter {
+            lists: self.lists.iter(),
+            list: [].iter(),
+            left: self.len,
+        }
+    }
+
+    /// How many pairs overlap.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing overlaps.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The contact between two entities, in either order.
+    pub fn get(&self, first: Entity, second: Entity) -> Option<&Contact> {
+        let key = (first.min(second), first.max(second));
+        // The one list that can hold it: the first whose last contact is not before it.
+        let list = self
+            .lists
+            .partition_point(|list| list.last().is_some_and(|last| last.pair() < key));
+        let list = self.lists.get(list)?;
+        list.binary_search_by_key(&key, Contact::pair)
+            .ok()
+            .map(|index| &list[index])
+    }
+
+    /// Whether two entities overlap.
+    pub fn contains(&self, first: Entity, second: Entity) -> bool {
+        self.get(first, second).is_some()
+    }
+
+    /// The contacts `entity` is part of.
+    pub fn of(&self, entity: Entity) -> impl Iterator<Item = &Contact> {
+        let index = self.by_entity.get_or_init(|| {
+            let mut index = Vec::with_capacity(2 * self.len);
+            for (list_index, list) in self.lists.iter().enumerate() {
+                for (at, contact) in list.iter().enumerate() {
+                    let (list_index, at) = (list_index as u32, at as u32);
+                    index.extend([(contact.a, list_index, at), (contact.b, list_index, at)]);
+                }
+            }
+            index.sort_unstable();
+            index
+        });
+        let start = index.partition_point(|&(e, ..)| e < entity);
+        index[start..]
+            .iter()
+            .take_while(move |&&(e, ..)| e == entity)
+            .map(|&(_, list, at)| &self.lists[list as usize][at as usize])
+    }
+
+    /// The entities `entity` overlaps.
+    pub fn touching(&self, entity: Entity) -> impl Iterator<Item = Entity> {
+        self.of(entity)
+            .filter_map(move |contact| contact.other(entity))
+    }
+}
+
+/// Every contact of [`Contacts`], in `(a, b)` order, list after list.
+#[derive(Clone)]
+struct Iter<'a> {
+    /// The lists not yet started.
+    lists: core::slice::Iter<'a, Vec<Contact>>,
+    /// What is left of the list being read.
+    list: core::slice::Iter<'a, Contact>,
+    /// How many contacts are left, in all.
+    left: usize,
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = &'a Contact;
+
+    fn next(&mut self) -> Option<&'a Contact> {
+        loop {
+            if let Some(contact) = self.list.next() {
+                self.left -= 1;
+                return Some(contact);
+            }
+            self.list = self.lists.next()?.iter();
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+
+    fn fold<B, F: FnMut(B, &'a Contact) -> B>(self, init: B, mut f: F) -> B {
+        let rest = self.list.fold(init, &mut f);
+        self.lists
+            .fold(rest, |acc, list| list.iter().fold(acc, &mut f))
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+impl FusedIterator for Iter<'_> {}
+
+/// Whether each list that holds a contact starts after the last one before it ends: lists,
+/// each sorted, that read as one sorted list one after the other.
+pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Contact>>) -> bool {
+    let mut ends = lists
+        .into_iter()
+        .filter_map(|list| Some((list.first()?.pair(), list.last()?.pair())));
+    let Some((_, mut last)) = ends.next() else {
+        return true;
+    };
+    ends.all(|(first, end)| core::mem::replace(&mut last, end) < first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Containment, Points};
+    use crate::layers::CollisionLayers;
+
+    /// The `index`-th entity in [`Entity`] order (which is not the order of raw indices).
+    fn entity(index: u32) -> Entity {
+        let mut entities: Vec<Entity> = (0..16).filter_map(Entity::from_raw_u32).collect();
+        entities.sort();
+        entities[index as usize]
+    }
+
+    fn contact(a: u32, b: u32) -> Contact {
+        Contact {
+            a: entity(a),
+            b: entity(b),
+            points: Points::from_slice(&[Vec2::new(a as f32, b as f32)]),
+            containment: Containment::Neither,
+            impact: None,
+            layers: [CollisionLayers::ALL; 2],
+        }
+    }
+
+    /// The pairs, sorted, in lists of the given lengths.
+    fn contacts_in_lists(pairs: &[(u32, u32)], lengths: &[usize]) -> Contacts {
+        assert_eq!(lengths.iter().sum::<usize>(), pairs.len());
+        let mut pairs = pairs.iter().map(|&(a, b)| contact(a, b));
+        let mut lists = lengths
+            .iter()
+            .map(|&length| pairs.by_ref().take(length).collect())
+            .collect();
+        let mut contacts = Contacts::default();
+        contacts.replace(&mut lists);
+        contacts
+    }
+
+    fn contacts(pairs: &[(u32, u32)]) -> Contacts {
+        contacts_in_lists(pairs, &[pairs.len()])
+    }
+
+    /// Eight pairs in `(a, b)` order.
+    const EIGHT: [(u32, u32); 8] = [
+        (1, 2),
+        (1, 5),
+        (2, 3),
+        (2, 9),
+        (3, 9),
+        (4, 5),
+        (6, 7),
+        (7, 8),
+    ];
+
+    /// However the contacts are cut into lists, they are read, counted and found alike.
+    #[test]
+    fn lists_read_as_one() {
+        let one = contacts(&EIGHT);
+        for lengths in [&[8][..], &[1, 7], &[3, 3, 2], &[1; 8], &[7, 1]] {
+            let cut = contacts_in_lists(&EIGHT, lengths);
+            assert_eq!(cut.len(), 8);
+            assert!(cut.iter().eq(one.iter()), "{lengths:?}");
+            assert_eq!(cut.iter().len(), 8);
+            let mut iter = cut.iter();
+            iter.nth(2);
+            assert_eq!(iter.len(), 5, "{lengths:?}");
+            let folded = cut.iter().fold(Vec::new(), |mut all, contact| {
+                all.push(contact.pair());
+                all
+            });
+            assert!(
+                folded
+                    .iter()
+                    .eq(one.iter().map(Contact::pair).collect::<Vec<_>>().iter())
+            );
+            for a in 0..10 {
+                for b in 0..10 {
+                    let (a, b) = (entity(a), entity(b));
+                    assert_eq!(cut.get(a, b), one.get(a, b), "{lengths:?} {a} {b}");
+                    assert!(cut.of(a).eq(one.of(a)), "{lengths:?} {a}");
+                }
+            }
+        }
+        assert_eq!(one.get(entity(9), entity(3)), Some(&contact(3, 9)));
+        assert_eq!(one.get(entity(1), entity(3)), None);
+    }
+
+    #[test]
+    fn of_finds_an_entity_on_either_side() {
+        let contacts = contacts(&[(1, 2), (1, 5), (2, 3), (4, 5)]);
+        let of = |index| {
+            let mut others: Vec<Entity> = contacts.touching(entity(index)).collect();
+            others.sort();
+            others
+        };
+        assert_eq!(of(1), [entity(2), entity(5)]);
+        assert_eq!(of(2), [entity(1), entity(3)]);
+        assert_eq!(of(5), [entity(1), entity(4)]);
+        assert_eq!(of(6), []);
+        assert_eq!(contacts.of(entity(3)).next(), Some(&contact(2, 3)));
+    }
+
+    #[test]
+    fn of_is_rebuilt_when_the_contacts_are_replaced() {
+        let mut contacts = contacts(&[(1, 2)]);
+        assert_eq!(contacts.touching(entity(1)).count(), 1);
+        let mut next = vec![vec![contact(3, 4)], vec![contact(4, 5)]];
+        contacts.replace(&mut next);
+        assert_eq!(
+            next,
+            [vec![contact(1, 2)]],
+            "the previous contacts are handed back"
+        );
+        assert_eq!(contacts.len(), 2);
+        assert_eq!(contacts.touching(entity(1)).count(), 0);
+        assert_eq!(
+            contacts.touching(entity(4)).collect::<Vec<_>>(),
+            [entity(3), entity(5)]
+        );
+    }
+
+    #[test]
+    fn get_takes_either_order() {
+        let contacts = contacts(&[(1, 2), (3, 9)]);
+        assert_eq!(contacts.get(entity(9), entity(3)), Some(&contact(3, 9)));
+        assert!(contacts.contains(entity(1), entity(2)));
+        assert!(!contacts.contains(entity(1), entity(3)));
+        assert!(Contacts::default().get(entity(1), entity(2)).is_none());
+        assert!(Contacts::default().is_empty());
+    }
+
+    #[test]
+    fn lists_follow_each_other_only_in_order() {
+        let list = |pairs: &[(u32, u32)]| pairs.iter().map(|&(a, b)| contact(a, b)).collect();
+        let (low, high): (Vec<Contact>, Vec<Contact>) = (list(&[(1, 2), (1, 5)]), list(&[(2, 3)]));
+        assert!(follow_each_other([&low, &Vec::new(), &high]));
+        assert!(!follow_each_other([&high, &low]));
+        let overlapping: Vec<Contact> = list(&[(1, 3), (4, 5)]);
+        assert!(!follow_each_other([&low, &overlapping]));
+        assert!(follow_each_other([]));
+    }
+}
