@@ -26,6 +26,7 @@ use crate::geometry::{Containment, Impact, Points, intersect};
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// This frame's contacts, sorted by `(a, b)`, before they become events.
 #[derive(Resource, Default)]
@@ -34,21 +35,29 @@ pub(crate) struct NarrowPhase {
     /// [`into_order`]); after the events stage, the emptied lists of the frame before, whose
     /// room is recycled.
     pub contacts: Vec<Vec<Contact>>,
-    /// The room the calling thread's contacts are written into, kept from frame to frame.
-    spare: Vec<Contact>,
+    /// Empty lists kept from frame to frame, in order of their room: the largest for the
+    /// calling thread's contacts, the others for the pieces' (a list grown from nothing
+    /// would copy its contacts each time it doubles).
+    spares: Vec<Vec<Contact>>,
 }
 
 impl NarrowPhase {
-    /// Drops the lists of [`contacts`](Self::contacts), keeping the largest one's room for
-    /// the next frame.
+    /// The most empty lists kept: more than the pieces and handed back batches of a split on
+    /// a few threads make.
+    const MAX_SPARES: usize = 64;
+
+    /// Keeps the lists of [`contacts`](Self::contacts) as spares, the largest
+    /// [`MAX_SPARES`](Self::MAX_SPARES) of all.
     fn recycle(&mut self) {
-        for mut list in self.contacts.drain(..) {
-            if list.capacity() > self.spare.capacity() {
-                // Emptied already by the events stage, on the thread that diffed them.
-                list.clear();
-                self.spare = list;
-            }
-        }
+        // Emptied already by the events stage, on the thread that diffed them.
+        let emptied = self.contacts.drain(..).map(|mut list| {
+            list.clear();
+            list
+        });
+        self.spares.extend(emptied);
+        self.spares.sort_unstable_by_key(Vec::capacity);
+        let surplus = self.spares.len().saturating_sub(Self::MAX_SPARES);
+        self.spares.drain(..surplus);
     }
 }
 
@@ -61,12 +70,19 @@ pub(crate) fn find_contacts(
     mut narrow_phase: ResMut<NarrowPhase>,
 ) {
     narrow_phase.recycle();
-    let NarrowPhase { contacts, spare } = &mut *narrow_phase;
-    // Run on the calling thread, the tests write straight into the room kept.
-    contacts.push(core::mem::take(spare));
+    let NarrowPhase { contacts, spares } = &mut *narrow_phase;
+    // Run on the calling thread, the tests write straight into the largest room kept.
+    contacts.push(spares.pop().unwrap_or_default());
+    let spares_shared = Mutex::new(core::mem::take(spares));
     let bodies = &*bodies;
     let out_of_order = AtomicBool::new(false);
     let test = |pairs: &[[u32; 2]], list: &mut Vec<Contact>| {
+        // A piece's new list: the room of a spare instead.
+        if list.capacity() == 0
+            && let Some(spare) = lock(&spares_shared).pop()
+        {
+            *list = spare;
+        }
         let from = list.len();
         test_pairs(bodies, pairs, list);
         // Sorted while they are at hand, on the thread that made them (in place: a stable
@@ -80,7 +96,14 @@ pub(crate) fn find_contacts(
         }
     };
     broad_phase.run(bodies, &settings, &test, contacts);
-    into_order(contacts, !out_of_order.into_inner(), spare);
+    *spares = spares_shared
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    into_order(contacts, !out_of_order.into_inner(), spares);
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Puts `lists` (each sorted, unless `in_order` is `false`) in the order of their first
@@ -88,12 +111,11 @@ pub(crate) fn find_contacts(
 /// in the order of their tables, which follows their entities' (or runs against it) as long as
 /// the game has not despawned and respawned many of them, and a split's pieces then make
 /// lists that do not overlap. When any overlap, or one was not sorted, they are joined into
-/// the first and the whole is sorted. Empty lists are dropped, but the largest room among
-/// them is kept in `spare`.
-fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spare: &mut Vec<Contact>) {
+/// the first and the whole is sorted. Empty lists are moved to `spares`.
+fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spares: &mut Vec<Vec<Contact>>) {
     lists.retain_mut(|list| {
-        if list.is_empty() && list.capacity() > spare.capacity() {
-            core::mem::swap(list, spare);
+        if list.is_empty() {
+            spares.push(core::mem::take(list));
         }
         !list.is_empty()
     });
@@ -259,8 +281,8 @@ mod tests {
                 .filter(|list| !list.is_empty())
                 .map(|list| list.as_ptr())
                 .collect();
-            let mut spare = Vec::new();
-            into_order(&mut lists, in_order, &mut spare);
+            let mut spares = Vec::new();
+            into_order(&mut lists, in_order, &mut spares);
             let keys: Vec<(Entity, Entity)> = lists.iter().flatten().map(Contact::pair).collect();
             assert_eq!(keys, expected, "round {round}");
             assert!(lists.iter().all(|list| !list.is_empty()), "round {round}");
@@ -274,12 +296,35 @@ mod tests {
                 assert_eq!(lists.len(), 1, "round {round}: joined");
             }
             if round % 2 == 0 && unmoved {
-                assert_eq!(
-                    spare.as_ptr(),
-                    room,
+                assert!(
+                    spares.iter().any(|spare| spare.as_ptr() == room),
                     "round {round}: the empty first list's room"
                 );
             }
+            assert!(spares.iter().all(Vec::is_empty), "round {round}");
         }
+    }
+
+    /// Last frame's lists become empty spares, the largest last (the calling thread's next),
+    /// and no more than `MAX_SPARES` are kept.
+    #[test]
+    fn lists_are_kept_as_spares_largest_last() {
+        let mut narrow_phase = NarrowPhase::default();
+        let count = NarrowPhase::MAX_SPARES + 5;
+        narrow_phase.contacts = (0..count)
+            .map(|i| {
+                let mut list = Vec::with_capacity(1 + (i * 37) % count);
+                list.push(contact(1, 2));
+                list
+            })
+            .collect();
+        narrow_phase.recycle();
+        let spares = &narrow_phase.spares;
+        assert!(narrow_phase.contacts.is_empty());
+        assert_eq!(spares.len(), NarrowPhase::MAX_SPARES);
+        assert!(spares.iter().all(Vec::is_empty));
+        assert!(spares.is_sorted_by_key(Vec::capacity));
+        assert!(spares[0].capacity() > 5, "the smallest ones are dropped");
+        assert!(spares.last().unwrap().capacity() >= count);
     }
 }
