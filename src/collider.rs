@@ -308,16 +308,49 @@ enum Checked {
     /// Not validated (built through reflection).
     #[default]
     Not,
-    /// Valid, with the smallest circle around the vertices, in local space.
+    /// Valid, with its bounds in local space.
     Valid {
         fingerprint: u64,
-        bounds: BoundingCircle,
+        bounds: PolygonBounds,
     },
     /// Not a valid polygon.
     Invalid {
         fingerprint: u64,
         error: ColliderError,
     },
+}
+
+/// What bounds a valid polygon, in local space: the smallest circle around its vertices, and
+/// how far around that circle's centre the polygon reaches every way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PolygonBounds {
+    pub outer: BoundingCircle,
+    /// The radius of the largest circle around `outer`'s centre that the polygon holds (no edge
+    /// comes nearer the centre): zero when the centre lies outside it (a concave polygon's
+    /// notch). A disc within it is inside the polygon, and no edge need be looked at.
+    pub inner_radius: f32,
+}
+
+impl PolygonBounds {
+    fn of(vertices: &[Vec2]) -> Self {
+        let outer = geometry::bounding_circle_of_points(vertices);
+        let inner_radius = if geometry::point_in_polygon(outer.center, vertices) {
+            let edges = (0..vertices.len()).map(|index| {
+                let next = vertices[(index + 1) % vertices.len()];
+                geometry::Segment::new(vertices[index], next)
+            });
+            edges
+                .map(|edge| edge.distance_squared_to(outer.center))
+                .fold(f32::INFINITY, f32::min)
+                .sqrt()
+        } else {
+            0.0
+        };
+        Self {
+            outer,
+            inner_radius,
+        }
+    }
 }
 
 /// A hash of the vertices' bits (FNV-1a), to tell whether they changed since they were checked.
@@ -428,7 +461,7 @@ impl PolygonCollider {
     /// not a valid polygon (after an edit through reflection).
     pub fn local_bounding_circle(&self) -> Option<BoundingCircle> {
         match self.checked {
-            Checked::Valid { bounds, .. } => Some(bounds),
+            Checked::Valid { bounds, .. } => Some(bounds.outer),
             _ => None,
         }
     }
@@ -437,7 +470,7 @@ impl PolygonCollider {
     /// through reflection), as [`try_new`](Self::try_new) does; a valid edit is kept, with its
     /// repeated vertices dropped and its bounds recomputed. `O(n)` when nothing changed.
     /// Returns the bounds of the vertices, or why they are not a valid polygon.
-    pub(crate) fn revalidate(&mut self) -> Result<BoundingCircle, ColliderError> {
+    pub(crate) fn revalidate(&mut self) -> Result<PolygonBounds, ColliderError> {
         let now = fingerprint(&self.vertices);
         match self.checked {
             Checked::Valid {
@@ -469,7 +502,7 @@ impl PolygonCollider {
 
 /// The vertices as a valid polygon (repeated neighbours and a repeated closing vertex
 /// dropped), with their bounding circle; or why they are not one.
-fn validated(mut vertices: Vec<Vec2>) -> Result<(Vec<Vec2>, BoundingCircle), ColliderError> {
+fn validated(mut vertices: Vec<Vec2>) -> Result<(Vec<Vec2>, PolygonBounds), ColliderError> {
     for (index, &point) in vertices.iter().enumerate() {
         check_point(index, point)?;
     }
@@ -488,7 +521,7 @@ fn validated(mut vertices: Vec<Vec2>) -> Result<(Vec<Vec2>, BoundingCircle), Col
     check_size((max - min).max_element())?;
     check_area(&vertices)?;
     check_simple(&vertices)?;
-    let bounds = geometry::bounding_circle_of_points(&vertices);
+    let bounds = PolygonBounds::of(&vertices);
     Ok((vertices, bounds))
 }
 
@@ -615,6 +648,34 @@ mod tests {
 
     fn square() -> Vec<Vec2> {
         vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y]
+    }
+
+    /// The inner radius reaches the nearest edge from the bounding centre, or is zero when that
+    /// centre lies outside (a notch).
+    #[test]
+    fn the_inner_radius_reaches_the_nearest_edge() {
+        let inner = |vertices: &[Vec2]| PolygonBounds::of(vertices).inner_radius;
+        assert!((inner(&square()) - 0.5).abs() < 1e-6);
+        let wide = [
+            Vec2::ZERO,
+            Vec2::new(4.0, 0.0),
+            Vec2::new(4.0, 1.0),
+            Vec2::Y,
+        ];
+        assert!((inner(&wide) - 0.5).abs() < 1e-6);
+        // A U whose bounding centre (2, 2) lies in its notch.
+        let u = [
+            (0.0, 0.0),
+            (4.0, 0.0),
+            (4.0, 4.0),
+            (3.0, 4.0),
+            (3.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 4.0),
+            (0.0, 4.0),
+        ]
+        .map(|(x, y)| Vec2::new(x, y));
+        assert_eq!(inner(&u), 0.0);
     }
 
     #[test]

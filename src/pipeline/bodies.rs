@@ -11,10 +11,12 @@ use core::ops::Range;
 pub enum WorldShape {
     Circle(Disc),
     Segment(Segment),
-    /// `Bodies::vertices[start..start + len]`.
+    /// `Bodies::vertices[start..start + len]`. The polygon holds the circle of `inner_radius`
+    /// around its bounding circle's centre (see [`Bodies::deep_inside`]).
     Polygon {
         start: u32,
         len: u32,
+        inner_radius: f32,
     },
 }
 
@@ -161,10 +163,38 @@ impl Bodies {
         match self.shapes[placed] {
             WorldShape::Circle(circle) => Shape::Circle(circle),
             WorldShape::Segment(segment) => Shape::Segment(segment),
-            WorldShape::Polygon { start, len } => {
+            WorldShape::Polygon { start, len, .. } => {
                 Shape::Polygon(&self.vertices[start as usize..(start + len) as usize])
             }
         }
+    }
+
+    /// Whether body `disc` is a disc that lies deep inside body `polygon`, a polygon: within
+    /// the circle around the polygon's bounding centre that the polygon holds (its
+    /// `inner_radius`), with a margin that covers the rounding of both. No edge then comes
+    /// within the disc's radius of its centre, and the centre is inside: the polygon holds the
+    /// disc, as [`intersect`](crate::geometry::intersect) would find edge by edge.
+    ///
+    /// The inner radius is the local one times the least the transform stretches any
+    /// direction: every point of an edge lies at least that far from the centre in the world.
+    #[inline]
+    pub fn deep_inside(&self, polygon: usize, disc: usize) -> bool {
+        let Some(placed) = polygon.checked_sub(self.still) else {
+            return false;
+        };
+        let WorldShape::Polygon { inner_radius, .. } = self.shapes[placed] else {
+            return false;
+        };
+        let Shape::Circle(disc) = self.shape(disc) else {
+            return false;
+        };
+        let center = self.centers[polygon];
+        // Relative rounding of the radii and the local distances (well below a part in ten
+        // thousand), and absolute rounding of world coordinates as far out as these are.
+        let margin =
+            1e-4 * inner_radius + 64.0 * f32::EPSILON * (center.abs().max_element() + inner_radius);
+        let clearance = inner_radius - disc.radius - margin;
+        clearance > 0.0 && center.distance_squared(disc.center) < clearance * clearance
     }
 
     /// Body `index`'s world shape at the start of its swept path: where it is now, shifted
@@ -486,7 +516,11 @@ mod tests {
         let push_triangle = |bodies: &mut Bodies| {
             let start = bodies.vertices.len() as u32;
             bodies.vertices.extend([Vec2::ZERO, Vec2::X, Vec2::Y]);
-            let shape = WorldShape::Polygon { start, len: 3 };
+            let shape = WorldShape::Polygon {
+                start,
+                len: 3,
+                inner_radius: 0.0,
+            };
             bodies.push(entity(9), None, (Vec2::splat(0.5), 1.0), shape, Vec2::X);
         };
         // What writing the first `stills` still circles and then pushing the swept circles
@@ -568,7 +602,11 @@ mod tests {
     fn the_start_shape_is_shifted_back_by_the_motion() {
         let mut bodies = Bodies::default();
         bodies.vertices.extend([Vec2::ZERO, Vec2::X, Vec2::Y]);
-        let polygon = WorldShape::Polygon { start: 0, len: 3 };
+        let polygon = WorldShape::Polygon {
+            start: 0,
+            len: 3,
+            inner_radius: 0.0,
+        };
         let entity = Entity::from_raw_u32(1).unwrap();
         bodies.push(
             entity,

@@ -22,7 +22,7 @@ use super::broad_phase::BroadPhase;
 use crate::contact::Contact;
 use crate::contacts::follow_each_other;
 use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
-use crate::geometry::{Containment, Impact, Points, intersect};
+use crate::geometry::{Containment, Impact, Intersection, Points, intersect};
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -150,6 +150,20 @@ fn test_pairs(bodies: &Bodies, pairs: &[[u32; 2]], contacts: &mut Vec<Contact>) 
     }
 }
 
+/// Where bodies `first` and `second` meet now, as [`intersect`] finds: a disc deep inside a
+/// polygon (see [`Bodies::deep_inside`]; in a bullet hell, about two in five of the pairs
+/// of a bullet and an enemy) without looking at the polygon's edges.
+#[inline]
+fn intersect_now(bodies: &Bodies, first: usize, second: usize) -> Option<Intersection> {
+    if bodies.deep_inside(first, second) {
+        return Some(Intersection::contained(Containment::SecondInFirst));
+    }
+    if bodies.deep_inside(second, first) {
+        return Some(Intersection::contained(Containment::FirstInSecond));
+    }
+    intersect(bodies.shape(first), bodies.shape(second))
+}
+
 /// The contact between bodies `first` and `second` (`first` the lower entity), if they touch
 /// now or, when either is swept, met along their paths after being apart at the start.
 #[inline]
@@ -160,7 +174,7 @@ fn test_pair(
     (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
 ) -> Option<Contact> {
     let (first_motion, second_motion) = (bodies.motion(first), bodies.motion(second));
-    let now = intersect(bodies.shape(first), bodies.shape(second));
+    let now = intersect_now(bodies, first, second);
     let impact = if first_motion == second_motion {
         // No relative motion: where they are now says it all.
         None

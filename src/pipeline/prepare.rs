@@ -60,6 +60,16 @@ fn stretch(x_axis: Vec2, y_axis: Vec2) -> f32 {
     (mean + spread).sqrt()
 }
 
+/// The least the linear map with columns `x_axis` and `y_axis` stretches any vector: its
+/// smallest singular value, `|det| / σ_max` (the two multiply to the determinant), taken
+/// from [`stretch`]. What a distance in local space is at least in the world.
+#[inline]
+fn least_stretch(x_axis: Vec2, y_axis: Vec2, stretch: f32) -> f32 {
+    let determinant =
+        f64::from(x_axis.x) * f64::from(y_axis.y) - f64::from(x_axis.y) * f64::from(y_axis.x);
+    (determinant.abs() / f64::from(stretch)) as f32
+}
+
 /// Why a collider was left out this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Skipped {
@@ -304,10 +314,10 @@ fn place_polygon(
 ) -> Result<(), Skipped> {
     let local = polygon.revalidate().map_err(Skipped::Invalid)?;
     let placement = Placement::of(transform)?;
-    let center = placement.apply(local.center);
+    let center = placement.apply(local.outer.center);
     let bounds = (
         center,
-        conservative(center, local.radius() * placement.scale),
+        conservative(center, local.outer.radius() * placement.scale),
     );
     // The bound holds every vertex: within range, so are they.
     if !Disc::new(bounds.0, bounds.1).is_valid() {
@@ -323,9 +333,11 @@ fn place_polygon(
     bodies
         .vertices
         .extend(vertices.iter().map(|&v| placement.apply(v)));
+    let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
+        inner_radius: local.inner_radius * least_stretch,
     };
     bodies.push(entity, layers, bounds, shape, placement.motion(swept));
     Ok(())
@@ -725,6 +737,40 @@ fn place_circle(
 mod tests {
     use super::*;
     use crate::layers::LayerMask;
+
+    /// The least stretch against the smaller eigenvalue of `MᵀM` in `f64`, and never above the
+    /// length of a unit vector sent through the map, whichever way.
+    #[test]
+    fn the_least_stretch_is_the_shortest_image_of_a_unit_vector() {
+        let maps = [
+            (Vec2::X, Vec2::Y),
+            (Vec2::new(0.0, 2.0), Vec2::new(-2.0, 0.0)),
+            (Vec2::new(3.0, 0.0), Vec2::new(0.0, 0.5)),
+            (Vec2::new(2.1, 1.3), Vec2::new(-0.4, 0.9)),
+            (Vec2::new(1.0, 1.0), Vec2::new(1.0, 1.0001)),
+        ];
+        for (x_axis, y_axis) in maps {
+            let shortest = (0..3600)
+                .map(|step| {
+                    let unit = Vec2::from_angle(step as f32 * core::f32::consts::TAU / 3600.0);
+                    (x_axis * unit.x + y_axis * unit.y).length()
+                })
+                .fold(f32::INFINITY, f32::min);
+            let (x, y) = (x_axis.as_dvec2(), y_axis.as_dvec2());
+            let (xx, xy, yy) = (x.dot(x), x.dot(y), y.dot(y));
+            let smaller = 0.5 * (xx + yy) - (0.25 * (xx - yy).powi(2) + xy * xy).sqrt();
+            let exact = smaller.max(0.0).sqrt() as f32;
+            let least = least_stretch(x_axis, y_axis, stretch(x_axis, y_axis));
+            assert!(
+                least <= shortest * (1.0 + 1e-5),
+                "{x_axis} {y_axis}: {least} {shortest}"
+            );
+            assert!(
+                (least - exact).abs() <= 1e-3 * exact,
+                "{x_axis} {y_axis}: {least} {exact}"
+            );
+        }
+    }
 
     #[test]
     fn swept_circles_in_slots_are_placed_as_one_by_one() {

@@ -182,3 +182,159 @@ fn a_sheared_polygon_is_found_where_its_corner_reaches() {
     );
     assert!(!contacts.contains(square, beyond));
 }
+
+/// Discs in and around polygons (convex, concave with its centre inside, and concave with its
+/// centre in a notch), under rotation, non-uniform scale, a shearing parent and a translation
+/// far from the origin: each pair's contact (whether there is one, which holds which, the
+/// points) is what the geometry core gives for the world shapes. Many discs lie deep inside,
+/// where the plugin knows the answer without looking at the edges, and many near the edges
+/// and the polygons' inner circles, where it must look.
+#[test]
+fn discs_in_and_around_polygons_get_what_the_geometry_gives() {
+    const POLYGON: LayerMask = LayerMask::layer(0);
+    const DISC: LayerMask = LayerMask::layer(1);
+    let mut app = app();
+    let mut rng = StdRng::seed_from_u64(41);
+    let octagon: Vec<Vec2> = (0..8)
+        .map(|k| Vec2::from_angle(k as f32 * std::f32::consts::TAU / 8.0) * 10.0)
+        .collect();
+    // A plus sign (its centre deep inside), and a C whose bounding centre lies in its notch.
+    let plus = [
+        (-3.0, -10.0),
+        (3.0, -10.0),
+        (3.0, -3.0),
+        (10.0, -3.0),
+        (10.0, 3.0),
+        (3.0, 3.0),
+        (3.0, 10.0),
+        (-3.0, 10.0),
+        (-3.0, 3.0),
+        (-10.0, 3.0),
+        (-10.0, -3.0),
+        (-3.0, -3.0),
+    ]
+    .map(|(x, y)| Vec2::new(x, y));
+    let c_shape = [
+        (-10.0, -10.0),
+        (10.0, -10.0),
+        (10.0, -6.0),
+        (-6.0, -6.0),
+        (-6.0, 6.0),
+        (10.0, 6.0),
+        (10.0, 10.0),
+        (-10.0, 10.0),
+    ]
+    .map(|(x, y)| Vec2::new(x, y));
+    let placements = [
+        Transform::from_xyz(100.0, 100.0, 0.0),
+        Transform::from_xyz(300.0, 100.0, 0.0).with_rotation(Quat::from_rotation_z(0.7)),
+        Transform::from_xyz(500.0, 100.0, 0.0).with_scale(Vec3::new(2.5, 0.6, 1.0)),
+        Transform::from_xyz(12_345.0, -9_876.0, 0.0)
+            .with_rotation(Quat::from_rotation_z(-1.1))
+            .with_scale(Vec3::new(0.4, 1.7, 1.0)),
+    ];
+    let mut polygons = Vec::new();
+    for local in [&octagon[..], &plus[..], &c_shape[..]] {
+        for (index, placement) in placements.iter().enumerate() {
+            let polygon = (
+                PolygonCollider::new(local.to_vec()),
+                CollisionLayers::new(POLYGON, DISC),
+            );
+            let entity = if index == 0 {
+                // Sheared: turned inside a parent scaled unevenly.
+                let parent = app
+                    .world_mut()
+                    .spawn(
+                        Transform::from_xyz(100.0, 100.0, 0.0).with_scale(Vec3::new(3.0, 0.8, 1.0)),
+                    )
+                    .id();
+                let child = app
+                    .world_mut()
+                    .spawn((
+                        polygon,
+                        Transform::from_rotation(Quat::from_rotation_z(0.5)),
+                    ))
+                    .id();
+                app.world_mut().entity_mut(parent).add_child(child);
+                child
+            } else {
+                app.world_mut().spawn((polygon, *placement)).id()
+            };
+            polygons.push((entity, local.to_vec()));
+        }
+    }
+    // Place the discs once the polygons' world transforms are known.
+    app.update();
+    let mut discs = Vec::new();
+    for (polygon, local) in &polygons {
+        let transform = *app.world().get::<GlobalTransform>(*polygon).unwrap();
+        let place = |p: Vec2| transform.transform_point(p.extend(0.0)).truncate();
+        let world: Vec<Vec2> = local.iter().map(|&p| place(p)).collect();
+        let center = place(Vec2::ZERO);
+        let reach = world.iter().map(|p| p.distance(center)).fold(0.0, f32::max);
+        for _ in 0..400 {
+            let offset = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU))
+                * reach
+                * rng.random_range(0.0..1.2);
+            let radius = reach * rng.random_range(0.005..0.3);
+            let disc = app
+                .world_mut()
+                .spawn((
+                    CircleCollider::new(radius),
+                    CollisionLayers::new(DISC, POLYGON),
+                    Transform::from_translation((center + offset).extend(0.0)),
+                ))
+                .id();
+            discs.push((
+                disc,
+                Disc::new(center + offset, radius),
+                *polygon,
+                world.clone(),
+            ));
+        }
+    }
+    app.update();
+    let contacts = app.world().resource::<Contacts>();
+    let (mut inside, mut crossing) = (0, 0);
+    for (disc, world_disc, polygon, world) in &discs {
+        let expected = geometry::intersect(Shape::Polygon(world), Shape::Circle(*world_disc));
+        // Each disc is near one polygon only.
+        let found = contacts.get(*disc, *polygon);
+        assert_eq!(
+            found.is_some(),
+            expected.is_some(),
+            "{world_disc:?} by {world:?}"
+        );
+        let (Some(found), Some(expected)) = (found, expected) else {
+            continue;
+        };
+        // The contact's sides are in entity order: turn the expectation round if the disc is
+        // `a`.
+        let expected = if found.a == *polygon {
+            expected
+        } else {
+            expected.mirrored()
+        };
+        assert_eq!(
+            found.containment, expected.containment,
+            "{world_disc:?} by {world:?}"
+        );
+        assert_eq!(
+            found.points.len(),
+            expected.points.len(),
+            "{world_disc:?} by {world:?}"
+        );
+        for (point, want) in found.points.iter().zip(&expected.points) {
+            assert!(point.distance(*want) <= 1e-3 * (1.0 + want.abs().max_element()));
+        }
+        if found.points.is_empty() {
+            inside += 1;
+        } else {
+            crossing += 1;
+        }
+    }
+    assert!(
+        inside > 500 && crossing > 500,
+        "{inside} inside, {crossing} crossing"
+    );
+}
