@@ -332,6 +332,7 @@ pub(crate) struct PolygonBounds {
 }
 
 impl PolygonBounds {
+    /// The bounds of a valid polygon's vertices.
     fn of(vertices: &[Vec2]) -> Self {
         let outer = geometry::bounding_circle_of_points(vertices);
         let inner_radius = if geometry::point_in_polygon(outer.center, vertices) {
@@ -676,6 +677,17 @@ mod tests {
         ]
         .map(|(x, y)| Vec2::new(x, y));
         assert_eq!(inner(&u), 0.0);
+        // Off the local origin, and more vertices than one word of flags holds.
+        let off: Vec<Vec2> = square()
+            .iter()
+            .map(|&v| v + Vec2::new(50.0, -20.0))
+            .collect();
+        assert!((inner(&off) - 0.5).abs() < 1e-5);
+        let ring: Vec<Vec2> = (0..80)
+            .map(|k| Vec2::from_angle(k as f32 * core::f32::consts::TAU / 80.0) * 10.0)
+            .collect();
+        let apothem = 10.0 * (core::f32::consts::PI / 80.0).cos();
+        assert!((inner(&ring) - apothem).abs() < 1e-4);
     }
 
     #[test]

@@ -75,8 +75,8 @@ impl Clone for Contact {
 }
 
 impl Contact {
-    /// The pair `(a, b)`: the order contacts are kept and written in, [`Contacts`](crate::Contacts) and the
-    /// messages alike.
+    /// The pair `(a, b)`: the order contacts are kept and written in,
+    /// [`Contacts`](crate::Contacts) and the messages alike.
     pub(crate) fn pair(&self) -> (Entity, Entity) {
         (self.a, self.b)
     }

@@ -41,10 +41,11 @@ pub struct Contacts {
 
 impl Contacts {
     /// Makes the contacts of `lists` the current ones, and leaves the previous ones' lists in
-    /// `lists`. No list may be empty, each must be sorted by `(a, b)`, and each must start
-    /// after the one before it ends (see [`follow_each_other`]).
+    /// `lists`. Each must be sorted by `(a, b)`, and each must start after the one before it
+    /// ends (see [`follow_each_other`]); empty ones are dropped (the events stage run twice
+    /// with no narrow phase between hands back last run's emptied lists).
     pub(crate) fn replace(&mut self, lists: &mut Vec<Vec<Contact>>) {
-        debug_assert!(lists.iter().all(|list| !list.is_empty()));
+        lists.retain(|list| !list.is_empty());
         debug_assert!(
             lists
                 .iter()
@@ -294,6 +295,18 @@ mod tests {
             contacts.touching(entity(4)).collect::<Vec<_>>(),
             [entity(3), entity(5)]
         );
+    }
+
+    /// Emptied lists (the events stage run again with no narrow phase between) are dropped:
+    /// nothing overlaps, and nothing is found.
+    #[test]
+    fn empty_lists_are_dropped() {
+        let mut contacts = contacts(&[(1, 2)]);
+        let mut emptied = vec![Vec::new(), Vec::with_capacity(4)];
+        contacts.replace(&mut emptied);
+        assert!(contacts.is_empty() && contacts.lists().is_empty());
+        assert_eq!(contacts.iter().len(), 0);
+        assert!(contacts.get(entity(1), entity(2)).is_none());
     }
 
     #[test]

@@ -81,8 +81,8 @@ enum Change {
     Ended(Entity, Entity),
 }
 
-/// Calls `visit` for every pair in one list but not the other, in `(a, b)` order. Both lists
-/// are sorted by `(a, b)`: one merge pass.
+/// Calls `visit` for every pair in one frame's contacts but not the other's, in `(a, b)`
+/// order. Both come in `(a, b)` order: one merge pass.
 fn diff<'a>(
     previous: impl IntoIterator<Item = &'a Contact>,
     current: impl IntoIterator<Item = &'a Contact>,

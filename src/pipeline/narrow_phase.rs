@@ -28,15 +28,16 @@ use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// This frame's contacts, sorted by `(a, b)`, before they become events.
+/// This frame's contacts, in `(a, b)` order, before they become events, and the room kept
+/// for the next frame's.
 #[derive(Resource, Default)]
 pub(crate) struct NarrowPhase {
     /// This frame's contacts, in lists that follow each other in `(a, b)` order (see
     /// [`into_order`]); after the events stage, the emptied lists of the frame before, whose
     /// room is recycled.
     pub contacts: Vec<Vec<Contact>>,
-    /// Empty lists kept from frame to frame, in order of their room: the largest for the
-    /// calling thread's contacts, the others for the pieces' (a list grown from nothing
+    /// Empty lists kept from frame to frame (put in order of their room when recycled): the
+    /// largest for the calling thread's contacts, the others for the pieces' (a list grown from nothing
     /// would copy its contacts each time it doubles).
     spares: Vec<Vec<Contact>>,
 }
@@ -102,6 +103,8 @@ pub(crate) fn find_contacts(
     into_order(contacts, !out_of_order.into_inner(), spares);
 }
 
+/// Locks `mutex`, whether or not a thread panicked while holding it (the spares are empty
+/// lists: nothing can be left half done in them).
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -111,22 +114,23 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// in the order of their tables, which follows their entities' (or runs against it) as long as
 /// the game has not despawned and respawned many of them, and a split's pieces then make
 /// lists that do not overlap. When any overlap, or one was not sorted, they are joined into
-/// the first and the whole is sorted. Empty lists are moved to `spares`.
+/// the one with the most room and the whole is sorted. Lists left empty, with room, are moved
+/// to `spares`.
 fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spares: &mut Vec<Vec<Contact>>) {
-    lists.retain_mut(|list| {
-        if list.is_empty() {
-            spares.push(core::mem::take(list));
-        }
-        !list.is_empty()
-    });
+    let empty = lists.extract_if(.., |list| list.is_empty());
+    spares.extend(empty.filter(|list| list.capacity() > 0));
     lists.sort_unstable_by_key(|list| list[0].pair());
-    if lists.is_empty() || in_order && follow_each_other(&*lists) {
+    if lists.is_empty() || (in_order && follow_each_other(&*lists)) {
         return;
     }
-    let mut all = core::mem::take(&mut lists[0]);
+    let roomiest = (0..lists.len())
+        .max_by_key(|&index| lists[index].capacity())
+        .expect("a list at least");
+    let mut all = lists.swap_remove(roomiest);
     all.reserve(lists.iter().map(Vec::len).sum());
     for mut list in lists.drain(..) {
         all.append(&mut list);
+        spares.push(list);
     }
     // In place: a stable sort would allocate scratch space for these large values.
     all.sort_unstable_by_key(Contact::pair);

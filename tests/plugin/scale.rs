@@ -183,123 +183,180 @@ fn a_sheared_polygon_is_found_where_its_corner_reaches() {
     assert!(!contacts.contains(square, beyond));
 }
 
-/// Discs in and around polygons (convex, concave with its centre inside, and concave with its
-/// centre in a notch), under rotation, non-uniform scale, a shearing parent and a translation
-/// far from the origin: each pair's contact (whether there is one, which holds which, the
-/// points) is what the geometry core gives for the world shapes. Many discs lie deep inside,
-/// where the plugin knows the answer without looking at the edges, and many near the edges
-/// and the polygons' inner circles, where it must look.
+/// Discs in and around polygons (convex; concave with its centre inside; concave with its
+/// bounding centre in a notch; long and thin; off its local origin; of 80 vertices), under
+/// rotation, uneven scale, a shearing parent, a translation far from the origin, and a swept
+/// polygon moving with its discs: each pair's contact (whether there is one, which holds
+/// which, the points) is what the geometry core gives for the world shapes. Many discs lie
+/// deep inside, where the plugin knows the answer without looking at the edges, and many near
+/// the edges and the polygons' inner circles, where it must look.
 #[test]
 fn discs_in_and_around_polygons_get_what_the_geometry_gives() {
     const POLYGON: LayerMask = LayerMask::layer(0);
     const DISC: LayerMask = LayerMask::layer(1);
+    /// How far the swept polygon and its discs move in the frame checked.
+    const MOVE: Vec3 = Vec3::new(40.0, 12.0, 0.0);
     let mut app = app();
     let mut rng = StdRng::seed_from_u64(41);
-    let octagon: Vec<Vec2> = (0..8)
-        .map(|k| Vec2::from_angle(k as f32 * std::f32::consts::TAU / 8.0) * 10.0)
-        .collect();
-    // A plus sign (its centre deep inside), and a C whose bounding centre lies in its notch.
-    let plus = [
-        (-3.0, -10.0),
-        (3.0, -10.0),
-        (3.0, -3.0),
-        (10.0, -3.0),
-        (10.0, 3.0),
-        (3.0, 3.0),
-        (3.0, 10.0),
-        (-3.0, 10.0),
-        (-3.0, 3.0),
-        (-10.0, 3.0),
-        (-10.0, -3.0),
-        (-3.0, -3.0),
-    ]
-    .map(|(x, y)| Vec2::new(x, y));
-    let c_shape = [
-        (-10.0, -10.0),
-        (10.0, -10.0),
-        (10.0, -6.0),
-        (-6.0, -6.0),
-        (-6.0, 6.0),
-        (10.0, 6.0),
-        (10.0, 10.0),
-        (-10.0, 10.0),
-    ]
-    .map(|(x, y)| Vec2::new(x, y));
+    let ring = |count: usize, radius: f32| -> Vec<Vec2> {
+        (0..count)
+            .map(|k| Vec2::from_angle(k as f32 * std::f32::consts::TAU / count as f32) * radius)
+            .collect()
+    };
+    let points = |list: &[(f32, f32)]| list.iter().map(|&(x, y)| Vec2::new(x, y)).collect();
+    let shapes: Vec<Vec<Vec2>> = vec![
+        ring(8, 10.0),
+        // A plus sign: its centre deep inside.
+        points(&[
+            (-3.0, -10.0),
+            (3.0, -10.0),
+            (3.0, -3.0),
+            (10.0, -3.0),
+            (10.0, 3.0),
+            (3.0, 3.0),
+            (3.0, 10.0),
+            (-3.0, 10.0),
+            (-3.0, 3.0),
+            (-10.0, 3.0),
+            (-10.0, -3.0),
+            (-3.0, -3.0),
+        ]),
+        // A C whose bounding centre lies in its notch.
+        points(&[
+            (-10.0, -10.0),
+            (10.0, -10.0),
+            (10.0, -6.0),
+            (-6.0, -6.0),
+            (-6.0, 6.0),
+            (10.0, 6.0),
+            (10.0, 10.0),
+            (-10.0, 10.0),
+        ]),
+        // A wall a thousand times longer than it is thick.
+        points(&[(-500.0, -0.5), (500.0, -0.5), (500.0, 0.5), (-500.0, 0.5)]),
+        // A hexagon far from its local origin.
+        ring(6, 8.0)
+            .into_iter()
+            .map(|p| p + Vec2::new(300.0, -200.0))
+            .collect(),
+        ring(80, 12.0),
+    ];
     let placements = [
-        Transform::from_xyz(100.0, 100.0, 0.0),
         Transform::from_xyz(300.0, 100.0, 0.0).with_rotation(Quat::from_rotation_z(0.7)),
         Transform::from_xyz(500.0, 100.0, 0.0).with_scale(Vec3::new(2.5, 0.6, 1.0)),
         Transform::from_xyz(12_345.0, -9_876.0, 0.0)
             .with_rotation(Quat::from_rotation_z(-1.1))
             .with_scale(Vec3::new(0.4, 1.7, 1.0)),
     ];
+    // (polygon, local vertices, whether it moves with its discs)
     let mut polygons = Vec::new();
-    for local in [&octagon[..], &plus[..], &c_shape[..]] {
-        for (index, placement) in placements.iter().enumerate() {
-            let polygon = (
-                PolygonCollider::new(local.to_vec()),
-                CollisionLayers::new(POLYGON, DISC),
-            );
-            let entity = if index == 0 {
-                // Sheared: turned inside a parent scaled unevenly.
-                let parent = app
-                    .world_mut()
-                    .spawn(
-                        Transform::from_xyz(100.0, 100.0, 0.0).with_scale(Vec3::new(3.0, 0.8, 1.0)),
-                    )
-                    .id();
-                let child = app
-                    .world_mut()
-                    .spawn((
-                        polygon,
-                        Transform::from_rotation(Quat::from_rotation_z(0.5)),
-                    ))
-                    .id();
-                app.world_mut().entity_mut(parent).add_child(child);
-                child
-            } else {
-                app.world_mut().spawn((polygon, *placement)).id()
-            };
-            polygons.push((entity, local.to_vec()));
+    for local in &shapes {
+        let polygon = (
+            PolygonCollider::new(local.clone()),
+            CollisionLayers::new(POLYGON, DISC),
+        );
+        for placement in placements {
+            let entity = app.world_mut().spawn((polygon.clone(), placement)).id();
+            polygons.push((entity, local.clone(), false));
         }
+        // Sheared: turned inside a parent scaled unevenly.
+        let parent = app
+            .world_mut()
+            .spawn(Transform::from_xyz(100.0, 100.0, 0.0).with_scale(Vec3::new(3.0, 0.8, 1.0)))
+            .id();
+        let child = app
+            .world_mut()
+            .spawn((
+                polygon.clone(),
+                Transform::from_rotation(Quat::from_rotation_z(0.5)),
+            ))
+            .id();
+        app.world_mut().entity_mut(parent).add_child(child);
+        polygons.push((child, local.clone(), false));
+        // Swept, and moved with its discs in the frame checked: no relative motion, so each
+        // pair's contact is where the two are now.
+        let swept = app
+            .world_mut()
+            .spawn((
+                polygon,
+                Swept::default(),
+                Transform::from_xyz(-400.0, 50.0, 0.0),
+            ))
+            .id();
+        polygons.push((swept, local.clone(), true));
     }
     // Place the discs once the polygons' world transforms are known.
     app.update();
     let mut discs = Vec::new();
-    for (polygon, local) in &polygons {
-        let transform = *app.world().get::<GlobalTransform>(*polygon).unwrap();
+    for &(polygon, ref local, moves) in &polygons {
+        let transform = *app.world().get::<GlobalTransform>(polygon).unwrap();
         let place = |p: Vec2| transform.transform_point(p.extend(0.0)).truncate();
         let world: Vec<Vec2> = local.iter().map(|&p| place(p)).collect();
-        let center = place(Vec2::ZERO);
+        let (low, high) = world.iter().fold((world[0], world[0]), |(low, high), &p| {
+            (low.min(p), high.max(p))
+        });
+        let center = (low + high) / 2.0;
         let reach = world.iter().map(|p| p.distance(center)).fold(0.0, f32::max);
-        for _ in 0..400 {
+        let inner = world
+            .iter()
+            .map(|p| p.distance(center))
+            .fold(f32::MAX, f32::min);
+        for _ in 0..250 {
             let offset = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU))
                 * reach
                 * rng.random_range(0.0..1.2);
-            let radius = reach * rng.random_range(0.005..0.3);
-            let disc = app
-                .world_mut()
-                .spawn((
-                    CircleCollider::new(radius),
-                    CollisionLayers::new(DISC, POLYGON),
-                    Transform::from_translation((center + offset).extend(0.0)),
-                ))
-                .id();
-            discs.push((
-                disc,
-                Disc::new(center + offset, radius),
-                *polygon,
-                world.clone(),
+            let radius = inner.min(reach * 0.3) * rng.random_range(0.005..1.0);
+            let mut disc = app.world_mut().spawn((
+                CircleCollider::new(radius),
+                CollisionLayers::new(DISC, POLYGON),
+                Transform::from_translation((center + offset).extend(0.0)),
             ));
+            if moves {
+                disc.insert(Swept::default());
+            }
+            discs.push((disc.id(), polygon, moves));
+        }
+    }
+    // The swept ones' first run: where their paths start.
+    app.update();
+    for &(entity, _, moves) in &polygons {
+        if moves {
+            app.world_mut()
+                .get_mut::<Transform>(entity)
+                .unwrap()
+                .translation += MOVE;
+        }
+    }
+    for &(disc, _, moves) in &discs {
+        if moves {
+            app.world_mut()
+                .get_mut::<Transform>(disc)
+                .unwrap()
+                .translation += MOVE;
         }
     }
     app.update();
+    let world_polygon = |polygon: Entity| -> Vec<Vec2> {
+        let transform = app.world().get::<GlobalTransform>(polygon).unwrap();
+        let local = &polygons.iter().find(|p| p.0 == polygon).unwrap().1;
+        local
+            .iter()
+            .map(|&p| transform.transform_point(p.extend(0.0)).truncate())
+            .collect()
+    };
     let contacts = app.world().resource::<Contacts>();
     let (mut inside, mut crossing) = (0, 0);
-    for (disc, world_disc, polygon, world) in &discs {
-        let expected = geometry::intersect(Shape::Polygon(world), Shape::Circle(*world_disc));
-        // Each disc is near one polygon only.
-        let found = contacts.get(*disc, *polygon);
+    for &(disc, polygon, _) in &discs {
+        let world = world_polygon(polygon);
+        let center = app
+            .world()
+            .get::<GlobalTransform>(disc)
+            .unwrap()
+            .translation();
+        let radius = app.world().get::<CircleCollider>(disc).unwrap().radius();
+        let world_disc = Disc::new(center.truncate(), radius);
+        let expected = geometry::intersect(Shape::Polygon(&world), Shape::Circle(world_disc));
+        let found = contacts.get(disc, polygon);
         assert_eq!(
             found.is_some(),
             expected.is_some(),
@@ -310,7 +367,7 @@ fn discs_in_and_around_polygons_get_what_the_geometry_gives() {
         };
         // The contact's sides are in entity order: turn the expectation round if the disc is
         // `a`.
-        let expected = if found.a == *polygon {
+        let expected = if found.a == polygon {
             expected
         } else {
             expected.mirrored()
@@ -334,7 +391,7 @@ fn discs_in_and_around_polygons_get_what_the_geometry_gives() {
         }
     }
     assert!(
-        inside > 500 && crossing > 500,
+        inside > 1000 && crossing > 1000,
         "{inside} inside, {crossing} crossing"
     );
 }
