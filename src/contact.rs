@@ -301,18 +301,23 @@ impl CollidingEntities {
     }
 }
 
+/// Contacts for the crate's unit tests.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod fixtures {
+    use crate::contact::Contact;
+    use crate::geometry::{Containment, Points};
+    use crate::layers::CollisionLayers;
+    use bevy::prelude::*;
 
     /// The `index`-th entity in [`Entity`] order (which is not the order of raw indices).
-    fn entity(index: u32) -> Entity {
+    pub fn entity(index: u32) -> Entity {
         let mut entities: Vec<Entity> = (0..16).filter_map(Entity::from_raw_u32).collect();
         entities.sort();
         entities[index as usize]
     }
 
-    fn contact(a: u32, b: u32) -> Contact {
+    /// A contact between the `a`-th and `b`-th entities (see [`entity`]), with one point.
+    pub fn contact(a: u32, b: u32) -> Contact {
         Contact {
             a: entity(a),
             b: entity(b),
@@ -322,6 +327,12 @@ mod tests {
             layers: [CollisionLayers::ALL; 2],
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::fixtures::{contact, entity};
 
     #[test]
     fn a_clone_has_the_same_points_inline_or_not() {

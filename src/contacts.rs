@@ -180,26 +180,7 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Containment, Points};
-    use crate::layers::CollisionLayers;
-
-    /// The `index`-th entity in [`Entity`] order (which is not the order of raw indices).
-    fn entity(index: u32) -> Entity {
-        let mut entities: Vec<Entity> = (0..16).filter_map(Entity::from_raw_u32).collect();
-        entities.sort();
-        entities[index as usize]
-    }
-
-    fn contact(a: u32, b: u32) -> Contact {
-        Contact {
-            a: entity(a),
-            b: entity(b),
-            points: Points::from_slice(&[Vec2::new(a as f32, b as f32)]),
-            containment: Containment::Neither,
-            impact: None,
-            layers: [CollisionLayers::ALL; 2],
-        }
-    }
+    use crate::contact::fixtures::{contact, entity};
 
     /// The pairs, sorted, in lists of the given lengths.
     fn contacts_in_lists(pairs: &[(u32, u32)], lengths: &[usize]) -> Contacts {

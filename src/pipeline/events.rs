@@ -277,27 +277,10 @@ pub(crate) fn write_contact_events(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Containment, Points};
-
-    /// The `index`-th entity in [`Entity`] order (which is not the order of raw indices).
-    fn entity(index: u32) -> Entity {
-        let mut entities: Vec<Entity> = (0..16).filter_map(Entity::from_raw_u32).collect();
-        entities.sort();
-        entities[index as usize]
-    }
+    use crate::contact::fixtures::{contact, entity};
 
     fn contacts(pairs: &[(u32, u32)]) -> Vec<Contact> {
-        pairs
-            .iter()
-            .map(|&(a, b)| Contact {
-                a: entity(a),
-                b: entity(b),
-                points: Points::new(),
-                containment: Containment::Coincident,
-                impact: None,
-                layers: [crate::layers::CollisionLayers::ALL; 2],
-            })
-            .collect()
+        pairs.iter().map(|&(a, b)| contact(a, b)).collect()
     }
 
     fn changes(previous: &[(u32, u32)], current: &[(u32, u32)]) -> Vec<Change> {
