@@ -336,11 +336,7 @@ impl PolygonBounds {
     fn of(vertices: &[Vec2]) -> Self {
         let outer = geometry::bounding_circle_of_points(vertices);
         let inner_radius = if geometry::point_in_polygon(outer.center, vertices) {
-            let edges = (0..vertices.len()).map(|index| {
-                let next = vertices[(index + 1) % vertices.len()];
-                geometry::Segment::new(vertices[index], next)
-            });
-            edges
+            geometry::edges(vertices)
                 .map(|edge| edge.distance_squared_to(outer.center))
                 .fold(f32::INFINITY, f32::min)
                 .sqrt()

@@ -19,6 +19,7 @@
 
 use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
+use super::parallel::lock;
 use crate::contact::Contact;
 use crate::contacts::follow_each_other;
 use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
@@ -26,7 +27,7 @@ use crate::geometry::{Containment, Impact, Intersection, Points, intersect};
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 /// This frame's contacts, in `(a, b)` order, before they become events, and the room kept
 /// for the next frame's.
@@ -101,12 +102,6 @@ pub(crate) fn find_contacts(
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
     into_order(contacts, !out_of_order.into_inner(), spares);
-}
-
-/// Locks `mutex`, whether or not a thread panicked while holding it (the spares are empty
-/// lists: nothing can be left half done in them).
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Puts `lists` (each sorted, unless `in_order` is `false`) in the order of their first

@@ -265,9 +265,9 @@ impl<P, T> Drop for Finished<'_, P, T> {
     }
 }
 
-/// Locks `mutex`, whether or not a panicking thread held it: the shared state is changed only
-/// in single steps, never left half-done.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+/// Locks `mutex`, whether or not a panicking thread held it: for state shared by the pieces of
+/// a split that is changed only in single steps, never left half-done.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
