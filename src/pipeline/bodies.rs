@@ -12,12 +12,27 @@ pub enum WorldShape {
     Circle(Disc),
     Segment(Segment),
     /// `Bodies::vertices[start..start + len]`. The polygon holds the circle of `inner_radius`
-    /// around its bounding circle's centre (see [`Bodies::deep_inside`]).
+    /// around its bounding circle's centre, less a margin for rounding (see
+    /// [`clear_radius`] and [`Bodies::deep_inside`]).
     Polygon {
         start: u32,
         len: u32,
         inner_radius: f32,
     },
+}
+
+/// The radius of the circle around a polygon's bounding centre `center` (of bounding radius
+/// `outer_radius`) that the polygon surely holds in the world, where it holds the circle of
+/// `inner_radius` exactly (the local one times the least the transform stretches any
+/// direction: every point of an edge lies at least that far from the centre): less a margin
+/// for the relative rounding of the radii and the local distances (well below a part in ten
+/// thousand) and the absolute rounding of world coordinates as far out as the polygon's
+/// vertices reach (the edges' own distances, a long edge's included). Worked out once a frame
+/// for each polygon, not for each pair.
+pub fn clear_radius(inner_radius: f32, center: Vec2, outer_radius: f32) -> f32 {
+    let reach = center.abs().max_element() + outer_radius;
+    let margin = 1e-4 * inner_radius + 64.0 * f32::EPSILON * reach;
+    (inner_radius - margin).max(0.0)
 }
 
 /// The colliders of this frame, as parallel arrays indexed by body: entity, layers, bounding
@@ -171,12 +186,11 @@ impl Bodies {
 
     /// Whether body `disc` is a disc that lies deep inside body `polygon`, a polygon: within
     /// the circle around the polygon's bounding centre that the polygon holds (its
-    /// `inner_radius`), with a margin that covers the rounding of both. No edge then comes
-    /// within the disc's radius of its centre, and the centre is inside: the polygon holds the
-    /// disc, as [`intersect`](crate::geometry::intersect) would find edge by edge.
+    /// `inner_radius`, less the margin for rounding that [`clear_radius`] took off once). No
+    /// edge then comes within the disc's radius of its centre, and the centre is inside: the
+    /// polygon holds the disc, as [`intersect`](crate::geometry::intersect) would find edge by
+    /// edge.
     ///
-    /// The inner radius is the local one times the least the transform stretches any
-    /// direction: every point of an edge lies at least that far from the centre in the world.
     /// A polygon that moved this run is left to the edges: its bounding circle holds its whole
     /// path, so its centre is not where the polygon is now.
     #[inline]
@@ -193,14 +207,9 @@ impl Bodies {
         let Shape::Circle(disc) = self.shape(disc) else {
             return false;
         };
-        let (center, outer_radius) = (self.centers[polygon], self.radii[polygon]);
-        // Relative rounding of the radii and the local distances (well below a part in ten
-        // thousand), and absolute rounding of the world coordinates as far out as the
-        // polygon's vertices reach (the edges' own distances, a long edge's included).
-        let reach = center.abs().max_element() + outer_radius;
-        let margin = 1e-4 * inner_radius + 64.0 * f32::EPSILON * reach;
-        let clearance = inner_radius - disc.radius - margin;
-        clearance > 0.0 && center.distance_squared(disc.center) < clearance * clearance
+        let clearance = inner_radius - disc.radius;
+        clearance > 0.0
+            && self.centers[polygon].distance_squared(disc.center) < clearance * clearance
     }
 
     /// Body `index`'s world shape at the start of its swept path: where it is now, shifted
@@ -478,12 +487,12 @@ mod tests {
                 vertices: local.iter().map(|&p| turn.rotate(p) + center).collect(),
                 ..Bodies::default()
             };
+            let outer = super::conservative(center, local[0].length());
             let shape = WorldShape::Polygon {
                 start: 0,
                 len: 4,
-                inner_radius: thickness / 2.0,
+                inner_radius: clear_radius(thickness / 2.0, center, outer),
             };
-            let outer = super::conservative(center, local[0].length());
             let entity = Entity::from_raw_u32(0).unwrap();
             bodies.push(entity, None, (center, outer), shape, Vec2::ZERO);
             // Across the wall from its centre, by up to its half thickness.

@@ -15,7 +15,7 @@
 //! pass; split across the task pool when there are enough of them. What it writes per still
 //! bullet is kept to its entity, layers and bounding circle.
 
-use super::bodies::{Bodies, CircleSlots, SweptSlots, WorldShape, conservative};
+use super::bodies::{Bodies, CircleSlots, SweptSlots, WorldShape, clear_radius, conservative};
 use super::parallel::ParallelSplit;
 use super::spatial_index::SpatialIndex;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
@@ -337,7 +337,7 @@ fn place_polygon(
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
-        inner_radius: local.inner_radius * least_stretch,
+        inner_radius: clear_radius(local.inner_radius * least_stretch, bounds.0, bounds.1),
     };
     bodies.push(entity, layers, bounds, shape, placement.motion(swept));
     Ok(())
