@@ -2,7 +2,8 @@
 //! moving 6 px a frame and wrapping in a 1920 × 1080 field, never tested against each other)
 //! raining over 64 octagon enemies, from 1,000 to 1,000,000 bullets, on one thread and on all
 //! threads; and at 50,000 bullets, the scenes that must not fall off a cliff: every bullet
-//! [`Swept`]; one more enemy parked ten million pixels away; more distinct layer values than
+//! [`Swept`]; one more enemy parked ten million pixels away; a wall two hundred million pixels
+//! long across the field; more distinct layer values than
 //! the broad phase compares group by group; layer values alternating bullet by bullet in one
 //! archetype; half the bullets standing still; the bullets clumped over the enemies; and the
 //! bullets spawned in rows, so that those meeting the enemies are neighbours in their table.
@@ -45,13 +46,14 @@ const MEASURED_FRAMES: usize = 100;
 /// Under callgrind, fewer frames: the counts repeat exactly, so a few say it all.
 const COUNTED_FRAMES: usize = 10;
 /// The scenes measured: how many bullets, and how they differ from the plain rain.
-const SCENES: [(usize, Variant); 12] = [
+const SCENES: [(usize, Variant); 13] = [
     (0, Variant::Empty),
     (1_000, Variant::Plain),
     (10_000, Variant::Plain),
     (50_000, Variant::Plain),
     (50_000, Variant::Swept),
     (50_000, Variant::FarOutlier),
+    (50_000, Variant::HugeWall),
     (50_000, Variant::ManyLayers),
     (50_000, Variant::AlternatingLayers),
     (50_000, Variant::HalfStill),
@@ -70,6 +72,8 @@ enum Variant {
     Swept,
     /// One more enemy, at (1e7, 1e7).
     FarOutlier,
+    /// One more enemy: a wall two hundred million pixels long, across the middle of the field.
+    HugeWall,
     /// Each bullet also on one of [`EXTRA_LAYERS`] more layers: more distinct layer values
     /// than the broad phase compares group by group.
     ManyLayers,
@@ -93,6 +97,7 @@ impl Variant {
             Self::Empty => "no colliders",
             Self::Swept => "rain, swept",
             Self::FarOutlier => "rain, far outlier",
+            Self::HugeWall => "rain, huge wall",
             Self::ManyLayers => "rain, 30 layer values",
             Self::AlternatingLayers => "rain, alternating layers",
             Self::HalfStill => "rain, half still",
@@ -104,6 +109,8 @@ impl Variant {
 
 /// Where [`Variant::FarOutlier`] parks its extra enemy.
 const FAR_AWAY: Vec2 = Vec2::splat(1e7);
+/// Half the length of [`Variant::HugeWall`]'s wall.
+const HUGE_WALL_HALF_LENGTH: f32 = 1e8;
 /// Octagon enemies, the bullets' targets.
 const ENEMIES: usize = 64;
 /// [`Variant::ManyLayers`]: how many layers the bullets are spread over.
@@ -225,6 +232,16 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
     if variant == Variant::FarOutlier {
         world.spawn(enemy(FAR_AWAY));
     }
+    if variant == Variant::HugeWall {
+        world.spawn((
+            SegmentCollider::new(
+                Vec2::new(-HUGE_WALL_HALF_LENGTH, 0.0),
+                Vec2::new(HUGE_WALL_HALF_LENGTH, 0.0),
+            ),
+            CollisionLayers::new(ENEMY, bullet_filters),
+            Transform::from_xyz(FIELD.x / 2.0, FIELD.y / 2.0, 0.0),
+        ));
+    }
     let area = match variant {
         // A tenth of the field's area, with its proportions, over the enemies.
         Variant::Clump => {
@@ -305,7 +322,10 @@ fn milliseconds(time: Duration) -> f64 {
 fn colliders(bullets: usize, variant: Variant) -> usize {
     match variant {
         Variant::Empty => 0,
-        _ => bullets + ENEMIES + usize::from(variant == Variant::FarOutlier),
+        _ => {
+            let extra = matches!(variant, Variant::FarOutlier | Variant::HugeWall);
+            bullets + ENEMIES + usize::from(extra)
+        }
     }
 }
 

@@ -1,11 +1,10 @@
 //! What the user reads: [`Contact`] every frame for every overlapping pair, [`ContactStarted`]
-//! and [`ContactEnded`] on the first and last frame, and the [`CollidingEntities`] component
-//! (the [`Contacts`](crate::Contacts) resource has a file of its own). Data only: the
+//! and [`ContactEnded`] on the first and last frame (what overlaps now, [`Contacts`](crate::Contacts)
+//! and [`CollidingEntities`](crate::CollidingEntities), has a file of its own). Data only: the
 //! pipeline's events stage writes them.
 
 use crate::geometry::{Containment, Impact, Points};
 use crate::layers::{CollisionLayers, LayerMask};
-use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::prelude::*;
 
@@ -19,6 +18,11 @@ use bevy::prelude::*;
 /// bullet that went through a thin wall): then `points` holds the one point where they first
 /// touched. When a swept pair was apart at the start of its path, [`impact`](Self::impact) says
 /// when, where and facing which way they first touched.
+///
+/// A pair that already overlaps at the start of its paths (a collider moved onto where a swept
+/// one's path starts) and is apart now is a contact of this frame when it was not one of the
+/// last run, with the points (or containment) of the start and no impact; when it was one, the
+/// two have moved apart and the contact ends.
 ///
 /// # Scheduling
 /// Written in [`CollisionSystems::Events`](crate::CollisionSystems::Events), in the
@@ -270,34 +274,6 @@ fn pick<D: QueryData, F: QueryFilter>(
         Some((second, first))
     } else {
         None
-    }
-}
-
-/// The entities this one overlaps now, kept up to date on the entities that have this
-/// component (add it to those you want to ask; it costs nothing elsewhere). Added to an entity
-/// that already overlaps others, it lists them from the pipeline's next run.
-///
-/// # Scheduling
-/// Updated in [`CollisionSystems::Events`](crate::CollisionSystems::Events).
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Deref, Reflect)]
-#[reflect(Component, Debug, Default, Clone, PartialEq)]
-pub struct CollidingEntities(EntityHashSet);
-
-impl CollidingEntities {
-    /// Records that the entity now overlaps `other`.
-    pub(crate) fn insert(&mut self, other: Entity) {
-        self.0.insert(other);
-    }
-
-    /// Records that the entity no longer overlaps `other`.
-    pub(crate) fn remove(&mut self, other: Entity) {
-        self.0.remove(&other);
-    }
-
-    /// Records that the entity overlaps exactly `others`.
-    pub(crate) fn replace(&mut self, others: impl IntoIterator<Item = Entity>) {
-        self.0.clear();
-        self.0.extend(others);
     }
 }
 

@@ -1,4 +1,5 @@
-//! [`Contacts`]: every overlapping pair of this frame, to look up without reading messages.
+//! What overlaps now, without reading messages: [`Contacts`], every overlapping pair of the
+//! last run, and [`CollidingEntities`], one entity's side of it.
 //!
 //! The contacts are kept as the narrow phase made them: in one list on one thread, or in one
 //! list per piece of work when it was split across threads. The lists follow each other in
@@ -6,6 +7,9 @@
 //! (a copy of every contact that cost the two-thread frame a twentieth of its time).
 
 use crate::contact::Contact;
+use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use core::iter::FusedIterator;
 use std::sync::OnceLock;
@@ -24,10 +28,18 @@ use std::sync::OnceLock;
 /// # bevy::ecs::system::assert_is_system(player_is_hit.map(drop));
 /// ```
 ///
+/// Only the plugin makes and changes it: the pipeline diffs each run against it to find the
+/// pairs that start and end, so a game cannot build one of its own to put in its place.
+///
+/// ```compile_fail
+/// # use bevy_collision_events::Contacts;
+/// let replacement = Contacts::default();
+/// ```
+///
 /// # Scheduling
 /// Replaced in [`CollisionSystems::Events`](crate::CollisionSystems::Events); between two
 /// runs it holds the last run's contacts.
-#[derive(Resource, Default, Debug)]
+#[derive(Resource, Debug)]
 pub struct Contacts {
     /// The contacts in `(a, b)` order, as lists that follow each other (see
     /// [`follow_each_other`]).
@@ -40,6 +52,15 @@ pub struct Contacts {
 }
 
 impl Contacts {
+    /// No contacts: what the plugin starts with.
+    pub(crate) fn empty() -> Self {
+        Self {
+            lists: Vec::new(),
+            len: 0,
+            by_entity: OnceLock::new(),
+        }
+    }
+
     /// Makes the contacts of `lists` the current ones, and leaves the previous ones' lists in
     /// `lists`. Each must be sorted by `(a, b)`, and each must start after the one before it
     /// ends (see [`follow_each_other`]); empty ones are dropped (the events stage run twice
@@ -177,6 +198,51 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
     ends.all(|(first, end)| core::mem::replace(&mut last, end) < first)
 }
 
+/// The entities this one overlaps now, kept up to date on the entities that have this
+/// component (add it to those you want to ask; it costs nothing elsewhere).
+///
+/// Whenever it is given to an entity (inserted, inserted again, cloned), it lists what the
+/// entity overlapped at the pipeline's last run, as [`Contacts`] has it,
+/// whatever value it was given. It is kept up to date while the entity is disabled with Bevy's
+/// `Disabled` too (its contacts end then), so that it is right when the entity comes back.
+///
+/// # Scheduling
+/// Updated in [`CollisionSystems::Events`](crate::CollisionSystems::Events).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Deref, Reflect)]
+#[component(on_insert = CollidingEntities::fill)]
+#[reflect(Component, Debug, Default, Clone, PartialEq)]
+pub struct CollidingEntities(EntityHashSet);
+
+impl CollidingEntities {
+    /// Lists what the entity overlaps now: only the pipeline says what overlaps, so a set
+    /// given to an entity is filled from the last run's contacts, not kept as it was given.
+    fn fill(mut world: DeferredWorld, context: HookContext) {
+        let touching: Vec<Entity> = world
+            .get_resource::<Contacts>()
+            .map(|contacts| contacts.touching(context.entity).collect())
+            .unwrap_or_default();
+        if let Some(mut set) = world.get_mut::<Self>(context.entity) {
+            set.replace(touching);
+        }
+    }
+
+    /// Records that the entity now overlaps `other`.
+    pub(crate) fn insert(&mut self, other: Entity) {
+        self.0.insert(other);
+    }
+
+    /// Records that the entity no longer overlaps `other`.
+    pub(crate) fn remove(&mut self, other: Entity) {
+        self.0.remove(&other);
+    }
+
+    /// Records that the entity overlaps exactly `others`.
+    pub(crate) fn replace(&mut self, others: impl IntoIterator<Item = Entity>) {
+        self.0.clear();
+        self.0.extend(others);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,7 +256,7 @@ mod tests {
             .iter()
             .map(|&length| pairs.by_ref().take(length).collect())
             .collect();
-        let mut contacts = Contacts::default();
+        let mut contacts = Contacts::empty();
         contacts.replace(&mut lists);
         contacts
     }
@@ -296,8 +362,8 @@ mod tests {
         assert_eq!(contacts.get(entity(9), entity(3)), Some(&contact(3, 9)));
         assert!(contacts.contains(entity(1), entity(2)));
         assert!(!contacts.contains(entity(1), entity(3)));
-        assert!(Contacts::default().get(entity(1), entity(2)).is_none());
-        assert!(Contacts::default().is_empty());
+        assert!(Contacts::empty().get(entity(1), entity(2)).is_none());
+        assert!(Contacts::empty().is_empty());
     }
 
     #[test]

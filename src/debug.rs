@@ -4,11 +4,12 @@
 use crate::contacts::Contacts;
 use crate::geometry::Shape;
 use crate::pipeline::bodies::Bodies;
-use crate::plugin::CollisionSystems;
+use crate::plugin::{CollisionPlugin, CollisionSystems};
+use bevy::asset::Assets;
 use bevy::color::palettes::css;
-use bevy::gizmos::AppGizmoBuilder;
 use bevy::gizmos::config::{GizmoConfigGroup, GizmoConfigStore};
 use bevy::gizmos::gizmos::{GizmoBuffer, Gizmos};
+use bevy::gizmos::{AppGizmoBuilder, GizmoAsset};
 use bevy::math::Isometry2d;
 use bevy::prelude::*;
 
@@ -47,6 +48,25 @@ impl Plugin for CollisionDebugPlugin {
     fn build(&self, app: &mut App) {
         app.init_gizmo_group::<CollisionGizmos>()
             .add_systems(PostUpdate, draw_colliders.after(CollisionSystems::Events));
+    }
+
+    /// Says plainly what is missing, rather than letting a system stop on a bare "Resource does
+    /// not exist" at the first update.
+    ///
+    /// # Panics
+    /// Without [`CollisionPlugin`](crate::CollisionPlugin), or without Bevy's gizmo assets.
+    fn finish(&self, app: &mut App) {
+        assert!(
+            app.is_plugin_added::<CollisionPlugin>(),
+            "CollisionDebugPlugin draws what CollisionPlugin finds: add CollisionPlugin too"
+        );
+        assert!(
+            app.world().contains_resource::<Assets<GizmoAsset>>(),
+            "CollisionDebugPlugin draws with Bevy's gizmos, which this app does not have: add \
+             Bevy's GizmoPlugin (part of DefaultPlugins when Bevy's `bevy_gizmos` feature is \
+             on), or at least its gizmo assets (`app.init_asset::<GizmoAsset>()`, after \
+             AssetPlugin)"
+        );
     }
 }
 
@@ -200,7 +220,7 @@ mod tests {
             WorldShape::Circle(disc(50.0)),
             Vec2::ZERO,
         );
-        let mut contacts = Contacts::default();
+        let mut contacts = Contacts::empty();
         let mut current = vec![vec![Contact {
             a: entities[0],
             b: entities[1],

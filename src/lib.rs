@@ -141,8 +141,8 @@ mod settings;
 mod swept;
 
 pub use collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
-pub use contact::{CollidingEntities, Contact, ContactEnded, ContactStarted};
-pub use contacts::Contacts;
+pub use contact::{Contact, ContactEnded, ContactStarted};
+pub use contacts::{CollidingEntities, Contacts};
 pub use layers::{ColliderDisabled, CollisionLayers, LayerMask};
 pub use plugin::{CollisionPlugin, CollisionSystems};
 pub use query::{NearestCollider, RayCastHit, ShapeCastHit, SpatialQuery, SpatialQueryFilter};

@@ -1,8 +1,8 @@
 //! [`CollisionPlugin`] and its system sets: wires the pipeline into a schedule.
 
 use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
-use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted};
-use crate::contacts::Contacts;
+use crate::contact::{Contact, ContactEnded, ContactStarted};
+use crate::contacts::{CollidingEntities, Contacts};
 use crate::layers::{ColliderDisabled, CollisionLayers, LayerMask};
 use crate::pipeline;
 use crate::settings::CollisionSettings;
@@ -130,7 +130,7 @@ impl Plugin for CollisionPlugin {
         }
         pipeline::init(app);
         app.init_resource::<CollisionSettings>()
-            .init_resource::<Contacts>()
+            .insert_resource(Contacts::empty())
             .add_message::<Contact>()
             .add_message::<ContactStarted>()
             .add_message::<ContactEnded>()

@@ -1,6 +1,8 @@
 //! [`Swept`]: the component that makes a collider's motion count, not just where it ends up.
 
 use crate::geometry::in_range;
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
 /// Makes a collider **swept**: each run of the pipeline tests the whole straight path it moved
@@ -10,7 +12,9 @@ use bevy::prelude::*;
 ///
 /// The other collider of a pair is taken along its own path when it is swept too, and where it
 /// is now when it is not: a fast collider that can be hit mid-path (a moving wall, a dashing
-/// enemy) should be swept as well.
+/// enemy) should be swept as well. A collider that moved onto the start of the path since the
+/// last run is met there: the pair is a contact of this run, unless it was already one of the
+/// last run (then the swept one is leaving it, and the contact ends when they are apart).
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -36,8 +40,11 @@ use bevy::prelude::*;
 /// Both colliders of a pair may be swept: their motions are tested together.
 ///
 /// A collider's first run with this component, and a run after [`Swept::jump`], test only
-/// where it is (there is no path yet). Call `jump` when the entity teleports, respawns or wraps
-/// around the screen, so that the jump is not taken for a path across everything in between.
+/// where it is (there is no path yet). That holds however the component arrived: spawned,
+/// inserted, cloned from another entity or loaded from a scene, a `Swept` starts with no path
+/// (only the pipeline records where a path starts). Call `jump` when the entity teleports,
+/// respawns or wraps around the screen, so that the jump is not taken for a path across
+/// everything in between.
 /// A move whose start or length is beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
 /// counts as a jump too. With the pipeline in a fixed schedule, each step sweeps the move made
 /// since the step before.
@@ -50,6 +57,7 @@ use bevy::prelude::*;
 /// the side-by-side's `fast-5k` (bullets of radius 2–3 moving 15–40 px a frame among walls and
 /// targets) about 3×, where it is also what finds the 59,000 hits that happen between frames.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
+#[component(on_insert = Swept::forget_start)]
 #[reflect(Component, Clone, Debug, Default, PartialEq)]
 pub struct Swept {
     /// The world translation at the pipeline's last run, where this run's path starts. Not
@@ -69,6 +77,15 @@ impl Swept {
     /// `None` before the first run and after [`jump`](Self::jump).
     pub fn start(&self) -> Option<Vec2> {
         self.start
+    }
+
+    /// Whenever a `Swept` is given to an entity (spawned, inserted, cloned, loaded), it starts
+    /// with no path: a start copied from another entity, or from this one's past, was never
+    /// travelled from here.
+    fn forget_start(mut world: DeferredWorld, context: HookContext) {
+        if let Some(mut swept) = world.get_mut::<Self>(context.entity) {
+            swept.start = None;
+        }
     }
 
     /// The path's start for the next run: `translation` when it is within range.

@@ -131,6 +131,14 @@ impl BoundingBox {
         0.5 * self.min.distance(self.max)
     }
 
+    /// Whether the closed box and the closed disc of `radius` around `center` share a point
+    /// (up to rounding in the distance: pad the box for a conservative answer).
+    #[inline]
+    pub fn touches_circle(&self, center: Vec2, radius: f32) -> bool {
+        let nearest = center.max(self.min).min(self.max);
+        center.distance_squared(nearest) <= radius * radius
+    }
+
     /// Whether two closed boxes share a point.
     #[inline]
     pub fn overlaps(&self, other: &Self) -> bool {

@@ -85,6 +85,7 @@ mod segment_circle;
 mod segment_segment;
 pub mod sweep;
 
+pub(crate) use bounds::BoundingBox;
 pub use bounds::{bounding_circle_of_points, polygon_size};
 pub use circle_circle::{intersect_circle_circle, overlap_circle_circle};
 pub use dispatch::{Shape, intersect, overlap};

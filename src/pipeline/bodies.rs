@@ -1,7 +1,7 @@
 //! [`Bodies`]: every collider placed in the world this frame, as flat arrays. The prepare
 //! stage writes them; the broad and narrow phases read them.
 
-use crate::geometry::{Disc, Segment, Shape};
+use crate::geometry::{BoundingBox, Disc, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
 use core::ops::Range;
@@ -210,6 +210,28 @@ impl Bodies {
         let clearance = inner_radius - disc.radius;
         clearance > 0.0
             && self.centers[polygon].distance_squared(disc.center) < clearance * clearance
+    }
+
+    /// A box that holds body `index` along its whole path (where it is now and where its path
+    /// started), padded for rounding as the bounding circles are: for a long, thin body (a
+    /// wall across the world) a far tighter bound than its circle.
+    pub(crate) fn path_box(&self, index: usize) -> BoundingBox {
+        let now = match self.shape(index) {
+            Shape::Circle(disc) => BoundingBox {
+                min: disc.center - disc.radius,
+                max: disc.center + disc.radius,
+            },
+            Shape::Segment(segment) => BoundingBox::of_segment(segment),
+            Shape::Polygon(vertices) => BoundingBox::of(vertices),
+        };
+        let motion = self.motion(index);
+        let (min, max) = (now.min.min(now.min - motion), now.max.max(now.max - motion));
+        let reach = min.abs().max(max.abs()).max_element() + (max - min).max_element();
+        let pad = 8.0 * f32::EPSILON * reach;
+        BoundingBox {
+            min: min - pad,
+            max: max + pad,
+        }
     }
 
     /// Body `index`'s world shape at the start of its swept path: where it is now, shifted

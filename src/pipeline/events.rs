@@ -6,9 +6,10 @@
 
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
-use crate::contact::{CollidingEntities, Contact, ContactEnded, ContactStarted};
-use crate::contacts::Contacts;
+use crate::contact::{Contact, ContactEnded, ContactStarted};
+use crate::contacts::{CollidingEntities, Contacts};
 use crate::settings::CollisionSettings;
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::event::EventKey;
 use bevy::ecs::observer::{ObservedBy, Observer};
 use bevy::ecs::system::SystemParam;
@@ -132,16 +133,10 @@ where
     }
 }
 
-/// The entities that keep a [`CollidingEntities`], and those that were given one since the
-/// last run.
-type CollidingSets<'w, 's> = ParamSet<
-    'w,
-    's,
-    (
-        Query<'static, 'static, &'static mut CollidingEntities>,
-        Query<'static, 'static, (Entity, &'static mut CollidingEntities), Added<CollidingEntities>>,
-    ),
->;
+/// The entities that keep a [`CollidingEntities`], disabled ones too: their contacts end while
+/// they are disabled, and their sets must say so when they come back. (A set given to an
+/// entity fills itself from [`Contacts`]: see [`CollidingEntities`].)
+type CollidingSets<'w, 's> = Query<'w, 's, &'static mut CollidingEntities, Allow<Disabled>>;
 
 /// What the contacts that start and end are written to: their messages, the entity events'
 /// triggers and the [`CollidingEntities`] sets.
@@ -170,8 +165,7 @@ impl ChangeWriters<'_, '_> {
         let mut everywhere = || *found.get_or_insert_with(|| watchers.everywhere());
         // Looking an entity up costs a cache miss: none at all when no entity could be found.
         let any_observed = !watchers.observed.is_empty();
-        let mut sets = colliding.p0();
-        let any_sets = !sets.is_empty();
+        let any_sets = !colliding.is_empty();
         diff(
             previous.iter().flatten(),
             current.iter().flatten(),
@@ -186,7 +180,7 @@ impl ChangeWriters<'_, '_> {
                         if everywhere || watchers.watch(any_observed, entity) {
                             commands.queue(trigger_if_spawned(ContactStarted { entity, other }));
                         }
-                        if any_sets && let Ok(mut set) = sets.get_mut(entity) {
+                        if any_sets && let Ok(mut set) = colliding.get_mut(entity) {
                             set.insert(other);
                         }
                     }
@@ -201,7 +195,7 @@ impl ChangeWriters<'_, '_> {
                         if everywhere || watchers.watch(any_observed, entity) {
                             commands.queue(trigger_if_spawned(ContactEnded { entity, other }));
                         }
-                        if any_sets && let Ok(mut set) = sets.get_mut(entity) {
+                        if any_sets && let Ok(mut set) = colliding.get_mut(entity) {
                             set.remove(other);
                         }
                     }
@@ -266,11 +260,6 @@ pub(crate) fn write_contact_events(
                 half.write(current);
             }
         }
-    }
-    // A `CollidingEntities` added since the last run starts from every current contact, not
-    // only from those that start from now on.
-    for (entity, mut set) in &mut changes.colliding.p1() {
-        set.replace(contacts.touching(entity));
     }
 }
 

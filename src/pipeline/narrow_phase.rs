@@ -21,7 +21,7 @@ use super::bodies::Bodies;
 use super::broad_phase::BroadPhase;
 use super::parallel::lock;
 use crate::contact::Contact;
-use crate::contacts::follow_each_other;
+use crate::contacts::{Contacts, follow_each_other};
 use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
 use crate::geometry::{Containment, Impact, Intersection, Points, intersect};
 use crate::settings::CollisionSettings;
@@ -67,6 +67,7 @@ impl NarrowPhase {
 #[inline(never)]
 pub(crate) fn find_contacts(
     bodies: Res<Bodies>,
+    previous: Res<Contacts>,
     settings: Res<CollisionSettings>,
     mut broad_phase: ResMut<BroadPhase>,
     mut narrow_phase: ResMut<NarrowPhase>,
@@ -76,7 +77,7 @@ pub(crate) fn find_contacts(
     // Run on the calling thread, the tests write straight into the largest room kept.
     contacts.push(spares.pop().unwrap_or_default());
     let spares_shared = Mutex::new(core::mem::take(spares));
-    let bodies = &*bodies;
+    let (bodies, previous) = (&*bodies, &*previous);
     let out_of_order = AtomicBool::new(false);
     let test = |pairs: &[[u32; 2]], list: &mut Vec<Contact>| {
         // A piece's new list: the room of a spare instead.
@@ -86,7 +87,7 @@ pub(crate) fn find_contacts(
             *list = spare;
         }
         let from = list.len();
-        test_pairs(bodies, pairs, list);
+        test_pairs(bodies, previous, pairs, list);
         // Sorted while they are at hand, on the thread that made them (in place: a stable
         // sort would allocate scratch space for these large values every time).
         let (before, batch) = list.split_at_mut(from);
@@ -132,18 +133,23 @@ fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spares: &mut Vec<Ve
     lists.push(all);
 }
 
-/// Runs the exact test on each pair and appends the contacts. `scratch` holds a swept polygon
-/// moved back to the start of its path. (Not inlined, so that a profiler tells the tests from
-/// the search that calls them.)
+/// Runs the exact test on each pair and appends the contacts; `previous` holds the last run's.
+/// `scratch` holds a swept polygon moved back to the start of its path. (Not inlined, so that
+/// a profiler tells the tests from the search that calls them.)
 #[inline(never)]
-fn test_pairs(bodies: &Bodies, pairs: &[[u32; 2]], contacts: &mut Vec<Contact>) {
+fn test_pairs(
+    bodies: &Bodies,
+    previous: &Contacts,
+    pairs: &[[u32; 2]],
+    contacts: &mut Vec<Contact>,
+) {
     let mut scratch = (Vec::new(), Vec::new());
     for &[first, second] in pairs {
         let (mut first, mut second) = (first as usize, second as usize);
         if bodies.entities[first] > bodies.entities[second] {
             core::mem::swap(&mut first, &mut second);
         }
-        if let Some(contact) = test_pair(bodies, first, second, &mut scratch) {
+        if let Some(contact) = test_pair(bodies, previous, [first, second], &mut scratch) {
             contacts.push(contact);
         }
     }
@@ -164,16 +170,19 @@ fn intersect_now(bodies: &Bodies, first: usize, second: usize) -> Option<Interse
 }
 
 /// The contact between bodies `first` and `second` (`first` the lower entity), if they touch
-/// now or, when either is swept, met along their paths after being apart at the start.
+/// now or, when either is swept, met along their paths: after being apart at the start, or
+/// at the start itself when they were no contact of the last run (`previous`): a collider
+/// that moved onto the start of a swept one's path since then.
 #[inline]
 fn test_pair(
     bodies: &Bodies,
-    first: usize,
-    second: usize,
+    previous: &Contacts,
+    [first, second]: [usize; 2],
     (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
 ) -> Option<Contact> {
     let (first_motion, second_motion) = (bodies.motion(first), bodies.motion(second));
     let now = intersect_now(bodies, first, second);
+    let mut at_start = None;
     let impact = if first_motion == second_motion {
         // No relative motion: where they are now says it all.
         None
@@ -181,7 +190,15 @@ fn test_pair(
         let first_start = bodies.start_shape(first, first_scratch);
         let second_start = bodies.start_shape(second, second_scratch);
         match sweep_from_start(first_start, first_motion, second_start, second_motion) {
-            SweepStart::Overlapping => None,
+            SweepStart::Overlapping => {
+                // Met at the start of the paths and apart now: a new contact, where the
+                // outlines crossed at the start, unless it is the end of the last run's.
+                let (a, b) = (bodies.entities[first], bodies.entities[second]);
+                if now.is_none() && !previous.contains(a, b) {
+                    at_start = intersect(first_start, second_start);
+                }
+                None
+            }
             SweepStart::Apart(Some(impact)) => Some(impact),
             // The sweep moves the start shapes forward again, which rounding can leave an ulp
             // from where the bodies are now: a pair touching now, apart at the start, met at
@@ -195,7 +212,7 @@ fn test_pair(
             }),
         }
     };
-    let (points, containment) = match (now, impact) {
+    let (points, containment) = match (now.or(at_start), impact) {
         (Some(hit), _) => (hit.points, hit.containment),
         // They met along the way and are apart again: where they first touched.
         (None, Some(impact)) => (Points::from_slice(&[impact.point]), Containment::Neither),

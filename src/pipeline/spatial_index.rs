@@ -8,7 +8,7 @@
 //! phase), and each candidate's layers are checked.
 
 use super::bodies::Bodies;
-use super::broad_phase::{Grid, Groups, MAX_GROUPS, radius_mean_and_max};
+use super::broad_phase::{Grid, Groups, MAX_GROUPS, RadiusSpread};
 use crate::layers::LayerMask;
 use bevy::prelude::*;
 use smallvec::SmallVec;
@@ -51,15 +51,9 @@ impl SpatialIndex {
         if groups.len() > MAX_GROUPS {
             let grid = state.everyone.get_or_init(|| {
                 let mut grid = Grid::default();
-                let mean_radius = bodies.radii.iter().sum::<f32>() / bodies.radii.len() as f32;
-                let everyone = 0..bodies.entities.len() as u32;
-                grid.build(
-                    bodies,
-                    core::slice::from_ref(&everyone),
-                    mean_radius,
-                    0.0,
-                    0,
-                );
+                let everyone = [0..bodies.entities.len() as u32];
+                let typical_radius = RadiusSpread::of(&bodies.radii, &everyone).typical;
+                grid.build(bodies, &everyone, typical_radius, 0.0, 0);
                 grid
             });
             return SmallVec::from_buf_and_len([grid; 4], 1);
@@ -73,8 +67,8 @@ impl SpatialIndex {
                 grid.get_or_init(|| {
                     let mut grid = Grid::default();
                     let runs = state.groups.runs_of(index);
-                    let (mean_radius, _) = radius_mean_and_max(&bodies.radii, &runs);
-                    grid.build(bodies, &runs, mean_radius, 0.0, 0);
+                    let typical_radius = RadiusSpread::of(&bodies.radii, &runs).typical;
+                    grid.build(bodies, &runs, typical_radius, 0.0, 0);
                     grid
                 })
             })

@@ -18,6 +18,7 @@ fn the_debug_plugin_runs_headless_with_its_gizmo_group() {
     app.add_plugins(AssetPlugin::default())
         .init_asset::<GizmoAsset>()
         .add_plugins(CollisionDebugPlugin);
+    app.finish();
     app.world_mut()
         .spawn((CircleCollider::new(5.0), Transform::default()));
     app.world_mut().spawn((
@@ -32,4 +33,27 @@ fn the_debug_plugin_runs_headless_with_its_gizmo_group() {
     let (config, settings) = store.config::<CollisionGizmos>();
     assert!(config.enabled, "on by default");
     assert_eq!(*settings, CollisionGizmos::default());
+}
+
+/// Without Bevy's gizmos, the plugin says so when the app is finished, naming itself and what to
+/// add, instead of a system failing on a missing resource at the first update.
+#[test]
+#[should_panic(
+    expected = "CollisionDebugPlugin draws with Bevy's gizmos, which this app does not have"
+)]
+fn the_debug_plugin_without_gizmos_says_what_is_missing() {
+    let mut app = app();
+    app.add_plugins(CollisionDebugPlugin);
+    app.finish();
+}
+
+/// Without the collision plugin, likewise.
+#[test]
+#[should_panic(expected = "CollisionDebugPlugin draws what CollisionPlugin finds")]
+fn the_debug_plugin_without_the_collision_plugin_says_so() {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, AssetPlugin::default()))
+        .init_asset::<GizmoAsset>()
+        .add_plugins(CollisionDebugPlugin);
+    app.finish();
 }

@@ -340,3 +340,70 @@ fn an_observer_that_despawns_the_other_spares_the_rest_of_the_run() {
         );
     }
 }
+
+/// `CollidingEntities` inserted again on an entity mid-contact (Bevy marks it changed, not
+/// added) lists what the entity touches, as when it was first added.
+#[test]
+fn colliding_entities_inserted_again_mid_contact_lists_what_touches() {
+    let mut app = app();
+    let (a, b) = overlapping_pair(&mut app);
+    app.world_mut()
+        .entity_mut(a)
+        .insert(CollidingEntities::default());
+    app.update();
+    assert_eq!(app.world().get::<CollidingEntities>(a).unwrap().len(), 1);
+    app.world_mut()
+        .entity_mut(a)
+        .insert(CollidingEntities::default());
+    for _ in 0..2 {
+        let colliding = app.world().get::<CollidingEntities>(a).unwrap();
+        assert!(
+            colliding.contains(&b) && colliding.len() == 1,
+            "{colliding:?}"
+        );
+        app.update();
+    }
+}
+
+/// An entity parked with Bevy's `Disabled` (as object pools do) while its contact ends: its
+/// `CollidingEntities` no longer lists the other when it comes back.
+#[test]
+fn colliding_entities_stay_right_across_disabled() {
+    use bevy::ecs::entity_disabling::Disabled;
+    let mut app = app();
+    let (a, b) = overlapping_pair(&mut app);
+    app.world_mut()
+        .entity_mut(a)
+        .insert(CollidingEntities::default());
+    app.update();
+    assert!(
+        app.world()
+            .get::<CollidingEntities>(a)
+            .unwrap()
+            .contains(&b)
+    );
+    app.world_mut().entity_mut(a).insert(Disabled);
+    app.update();
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(100.0, 0.0, 0.0));
+    app.update();
+    app.world_mut().entity_mut(a).remove::<Disabled>();
+    for _ in 0..2 {
+        app.update();
+        let colliding = app.world().get::<CollidingEntities>(a).unwrap();
+        assert!(colliding.is_empty(), "{colliding:?}");
+    }
+    // And back in touch, it lists the other again.
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(6.0, 0.0, 0.0));
+    app.update();
+    assert!(
+        app.world()
+            .get::<CollidingEntities>(a)
+            .unwrap()
+            .contains(&b)
+    );
+}

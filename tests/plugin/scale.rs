@@ -37,7 +37,7 @@ fn ten_thousand_colliders_match_brute_force() {
         CollisionLayers::new(LayerMask::layer(2), LayerMask::ALL),
         CollisionLayers::ALL,
     ];
-    match_brute_force(&layer_choices, 10_000);
+    match_brute_force(&layer_choices, 10_000, false);
 }
 
 #[test]
@@ -52,12 +52,77 @@ fn many_distinct_layer_values_match_brute_force() {
             )
         })
         .collect();
-    match_brute_force(&layer_choices, 10_001);
+    match_brute_force(&layer_choices, 10_001, false);
 }
 
-/// Spawns 10,000 random colliders with layers drawn from `layer_choices`, runs one frame, and
-/// compares the contacts with a brute-force all-pairs check.
-fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64) {
+/// Colliders far larger than the rest (a wall two hundred million pixels long, discs and an
+/// octagon of radius 1e6 to 1e8, and a swept bullet moving a billion pixels in one frame)
+/// share groups and sides with the 10,000: still exactly the brute-force pairs. (The grid's
+/// cells are sized by the typical body, not by a mean these few would dominate.)
+#[test]
+fn huge_colliders_among_thousands_match_brute_force() {
+    let layer_choices = [
+        CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
+        CollisionLayers::new(
+            LayerMask::layer(1),
+            LayerMask::layer(0) | LayerMask::layer(2),
+        ),
+        CollisionLayers::new(LayerMask::layer(2), LayerMask::ALL),
+        CollisionLayers::ALL,
+    ];
+    match_brute_force(&layer_choices, 10_002, true);
+}
+
+/// A huge collider of [`match_brute_force`]: its layers are the choices' (in turn), its shape
+/// placed where given.
+fn huge_colliders() -> Vec<(Transform, WorldShape, ColliderKind)> {
+    let at = |x: f32, y: f32| Transform::from_xyz(x, y, 0.0);
+    let octagon: Vec<Vec2> = (0..8)
+        .map(|k| Vec2::from_angle(k as f32 * std::f32::consts::TAU / 8.0) * 1e7)
+        .collect();
+    let octagon_at = Vec2::new(1000.0, 1e7 + 1200.0);
+    vec![
+        (
+            at(0.0, 0.0),
+            WorldShape::Segment(Segment::new(
+                Vec2::new(-1e8, 1000.0),
+                Vec2::new(1e8, 1000.0),
+            )),
+            ColliderKind::Segment(Vec2::new(-1e8, 1000.0), Vec2::new(1e8, 1000.0)),
+        ),
+        (
+            at(1000.0, -1e6 + 500.0),
+            WorldShape::Circle(Disc::new(Vec2::new(1000.0, -1e6 + 500.0), 1e6)),
+            ColliderKind::Circle(1e6),
+        ),
+        (
+            at(-1e8 + 300.0, 700.0),
+            WorldShape::Circle(Disc::new(Vec2::new(-1e8 + 300.0, 700.0), 1e8)),
+            ColliderKind::Circle(1e8),
+        ),
+        (
+            at(octagon_at.x, octagon_at.y),
+            WorldShape::Polygon(octagon.iter().map(|&v| v + octagon_at).collect()),
+            ColliderKind::Polygon(octagon),
+        ),
+    ]
+}
+
+/// Where the bullet swept a billion pixels in one frame flies: across the huge colliders,
+/// clear of the field of small ones.
+const BULLET_PATH_Y: f32 = 1e5;
+
+/// How a huge collider of [`huge_colliders`] is made.
+enum ColliderKind {
+    Circle(f32),
+    Segment(Vec2, Vec2),
+    Polygon(Vec<Vec2>),
+}
+
+/// Spawns 10,000 random colliders with layers drawn from `layer_choices` (and, with `huge`, a
+/// few huge ones and a bullet swept a billion pixels across the field), runs a frame (a second
+/// one for the bullet's path), and compares the contacts with a brute-force all-pairs check.
+fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64, huge: bool) {
     let mut app = app();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut expected_shapes = Vec::new();
@@ -102,6 +167,33 @@ fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64) {
         };
         expected_shapes.push((entity.id(), layers, world));
     }
+    let mut swept = None;
+    if huge {
+        for (index, (transform, world, kind)) in huge_colliders().into_iter().enumerate() {
+            let layers = layer_choices[index % layer_choices.len()];
+            let mut entity = app.world_mut().spawn((transform, layers));
+            match kind {
+                ColliderKind::Circle(radius) => entity.insert(CircleCollider::new(radius)),
+                ColliderKind::Segment(a, b) => entity.insert(SegmentCollider::new(a, b)),
+                ColliderKind::Polygon(vertices) => entity.insert(PolygonCollider::new(vertices)),
+            };
+            expected_shapes.push((entity.id(), layers, world));
+        }
+        let bullet = app
+            .world_mut()
+            .spawn((
+                CircleCollider::new(3.0),
+                Swept::default(),
+                CollisionLayers::ALL,
+                Transform::from_xyz(-5e8, BULLET_PATH_Y, 0.0),
+            ))
+            .id();
+        app.update();
+        app.world_mut()
+            .entity_mut(bullet)
+            .insert(Transform::from_xyz(5e8, BULLET_PATH_Y, 0.0));
+        swept = Some(bullet);
+    }
     app.update();
 
     let found: BTreeSet<(Entity, Entity)> = app
@@ -131,6 +223,37 @@ fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64) {
                 expected.insert((*ei.min(ej), *ei.max(ej)));
             }
         }
+    }
+    if let Some(bullet) = swept {
+        // Along its whole path, against every collider where it is now: the two huge ones
+        // it crosses. (Clear of the field by far more than the tolerance of a sweep so long,
+        // `TOLERANCE` times its length: the small ones are clearly missed.)
+        let start = Disc::new(Vec2::new(-5e8, BULLET_PATH_Y), 3.0);
+        let motion = Vec2::new(1e9, 0.0);
+        for (entity, _, world) in &expected_shapes {
+            let end = Disc::new(start.center + motion, 3.0);
+            let met = geometry::overlap(Shape::Circle(start), world.shape())
+                || geometry::sweep(Shape::Circle(start), motion, world.shape(), Vec2::ZERO)
+                    .is_some()
+                || geometry::overlap(Shape::Circle(end), world.shape());
+            if met {
+                expected.insert((bullet.min(*entity), bullet.max(*entity)));
+            }
+        }
+        let bullet_pairs = expected
+            .iter()
+            .filter(|(a, b)| *a == bullet || *b == bullet);
+        assert_eq!(
+            bullet_pairs.count(),
+            2,
+            "the bullet crosses two huge colliders"
+        );
+        let huge_pairs = expected.iter().filter(|(a, b)| {
+            [a, b]
+                .iter()
+                .any(|e| expected_shapes[10_000..].iter().any(|(h, ..)| h == *e))
+        });
+        assert!(huge_pairs.count() > 1000, "the huge colliders meet many");
     }
     assert!(
         expected.len() > 1000,

@@ -387,3 +387,91 @@ fn a_swept_polygon_is_swept_too() {
     // A corner of the turned square led: it touched at one point, a corner's height.
     assert!(impact.point.y.abs() < 2.0 * 2.0_f32.sqrt());
 }
+
+/// A swept bullet cloned onto another entity: the clone's first run tests only where it is,
+/// not a path from where the original was (which would cross the wall between them).
+#[test]
+fn a_cloned_swept_bullet_sweeps_no_path_it_never_travelled() {
+    let mut app = app();
+    let wall = spawn_wall(&mut app);
+    let bullet = spawn_bullet(&mut app, Vec2::new(-200.0, 0.0), Vec2::ZERO, true);
+    app.update();
+    assert!(
+        app.world().get::<Swept>(bullet).unwrap().start().is_some(),
+        "the original has a path start to copy"
+    );
+    let clone = app.world_mut().entity_mut(bullet).clone_and_spawn();
+    assert_eq!(app.world().get::<Swept>(clone).unwrap().start(), None);
+    app.world_mut()
+        .entity_mut(clone)
+        .insert(Transform::from_xyz(200.0, 10.0, 0.0));
+    app.update();
+    assert!(contact_between(&app, clone, wall).is_none());
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+    // A start copied in by hand is forgotten the same way.
+    let copied = *app.world().get::<Swept>(bullet).unwrap();
+    let other = spawn_bullet(&mut app, Vec2::new(200.0, -10.0), Vec2::ZERO, false);
+    app.world_mut().entity_mut(other).insert(copied);
+    assert_eq!(app.world().get::<Swept>(other).unwrap().start(), None);
+    app.update();
+    assert!(contact_between(&app, other, wall).is_none());
+}
+
+/// A still wall moves onto where a swept bullet's path starts, as the bullet moves on: they met
+/// at the start of the path, a contact of this run with the points where the outlines crossed
+/// there. A bullet leaving a wall it touched last run ends its contact instead.
+#[test]
+fn a_collider_moved_onto_the_start_of_a_path_is_met_there() {
+    let mut app = app();
+    let wall = app
+        .world_mut()
+        .spawn((
+            SegmentCollider::new(
+                Vec2::new(0.0, -WALL_HALF_HEIGHT),
+                Vec2::new(0.0, WALL_HALF_HEIGHT),
+            ),
+            Transform::from_xyz(1000.0, 0.0, 0.0),
+        ))
+        .id();
+    let bullet = spawn_bullet(&mut app, Vec2::ZERO, Vec2::ZERO, true);
+    app.update();
+    app.update();
+    assert!(contact_between(&app, bullet, wall).is_none());
+    app.world_mut()
+        .entity_mut(wall)
+        .insert(Transform::from_xyz(0.0, 0.0, 0.0));
+    app.world_mut()
+        .entity_mut(bullet)
+        .insert(Transform::from_xyz(20.0, 0.0, 0.0));
+    app.update();
+    let contact = contact_between(&app, bullet, wall).expect("met at the start of the path");
+    assert_eq!(contact.impact, None, "touching from the start: no impact");
+    // The bullet's disc at the origin crosses the wall at (0, ±3).
+    crate::common::assert_same_points(
+        &contact.points,
+        &[
+            Vec2::new(0.0, -BULLET_RADIUS),
+            Vec2::new(0.0, BULLET_RADIUS),
+        ],
+    );
+    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
+    // Next run the bullet is apart from the wall all along its path: the contact ends.
+    app.update();
+    assert!(contact_between(&app, bullet, wall).is_none());
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+
+    // Touching last run, then leaving: the start of the path is last run's contact, which
+    // ends now.
+    app.world_mut()
+        .entity_mut(bullet)
+        .insert(Transform::from_xyz(1.0, 0.0, 0.0));
+    app.update();
+    assert!(contact_between(&app, bullet, wall).is_some());
+    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
+    app.world_mut()
+        .entity_mut(bullet)
+        .insert(Transform::from_xyz(30.0, 0.0, 0.0));
+    app.update();
+    assert!(contact_between(&app, bullet, wall).is_none());
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+}

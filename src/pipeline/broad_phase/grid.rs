@@ -1,6 +1,7 @@
 //! A uniform grid over some bodies (one group, or the sides a side meets), for finding the
 //! bodies near a bounding circle.
 
+use crate::geometry::BoundingBox;
 use crate::pipeline::bodies::Bodies;
 use crate::pipeline::parallel::ParallelSplit;
 use crate::settings::CollisionSettings;
@@ -67,7 +68,9 @@ pub(super) enum Join {
 ///   far apart may share an array cell, and the exact circle check rejects them; a pair is
 ///   reported once, from the first *real* cell the two share (see [`Grid::query_run_wrapped`]).
 ///   A body spanning a whole period of the folding (more columns or rows than the array has)
-///   cannot be folded: it is kept aside and checked against every queried body.
+///   cannot be folded: it is kept aside and checked against every queried body, by the box of
+///   its path first (see [`Aside`]). One body far larger than the rest (a wall across the
+///   world) lays the grid over its own box, so the grid folds and keeps it aside.
 #[derive(Default)]
 pub(crate) struct Grid {
     layout: Layout,
@@ -84,7 +87,7 @@ pub(crate) struct Grid {
     /// Each built body's cells, kept while counting so filling need not recompute them.
     ranges: Vec<CellRange>,
     /// Wrapped layout: the bodies kept aside, too wide to fold.
-    oversized: Vec<u32>,
+    oversized: Vec<Aside>,
     /// Wrapped layout: every built body, for a queried body too wide to fold.
     members: Vec<u32>,
     /// What a column or row number is masked with to find its array column or row: all ones
@@ -120,6 +123,36 @@ impl Default for Layout {
         Self::Dense {
             origin: Vec2::ZERO,
             inverse_cell_size: 1.0,
+        }
+    }
+}
+
+/// A body kept aside, too wide to fold (see [`Grid`]), with a box around its whole path:
+/// checked against every queried body, and the box, far tighter than the bounding circle for
+/// a long wall across the world, spares the exact check of every body its circle covers.
+#[derive(Clone, Copy)]
+struct Aside {
+    body: u32,
+    bounds: BoundingBox,
+}
+
+impl Aside {
+    /// Appends `[queried, self.body]` if the queried body's bounding circle reaches this
+    /// body's box, and then as [`push_if_touching`] says.
+    #[inline]
+    fn push_if_touching(
+        &self,
+        bodies: &Bodies,
+        queried: u32,
+        check_layers: bool,
+        pairs: &mut Vec<[u32; 2]>,
+    ) {
+        let index = queried as usize;
+        if self
+            .bounds
+            .touches_circle(bodies.centers[index], bodies.radii[index])
+        {
+            push_if_touching(bodies, (queried, self.body), check_layers, pairs);
         }
     }
 }
@@ -325,7 +358,8 @@ impl Grid {
             let range = match self.cells_covered(center, radius + self.growth) {
                 Some(Covered::Cells(range)) => range,
                 Some(Covered::Oversized) => {
-                    self.oversized.push(body);
+                    let bounds = bodies.path_box(body as usize);
+                    self.oversized.push(Aside { body, bounds });
                     self.ranges.push(CellRange::default());
                     continue;
                 }
@@ -350,7 +384,7 @@ impl Grid {
             .resize(self.starts[cell_count] as usize, Entry::default());
         let mut oversized = self.oversized.iter().peekable();
         for (body, &range) in members.zip(&self.ranges) {
-            if oversized.next_if(|&&aside| aside == body).is_some() {
+            if oversized.next_if(|aside| aside.body == body).is_some() {
                 continue;
             }
             for cell in range.cells(self) {
@@ -574,7 +608,12 @@ impl Grid {
         // layout a body from a folded-over cell, far from the box, may come more than once: the
         // exact tests reject it.)
         self.for_each_first_shared(range, |entry| visit(entry.body));
-        self.oversized.iter().copied().for_each(visit);
+        let query = BoundingBox { min, max };
+        let near = self
+            .oversized
+            .iter()
+            .filter(|aside| aside.bounds.overlaps(&query));
+        near.for_each(|aside| visit(aside.body));
         false
     }
 
@@ -818,8 +857,8 @@ impl Grid {
             for entry in &entries[starts[cell] as usize..starts[cell + 1] as usize] {
                 push_if_touching(bodies, (queried, entry.body), check_layers, pairs);
             }
-            for &other in &self.oversized {
-                push_if_touching(bodies, (queried, other), check_layers, pairs);
+            for aside in &self.oversized {
+                aside.push_if_touching(bodies, queried, check_layers, pairs);
             }
         }
     }
@@ -996,15 +1035,19 @@ impl Grid {
                 Some(Covered::Cells(range)) => range,
                 Some(Covered::Oversized) => {
                     // Too wide to fold: against every built body, or, within one group,
-                    // against the other oversized ones (the rest check it themselves).
-                    let others = if within {
-                        &self.oversized
-                    } else {
-                        &self.members
+                    // against the other oversized ones (the rest check it themselves); each
+                    // by its box first.
+                    let aside = Aside {
+                        body,
+                        bounds: bodies.path_box(body as usize),
                     };
-                    for &other in others {
-                        if !within || other > body {
-                            push_if_touching(bodies, (body, other), check_layers, pairs);
+                    if within {
+                        for other in self.oversized.iter().filter(|other| other.body > body) {
+                            aside.push_if_touching(bodies, other.body, check_layers, pairs);
+                        }
+                    } else {
+                        for &other in &self.members {
+                            aside.push_if_touching(bodies, other, check_layers, pairs);
                         }
                     }
                     continue;
@@ -1016,8 +1059,8 @@ impl Grid {
                     push_if_touching(bodies, (body, entry.body), check_layers, pairs);
                 }
             });
-            for &other in &self.oversized {
-                push_if_touching(bodies, (body, other), check_layers, pairs);
+            for aside in &self.oversized {
+                aside.push_if_touching(bodies, body, check_layers, pairs);
             }
         }
     }

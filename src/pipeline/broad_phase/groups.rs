@@ -133,16 +133,70 @@ fn recent_slot(layers: CollisionLayers) -> usize {
     (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT.trailing_zeros())) as usize
 }
 
-/// The mean and the largest bounding radius of the bodies of `runs` (zero for none).
-pub(crate) fn radius_mean_and_max(radii: &[f32], runs: &[Range<u32>]) -> (f32, f32) {
-    let (mut sum, mut max, mut len) = (0.0, 0.0_f32, 0);
-    for run in runs {
-        let (run_sum, run_max) = sum_and_max(&radii[run.start as usize..run.end as usize]);
-        sum += run_sum;
-        max = max.max(run_max);
-        len += run.len();
+/// How the bounding radii of some bodies run: what a grid over them sizes its cells by.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct RadiusSpread {
+    /// The mean radius of all but a few outliers far wider than the rest (see
+    /// [`RadiusSpread::of`]); zero for no body.
+    pub typical: f32,
+    /// The largest radius, outliers included; zero for no body.
+    pub largest: f32,
+}
+
+/// A body this many times wider than the mean of the others is an outlier, whose size is left
+/// out of the typical one when such outliers make up most of the mean.
+const OUTLIER_FACTOR: f32 = 16.0;
+
+impl RadiusSpread {
+    /// The spread of the radii of the bodies of `runs`.
+    ///
+    /// The typical radius is the mean, unless a few bodies far wider than the rest make it
+    /// more than twice the mean of the others: one wall across the whole world among
+    /// thousands of bullets would otherwise size every cell for the wall, and the bullets
+    /// would all share one. Those outliers (over [`OUTLIER_FACTOR`] times the mean of the
+    /// others) are then left out. The mean's one pass costs nothing more when none is wider
+    /// than that; a second pass (or a few, for outliers of several sizes) is made only then.
+    pub fn of(radii: &[f32], runs: &[Range<u32>]) -> Self {
+        let (mut sum, mut largest, mut len) = (0.0, 0.0_f32, 0);
+        for run in runs {
+            let (run_sum, run_max) = sum_and_max(&radii[run.start as usize..run.end as usize]);
+            sum += run_sum;
+            largest = largest.max(run_max);
+            len += run.len();
+        }
+        if len == 0 {
+            return Self::default();
+        }
+        let mean = sum / len as f32;
+        let (mut typical, mut kept_largest) = (mean, largest);
+        // Each pass leaves out at least the largest body kept before; a few passes settle any
+        // spread of sizes between `MIN_SIZE` and `MAX_COORDINATE`.
+        for _ in 0..8 {
+            let cap = OUTLIER_FACTOR * typical;
+            if !(kept_largest > cap) {
+                break;
+            }
+            let (mut kept_sum, mut kept_len) = (0.0, 0_usize);
+            kept_largest = 0.0;
+            for &radius in runs
+                .iter()
+                .flat_map(|run| &radii[run.start as usize..run.end as usize])
+            {
+                if radius <= cap {
+                    kept_sum += radius;
+                    kept_len += 1;
+                    kept_largest = kept_largest.max(radius);
+                }
+            }
+            if kept_len == 0 {
+                break;
+            }
+            typical = kept_sum / kept_len as f32;
+        }
+        // Left as the mean unless the outliers more than double it.
+        let typical = if mean > 2.0 * typical { typical } else { mean };
+        Self { typical, largest }
     }
-    (if len == 0 { 0.0 } else { sum / len as f32 }, max)
 }
 
 /// The sum and the largest of `radii` (zero for none), eight lanes at a time so that the
@@ -201,6 +255,30 @@ mod tests {
         bodies
     }
 
+    /// One body far wider than thousands of others, or a few of several sizes, leave the
+    /// typical radius the others' mean; sizes that merely vary, or outliers too few to move
+    /// the mean much, leave it the mean of all.
+    #[test]
+    fn outliers_in_size_are_left_out_of_the_typical_radius() {
+        let typical = |radii: &[f32]| {
+            let spread = RadiusSpread::of(radii, &[0..radii.len() as u32]);
+            let largest = radii.iter().copied().fold(0.0, f32::max);
+            assert_eq!(spread.largest, largest);
+            spread.typical
+        };
+        let mut bullets = vec![3.0; 20_000];
+        bullets.push(1e8);
+        assert_eq!(typical(&bullets), 3.0);
+        bullets.extend([1e6, 1e7, 5e5, 2e4]);
+        assert_eq!(typical(&bullets), 3.0, "outliers of several sizes");
+        let mixed: Vec<f32> = (0..999).map(|i| [1.0, 10.0, 40.0][i % 3]).collect();
+        assert_eq!(typical(&mixed), 17.0, "sizes that vary: the mean");
+        let mut few = vec![1.0; 1000];
+        few.extend([100.0; 5]);
+        let mean = 1500.0 / 1005.0;
+        assert!((typical(&few) - mean).abs() < 1e-5, "the mean, not doubled");
+    }
+
     #[test]
     fn consecutive_bodies_of_one_value_form_one_run() {
         let mut groups = Groups::default();
@@ -210,11 +288,12 @@ mod tests {
         assert_eq!(groups.runs_of(0), [0..2, 5..6]);
         assert_eq!(active[0].len, 3);
         let radii = &bodies_with_layers(&[1, 1, 2, 2, 2, 1]).radii;
+        let spread = RadiusSpread::of(radii, &groups.runs_of(0));
         assert_eq!(
-            radius_mean_and_max(radii, &groups.runs_of(0)),
+            (spread.typical, spread.largest),
             ((0.0 + 1.0 + 5.0) / 3.0, 5.0)
         );
-        assert_eq!(radius_mean_and_max(radii, &[]), (0.0, 0.0));
+        assert_eq!(RadiusSpread::of(radii, &[]), RadiusSpread::default());
         assert_eq!(groups.runs_in_order().len(), 3);
         assert_eq!(groups.runs_in_order()[1], (2..5, 1));
         assert_eq!(groups.runs_of(1), [2..5]);

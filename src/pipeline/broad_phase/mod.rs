@@ -11,7 +11,8 @@
 //! 3. **One pass per side.** Largest side first, each side meets all the smaller sides it can
 //!    touch in one pass: those are binned together into a uniform grid over their bounding
 //!    box, each body in every cell that its box, grown by the side's largest bounding radius
-//!    (no more than twice its mean: a few far wider bodies do not grow every box),
+//!    (no more than twice its typical radius, the mean of all but a few outliers far wider than
+//!    the rest: a few far wider bodies do not grow every box, nor size every cell),
 //!    covers; then each body of the side reads the one cell under its centre, without sort or
 //!    duplicate check (a wider one reads the cells of its box shrunk by that growth, each pair
 //!    from the first cell the two share). The side is read a block of bodies at a time: all
@@ -38,7 +39,7 @@ mod sides;
 
 pub(crate) use grid::Grid;
 use grid::QueryScratch;
-pub(crate) use groups::{Groups, radius_mean_and_max};
+pub(crate) use groups::{Groups, RadiusSpread};
 
 use super::bodies::Bodies;
 use super::parallel::ParallelSplit;
@@ -65,10 +66,10 @@ pub(crate) struct BroadPhase {
 /// layers are checked per pair.
 pub(crate) const MAX_GROUPS: usize = 24;
 
-/// How much larger than the mean bounding radius of a side its grid growth may be: bodies
-/// wider than that (a laser among bullets) read the cells of their box instead of one cell,
-/// rather than growing every cell.
-const MAX_GROWTH_PER_MEAN_RADIUS: f32 = 2.0;
+/// How much larger than the typical bounding radius of a side (see [`RadiusSpread`]) its grid
+/// growth may be: bodies wider than that (a laser among bullets) read the cells of their box
+/// instead of one cell, rather than growing every cell.
+const MAX_GROWTH_PER_TYPICAL_RADIUS: f32 = 2.0;
 
 impl BroadPhase {
     /// Finds this frame's candidate pairs (body indices whose bounding circles overlap and
@@ -111,15 +112,15 @@ impl BroadPhase {
             // layers checked on each candidate instead.
             let all_bodies = 0..bodies.entities.len() as u32;
             let everyone = core::slice::from_ref(&all_bodies);
-            let mean_radius = bodies.radii.iter().sum::<f32>() / bodies.radii.len() as f32;
-            grid.build(bodies, everyone, mean_radius, 0.0, 0);
+            let typical_radius = RadiusSpread::of(&bodies.radii, everyone).typical;
+            grid.build(bodies, everyone, typical_radius, 0.0, 0);
             let join = Join::Within { check_layers: true };
             query(grid, everyone, bodies.entities.len(), join);
             return;
         }
         for (index, side) in sides.iter().enumerate() {
             if side.meets_itself {
-                grid.build(bodies, &side.runs, side.mean_radius, 0.0, 0);
+                grid.build(bodies, &side.runs, side.radius.typical, 0.0, 0);
                 let join = Join::Within {
                     check_layers: false,
                 };
@@ -132,7 +133,7 @@ impl BroadPhase {
             for partner in sides[index + 1..].iter().filter(|other| side.meets(other)) {
                 partner_runs.extend(partner.runs.iter().cloned());
                 partner_count += partner.len;
-                partner_radius += partner.mean_radius * partner.len as f32;
+                partner_radius += partner.radius.typical * partner.len as f32;
                 // The partners are never paired with each other: only the side's pairs with
                 // each may need their layers checked.
                 check_layers |= !side.always_meets(partner);
@@ -141,12 +142,13 @@ impl BroadPhase {
                 continue;
             }
             let growth = side
-                .max_radius
-                .min(MAX_GROWTH_PER_MEAN_RADIUS * side.mean_radius);
+                .radius
+                .largest
+                .min(MAX_GROWTH_PER_TYPICAL_RADIUS * side.radius.typical);
             // Cells about as wide as a partner's grown bounding radius: a few cells per partner,
             // and few bodies of the side in a cell with one that they do not touch.
             let partner_reach =
-                (partner_radius / partner_count as f32).max(side.mean_radius) + growth;
+                (partner_radius / partner_count as f32).max(side.radius.typical) + growth;
             grid.build(bodies, partner_runs, 0.5 * partner_reach, growth, side.len);
             query(grid, &side.runs, side.len, Join::Between { check_layers });
         }
@@ -292,6 +294,26 @@ mod tests {
         let expected = brute_force(&bodies);
         assert!(expected.len() > 100);
         assert_eq!(sorted(&pairs), expected);
+    }
+
+    /// One body far wider than the thousands of small ones it shares a group with (radius
+    /// 1e6 to 1e8, just reaching them): the cells stay sized for the small ones, and every
+    /// pair is found, within the group and between sides.
+    #[test]
+    fn a_huge_body_does_not_pile_its_group_into_one_cell() {
+        let all = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(0));
+        let bullets = CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0));
+        for radius in [1e6, 1e7, 1e8] {
+            let huge = (Vec2::new(300.0, 20.0 - radius), radius, all);
+            let layers = |index| if index % 2 == 0 { all } else { bullets };
+            let bodies = scattered(3000, layers, &[huge]);
+            let (broad_phase, pairs) = run(&bodies);
+            let fullest = broad_phase.grid.fullest_cell();
+            assert!(fullest <= 16, "radius {radius}: {fullest} in a cell");
+            let expected = brute_force(&bodies);
+            assert!(expected.len() > 100, "radius {radius}");
+            assert_eq!(sorted(&pairs), expected, "radius {radius}");
+        }
     }
 
     /// A body that is not finite (which the pipeline never places, but the grid must not

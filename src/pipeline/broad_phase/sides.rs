@@ -6,7 +6,7 @@
 //! candidate's layers are checked instead. Likewise one side meets all its partners in one
 //! pass: the bullets are read once for the enemies, the walls and the shields together.
 
-use super::groups::{Group, radius_mean_and_max};
+use super::groups::{Group, RadiusSpread};
 use crate::layers::{CollisionLayers, LayerMask};
 use core::ops::Range;
 
@@ -20,10 +20,8 @@ pub(crate) struct Side {
     pub runs: Vec<Range<u32>>,
     /// How many bodies the runs hold.
     pub len: usize,
-    /// Mean bounding radius of the members.
-    pub mean_radius: f32,
-    /// Largest bounding radius of the members.
-    pub max_radius: f32,
+    /// How the members' bounding radii run.
+    pub radius: RadiusSpread,
     /// Whether its one group meets itself.
     pub meets_itself: bool,
     /// Every layer its groups are on, and every layer they filter for: a group that is on
@@ -100,8 +98,7 @@ impl Sides {
             side.layers.clear();
             side.runs.clear();
             side.len = 0;
-            side.mean_radius = 0.0;
-            side.max_radius = 0.0;
+            side.radius = RadiusSpread::default();
             side.any_memberships = LayerMask::NONE;
             side.any_filters = LayerMask::NONE;
         }
@@ -160,7 +157,7 @@ impl Sides {
             push_run(&mut self.sides[side].runs, run);
         }
         for side in &mut self.sides[..self.active] {
-            (side.mean_radius, side.max_radius) = radius_mean_and_max(radii, &side.runs);
+            side.radius = RadiusSpread::of(radii, &side.runs);
         }
         // Largest first: each side then meets only the smaller sides after it.
         self.sides[..self.active].sort_by_key(|side| core::cmp::Reverse(side.len));
@@ -249,9 +246,12 @@ mod tests {
         };
         assert_eq!(bullets.len, 7);
         assert_eq!(bullets.runs, [0..4, 5..8]);
-        assert_eq!((bullets.mean_radius, bullets.max_radius), (15.0 / 7.0, 3.0));
         assert_eq!(
-            (enemies_side.mean_radius, enemies_side.max_radius),
+            (bullets.radius.typical, bullets.radius.largest),
+            (15.0 / 7.0, 3.0)
+        );
+        assert_eq!(
+            (enemies_side.radius.typical, enemies_side.radius.largest),
             (30.0, 30.0)
         );
         assert_eq!(bullets.layers.len(), 3);
