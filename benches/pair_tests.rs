@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use bevy::math::Vec2;
 use bevy_collision_events::geometry::{
-    Disc, Intersection, Segment, intersect_circle_circle, intersect_polygon_circle,
+    Circle, Intersection, Segment, intersect_circle_circle, intersect_polygon_circle,
     intersect_polygon_polygon, intersect_polygon_segment, intersect_segment_circle,
     intersect_segment_segment, overlap_circle_circle, overlap_polygon_circle,
     overlap_polygon_polygon, overlap_polygon_segment, overlap_segment_circle,
@@ -48,11 +48,11 @@ fn random_point(rng: &mut StdRng) -> Vec2 {
     Vec2::new(rng.random_range(0.0..50.0), rng.random_range(0.0..50.0))
 }
 
-fn circle(rng: &mut StdRng) -> Sample<Disc> {
+fn circle(rng: &mut StdRng) -> Sample<Circle> {
     let center = random_point(rng);
     let radius = rng.random_range(4.0..16.0);
     Sample {
-        ours: Disc::new(center, radius),
+        ours: Circle::new(center, radius),
         parry: Some((
             Pose::from_translation(parry_vector(center)),
             Box::new(parry::Ball::new(radius)),

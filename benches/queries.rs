@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
-use bevy_collision_events::geometry::{Disc, Shape};
+use bevy_collision_events::geometry::{Circle, Shape};
 use bevy_collision_events::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -104,7 +104,7 @@ fn batch(query: &SpatialQuery, kind: usize, side: f32, rng: &mut StdRng) -> (Dur
             2 => query.ray_hits(Ray2d::new(at, direction), LASER, &all).len(),
             3 => usize::from(query.cast_circle(at, 8.0, direction, LASER, &all).is_some()),
             4 => query
-                .shape_intersections(Shape::Circle(Disc::new(at, 50.0)), &all)
+                .shape_intersections(Shape::Circle(Circle::new(at, 50.0)), &all)
                 .len(),
             5 => query.point_intersections(at, &all).len(),
             _ => usize::from(query.nearest(at, f32::INFINITY, &enemies).is_some()),

@@ -192,12 +192,12 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
             mark::<0>.before(CollisionSystems::Prepare),
             mark::<1>
                 .after(CollisionSystems::Prepare)
-                .before(CollisionSystems::NarrowPhase),
+                .before(CollisionSystems::FindContacts),
             mark::<2>
-                .after(CollisionSystems::NarrowPhase)
-                .before(CollisionSystems::Events),
+                .after(CollisionSystems::FindContacts)
+                .before(CollisionSystems::WriteEvents),
             // Not waiting for the events' commands: the schedule applies them at its end.
-            mark::<3>.after_ignore_deferred(CollisionSystems::Events),
+            mark::<3>.after_ignore_deferred(CollisionSystems::WriteEvents),
         )
             .run_if(marking),
     );

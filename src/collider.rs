@@ -73,7 +73,7 @@ fn check_point(index: usize, point: Vec2) -> Result<Vec2, ColliderError> {
     }
 }
 
-/// A solid disc of `radius` around the entity's origin (plus an optional local offset).
+/// A solid circle of `radius` around the entity's origin (plus an optional local offset).
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -90,20 +90,24 @@ pub struct CircleCollider {
 }
 
 impl CircleCollider {
-    /// A disc of `radius` centred on the entity.
+    /// A circle of `radius` centred on the entity.
     ///
     /// # Panics
     /// If `radius` is negative or not finite; see [`try_new`](Self::try_new).
+    #[track_caller]
     pub fn new(radius: f32) -> Self {
-        Self::try_new(radius).unwrap_or_else(|error| panic!("{error}"))
+        match Self::try_new(radius) {
+            Ok(collider) => collider,
+            Err(error) => panic!("{error}"),
+        }
     }
 
-    /// A disc of `radius` centred on the entity.
+    /// A circle of `radius` centred on the entity.
     ///
     /// # Errors
     /// [`ColliderError::InvalidRadius`] if `radius` is negative, NaN, infinite or beyond
     /// [`MAX_COORDINATE`]; [`ColliderError::TooSmall`] if it is above zero but below
-    /// [`MIN_SIZE`]. Zero is allowed: the disc is a point.
+    /// [`MIN_SIZE`]. Zero is allowed: the circle is a point.
     pub fn try_new(radius: f32) -> Result<Self, ColliderError> {
         if !(0.0..=MAX_COORDINATE).contains(&radius) {
             return Err(ColliderError::InvalidRadius(radius));
@@ -115,16 +119,19 @@ impl CircleCollider {
         })
     }
 
-    /// The same disc, centred at `offset` in the entity's local space.
+    /// The same circle, centred at `offset` in the entity's local space.
     ///
     /// # Panics
     /// If `offset` is not finite; see [`try_with_offset`](Self::try_with_offset).
+    #[track_caller]
     pub fn with_offset(self, offset: Vec2) -> Self {
-        self.try_with_offset(offset)
-            .unwrap_or_else(|error| panic!("{error}"))
+        match self.try_with_offset(offset) {
+            Ok(collider) => collider,
+            Err(error) => panic!("{error}"),
+        }
     }
 
-    /// The same disc, centred at `offset` in the entity's local space.
+    /// The same circle, centred at `offset` in the entity's local space.
     ///
     /// # Errors
     /// [`ColliderError::InvalidPoint`] if `offset` is not finite.
@@ -166,7 +173,7 @@ impl TryFrom<Circle> for CircleCollider {
 }
 
 impl From<&CircleCollider> for Circle {
-    /// The disc's shape, without its offset.
+    /// The circle's shape, without its offset.
     fn from(collider: &CircleCollider) -> Self {
         Circle::new(collider.radius)
     }
@@ -194,8 +201,12 @@ impl SegmentCollider {
     ///
     /// # Panics
     /// If either point is not finite; see [`try_new`](Self::try_new).
+    #[track_caller]
     pub fn new(a: Vec2, b: Vec2) -> Self {
-        Self::try_new(a, b).unwrap_or_else(|error| panic!("{error}"))
+        match Self::try_new(a, b) {
+            Ok(collider) => collider,
+            Err(error) => panic!("{error}"),
+        }
     }
 
     /// The segment from `a` to `b`, in local space.
@@ -327,7 +338,7 @@ pub(crate) struct PolygonBounds {
     pub outer: BoundingCircle,
     /// The radius of the largest circle around `outer`'s centre that the polygon holds (no edge
     /// comes nearer the centre): zero when the centre lies outside it (a concave polygon's
-    /// notch). A disc within it is inside the polygon, and no edge need be looked at.
+    /// notch). A circle within it is inside the polygon, and no edge need be looked at.
     pub inner_radius: f32,
 }
 
@@ -365,8 +376,12 @@ impl PolygonCollider {
     ///
     /// # Panics
     /// If the vertices do not make a valid polygon; see [`try_new`](Self::try_new).
+    #[track_caller]
     pub fn new(vertices: impl Into<Vec<Vec2>>) -> Self {
-        Self::try_new(vertices).unwrap_or_else(|error| panic!("{error}"))
+        match Self::try_new(vertices) {
+            Ok(collider) => collider,
+            Err(error) => panic!("{error}"),
+        }
     }
 
     /// A polygon from its vertex loop. Validation is `O(n²)` in the vertex count; it runs once.
@@ -393,8 +408,12 @@ impl PolygonCollider {
     ///
     /// # Panics
     /// When [`try_regular`](Self::try_regular) returns an error.
+    #[track_caller]
     pub fn regular(sides: usize, circumradius: f32) -> Self {
-        Self::try_regular(sides, circumradius).unwrap_or_else(|error| panic!("{error}"))
+        match Self::try_regular(sides, circumradius) {
+            Ok(collider) => collider,
+            Err(error) => panic!("{error}"),
+        }
     }
 
     /// A regular polygon of `sides` vertices on a circle of `circumradius` around the origin,
@@ -425,8 +444,12 @@ impl PolygonCollider {
     ///
     /// # Panics
     /// When [`try_rectangle`](Self::try_rectangle) returns an error.
+    #[track_caller]
     pub fn rectangle(width: f32, height: f32) -> Self {
-        Self::try_rectangle(width, height).unwrap_or_else(|error| panic!("{error}"))
+        match Self::try_rectangle(width, height) {
+            Ok(collider) => collider,
+            Err(error) => panic!("{error}"),
+        }
     }
 
     /// An axis-aligned rectangle of `width` × `height` centred on the origin.

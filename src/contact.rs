@@ -25,9 +25,9 @@ use bevy::prelude::*;
 /// two have moved apart and the contact ends.
 ///
 /// # Scheduling
-/// Written in [`CollisionSystems::Events`](crate::CollisionSystems::Events), in the
+/// Written in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents), in the
 /// plugin's schedule (`PostUpdate` by default). A [`MessageReader<Contact>`] in `Update` reads
-/// the previous frame's contacts; one ordered `.after(CollisionSystems::Events)` reads this
+/// the previous frame's contacts; one ordered `.after(CollisionSystems::WriteEvents)` reads this
 /// frame's. Messages are written in `(a, b)` order, the same whatever the thread count.
 #[derive(Message, Debug, PartialEq)]
 #[non_exhaustive]
@@ -199,7 +199,7 @@ impl Contact {
 /// [`Contacts::get`](crate::Contacts::get), which already holds this run's contacts.
 ///
 /// # Scheduling
-/// Written and triggered in [`CollisionSystems::Events`](crate::CollisionSystems::Events),
+/// Written and triggered in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents),
 /// in the plugin's schedule (`PostUpdate` by default); observers run when that system's
 /// commands are applied, before the next system set (so a timer around the plugin's sets counts
 /// the observers' work too). Messages are written in `(entity, other)` order; triggers come
@@ -240,7 +240,7 @@ impl ContactStarted {
 /// it, and never on a despawned entity.
 ///
 /// # Scheduling
-/// Written and triggered in [`CollisionSystems::Events`](crate::CollisionSystems::Events),
+/// Written and triggered in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents),
 /// in the plugin's schedule (`PostUpdate` by default), in the same order as
 /// [`ContactStarted`].
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -37,7 +37,7 @@ use std::sync::OnceLock;
 /// ```
 ///
 /// # Scheduling
-/// Replaced in [`CollisionSystems::Events`](crate::CollisionSystems::Events); between two
+/// Replaced in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents); between two
 /// runs it holds the last run's contacts.
 #[derive(Resource, Debug)]
 pub struct Contacts {
@@ -207,7 +207,7 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
 /// `Disabled` too (its contacts end then), so that it is right when the entity comes back.
 ///
 /// # Scheduling
-/// Updated in [`CollisionSystems::Events`](crate::CollisionSystems::Events).
+/// Updated in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Deref, Reflect)]
 #[component(on_insert = CollidingEntities::fill)]
 #[reflect(Component, Debug, Default, Clone, PartialEq)]

@@ -39,15 +39,17 @@ use bevy::prelude::*;
 /// ```
 ///
 /// # Scheduling
-/// Draws in `PostUpdate`, after [`CollisionSystems::Events`], what the pipeline's last run
+/// Draws in `PostUpdate`, after [`CollisionSystems::WriteEvents`], what the pipeline's last run
 /// placed (with the pipeline in a fixed schedule: its last fixed step).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CollisionDebugPlugin;
 
 impl Plugin for CollisionDebugPlugin {
     fn build(&self, app: &mut App) {
-        app.init_gizmo_group::<CollisionGizmos>()
-            .add_systems(PostUpdate, draw_colliders.after(CollisionSystems::Events));
+        app.init_gizmo_group::<CollisionGizmos>().add_systems(
+            PostUpdate,
+            draw_colliders.after(CollisionSystems::WriteEvents),
+        );
     }
 
     /// Says plainly what is missing, rather than letting a system stop on a bare "Resource does
@@ -187,7 +189,7 @@ fn draw(
 mod tests {
     use super::*;
     use crate::contact::Contact;
-    use crate::geometry::{Containment, Disc, Impact, Points, Segment};
+    use crate::geometry::{Circle, Containment, Impact, Points, Segment};
     use crate::layers::CollisionLayers;
     use crate::pipeline::bodies::WorldShape;
 
@@ -196,7 +198,7 @@ mod tests {
         let mut bodies = Bodies::default();
         let mut entities: Vec<Entity> = (1..4).filter_map(Entity::from_raw_u32).collect();
         entities.sort();
-        let disc = |x: f32| Disc::new(Vec2::new(x, 0.0), 2.0);
+        let disc = |x: f32| Circle::new(Vec2::new(x, 0.0), 2.0);
         let wall = Segment::new(Vec2::new(1.0, -5.0), Vec2::new(1.0, 5.0));
         let place = |x: f32| (Vec2::new(x, 0.0), 2.0);
         bodies.push(

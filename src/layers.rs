@@ -29,6 +29,7 @@ impl LayerMask {
     ///
     /// # Panics
     /// If `index ≥ 32` (at compile time when used in a `const`).
+    #[track_caller]
     pub const fn layer(index: u32) -> Self {
         assert!(index < 32, "there are 32 collision layers, 0 to 31");
         Self(1 << index)

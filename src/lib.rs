@@ -1,6 +1,6 @@
 //! Exact 2D collision events for Bevy, without a physics engine.
 //!
-//! Add [`CollisionPlugin`], give entities a [`CircleCollider`] (a solid disc), a
+//! Add [`CollisionPlugin`], give entities a [`CircleCollider`] (a solid circle), a
 //! [`SegmentCollider`] (a laser, a wall) or a [`PolygonCollider`] (solid, **convex or
 //! concave**), and read [`Contact`] messages: both entities and the **points where their
 //! outlines cross**. [`ContactStarted`] and [`ContactEnded`] mark a pair's first and last

@@ -87,26 +87,20 @@ impl Default for CollisionPlugin {
 /// [`TransformSystems::Propagate`].
 ///
 /// To read this frame's contacts in the same schedule, order a system
-/// `.after(CollisionSystems::Events)`.
+/// `.after(CollisionSystems::WriteEvents)`.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CollisionSystems {
-    /// Each enabled collider's world shape and bounding circle, from its [`GlobalTransform`];
-    /// each [`Swept`](crate::Swept) collider's path since the last run.
+    /// Places every enabled collider: its world shape and bounding circle, from its
+    /// [`GlobalTransform`], and each [`Swept`](crate::Swept) collider's path since the last run.
     Prepare,
-    /// Empty: the broad phase runs inside [`NarrowPhase`](Self::NarrowPhase), whose system
-    /// tests the candidates as it finds them. Still ordered between [`Prepare`](Self::Prepare)
-    /// and `NarrowPhase`, so that systems placed against it keep their place.
-    #[deprecated(
-        note = "the broad phase runs in `CollisionSystems::NarrowPhase`: order against that"
-    )]
-    BroadPhase,
-    /// The broad phase's candidate pairs (bounding circles that overlap, layers that match),
-    /// each given the exact test, with the crossing points, as it is found (split across the
-    /// task pool, each batch mostly on the thread that found it).
-    NarrowPhase,
-    /// [`Contact`], [`ContactStarted`] and [`ContactEnded`] are written, observers triggered,
-    /// [`Contacts`] and [`CollidingEntities`] updated.
-    Events,
+    /// Finds this run's contacts: the pairs whose bounding circles overlap and whose layers
+    /// match (the broad phase), each given the exact test, with the crossing points (the narrow
+    /// phase). [`SpatialQuery`](crate::SpatialQuery) answers from what [`Prepare`](Self::Prepare)
+    /// placed, so a system that asks about this frame's positions runs after `Prepare`.
+    FindContacts,
+    /// Writes [`Contact`], [`ContactStarted`] and [`ContactEnded`], triggers the observers, and
+    /// updates [`Contacts`] and [`CollidingEntities`].
+    WriteEvents,
 }
 
 impl Plugin for CollisionPlugin {
@@ -147,10 +141,8 @@ impl Plugin for CollisionPlugin {
                 self.schedule,
                 (
                     CollisionSystems::Prepare,
-                    #[expect(deprecated, reason = "kept in its place for systems ordered by it")]
-                    CollisionSystems::BroadPhase,
-                    CollisionSystems::NarrowPhase,
-                    CollisionSystems::Events,
+                    CollisionSystems::FindContacts,
+                    CollisionSystems::WriteEvents,
                 )
                     .chain()
                     .after(TransformSystems::Propagate),
@@ -165,8 +157,8 @@ impl Plugin for CollisionPlugin {
                     )
                         .chain()
                         .in_set(CollisionSystems::Prepare),
-                    pipeline::narrow_phase.in_set(CollisionSystems::NarrowPhase),
-                    pipeline::events.in_set(CollisionSystems::Events),
+                    pipeline::narrow_phase.in_set(CollisionSystems::FindContacts),
+                    pipeline::events.in_set(CollisionSystems::WriteEvents),
                 ),
             );
     }

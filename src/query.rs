@@ -1,6 +1,6 @@
 //! Spatial queries: the [`SpatialQuery`] system param, its filter and its answers.
 
-use crate::geometry::{Disc, RayExit, Shape, closest_point, overlap, ray_cast, sweep};
+use crate::geometry::{Circle, RayExit, Shape, closest_point, overlap, ray_cast, sweep};
 use crate::layers::LayerMask;
 use crate::pipeline::bodies::Bodies;
 use crate::pipeline::broad_phase::Grid;
@@ -52,7 +52,7 @@ impl SpatialQueryFilter {
 }
 
 /// Where a ray meets a collider: [`SpatialQuery::cast_ray`] and [`SpatialQuery::ray_hits`].
-/// The fields are those of [`geometry::RayHit`](crate::geometry::RayHit), with the entity.
+/// The fields are those of [`geometry::RayIntersection`](crate::geometry::RayIntersection), with the entity.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayCastHit {
     /// The collider hit.
@@ -234,7 +234,7 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
     ) -> Option<ShapeCastHit> {
-        let circle = Disc::new(center, radius);
+        let circle = Circle::new(center, radius);
         if !(circle.is_valid() && max_distance >= 0.0) {
             return None;
         }
@@ -300,7 +300,7 @@ impl SpatialQuery<'_> {
 
     /// Every collider that `point` lies in (its outline included), sorted by entity.
     pub fn point_intersections(&self, point: Vec2, filter: &SpatialQueryFilter) -> Vec<Entity> {
-        self.shape_intersections(Shape::Circle(Disc::new(point, 0.0)), filter)
+        self.shape_intersections(Shape::Circle(Circle::new(point, 0.0)), filter)
     }
 
     /// The collider nearest to `point` within `max_distance` (which may be `f32::INFINITY`),
@@ -433,7 +433,7 @@ impl SpatialQuery<'_> {
     fn circle_hit(
         &self,
         body: u32,
-        circle: Disc,
+        circle: Circle,
         direction: Vec2,
         reach: f32,
     ) -> Option<ShapeCastHit> {

@@ -6,24 +6,22 @@ use bevy::prelude::*;
 #[derive(Resource, Debug, Clone, PartialEq, Reflect)]
 #[reflect(Resource, Debug, Default, Clone, PartialEq)]
 pub struct CollisionSettings {
-    /// How many items of work a stage needs before it splits them across Bevy's
-    /// `ComputeTaskPool`: colliders to place in prepare, colliders to look up in the broad
-    /// phase (the narrow phase tests the candidates each piece finds on the same thread, or,
-    /// with fewer colliders, splits the candidate pairs when there are this many), contacts to
-    /// write in events (the [`Contact`](crate::Contact) messages on one thread, the starts and
-    /// ends on another). Below it the stage runs on the calling thread. The result is the same
-    /// either way.
+    /// How many colliders (or contacts) a frame needs before the pipeline spreads its work over
+    /// the threads of Bevy's `ComputeTaskPool`. Below it, each system runs on one thread. The
+    /// contacts and events are the same either way, in the same order.
     ///
-    /// The thread that splits waits for the last pieces checking rather than asleep (for up to
-    /// 0.2 ms), and with at least this many colliders the broad phase wakes the pool's other
-    /// threads while it groups the bodies, each waiting, checking, for its split (until the
-    /// split starts or the broad phase ends, for up to 0.2 ms): a thread put to sleep and
-    /// woken can take tens of microseconds to start. Those threads run no other system's
-    /// task while they wait.
+    /// When to change it: lower it if your game has a few thousand colliders and idle cores;
+    /// raise it (`usize::MAX` keeps the pipeline on one thread) to leave the pool's other
+    /// threads to your own systems.
     ///
-    /// Work is split only when the pool has more than one thread. Bevy's default
-    /// `TaskPoolOptions` give the compute pool one thread on a machine with fewer than four
-    /// cores; raise `TaskPoolOptions::compute.min_threads` in `TaskPoolPlugin` to change that.
+    /// While a frame's work is spread out, the threads that take part wait for its last
+    /// pieces without going to sleep, for at most 0.2 ms, and the pool's other threads are
+    /// woken a little ahead of the broad phase, waiting the same way for its work: they run
+    /// no other task meanwhile.
+    ///
+    /// The work is spread only when the pool has more than one thread. Bevy gives the compute
+    /// pool one thread on a machine with fewer than four cores; raise
+    /// `TaskPoolOptions::compute.min_threads` in `TaskPoolPlugin` to change that.
     ///
     /// Default: `2048`.
     pub parallel_threshold: usize,

@@ -51,11 +51,10 @@ use bevy::prelude::*;
 ///
 /// # Cost
 /// The broad phase bounds the whole path with one circle, and only the pairs it finds get the
-/// time-of-impact test. The cost therefore grows with how far a collider moves in a frame
-/// compared with its size and the gaps around it: in the crate's `scene` benchmark (bullets of
-/// radius 4 moving 6 px a frame) sweeping all 50,000 costs about 1.4× not sweeping them; in
-/// the side-by-side's `fast-5k` (bullets of radius 2–3 moving 15–40 px a frame among walls and
-/// targets) about 3×, where it is also what finds the 59,000 hits that happen between frames.
+/// time-of-impact test. The cost therefore grows with how far a collider moves in a run
+/// compared with its size and the gaps around it: bullets moving about their own width a frame
+/// cost little more than still ones; the crate's benchmarks (`benches/README.md` in the
+/// repository) measure it.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Reflect)]
 #[component(on_insert = Swept::forget_start)]
 #[reflect(Component, Clone, Debug, Default, PartialEq)]

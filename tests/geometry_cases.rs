@@ -5,15 +5,15 @@
 
 use bevy::math::Vec2;
 use bevy_collision_events::geometry::{
-    Containment, Disc, Intersection, MAX_COORDINATE, MIN_SIZE, Segment, Shape, intersect, overlap,
-    point_in_circle, point_in_polygon, sweep,
+    Circle, Containment, Intersection, MAX_COORDINATE, MIN_SIZE, Segment, Shape, intersect,
+    overlap, point_in_circle, point_in_polygon, sweep,
 };
 
 /// How far a computed point may be from the expected one.
 const CLOSE: f32 = 1e-4;
 
 fn circle(x: f32, y: f32, radius: f32) -> Shape<'static> {
-    Shape::Circle(Disc::new(Vec2::new(x, y), radius))
+    Shape::Circle(Circle::new(Vec2::new(x, y), radius))
 }
 
 fn segment(ax: f32, ay: f32, bx: f32, by: f32) -> Shape<'static> {
@@ -291,7 +291,7 @@ fn segment_circle_an_end_on_the_circle_near_tangent_is_not_containment() {
     ] {
         let shapes = (
             Shape::Segment(Segment::new(a, b)),
-            Shape::Circle(Disc::new(center, radius)),
+            Shape::Circle(Circle::new(center, radius)),
         );
         let hit = both_orders(shapes.0, shapes.1).expect("they touch");
         assert_eq!(hit.containment, Containment::Neither, "{hit:?}");
@@ -610,7 +610,7 @@ fn polygon_polygon_bar_across_concave_notch() {
 
 #[test]
 fn point_in_circle_is_closed() {
-    let c = Disc::new(v(0.0, 0.0), 5.0);
+    let c = Circle::new(v(0.0, 0.0), 5.0);
     assert!(point_in_circle(v(3.0, 4.0), c));
     assert!(point_in_circle(v(0.0, 0.0), c));
     assert!(!point_in_circle(v(3.0, 4.1), c));
@@ -932,7 +932,9 @@ fn polygon_segment_a_laser_along_a_comb_crosses_every_tooth_twice() {
 /// `shape` scaled by `factor`, its vertices (if a polygon) kept in `store`.
 fn scaled<'a>(shape: Shape, factor: f32, store: &'a mut Vec<Vec2>) -> Shape<'a> {
     match shape {
-        Shape::Circle(disc) => Shape::Circle(Disc::new(disc.center * factor, disc.radius * factor)),
+        Shape::Circle(disc) => {
+            Shape::Circle(Circle::new(disc.center * factor, disc.radius * factor))
+        }
         Shape::Segment(segment) => {
             Shape::Segment(Segment::new(segment.a * factor, segment.b * factor))
         }
@@ -1023,7 +1025,7 @@ fn scaling_by_a_power_of_two_scales_every_answer_exactly() {
 #[test]
 fn a_bounding_circle_of_a_negative_or_nan_radius_is_a_point_not_a_panic() {
     for radius in [-1.0, f32::NAN] {
-        let circle = Shape::Circle(Disc::new(Vec2::ZERO, radius)).bounding_circle();
+        let circle = Shape::Circle(Circle::new(Vec2::ZERO, radius)).bounding_circle();
         assert_eq!(circle.radius(), 0.0, "{radius}");
     }
 }
@@ -1107,8 +1109,8 @@ fn a_polyline_crossing_a_triangle_is_not_inside_it() {
 
 #[test]
 fn circle_circle_points_lie_on_both_circles_whichever_is_larger() {
-    let large = Disc::new(v(27.749998, 6216.0), 6105.0);
-    let small = Disc::new(v(27.75, 111.0), 10.370827);
+    let large = Circle::new(v(27.749998, 6216.0), 6105.0);
+    let small = Circle::new(v(27.75, 111.0), 10.370827);
     for (first, second) in [(large, small), (small, large)] {
         let hit = intersect(Shape::Circle(first), Shape::Circle(second)).unwrap();
         assert!(!hit.points.is_empty());

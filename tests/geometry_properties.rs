@@ -14,7 +14,7 @@
 
 use bevy::math::{DVec2, Vec2};
 use bevy_collision_events::geometry::{
-    Containment, Disc, Intersection, Segment, Shape, TOLERANCE, intersect, overlap, polygon_size,
+    Circle, Containment, Intersection, Segment, Shape, TOLERANCE, intersect, overlap, polygon_size,
 };
 use parry2d::math::{Pose, Vector as ParryVector};
 use parry2d::query;
@@ -42,7 +42,7 @@ fn config() -> Config {
 /// A shape owned by the test, with what the references need to know about it.
 #[derive(Clone, Debug)]
 enum Generated {
-    Circle(Disc),
+    Circle(Circle),
     Segment(Segment),
     /// A convex polygon (counter-clockwise hull vertices).
     Convex(Vec<Vec2>),
@@ -65,7 +65,7 @@ impl Generated {
 
     fn translated(&self, offset: Vec2) -> Self {
         match self {
-            Generated::Circle(c) => Generated::Circle(Disc::new(c.center + offset, c.radius)),
+            Generated::Circle(c) => Generated::Circle(Circle::new(c.center + offset, c.radius)),
             Generated::Segment(s) => Generated::Segment(Segment::new(s.a + offset, s.b + offset)),
             Generated::Convex(v) => Generated::Convex(v.iter().map(|p| *p + offset).collect()),
             Generated::Star { center, vertices } => Generated::Star {
@@ -162,8 +162,8 @@ fn point() -> impl Strategy<Value = Vec2> {
 
 fn circle() -> impl Strategy<Value = Generated> {
     prop_oneof![
-        8 => (point(), 0.0f32..30.0).prop_map(|(c, r)| Generated::Circle(Disc::new(c, r))),
-        1 => point().prop_map(|c| Generated::Circle(Disc::new(c, 0.0))),
+        8 => (point(), 0.0f32..30.0).prop_map(|(c, r)| Generated::Circle(Circle::new(c, r))),
+        1 => point().prop_map(|c| Generated::Circle(Circle::new(c, 0.0))),
     ]
 }
 
@@ -553,8 +553,8 @@ fn degenerate_pair() -> impl Strategy<Value = (Generated, Generated)> {
     prop_oneof![
         // Concentric circles, equal or not.
         (point(), 0.0f32..20.0, 0.0f32..20.0).prop_map(|(c, r1, r2)| (
-            Generated::Circle(Disc::new(c, r1)),
-            Generated::Circle(Disc::new(c, r2))
+            Generated::Circle(Circle::new(c, r1)),
+            Generated::Circle(Circle::new(c, r2))
         )),
         // Tangent circles, outside and inside.
         (
@@ -567,8 +567,8 @@ fn degenerate_pair() -> impl Strategy<Value = (Generated, Generated)> {
             .prop_map(|(c, r1, r2, angle, outside)| {
                 let d = if outside { r1 + r2 } else { (r1 - r2).abs() };
                 (
-                    Generated::Circle(Disc::new(c, r1)),
-                    Generated::Circle(Disc::new(c + Vec2::from_angle(angle) * d, r2)),
+                    Generated::Circle(Circle::new(c, r1)),
+                    Generated::Circle(Circle::new(c + Vec2::from_angle(angle) * d, r2)),
                 )
             }),
         // A shape against itself.
@@ -587,7 +587,7 @@ fn degenerate_pair() -> impl Strategy<Value = (Generated, Generated)> {
                 let along = normal.perp();
                 (
                     Generated::Segment(Segment::new(touch - along * before, touch + along * after)),
-                    Generated::Circle(Disc::new(c, r)),
+                    Generated::Circle(Circle::new(c, r)),
                 )
             }),
         // A polygon and a shape through one of its vertices.
@@ -623,7 +623,7 @@ fn wild() -> impl Strategy<Value = f32> {
 fn wild_shape() -> impl Strategy<Value = Generated> {
     let wild_point = || (wild(), wild()).prop_map(|(x, y)| Vec2::new(x, y));
     prop_oneof![
-        (wild_point(), wild()).prop_map(|(c, r)| Generated::Circle(Disc::new(c, r.abs()))),
+        (wild_point(), wild()).prop_map(|(c, r)| Generated::Circle(Circle::new(c, r.abs()))),
         (wild_point(), wild_point()).prop_map(|(a, b)| Generated::Segment(Segment::new(a, b))),
         prop::collection::vec(wild_point(), 3..6).prop_map(Generated::Convex),
     ]

@@ -4,7 +4,8 @@
 
 use bevy::math::{DVec2, Dir2, Ray2d, Vec2};
 use bevy_collision_events::geometry::{
-    Disc, RayHit, Segment, Shape, closest_point, ray_cast, ray_circle, ray_polygon, ray_segment,
+    Circle, RayIntersection, Segment, Shape, closest_point, ray_cast, ray_circle, ray_polygon,
+    ray_segment,
 };
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -58,7 +59,7 @@ fn a_ray_through_a_disc_enters_and_leaves() {
     let hit = ray_circle(
         ray(v(-10.0, 0.0), Vec2::X),
         100.0,
-        Disc::new(Vec2::ZERO, 5.0),
+        Circle::new(Vec2::ZERO, 5.0),
     )
     .unwrap();
     assert_close(hit.distance, 5.0, "entry");
@@ -69,10 +70,19 @@ fn a_ray_through_a_disc_enters_and_leaves() {
     assert_close(exit.distance, 15.0, "exit");
     assert_near(exit.normal, Vec2::X, "exit normal");
     // Too short to leave, too short to reach.
-    let short = ray_circle(ray(v(-10.0, 0.0), Vec2::X), 8.0, Disc::new(Vec2::ZERO, 5.0)).unwrap();
+    let short = ray_circle(
+        ray(v(-10.0, 0.0), Vec2::X),
+        8.0,
+        Circle::new(Vec2::ZERO, 5.0),
+    )
+    .unwrap();
     assert_eq!(short.exit, None);
     assert_eq!(
-        ray_circle(ray(v(-10.0, 0.0), Vec2::X), 4.0, Disc::new(Vec2::ZERO, 5.0)),
+        ray_circle(
+            ray(v(-10.0, 0.0), Vec2::X),
+            4.0,
+            Circle::new(Vec2::ZERO, 5.0)
+        ),
         None
     );
 }
@@ -82,7 +92,7 @@ fn a_ray_grazing_a_circle_touches_it_once() {
     let hit = ray_circle(
         ray(v(-10.0, 5.0), Vec2::X),
         100.0,
-        Disc::new(Vec2::ZERO, 5.0),
+        Circle::new(Vec2::ZERO, 5.0),
     )
     .unwrap();
     assert_close(hit.distance, 10.0, "graze");
@@ -93,7 +103,7 @@ fn a_ray_grazing_a_circle_touches_it_once() {
         ray_circle(
             ray(v(-10.0, 5.01), Vec2::X),
             100.0,
-            Disc::new(Vec2::ZERO, 5.0)
+            Circle::new(Vec2::ZERO, 5.0)
         ),
         None
     );
@@ -101,7 +111,12 @@ fn a_ray_grazing_a_circle_touches_it_once() {
 
 #[test]
 fn a_ray_starting_inside_says_so() {
-    let hit = ray_circle(ray(v(1.0, 0.0), Vec2::X), 100.0, Disc::new(Vec2::ZERO, 5.0)).unwrap();
+    let hit = ray_circle(
+        ray(v(1.0, 0.0), Vec2::X),
+        100.0,
+        Circle::new(Vec2::ZERO, 5.0),
+    )
+    .unwrap();
     assert!(hit.starts_inside);
     assert_eq!((hit.distance, hit.point), (0.0, v(1.0, 0.0)));
     assert_near(hit.normal, -Vec2::X, "against the ray");
@@ -118,7 +133,7 @@ fn a_ray_starting_inside_says_so() {
 
 #[test]
 fn a_zero_length_ray_hits_only_what_holds_its_origin() {
-    let disc = Disc::new(Vec2::ZERO, 5.0);
+    let disc = Circle::new(Vec2::ZERO, 5.0);
     assert_eq!(ray_circle(ray(v(-10.0, 0.0), Vec2::X), 0.0, disc), None);
     let hit = ray_circle(ray(v(-5.0, 0.0), Vec2::X), 0.0, disc).unwrap();
     assert_eq!(hit.distance, 0.0);
@@ -129,7 +144,7 @@ fn a_zero_length_ray_hits_only_what_holds_its_origin() {
 
 #[test]
 fn a_ray_pointing_away_hits_nothing() {
-    let disc = Shape::Circle(Disc::new(Vec2::ZERO, 5.0));
+    let disc = Shape::Circle(Circle::new(Vec2::ZERO, 5.0));
     let square = Shape::Polygon(&SQUARE);
     let wall = Shape::Segment(Segment::new(v(0.0, -5.0), v(0.0, 5.0)));
     for shape in [disc, square, wall] {
@@ -143,7 +158,7 @@ fn a_ray_pointing_away_hits_nothing() {
 
 #[test]
 fn an_unbounded_ray_reaches_far_shapes() {
-    let far = Disc::new(v(1e9, 0.0), 1.0);
+    let far = Circle::new(v(1e9, 0.0), 1.0);
     let hit = ray_circle(ray(Vec2::ZERO, Vec2::X), f32::INFINITY, far).unwrap();
     assert!((hit.distance - (1e9 - 1.0)).abs() <= 64.0, "{hit:?}");
     assert!(hit.exit.is_some());
@@ -198,7 +213,7 @@ fn a_ray_crossing_a_segment_meets_it_once_and_along_it_meets_its_end() {
 
 #[test]
 fn closest_points_are_zero_inside_and_on_the_outline() {
-    let disc = Shape::Circle(Disc::new(Vec2::ZERO, 5.0));
+    let disc = Shape::Circle(Circle::new(Vec2::ZERO, 5.0));
     let inside = closest_point(disc, v(1.0, 1.0)).unwrap();
     assert_eq!((inside.point, inside.distance), (v(1.0, 1.0), 0.0));
     let outside = closest_point(disc, v(0.0, 9.0)).unwrap();
@@ -220,7 +235,7 @@ fn closest_points_are_zero_inside_and_on_the_outline() {
 /// A shape owned by the test, and how the reference sees it.
 #[derive(Clone, Debug)]
 enum Generated {
-    Circle(Disc),
+    Circle(Circle),
     Segment(Segment),
     Polygon(Vec<Vec2>),
 }
@@ -289,7 +304,7 @@ impl Generated {
 fn random_shape(rng: &mut StdRng) -> Generated {
     let center = v(rng.random_range(-30.0..30.0), rng.random_range(-30.0..30.0));
     match rng.random_range(0..4) {
-        0 => Generated::Circle(Disc::new(center, rng.random_range(0.5..15.0))),
+        0 => Generated::Circle(Circle::new(center, rng.random_range(0.5..15.0))),
         1 => {
             let half = Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(1.0..15.0);
             Generated::Segment(Segment::new(center - half, center + half))
@@ -422,7 +437,7 @@ fn check_ray(shape: &Generated, cast: Ray2d, max_distance: f32) {
 }
 
 /// What every hit must be: finite, unit normals facing the right way.
-fn check_hit_shape(hit: &RayHit, cast: Ray2d, case: &str) {
+fn check_hit_shape(hit: &RayIntersection, cast: Ray2d, case: &str) {
     let direction = *cast.direction;
     assert!(hit.distance.is_finite() && hit.distance >= 0.0, "{case}");
     assert!(hit.point.is_finite() && hit.normal.is_finite(), "{case}");

@@ -12,7 +12,7 @@
 
 use bevy::math::{DVec2, Vec2};
 use bevy_collision_events::geometry::{
-    Disc, Impact, Segment, Shape, TOLERANCE, overlap, sweep, sweep_circle_circle,
+    Circle, Impact, Segment, Shape, TOLERANCE, overlap, sweep, sweep_circle_circle,
     sweep_polygon_circle, sweep_polygon_polygon, sweep_polygon_segment, sweep_segment_circle,
     sweep_segment_segment,
 };
@@ -23,7 +23,7 @@ use proptest::test_runner::{Config, RngSeed};
 const CLOSE: f32 = 1e-4;
 
 fn circle(x: f32, y: f32, radius: f32) -> Shape<'static> {
-    Shape::Circle(Disc::new(Vec2::new(x, y), radius))
+    Shape::Circle(Circle::new(Vec2::new(x, y), radius))
 }
 
 fn segment(ax: f32, ay: f32, bx: f32, by: f32) -> Shape<'static> {
@@ -112,7 +112,7 @@ fn fire(
         let expected = (k as f32 + 0.5) / RUNS as f32;
         let y = height(k);
         let start = v(face(y) - BULLET - speed * expected, y);
-        let bullet = Shape::Circle(Disc::new(start, BULLET));
+        let bullet = Shape::Circle(Circle::new(start, BULLET));
         let motion = v(speed, 0.0);
         match both_orders(bullet, motion, obstacle, Vec2::ZERO) {
             None => failures.push(format!("run {k} from {start} missed")),
@@ -172,7 +172,7 @@ fn end_of_frame_poses_alone_miss_most_fast_bullets() {
     let overlapping_at_the_end = (0..RUNS)
         .filter(|&k| {
             let gap = speed * (k as f32 + 0.5) / RUNS as f32;
-            let end = Disc::new(v(-BULLET - gap + speed, 0.0), BULLET);
+            let end = Circle::new(v(-BULLET - gap + speed, 0.0), BULLET);
             overlap(Shape::Circle(end), wall)
         })
         .count();
@@ -608,7 +608,7 @@ fn config() -> Config {
 /// A shape owned by the test.
 #[derive(Clone, Debug)]
 enum Generated {
-    Circle(Disc),
+    Circle(Circle),
     Segment(Segment),
     /// A vertex loop: convex, or star-shaped (concave in general), in either winding.
     Polygon(Vec<Vec2>),
@@ -626,7 +626,7 @@ impl Generated {
     /// Every point moved by `f` (and a radius scaled by `scale`).
     fn map(&self, f: impl Fn(Vec2) -> Vec2, scale: f32) -> Self {
         match self {
-            Generated::Circle(c) => Generated::Circle(Disc::new(f(c.center), c.radius * scale)),
+            Generated::Circle(c) => Generated::Circle(Circle::new(f(c.center), c.radius * scale)),
             Generated::Segment(s) => Generated::Segment(Segment::new(f(s.a), f(s.b))),
             Generated::Polygon(v) => Generated::Polygon(v.iter().map(|&p| f(p)).collect()),
         }
@@ -691,7 +691,7 @@ impl Generated {
     fn reference(&self) -> Reference {
         let d = |v: Vec2| v.as_dvec2();
         match self {
-            Generated::Circle(c) => Reference::Disc {
+            Generated::Circle(c) => Reference::Circle {
                 center: d(c.center),
                 radius: c.radius as f64,
             },
@@ -713,8 +713,8 @@ impl Generated {
 
 fn circle_shape() -> impl Strategy<Value = Generated> {
     prop_oneof![
-        8 => between(0.1, 20.0).prop_map(|r| Generated::Circle(Disc::new(Vec2::ZERO, r))),
-        1 => Just(Generated::Circle(Disc::new(Vec2::ZERO, 0.0))),
+        8 => between(0.1, 20.0).prop_map(|r| Generated::Circle(Circle::new(Vec2::ZERO, r))),
+        1 => Just(Generated::Circle(Circle::new(Vec2::ZERO, 0.0))),
     ]
 }
 
@@ -858,7 +858,7 @@ fn scene(
 
 /// A shape as the reference sees it.
 enum Reference {
-    Disc {
+    Circle {
         center: DVec2,
         radius: f64,
     },
@@ -875,7 +875,7 @@ impl Reference {
     /// The distance from `point` to the outline, the shape moved by `shift`.
     fn outline_distance(&self, point: DVec2, shift: DVec2) -> f64 {
         match self {
-            Reference::Disc { center, radius } => {
+            Reference::Circle { center, radius } => {
                 ((point - shift).distance(*center) - radius).abs()
             }
             Reference::Outline { edges, .. } => edges
@@ -901,14 +901,14 @@ struct Contact {
 
 /// The reference's view of the two shapes, `first` moved by `shift` relative to `second`.
 fn contact(first: &Reference, second: &Reference, shift: DVec2) -> Contact {
-    use Reference::{Disc, Outline};
+    use Reference::{Circle, Outline};
     match (first, second) {
         (
-            Disc {
+            Circle {
                 center: c1,
                 radius: r1,
             },
-            Disc {
+            Circle {
                 center: c2,
                 radius: r2,
             },
@@ -920,7 +920,7 @@ fn contact(first: &Reference, second: &Reference, shift: DVec2) -> Contact {
             }
         }
         (
-            Disc { center, radius },
+            Circle { center, radius },
             Outline {
                 corners,
                 edges,
@@ -933,7 +933,7 @@ fn contact(first: &Reference, second: &Reference, shift: DVec2) -> Contact {
                 edges,
                 solid,
             },
-            Disc { center, radius },
+            Circle { center, radius },
         ) => disc_outline(*center - shift, *radius, corners, edges, *solid),
         (
             Outline {
@@ -1399,7 +1399,7 @@ fn normal_fits(
     let near = 4.0 * tolerances.distance;
     let edges_through_point = || {
         shapes.iter().flat_map(|(shape, shift, _)| match shape {
-            Reference::Disc { .. } => Vec::new(),
+            Reference::Circle { .. } => Vec::new(),
             Reference::Outline { edges, .. } => edges
                 .iter()
                 .map(|(a, b)| (*a + *shift, *b + *shift))
@@ -1410,7 +1410,7 @@ fn normal_fits(
     let perpendicular_to_an_edge = edges_through_point()
         .any(|(a, b)| a.distance(b) > 0.0 && normal.dot((b - a).normalize()).abs() <= ANGLE);
     let on_a_circle = shapes.iter().any(|(shape, shift, towards)| match shape {
-        Reference::Disc { center, radius } => {
+        Reference::Circle { center, radius } => {
             let outward = point - (*center + *shift);
             // Too small a circle to tell its radius's direction from rounding: any normal.
             *radius <= 1e3 * tolerances.distance
@@ -1533,7 +1533,7 @@ fn wild_point() -> impl Strategy<Value = Vec2> {
 
 fn wild_shape() -> impl Strategy<Value = Generated> {
     prop_oneof![
-        (wild_point(), wild()).prop_map(|(c, r)| Generated::Circle(Disc::new(c, r))),
+        (wild_point(), wild()).prop_map(|(c, r)| Generated::Circle(Circle::new(c, r))),
         (wild_point(), wild_point()).prop_map(|(a, b)| Generated::Segment(Segment::new(a, b))),
         prop::collection::vec(wild_point(), 1..6).prop_map(Generated::Polygon),
     ]
@@ -1562,7 +1562,7 @@ proptest! {
 
 #[test]
 fn a_one_vertex_polygon_sweeps_as_a_point() {
-    use bevy_collision_events::geometry::{Disc, Segment, Shape, sweep};
+    use bevy_collision_events::geometry::{Circle, Segment, Shape, sweep};
     let point = [Vec2::new(0.0, 0.0)];
     let wall = Shape::Segment(Segment::new(Vec2::new(10.0, -5.0), Vec2::new(10.0, 5.0)));
     let hit = sweep(
@@ -1574,7 +1574,7 @@ fn a_one_vertex_polygon_sweeps_as_a_point() {
     .expect("the point runs into the wall");
     assert!((hit.time - 0.5).abs() < 1e-5, "{hit:?}");
     assert!(hit.point.abs_diff_eq(Vec2::new(10.0, 0.0), 1e-4));
-    let orb = Shape::Circle(Disc::new(Vec2::new(10.0, 0.0), 2.0));
+    let orb = Shape::Circle(Circle::new(Vec2::new(10.0, 0.0), 2.0));
     let hit = sweep(
         Shape::Polygon(&point),
         Vec2::new(20.0, 0.0),
@@ -1615,7 +1615,7 @@ fn entry_time(start: DVec2, motion: DVec2, center: DVec2, radius: f64) -> Option
 fn a_small_disc_moving_away_from_a_segment_end_along_its_line_never_hits() {
     // The disc sits 0.14 beyond the segment's end (0.1, 0.1), within 4e-6 of its line, and moves
     // straight away from it: the gap only grows.
-    let disc = Disc::new(v(0.0, 0.0), 0.00048825142);
+    let disc = Circle::new(v(0.0, 0.0), 0.00048825142);
     let wall = Segment::new(v(14.249947, 14.25), v(0.1, 0.1));
     let motion = v(-0.1, -0.1);
     for k in 0..=100 {
@@ -1641,11 +1641,11 @@ fn shapes_touching_within_rounding_and_moving_apart_never_hit() {
     // no first touch to report, whichever way the start's rounding falls.
     let rod = Segment::new(v(13.25, 6.750518e-7), v(13.25, 0.0));
     let rod_motion = v(13.25, 13.25);
-    let ball = Disc::new(v(1.8626451e-9, 6.5642536e-7), 13.25);
+    let ball = Circle::new(v(1.8626451e-9, 6.5642536e-7), 13.25);
     let ball_motion = v(0.0, -2.0802943e-8);
     let polyline = [v(-4.0625, 0.0005380668), v(0.0, 0.0)];
     let polyline_motion = v(3156.5793, -17.25);
-    let drum = Disc::new(v(0.0, 17.25), 17.25);
+    let drum = Circle::new(v(0.0, 17.25), 17.25);
     for k in 1..=100 {
         let t = k as f64 / 100.0;
         let center = d(ball.center) + d(ball_motion - rod_motion) * t;
@@ -1675,8 +1675,8 @@ fn shapes_touching_within_rounding_and_moving_apart_never_hit() {
 fn discs_meeting_after_a_very_long_motion_keep_the_guarantee() {
     // The first disc crosses 4.4e8 and ends (exactly, in `f32`) at (0, 3.25), overlapping the
     // second: its box must not be rounded at the start's magnitude, where an ulp is 32.
-    let first = Disc::new(v(-440813120.0, 2.0), 13.0);
-    let second = Disc::new(v(22.75, 0.0), 11.0);
+    let first = Circle::new(v(-440813120.0, 2.0), 13.0);
+    let second = Circle::new(v(22.75, 0.0), 11.0);
     let motion = v(440813120.0, 1.25);
     let reach = (first.radius + second.radius) as f64;
     assert!(d(first.center).distance(d(second.center)) > reach);
@@ -1702,7 +1702,7 @@ fn a_tiny_disc_met_by_the_end_of_a_very_long_segment_gets_a_normal_facing_the_mo
     // ten-billionth of the distance travelled: the normal is the disc's, from its centre to the
     // end at that time, nearly +x.
     let wall = Segment::new(v(8857199000000.0, 1.593292e-10), v(0.1, 0.0));
-    let disc = Disc::new(Vec2::ZERO, 1.4327146e-10);
+    let disc = Circle::new(Vec2::ZERO, 1.4327146e-10);
     let motion = v(-5.875, -1.9645086e-10);
     let radius = disc.radius as f64;
     let time = entry_time(d(wall.b), d(motion), d(disc.center), radius).unwrap();
@@ -1739,7 +1739,7 @@ fn two_points_as_zero_radius_discs_meeting_head_on_face_the_motion() {
     let impact = both_orders(
         circle(0.0, 0.0, 0.0),
         Vec2::ZERO,
-        Shape::Circle(Disc::new(start, 0.0)),
+        Shape::Circle(Circle::new(start, 0.0)),
         fall,
     );
     assert_impact(impact, time, Vec2::ZERO, v(0.0, -1.0));
@@ -1791,7 +1791,7 @@ fn a_segment_touching_a_huge_circle_within_rounding_at_the_start_is_met_at_once(
     // The segment runs along y = 0 (within 5e-4, far below an f32 step at 2e7) past the
     // circle's lowest point (14250001, 0): touching, or apart by less than rounding, at t = 0.
     let segment = Segment::new(v(21750002.0, -0.00046922825), v(0.0, 0.0));
-    let circle = Disc::new(v(14250001.0, 14250001.0), 14250001.0);
+    let circle = Circle::new(v(14250001.0, 14250001.0), 14250001.0);
     let impact = sweep_segment_circle(segment, circle, v(-7500000.5, 14250001.0))
         .expect("they touch at the start and overlap later");
     assert!(impact.time < 1e-3, "{impact:?}");

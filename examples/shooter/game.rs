@@ -273,14 +273,14 @@ impl Plugin for GamePlugin {
                     )
                         .chain()
                         .in_set(ReadContacts)
-                        .after(CollisionSystems::Events),
+                        .after(CollisionSystems::WriteEvents),
                 ),
             );
     }
 }
 
 /// The game's systems that read this frame's contacts, in `PostUpdate` after
-/// [`CollisionSystems::Events`]: the graphics draw after them.
+/// [`CollisionSystems::WriteEvents`]: the graphics draw after them.
 #[derive(SystemSet, Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct ReadContacts;
 

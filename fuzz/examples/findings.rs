@@ -5,7 +5,7 @@
 use bevy::math::Vec2;
 use bevy_collision_events::PolygonCollider;
 use bevy_collision_events::geometry::{
-    Disc, Segment, Shape, bounding_circle_of_points, intersect, overlap, sweep,
+    Circle, Segment, Shape, bounding_circle_of_points, intersect, overlap, sweep,
     sweep_circle_circle, sweep_polygon_polygon, sweep_segment_circle,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -25,7 +25,7 @@ fn main() {
     std::panic::set_hook(Box::new(|info| println!("    (panic: {info})")));
 
     println!("1. bounding circles of a negative radius / a NaN vertex");
-    try_("Disc r = -1", || Shape::Circle(Disc::new(Vec2::ZERO, -1.0)).bounding_circle());
+    try_("Circle r = -1", || Shape::Circle(Circle::new(Vec2::ZERO, -1.0)).bounding_circle());
     try_("polygon with NaN", || {
         Shape::Polygon(&[Vec2::ZERO, v(f32::NAN, 0.0)]).bounding_circle()
     });
@@ -76,14 +76,14 @@ fn main() {
         (overlap(a, b), overlap(b, a))
     });
     let seg = Shape::Segment(Segment::new(v(0.0, 0.0), v(33.0, 12.0)));
-    let pt = Shape::Circle(Disc::new(v(1.1920929e-7, 1e-45), 0.0));
-    try_("as Segment / zero Disc", || (overlap(seg, pt), overlap(pt, seg)));
+    let pt = Shape::Circle(Circle::new(v(1.1920929e-7, 1e-45), 0.0));
+    try_("as Segment / zero Circle", || (overlap(seg, pt), overlap(pt, seg)));
 
     println!("5. power-of-two scale changes the answer");
     let bar = |s: f32| [v(0.0, 0.0), v(5e17 * s, 0.0), v(5e17 * s, -3.05406e-5 * s), v(0.0, -3.05406e-5 * s)];
     for s in [1.0f32, 2.0] {
         let b = bar(s);
-        let c = Shape::Circle(Disc::new(v(98.0 * s, 23.5 * s), 23.5 * s));
+        let c = Shape::Circle(Circle::new(v(98.0 * s, 23.5 * s), 23.5 * s));
         try_(&format!("bar x{s} vs tangent circle"), || intersect(Shape::Polygon(&b), c));
     }
 
@@ -109,13 +109,13 @@ fn main() {
     try_("intersect(tri, rect)", || intersect(Shape::Polygon(&tri), Shape::Polygon(&rect)));
 
     println!("8. circle–circle points with very unequal radii");
-    let small = Disc::new(v(27.75, 111.0), 10.370827);
-    let large = Disc::new(v(27.749998, 6216.0), 6105.0);
+    let small = Circle::new(v(27.75, 111.0), 10.370827);
+    let large = Circle::new(v(27.749998, 6216.0), 6105.0);
     try_("intersect(small, large)", || intersect(Shape::Circle(small), Shape::Circle(large)));
     try_("intersect(large, small)", || intersect(Shape::Circle(large), Shape::Circle(small)));
     for (r, big) in [(1.0f32, 1e4f32), (1.0, 1e5), (1.0, 1e6)] {
-        let a = Disc::new(v(0.0, 0.0), r);
-        let b = Disc::new(v(0.0, big), big);
+        let a = Circle::new(v(0.0, 0.0), r);
+        let b = Circle::new(v(0.0, big), big);
         try_(&format!("intersect(r {r}, R {big:e} through its centre); exact x = ±{:.4}",
             (r as f64) * (1.0 - (r as f64 / (2.0 * big as f64)).powi(2)).sqrt()), || {
             intersect(Shape::Circle(a), Shape::Circle(b))
@@ -143,17 +143,17 @@ fn main() {
     try_("intersect(b, a)", || intersect(Shape::Segment(b), Shape::Segment(a)));
 
     println!("11. a sweep hits at time 0 what it moves away from");
-    let circle = Disc::new(v(0.0, 0.0), 0.00048825142);
+    let circle = Circle::new(v(0.0, 0.0), 0.00048825142);
     let wall = Segment::new(v(14.249947, 14.25), v(0.1, 0.1));
     try_("sweep(circle moving (-0.1, -0.1), segment)", || {
         sweep(Shape::Circle(circle), v(-0.1, -0.1), Shape::Segment(wall), Vec2::ZERO)
     });
 
     println!("12. the guarantee at the end of a long motion");
-    let a = Disc::new(v(-440813120.0, 2.0), 13.0);
-    let b = Disc::new(v(22.75, 0.0), 11.0);
+    let a = Circle::new(v(-440813120.0, 2.0), 13.0);
+    let b = Circle::new(v(22.75, 0.0), 11.0);
     let m = v(440813120.0, 1.25);
-    let end = Disc::new(a.center + m, a.radius);
+    let end = Circle::new(a.center + m, a.radius);
     try_("start apart, end overlap", || {
         (overlap(Shape::Circle(a), Shape::Circle(b)), overlap(Shape::Circle(end), Shape::Circle(b)))
     });
@@ -162,7 +162,7 @@ fn main() {
 
     println!("13. a normal along the motion");
     let long = Segment::new(v(8857199000000.0, 1.593292e-10), v(0.1, 0.0));
-    let dot = Disc::new(v(0.0, 0.0), 1.4327146e-10);
+    let dot = Circle::new(v(0.0, 0.0), 1.4327146e-10);
     let m = v(-5.875, -1.9645086e-10);
     try_("sweep_segment_circle", || sweep_segment_circle(long, dot, m));
 

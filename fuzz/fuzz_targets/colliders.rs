@@ -29,7 +29,7 @@ use bevy::math::primitives::{
     Circle, ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Segment2d, Triangle2d,
 };
 use bevy::math::{DVec2, Vec2};
-use bevy_collision_events::geometry::{Disc, MAX_COORDINATE, Segment, Shape, intersect, overlap};
+use bevy_collision_events::geometry::{self, MAX_COORDINATE, Segment, Shape, intersect, overlap};
 use bevy_collision_events::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
 use bevy_collision_events_fuzz::{
     BOUNDS_OVERFLOW_MAGNITUDE, Builder, MIN_SIZE, Num, Owned, PointIn, ShapeIn, bits, distance_to_segment, float, orientation,
@@ -215,7 +215,7 @@ fn check_circle(result: Result<CircleCollider, ColliderError>, radius: f32, offs
             assert!(radius_ok && in_range(offset), "accepted out of range: {context}");
             assert_eq!(circle.radius().to_bits(), radius.to_bits(), "{context}");
             assert_eq!(circle.offset(), offset, "{context}");
-            let disc = Disc::new(circle.offset(), circle.radius());
+            let disc = geometry::Circle::new(circle.offset(), circle.radius());
             let bounds = Shape::Circle(disc).bounding_circle();
             check_bounds(bounds.center, bounds.radius(), &[circle.offset()], context);
             check_against_unit_disc(Shape::Circle(disc), context);
@@ -431,7 +431,7 @@ fn check_bounds(center: Vec2, radius: f32, points: &[Vec2], context: &str) {
 }
 
 fn check_against_unit_disc(shape: Shape, context: &str) {
-    let disc = Shape::Circle(Disc::new(Vec2::ZERO, 1.0));
+    let disc = Shape::Circle(geometry::Circle::new(Vec2::ZERO, 1.0));
     for (a, b) in [(shape, disc), (disc, shape)] {
         let hit = intersect(a, b);
         assert_eq!(overlap(a, b), hit.is_some(), "against the unit disc\n{context}\n{hit:?}");

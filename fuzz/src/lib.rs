@@ -7,7 +7,7 @@
 
 use arbitrary::Arbitrary;
 use bevy::math::{DVec2, Vec2};
-use bevy_collision_events::geometry::{Disc, MAX_COORDINATE, Segment, Shape, TOLERANCE};
+use bevy_collision_events::geometry::{Circle, MAX_COORDINATE, Segment, Shape, TOLERANCE};
 use std::fmt::Write as _;
 
 /// The smallest size the geometry module resolves (`geometry::MIN_SIZE`, `1e-18`; written out
@@ -159,7 +159,7 @@ pub enum ShapeIn {
 /// A shape built from a [`ShapeIn`], owning its vertices.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Owned {
-    Circle(Disc),
+    Circle(Circle),
     Segment(Segment),
     Polygon(Vec<Vec2>),
 }
@@ -207,7 +207,7 @@ impl Builder {
     pub fn shape(&mut self, shape: &ShapeIn) -> Owned {
         match shape {
             ShapeIn::Circle { center, radius } => {
-                Owned::Circle(Disc::new(self.point(*center), radius.value()))
+                Owned::Circle(Circle::new(self.point(*center), radius.value()))
             }
             ShapeIn::Segment { a, b } => {
                 let a = self.point(*a);
@@ -336,7 +336,7 @@ impl Owned {
         let f = |x: f32| scale_exactly(x, k);
         let p = |v: Vec2| Some(Vec2::new(f(v.x)?, f(v.y)?));
         Some(match self {
-            Owned::Circle(c) => Owned::Circle(Disc::new(p(c.center)?, f(c.radius)?)),
+            Owned::Circle(c) => Owned::Circle(Circle::new(p(c.center)?, f(c.radius)?)),
             Owned::Segment(s) => Owned::Segment(Segment::new(p(s.a)?, p(s.b)?)),
             Owned::Polygon(v) => Owned::Polygon(v.iter().map(|q| p(*q)).collect::<Option<_>>()?),
         })
@@ -345,7 +345,7 @@ impl Owned {
     /// The shape moved by `motion`, in `f32`, as the sweep's guarantee moves it.
     pub fn moved(&self, motion: Vec2) -> Owned {
         match self {
-            Owned::Circle(c) => Owned::Circle(Disc::new(c.center + motion, c.radius)),
+            Owned::Circle(c) => Owned::Circle(Circle::new(c.center + motion, c.radius)),
             Owned::Segment(s) => Owned::Segment(Segment::new(s.a + motion, s.b + motion)),
             Owned::Polygon(v) => Owned::Polygon(v.iter().map(|p| *p + motion).collect()),
         }
@@ -496,7 +496,7 @@ impl Owned {
     pub fn literal(&self) -> String {
         match self {
             Owned::Circle(c) => format!(
-                "Shape::Circle(Disc::new({}, {}))",
+                "Shape::Circle(Circle::new({}, {}))",
                 vec2(c.center),
                 float(c.radius)
             ),

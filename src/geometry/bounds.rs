@@ -1,10 +1,10 @@
 //! Bounding circles for the broad phase, and the size that scales the tolerance.
 
-use super::{Disc, Segment};
+use super::{Circle, Segment};
 use bevy::math::{Vec2, bounding::BoundingCircle};
 
-impl Disc {
-    /// The disc itself, as a [`BoundingCircle`] (a negative or NaN radius: a point).
+impl Circle {
+    /// The circle itself, as a [`BoundingCircle`] (a negative or NaN radius: a point).
     #[inline]
     pub fn bounding_circle(&self) -> BoundingCircle {
         BoundingCircle::new(self.center, self.radius.max(0.0))
@@ -131,7 +131,7 @@ impl BoundingBox {
         0.5 * self.min.distance(self.max)
     }
 
-    /// Whether the closed box and the closed disc of `radius` around `center` share a point
+    /// Whether the closed box and the closed circle of `radius` around `center` share a point
     /// (up to rounding in the distance: pad the box for a conservative answer).
     #[inline]
     pub fn touches_circle(&self, center: Vec2, radius: f32) -> bool {

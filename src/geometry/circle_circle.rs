@@ -1,15 +1,15 @@
-//! Circle–circle: two solid discs. The overlap test compares squared lengths; the crossing
+//! Circle–circle: two solid circles. The overlap test compares squared lengths; the crossing
 //! points come from the law of cosines on the triangle of the two centres and a crossing point.
 
-use super::{Containment, Disc, Intersection, MAX_COORDINATE, Points, TOLERANCE, push_unique};
+use super::{Circle, Containment, Intersection, MAX_COORDINATE, Points, TOLERANCE, push_unique};
 
-/// Whether two discs overlap: `|c₁ − c₂|² ≤ (r₁ + r₂)²`, no square root.
+/// Whether two circles overlap: `|c₁ − c₂|² ≤ (r₁ + r₂)²`, no square root.
 ///
 /// (The broad phase makes the same comparison on bounding circles, inline, on values that the
 /// prepare stage has already checked.) A negative radius or non-finite input gives `false` (a NaN or infinite centre makes the squared distance fail the
 /// comparison; the radii are checked, so the right side stays finite).
 #[inline]
-pub fn overlap_circle_circle(first: Disc, second: Disc) -> bool {
+pub fn overlap_circle_circle(first: Circle, second: Circle) -> bool {
     let reach = first.radius + second.radius;
     first.radius >= 0.0
         && second.radius >= 0.0
@@ -17,17 +17,17 @@ pub fn overlap_circle_circle(first: Disc, second: Disc) -> bool {
         && first.center.distance_squared(second.center) <= reach * reach
 }
 
-/// The points where two circumferences cross or touch, or which disc holds the other.
+/// The points where two circumferences cross or touch, or which circle holds the other.
 ///
 /// With `d` the distance between centres:
 /// - `d > r₁ + r₂`: apart, `None`;
 /// - `d` within tolerance of `r₁ + r₂`: touching outside, one point between the centres;
 /// - `d` within tolerance of `|r₁ − r₂|`: touching inside, one point on the larger circle;
-/// - `d < |r₁ − r₂|`: the smaller disc inside the larger, no points;
+/// - `d < |r₁ − r₂|`: the smaller circle inside the larger, no points;
 /// - both `d` and `|r₁ − r₂|` within tolerance of zero: the same circle,
 ///   [`Containment::Coincident`];
 /// - otherwise two points, the one left of the line from the first centre to the second first.
-pub fn intersect_circle_circle(first: Disc, second: Disc) -> Option<Intersection> {
+pub fn intersect_circle_circle(first: Circle, second: Circle) -> Option<Intersection> {
     if !overlap_circle_circle(first, second) {
         return None;
     }

@@ -1,7 +1,7 @@
 //! One entry point for any two shapes: the pair functions, each written once, in either order.
 
 use super::{
-    Disc, Intersection, Segment, intersect_circle_circle, intersect_polygon_circle,
+    Circle, Intersection, Segment, intersect_circle_circle, intersect_polygon_circle,
     intersect_polygon_polygon, intersect_polygon_segment, intersect_segment_circle,
     intersect_segment_segment, overlap_circle_circle, overlap_polygon_circle,
     overlap_polygon_polygon, overlap_polygon_segment, overlap_segment_circle,
@@ -13,8 +13,8 @@ use bevy::math::{Vec2, bounding::BoundingCircle};
 /// [module docs](super#the-shapes)).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Shape<'a> {
-    /// A circle: a solid disc.
-    Circle(Disc),
+    /// A circle: a solid circle.
+    Circle(Circle),
     /// A segment.
     Segment(Segment),
     /// A solid polygon, convex or concave, given by its vertex loop.

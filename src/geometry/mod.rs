@@ -1,4 +1,4 @@
-//! Pure 2D geometry: overlap tests, outline crossings and sweeps for discs, segments and
+//! Pure 2D geometry: overlap tests, outline crossings and sweeps for circles, segments and
 //! polygons.
 //!
 //! Nothing here knows about the ECS: every function takes shapes in one common frame (the plugin
@@ -8,9 +8,9 @@
 //! for the range.
 //!
 //! # The shapes
-//! - A circle is a [`Disc`]: a **solid disc**, `center` and `radius ≥ 0`. Its outline is its
+//! - [`Circle`]: a **solid** circle (a disc), `center` and `radius ≥ 0`. Its outline is its
 //!   circumference. A zero radius makes it a point. (Bevy's own `Circle` primitive is only a
-//!   radius; a `Disc` is placed.)
+//!   radius; this one is placed. With both in scope, name this one `geometry::Circle`.)
 //! - [`Segment`]: the closed line segment from `a` to `b`; it is its own outline. `a == b` makes it
 //!   a point.
 //! - A polygon: a `&[Vec2]` vertex loop (the last vertex joins the first, no repeated closing
@@ -40,7 +40,7 @@
 //!
 //! **Ray casts** ask where a ray first meets a shape, and where it leaves a solid one:
 //! [`ray_cast`] for any [`Shape`], or [`ray_circle`], [`ray_segment`] and [`ray_polygon`];
-//! [`RayHit`] gives the distance, point and normal, whether the ray starts inside, and the exit.
+//! [`RayIntersection`] gives the distance, point and normal, whether the ray starts inside, and the exit.
 //! [`closest_point`] gives the point of a shape nearest to a point, and its distance. Both are
 //! what the plugin's spatial queries answer with.
 //!
@@ -93,7 +93,7 @@ pub use point::{ClosestPoint, closest_point, point_in_circle, point_in_polygon};
 pub use polygon_circle::{intersect_polygon_circle, overlap_polygon_circle};
 pub use polygon_polygon::{intersect_polygon_polygon, overlap_polygon_polygon};
 pub use polygon_segment::{intersect_polygon_segment, overlap_polygon_segment};
-pub use ray_cast::{RayExit, RayHit, ray_cast, ray_circle, ray_polygon, ray_segment};
+pub use ray_cast::{RayExit, RayIntersection, ray_cast, ray_circle, ray_polygon, ray_segment};
 pub use segment_circle::{intersect_segment_circle, overlap_segment_circle};
 pub use segment_segment::{intersect_segment_segment, overlap_segment_segment};
 pub use sweep::{
@@ -118,7 +118,7 @@ pub const MAX_COORDINATE: f32 = 1e18;
 /// under `f32`'s normal range (`1.2e-38`) and lose their precision; so a shape smaller than it
 /// (a radius, a segment's length or a polygon's extent between zero and `MIN_SIZE`), or a gap
 /// narrower than it, is not resolved: two such shapes apart may be reported touching. Nothing
-/// panics or returns NaN there. Zero is exact: a disc of radius zero, or a zero-length segment,
+/// panics or returns NaN there. Zero is exact: a circle of radius zero, or a zero-length segment,
 /// is a point. Shapes from `MIN_SIZE` to [`MAX_COORDINATE`] are answered as shapes of
 /// ordinary size are: scaled by a power of two, a pair's answer is scaled by exactly that
 /// factor. Not always where the pair is degenerate within the tolerance (an exact tangency,
@@ -131,23 +131,23 @@ pub const MAX_COORDINATE: f32 = 1e18;
 /// warning, a collider whose world size falls there (a tiny scale).
 pub const MIN_SIZE: f32 = 1e-18;
 
-/// A solid disc: every point within `radius` of `center`, circumference included.
+/// A solid circle (a disc): every point within `radius` of `center`, circumference included.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Disc {
+pub struct Circle {
     /// The centre.
     pub center: Vec2,
-    /// The radius, `≥ 0`; zero makes the disc a point.
+    /// The radius, `≥ 0`; zero makes the circle a point.
     pub radius: f32,
 }
 
-impl Disc {
-    /// A disc of `radius` around `center`.
+impl Circle {
+    /// A circle of `radius` around `center`.
     #[inline]
     pub const fn new(center: Vec2, radius: f32) -> Self {
         Self { center, radius }
     }
 
-    /// Whether the disc is usable: centre within [`MAX_COORDINATE`] and
+    /// Whether the circle is usable: centre within [`MAX_COORDINATE`] and
     /// `0 ≤ radius ≤ MAX_COORDINATE` (so NaN and infinities are not).
     #[inline]
     pub fn is_valid(&self) -> bool {

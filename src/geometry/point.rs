@@ -1,6 +1,6 @@
 //! Point-in-shape tests, and the point of a shape nearest to a point.
 
-use super::{Disc, Shape, all_in_range, edges, in_range};
+use super::{Circle, Shape, all_in_range, edges, in_range};
 use bevy::math::Vec2;
 
 /// The point of a shape nearest to a given point: see [`closest_point`].
@@ -14,7 +14,7 @@ pub struct ClosestPoint {
 }
 
 /// The point of the closed `shape` nearest to `point`, and how far it is: zero, and `point`
-/// itself, when `point` lies in the shape (inside a disc or polygon, or on its outline).
+/// itself, when `point` lies in the shape (inside a circle or polygon, or on its outline).
 ///
 /// Non-finite or out-of-range input gives `None`.
 pub fn closest_point(shape: Shape, point: Vec2) -> Option<ClosestPoint> {
@@ -56,11 +56,11 @@ pub fn closest_point(shape: Shape, point: Vec2) -> Option<ClosestPoint> {
     })
 }
 
-/// Whether `point` lies in the solid disc `circle`, circumference included: `|p − c|² ≤ r²`.
+/// Whether `point` lies in the solid circle `circle`, circumference included: `|p − c|² ≤ r²`.
 ///
 /// Non-finite input or a negative radius gives `false`.
 #[inline]
-pub fn point_in_circle(point: Vec2, circle: Disc) -> bool {
+pub fn point_in_circle(point: Vec2, circle: Circle) -> bool {
     circle.is_valid()
         && in_range(point)
         && point.distance_squared(circle.center) <= circle.radius * circle.radius

@@ -1,22 +1,22 @@
-//! Polygon–circle: a solid polygon, convex or concave, against a solid disc.
+//! Polygon–circle: a solid polygon, convex or concave, against a solid circle.
 
 use super::point::{crosses_ray, nearest_outline_point};
 use super::segment_circle::push_crossings;
 use super::{
-    Containment, Disc, Intersection, Points, Segment, TOLERANCE, all_in_range,
+    Circle, Containment, Intersection, Points, Segment, TOLERANCE, all_in_range,
     bounds::polygon_size, drop_near_duplicates, edges, next_vertex,
 };
 use bevy::math::Vec2;
 
-/// Whether a solid polygon and a solid disc overlap: an edge comes within `r` of the centre, or
+/// Whether a solid polygon and a solid circle overlap: an edge comes within `r` of the centre, or
 /// the centre lies inside the polygon (crossing number).
 ///
-/// Together the two tests cover both containments: a polygon inside the disc has its edges
-/// within `r`, a disc inside the polygon has its centre inside. No square root; for most
+/// Together the two tests cover both containments: a polygon inside the circle has its edges
+/// within `r`, a circle inside the polygon has its centre inside. No square root; for most
 /// polygons every edge is classified at once, near the circle or clearly beyond it, and only
 /// the near ones get the exact distance. A negative radius or non-finite input gives `false`.
 #[inline]
-pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Disc) -> bool {
+pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Circle) -> bool {
     if !(circle.is_valid() && all_in_range(vertices)) {
         return false;
     }
@@ -40,11 +40,11 @@ pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Disc) -> bool {
 /// The points where a polygon's edges cross or touch a circumference, ordered along the
 /// polygon's outline; or, when they do not meet, which shape holds the other.
 ///
-/// A vertex lying on the circle is reported once. With no points, the polygon is inside the disc
-/// ([`Containment::FirstInSecond`]) when its vertices are, and the disc inside the polygon
+/// A vertex lying on the circle is reported once. With no points, the polygon is inside the circle
+/// ([`Containment::FirstInSecond`]) when its vertices are, and the circle inside the polygon
 /// ([`Containment::SecondInFirst`]) when its centre is: in a concave polygon's pocket, not its
 /// notch.
-pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Disc) -> Option<Intersection> {
+pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Intersection> {
     if !(circle.is_valid() && all_in_range(vertices)) {
         return None;
     }
@@ -190,7 +190,7 @@ mod tests {
         assert_eq!(near_edges(&many[..2], Vec2::ZERO, 1.0), None);
         // A bullet deep inside a polygon too large for the bits still gets its answer.
         assert_eq!(
-            intersect_polygon_circle(&many, Disc::new(Vec2::ZERO, 1.0)),
+            intersect_polygon_circle(&many, Circle::new(Vec2::ZERO, 1.0)),
             Some(Intersection::contained(Containment::SecondInFirst))
         );
     }

@@ -1,4 +1,4 @@
-//! Rays against discs, segments and capsules: the primitives that sweeps are built from.
+//! Rays against circles, segments and capsules: the primitives that sweeps are built from.
 //!
 //! A ray here is the closed segment of points `origin + t·direction` for `t ∈ [0, 1]`; each
 //! function returns the **earliest** such `t` at which the point lies in the closed shape, with
@@ -12,12 +12,12 @@
 //! is the segment's direction out of that end (the limit of a capsule's end cap as its radius
 //! shrinks to zero): `−direction`, normalised.
 
-use super::{Disc, Segment};
+use super::{Circle, Segment};
 use bevy::math::Vec2;
 
 /// Where a ray first meets a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct RayHit {
+pub(crate) struct RayEntry {
     /// The ray parameter, in `[0, 1]`: the hit is at `origin + time·direction`.
     pub time: f32,
     /// The shape's unit outward normal at the hit, facing the ray.
@@ -55,7 +55,7 @@ fn facing(normal: Vec2, direction: Vec2) -> Vec2 {
     }
 }
 
-impl RayHit {
+impl RayEntry {
     #[inline]
     fn new(time: f32, normal: Vec2) -> Self {
         Self {
@@ -65,27 +65,27 @@ impl RayHit {
     }
 }
 
-/// Below this fraction of the distance to the foot of the perpendicular, a disc's radius is
+/// Below this fraction of the distance to the foot of the perpendicular, a circle's radius is
 /// "tiny": the rounding of the entry point, a few ulps of that distance, is no longer small
 /// against it.
 const TINY_DISC: f32 = 1.0 / 256.0;
 
-/// The normal at the entry into a disc whose radius is [tiny](TINY_DISC) against the distance
+/// The normal at the entry into a circle whose radius is [tiny](TINY_DISC) against the distance
 /// travelled: `(u⊥·m)·u⊥ − half_chord·u`, over the radius.
 ///
 /// The entry point seen from the centre is `m + s·u`, with `s = along − half_chord` and
 /// `m = −along·u + (u⊥·m)·u⊥`. Computed as that sum, its two terms of size `along` cancel, and
-/// for a tiny disc what is left is rounding, which may even point along the ray. Cancelling
+/// for a tiny circle what is left is rounding, which may even point along the ray. Cancelling
 /// them exactly leaves the offset across the ray and the half chord back along it, both of the
-/// disc's size. The part along the ray, `−half_chord`, is never positive, so the normal faces
-/// the ray; where the ray passes through the centre of a disc of radius zero both vanish and
+/// circle's size. The part along the ray, `−half_chord`, is never positive, so the normal faces
+/// the ray; where the ray passes through the centre of a circle of radius zero both vanish and
 /// the normal is the head-on `−u`.
 #[cold]
 fn tiny_disc_normal(unit: Vec2, across: f32, half_chord: f32) -> Vec2 {
     unit_or(unit.perp() * across - unit * half_chord, -unit)
 }
 
-/// The earliest point of the ray in the solid disc.
+/// The earliest point of the ray in the solid circle.
 ///
 /// With `m = origin − center`, `u` the unit direction and `L` the ray's length, the ray meets the
 /// circle where `|m + s·u|² = r²`, `s = t·L`: a quadratic in `s`. It is solved in the stable form
@@ -98,8 +98,8 @@ fn tiny_disc_normal(unit: Vec2, across: f32, half_chord: f32) -> Vec2 {
 ///
 /// The normal is the entry point seen from the centre, `m + s·u`, normalised: the point where
 /// the ray is at the time given, so the two agree even where a graze makes that time uncertain.
-/// For a [tiny](TINY_DISC) disc it is worked out without that sum: see [`tiny_disc_normal`].
-pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayHit> {
+/// For a [tiny](TINY_DISC) circle it is worked out without that sum: see [`tiny_disc_normal`].
+pub(crate) fn ray_circle(origin: Vec2, direction: Vec2, disc: Circle) -> Option<RayEntry> {
     let (length, unit) = length_and_direction(direction)?;
     let offset = origin - disc.center;
     let radius = disc.radius;
@@ -108,7 +108,7 @@ pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayH
     let outside = offset.length_squared() - radius * radius;
     if outside <= 0.0 {
         // The origin is in the disc.
-        return Some(RayHit::new(0.0, unit_or(offset, -unit)));
+        return Some(RayEntry::new(0.0, unit_or(offset, -unit)));
     }
     let along = -unit.dot(offset);
     if along <= 0.0 {
@@ -130,7 +130,7 @@ pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayH
     } else {
         tiny_disc_normal(unit, across, half_chord)
     };
-    Some(RayHit::new(entry / length, normal))
+    Some(RayEntry::new(entry / length, normal))
 }
 
 /// The earliest point of the ray on the closed segment.
@@ -150,7 +150,7 @@ pub(crate) fn ray_disc(origin: Vec2, direction: Vec2, disc: Disc) -> Option<RayH
 ///
 /// When the ray runs along the segment's line it meets the nearer end (or starts on the
 /// segment); a zero-length segment is a point, hit only by a ray through it.
-pub(crate) fn ray_segment(origin: Vec2, direction: Vec2, segment: Segment) -> Option<RayHit> {
+pub(crate) fn ray_segment(origin: Vec2, direction: Vec2, segment: Segment) -> Option<RayEntry> {
     if direction == Vec2::ZERO {
         return None;
     }
@@ -179,7 +179,7 @@ pub(crate) fn ray_segment(origin: Vec2, direction: Vec2, segment: Segment) -> Op
     if !(0.0..=denominator).contains(&numerator) {
         return None;
     }
-    Some(RayHit::new(
+    Some(RayEntry::new(
         numerator / denominator,
         edge_normal(direction, edge),
     ))
@@ -205,7 +205,7 @@ fn edge_normal(direction: Vec2, edge: Vec2) -> Vec2 {
 /// crossing's projection onto the ray: the moving point is at the crossing then, up to its
 /// rounding, however ill-conditioned the crossing of two nearly parallel lines is.
 #[cold]
-fn near_parallel(direction: Vec2, edge: Vec2, to: [Vec2; 2], sides: [f32; 2]) -> Option<RayHit> {
+fn near_parallel(direction: Vec2, edge: Vec2, to: [Vec2; 2], sides: [f32; 2]) -> Option<RayEntry> {
     let [to_a, to_b] = to;
     let [a_side, b_side] = sides;
     let crossing = if a_side.abs() <= b_side.abs() {
@@ -218,7 +218,7 @@ fn near_parallel(direction: Vec2, edge: Vec2, to: [Vec2; 2], sides: [f32; 2]) ->
     if !(0.0..=length_squared).contains(&along) {
         return None;
     }
-    Some(RayHit::new(
+    Some(RayEntry::new(
         along / length_squared,
         edge_normal(direction, edge),
     ))
@@ -226,7 +226,7 @@ fn near_parallel(direction: Vec2, edge: Vec2, to: [Vec2; 2], sides: [f32; 2]) ->
 
 /// A ray on the segment's line (or parallel to it within rounding): the nearer end, head-on, or
 /// `t = 0` when the origin lies between the ends.
-fn along_the_line(origin: Vec2, direction: Vec2, segment: Segment) -> Option<RayHit> {
+fn along_the_line(origin: Vec2, direction: Vec2, segment: Segment) -> Option<RayEntry> {
     let unit = unit_or(direction, Vec2::Y);
     // Off the line (parallel but apart): the exact side test of the origin says so.
     let edge = segment.b - segment.a;
@@ -240,23 +240,23 @@ fn along_the_line(origin: Vec2, direction: Vec2, segment: Segment) -> Option<Ray
     if near <= 0.0 && far >= 0.0 {
         // The origin lies on the segment.
         let normal = facing(unit_or(edge.perp(), -unit), direction);
-        return Some(RayHit::new(0.0, normal));
+        return Some(RayEntry::new(0.0, normal));
     }
-    (near > 0.0 && near <= length_squared).then(|| RayHit::new(near / length_squared, -unit))
+    (near > 0.0 && near <= length_squared).then(|| RayEntry::new(near / length_squared, -unit))
 }
 
 /// The earliest point of the ray in the capsule: every point within `radius` of `segment`.
 ///
-/// The capsule is a slab `|height| ≤ r` about the segment's line, capped by the discs around the
+/// The capsule is a slab `|height| ≤ r` about the segment's line, capped by the circles around the
 /// two ends. Outside the slab, the ray enters it at `t = (|h₀| − r) / |rate|` (`h₀` the origin's
 /// signed height, `rate` the height's change along the ray); if the foot of that entry point
 /// lies between the ends, that is the hit, on the flat side. Otherwise (and when the origin is
-/// already in the slab but beyond an end) the ray can only enter through the disc of that end:
+/// already in the slab but beyond an end) the ray can only enter through the circle of that end:
 /// a straight line leaves the slab at most once, so it must cross the end's cap line, which
-/// lies in that disc, before any other part. Heights are measured with the unit normal, as
+/// lies in that circle, before any other part. Heights are measured with the unit normal, as
 /// distances, so `|h₀| − r` does not lose the small gap near a graze.
 ///
-/// A radius of zero is the segment itself, tested as such. For a tiny radius the end discs can
+/// A radius of zero is the segment itself, tested as such. For a tiny radius the end circles can
 /// be missed by rounding while the flat sides' feet fall a hair beyond the ends (a ray through
 /// a polygon's vertex); the segment test, which cannot slip between two edges, is then asked.
 pub(crate) fn ray_capsule(
@@ -264,7 +264,7 @@ pub(crate) fn ray_capsule(
     direction: Vec2,
     segment: Segment,
     radius: f32,
-) -> Option<RayHit> {
+) -> Option<RayEntry> {
     if direction == Vec2::ZERO {
         return None;
     }
@@ -272,7 +272,7 @@ pub(crate) fn ray_capsule(
         return ray_segment(origin, direction, segment);
     }
     let Some((length, along_unit)) = length_and_direction(segment.b - segment.a) else {
-        return ray_disc(origin, direction, Disc::new(segment.a, radius));
+        return ray_circle(origin, direction, Circle::new(segment.a, radius));
     };
     if segment.distance_squared_to(origin) <= radius * radius {
         // The origin is in the capsule.
@@ -280,7 +280,7 @@ pub(crate) fn ray_capsule(
             origin - segment.closest_point(origin),
             -unit_or(direction, Vec2::Y),
         );
-        return Some(RayHit::new(0.0, normal));
+        return Some(RayEntry::new(0.0, normal));
     }
     let normal = along_unit.perp();
     let from_a = origin - segment.a;
@@ -297,7 +297,7 @@ pub(crate) fn ray_capsule(
         }
         let foot = along_unit.dot(from_a) + time * along_unit.dot(direction);
         if (0.0..=length).contains(&foot) {
-            return Some(RayHit::new(time, normal * height.signum()));
+            return Some(RayEntry::new(time, normal * height.signum()));
         }
         foot
     } else {
@@ -306,7 +306,7 @@ pub(crate) fn ray_capsule(
             // In the slab beside the segment, though the distance test said outside: on the
             // flat side within rounding (a huge radius), and moving further in. It touches at
             // once; the end discs, far off, would put the touch much later.
-            return Some(RayHit::new(0.0, normal * height.signum()));
+            return Some(RayEntry::new(0.0, normal * height.signum()));
         }
         foot
     };
@@ -314,7 +314,7 @@ pub(crate) fn ray_capsule(
     // outside the capsule); if it moves out of the disc, away from the end, the distance to the
     // capsule, a convex set, only grows: that is no hit.
     let end = if foot < 0.0 { segment.a } else { segment.b };
-    ray_disc(origin, direction, Disc::new(end, radius))
+    ray_circle(origin, direction, Circle::new(end, radius))
         .filter(|hit| hit.time > 0.0 || hit.normal.dot(direction) <= 0.0)
         .or_else(|| ray_segment(origin, direction, segment))
 }
@@ -329,7 +329,7 @@ mod tests {
         Vec2::new(x, y)
     }
 
-    fn assert_hit(hit: Option<RayHit>, time: f32, normal: Vec2) {
+    fn assert_hit(hit: Option<RayEntry>, time: f32, normal: Vec2) {
         let hit = hit.unwrap_or_else(|| panic!("expected a hit at {time}"));
         assert!(
             (hit.time - time).abs() <= CLOSE,
@@ -343,58 +343,62 @@ mod tests {
         );
     }
 
-    // Disc.
+    // Circle.
 
     #[test]
     fn disc_head_on() {
         // From (−10, 0) by 20 along x into the unit disc: meets x = −1 at t = 9/20.
-        let hit = ray_disc(v(-10.0, 0.0), v(20.0, 0.0), Disc::new(Vec2::ZERO, 1.0));
+        let hit = ray_circle(v(-10.0, 0.0), v(20.0, 0.0), Circle::new(Vec2::ZERO, 1.0));
         assert_hit(hit, 0.45, v(-1.0, 0.0));
     }
 
     #[test]
     fn disc_off_centre_entry() {
         // Along y = 3 into a disc of radius 5: enters at x = −4.
-        let hit = ray_disc(v(-10.0, 3.0), v(20.0, 0.0), Disc::new(Vec2::ZERO, 5.0));
+        let hit = ray_circle(v(-10.0, 3.0), v(20.0, 0.0), Circle::new(Vec2::ZERO, 5.0));
         assert_hit(hit, 0.3, v(-0.8, 0.6));
     }
 
     #[test]
     fn disc_tangent_touches() {
-        let hit = ray_disc(v(-10.0, 5.0), v(20.0, 0.0), Disc::new(Vec2::ZERO, 5.0));
+        let hit = ray_circle(v(-10.0, 5.0), v(20.0, 0.0), Circle::new(Vec2::ZERO, 5.0));
         assert_hit(hit, 0.5, v(0.0, 1.0));
     }
 
     #[test]
     fn disc_missed_short_away_and_zero() {
-        let disc = Disc::new(Vec2::ZERO, 1.0);
+        let disc = Circle::new(Vec2::ZERO, 1.0);
         // Passes above.
-        assert_eq!(ray_disc(v(-10.0, 1.5), v(20.0, 0.0), disc), None);
+        assert_eq!(ray_circle(v(-10.0, 1.5), v(20.0, 0.0), disc), None);
         // Stops short.
-        assert_eq!(ray_disc(v(-10.0, 0.0), v(8.0, 0.0), disc), None);
+        assert_eq!(ray_circle(v(-10.0, 0.0), v(8.0, 0.0), disc), None);
         // Points away.
-        assert_eq!(ray_disc(v(-10.0, 0.0), v(-8.0, 0.0), disc), None);
+        assert_eq!(ray_circle(v(-10.0, 0.0), v(-8.0, 0.0), disc), None);
         // Has no length.
-        assert_eq!(ray_disc(v(-10.0, 0.0), Vec2::ZERO, disc), None);
+        assert_eq!(ray_circle(v(-10.0, 0.0), Vec2::ZERO, disc), None);
     }
 
     #[test]
     fn disc_reached_exactly_at_the_end() {
-        let hit = ray_disc(v(-10.0, 0.0), v(9.0, 0.0), Disc::new(Vec2::ZERO, 1.0));
+        let hit = ray_circle(v(-10.0, 0.0), v(9.0, 0.0), Circle::new(Vec2::ZERO, 1.0));
         assert_hit(hit, 1.0, v(-1.0, 0.0));
     }
 
     #[test]
     fn disc_origin_inside_hits_at_once() {
-        let hit = ray_disc(v(0.5, 0.0), v(3.0, 1.0), Disc::new(Vec2::ZERO, 1.0));
+        let hit = ray_circle(v(0.5, 0.0), v(3.0, 1.0), Circle::new(Vec2::ZERO, 1.0));
         assert_hit(hit, 0.0, v(1.0, 0.0));
     }
 
     #[test]
     fn disc_of_zero_radius_is_hit_only_through_its_point() {
-        let point = Disc::new(v(5.0, 0.0), 0.0);
-        assert_hit(ray_disc(Vec2::ZERO, v(10.0, 0.0), point), 0.5, v(-1.0, 0.0));
-        assert_eq!(ray_disc(v(0.0, 0.1), v(10.0, 0.0), point), None);
+        let point = Circle::new(v(5.0, 0.0), 0.0);
+        assert_hit(
+            ray_circle(Vec2::ZERO, v(10.0, 0.0), point),
+            0.5,
+            v(-1.0, 0.0),
+        );
+        assert_eq!(ray_circle(v(0.0, 0.1), v(10.0, 0.0), point), None);
     }
 
     #[test]
@@ -403,9 +407,9 @@ mod tests {
         // there, moving 1/4, meets it halfway. Only differences of nearby numbers enter the
         // quadratic, so nothing of the gap is lost to the coordinates' size.
         let center = v(1.0e6, 2.0e5);
-        let disc = Disc::new(center, 3.0);
+        let disc = Circle::new(center, 3.0);
         let origin = center - v(3.125, 0.0);
-        let hit = ray_disc(origin, v(0.25, 0.0), disc);
+        let hit = ray_circle(origin, v(0.25, 0.0), disc);
         assert_hit(hit, 0.5, v(-1.0, 0.0));
     }
 
@@ -413,9 +417,9 @@ mod tests {
     fn disc_graze_does_not_cancel() {
         // The origin a hair outside a large circle, moving inwards slowly: the naive root
         // `along − half_chord` would subtract two numbers near 1000.
-        let disc = Disc::new(Vec2::ZERO, 1000.0);
+        let disc = Circle::new(Vec2::ZERO, 1000.0);
         let origin = v(-1000.0 - 1e-3, 0.0);
-        let hit = ray_disc(origin, v(2e-3, 0.0), disc).unwrap();
+        let hit = ray_circle(origin, v(2e-3, 0.0), disc).unwrap();
         assert!((hit.time - 0.5).abs() < 0.05, "{hit:?}");
     }
 
@@ -423,13 +427,13 @@ mod tests {
     fn disc_far_smaller_than_the_distance_travelled_keeps_a_facing_normal() {
         // A radius of 1.4e-10 a tenth away: the entry point's offset from the centre is far
         // below the rounding of the origin's; the normal is still the circle's, facing the ray.
-        let disc = Disc::new(Vec2::ZERO, 1.4327146e-10);
-        let hit = ray_disc(v(-0.1, 0.0), v(5.875, 1.9645086e-10), disc).unwrap();
+        let disc = Circle::new(Vec2::ZERO, 1.4327146e-10);
+        let hit = ray_circle(v(-0.1, 0.0), v(5.875, 1.9645086e-10), disc).unwrap();
         assert!(hit.normal.dot(v(1.0, 0.0)) < -0.999, "{hit:?}");
         assert!((hit.normal.length() - 1.0).abs() < 1e-6, "{hit:?}");
         // Through the centre of a point: head-on.
-        let point = Disc::new(v(0.0, 0.74705505), 0.0);
-        let hit = ray_disc(Vec2::ZERO, v(0.0, 24.094604), point).unwrap();
+        let point = Circle::new(v(0.0, 0.74705505), 0.0);
+        let hit = ray_circle(Vec2::ZERO, v(0.0, 24.094604), point).unwrap();
         assert_eq!(hit.normal, v(0.0, -1.0));
     }
 

@@ -2,13 +2,13 @@
 
 use super::bounds::BoundingBox;
 use super::ray::{self, unit_or};
-use super::{Disc, Segment, Shape, TOLERANCE, all_in_range, edges, in_range, point_in_polygon};
+use super::{Circle, Segment, Shape, TOLERANCE, all_in_range, edges, in_range, point_in_polygon};
 use bevy::math::{Ray2d, Vec2};
 use smallvec::SmallVec;
 
 /// Where a ray meets a shape: see [`ray_cast`] for the conventions.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayHit {
+pub struct RayIntersection {
     /// How far along the ray it first meets the shape; zero when it starts in it.
     pub distance: f32,
     /// Where: `origin + direction × distance`.
@@ -41,18 +41,18 @@ pub struct RayExit {
 /// A ray starts at `ray.origin` and runs along the unit `ray.direction` for `max_distance`
 /// (which may be `f32::INFINITY`); distances are measured along it, in world units. The answer
 /// is the first point of the ray in the closed shape: touching counts, a graze is a hit. For
-/// the solid shapes (discs and polygons) it also says where the ray leaves the shape again, if
+/// the solid shapes (circles and polygons) it also says where the ray leaves the shape again, if
 /// it does before `max_distance`: the end of the first stretch of the ray inside the shape (a
 /// concave polygon may be entered again further on; [`intersect`](super::intersect) with a
 /// segment gives every crossing).
 ///
 /// A ray whose origin lies in the shape (on its outline included) hits at distance zero, at the
-/// origin, and says so ([`RayHit::starts_inside`]). A negative or NaN `max_distance`, or input
+/// origin, and says so ([`RayIntersection::starts_inside`]). A negative or NaN `max_distance`, or input
 /// that the overlap tests reject (see [`MAX_COORDINATE`](super::MAX_COORDINATE)), hits nothing;
 /// no answer holds NaN. The entry is found with the same exact ray primitives as the
 /// [sweeps](mod@super::sweep), so a ray through a polygon's vertex never slips between its edges.
 #[inline]
-pub fn ray_cast(ray: Ray2d, max_distance: f32, shape: Shape) -> Option<RayHit> {
+pub fn ray_cast(ray: Ray2d, max_distance: f32, shape: Shape) -> Option<RayIntersection> {
     match shape {
         Shape::Circle(disc) => ray_circle(ray, max_distance, disc),
         Shape::Segment(segment) => ray_segment(ray, max_distance, segment),
@@ -80,38 +80,38 @@ fn at(ray: Ray2d, distance: f32) -> Vec2 {
     ray.origin + *ray.direction * distance
 }
 
-/// A ray against a solid disc.
+/// A ray against a solid circle.
 ///
 /// The exit is the far root of `|m + s·u|² = r²` (with `m = origin − center`): `s = along +
 /// half_chord`, `along = −u·m`, `half_chord = √((r − h)(r + h))` for `h` the centre's distance
-/// from the ray's line, as in the stable entry of the sweeps' disc test.
-pub fn ray_circle(ray: Ray2d, max_distance: f32, disc: Disc) -> Option<RayHit> {
-    if !(valid(ray, max_distance) && disc.is_valid()) {
+/// from the ray's line, as in the stable entry of the sweeps' circle test.
+pub fn ray_circle(ray: Ray2d, max_distance: f32, circle: Circle) -> Option<RayIntersection> {
+    if !(valid(ray, max_distance) && circle.is_valid()) {
         return None;
     }
-    let reach = reach(ray, max_distance, disc.center, disc.radius);
+    let reach = reach(ray, max_distance, circle.center, circle.radius);
     let direction = *ray.direction;
-    let offset = ray.origin - disc.center;
-    let starts_inside = offset.length_squared() <= disc.radius * disc.radius;
+    let offset = ray.origin - circle.center;
+    let starts_inside = offset.length_squared() <= circle.radius * circle.radius;
     let (distance, entry_normal) = if starts_inside {
         (0.0, -direction)
     } else {
-        let entry = ray::ray_disc(ray.origin, direction * reach, disc)?;
+        let entry = ray::ray_circle(ray.origin, direction * reach, circle)?;
         (entry.time * reach, entry.normal)
     };
     let along = -direction.dot(offset);
-    let height = direction.perp_dot(offset).abs().min(disc.radius);
-    let half_chord = ((disc.radius - height) * (disc.radius + height)).sqrt();
+    let height = direction.perp_dot(offset).abs().min(circle.radius);
+    let half_chord = ((circle.radius - height) * (circle.radius + height)).sqrt();
     let exit_distance = (along + half_chord).max(distance);
     let exit = (exit_distance <= max_distance).then(|| {
         let point = at(ray, exit_distance);
         RayExit {
             distance: exit_distance,
             point,
-            normal: unit_or(point - disc.center, direction),
+            normal: unit_or(point - circle.center, direction),
         }
     });
-    Some(RayHit {
+    Some(RayIntersection {
         distance,
         point: at(ray, distance),
         normal: entry_normal,
@@ -122,7 +122,7 @@ pub fn ray_circle(ray: Ray2d, max_distance: f32, disc: Disc) -> Option<RayHit> {
 
 /// A ray against a segment: where it crosses or touches it; along the segment's line, its
 /// nearer end. A segment has no inside, so there is no exit.
-pub fn ray_segment(ray: Ray2d, max_distance: f32, segment: Segment) -> Option<RayHit> {
+pub fn ray_segment(ray: Ray2d, max_distance: f32, segment: Segment) -> Option<RayIntersection> {
     if !(valid(ray, max_distance) && segment.is_valid()) {
         return None;
     }
@@ -130,7 +130,7 @@ pub fn ray_segment(ray: Ray2d, max_distance: f32, segment: Segment) -> Option<Ra
     let reach = reach(ray, max_distance, center, segment.half_length());
     if reach == 0.0 {
         // No length: only a segment through the origin is met.
-        return (segment.distance_squared_to(ray.origin) == 0.0).then(|| RayHit {
+        return (segment.distance_squared_to(ray.origin) == 0.0).then(|| RayIntersection {
             distance: 0.0,
             point: ray.origin,
             normal: -*ray.direction,
@@ -141,7 +141,7 @@ pub fn ray_segment(ray: Ray2d, max_distance: f32, segment: Segment) -> Option<Ra
     let hit = ray::ray_segment(ray.origin, *ray.direction * reach, segment)?;
     let distance = hit.time * reach;
     let starts_inside = hit.time == 0.0;
-    Some(RayHit {
+    Some(RayIntersection {
         distance,
         point: at(ray, distance),
         normal: if starts_inside {
@@ -160,7 +160,7 @@ pub fn ray_segment(ray: Ray2d, max_distance: f32, segment: Segment) -> Option<Ra
 /// exit: the ray's crossings with the edges beyond the entry, in order; the first after which
 /// the ray is outside (tested halfway to the next crossing, by the crossing number) is where it
 /// leaves. Past the last crossing it is always outside.
-pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<RayHit> {
+pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<RayIntersection> {
     if !(valid(ray, max_distance) && !vertices.is_empty() && all_in_range(vertices)) {
         return None;
     }
@@ -190,7 +190,7 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
     } else {
         polygon_exit(ray, vertices, &crossings, distance, max_distance)
     };
-    Some(RayHit {
+    Some(RayIntersection {
         distance,
         point: at(ray, distance),
         normal,

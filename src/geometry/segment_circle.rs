@@ -1,31 +1,31 @@
-//! Segment–circle: a segment against a solid disc. The overlap test measures the distance from
+//! Segment–circle: a segment against a solid circle. The overlap test measures the distance from
 //! the centre to the segment's nearest point; the crossing points are the roots of
 //! `|a + t·(b − a) − c|² = r²`, a quadratic in `t`.
 
-use super::{Containment, Disc, Intersection, Points, Segment, TOLERANCE, push_unique};
+use super::{Circle, Containment, Intersection, Points, Segment, TOLERANCE, push_unique};
 use bevy::math::Vec2;
 
-/// Whether a segment touches a solid disc: the squared distance from the centre to the
+/// Whether a segment touches a solid circle: the squared distance from the centre to the
 /// segment's nearest point is at most `r²` (the nearest point is `a`, `b`, or the foot of the
 /// perpendicular; no square root).
 ///
-/// A segment wholly inside the disc overlaps it. A zero-length segment is a point. A negative
+/// A segment wholly inside the circle overlaps it. A zero-length segment is a point. A negative
 /// radius or non-finite input gives `false`.
 #[inline]
-pub fn overlap_segment_circle(segment: Segment, circle: Disc) -> bool {
+pub fn overlap_segment_circle(segment: Segment, circle: Circle) -> bool {
     circle.is_valid()
         && segment.is_valid()
         && segment.distance_squared_to(circle.center) <= circle.radius * circle.radius
 }
 
 /// The points where a segment crosses or touches a circumference, or
-/// [`Containment::FirstInSecond`] when the segment lies inside the disc.
+/// [`Containment::FirstInSecond`] when the segment lies inside the circle.
 ///
 /// Points are ordered from `segment.a` to `segment.b`: for a bullet that moved from `a` to `b`
-/// during a frame, the first point is where it entered the disc. A segment tangent to the circle
+/// during a frame, the first point is where it entered the circle. A segment tangent to the circle
 /// gives one point; an end lying on the circumference is a point. A zero-length segment is a
 /// point: it is the crossing point when it lies on the circumference, contained otherwise.
-pub fn intersect_segment_circle(segment: Segment, circle: Disc) -> Option<Intersection> {
+pub fn intersect_segment_circle(segment: Segment, circle: Circle) -> Option<Intersection> {
     if !overlap_segment_circle(segment, circle) {
         return None;
     }
@@ -53,7 +53,12 @@ pub fn intersect_segment_circle(segment: Segment, circle: Disc) -> Option<Inters
 /// Appends, in order from `a` to `b` and without near-duplicates, the points where `segment`
 /// meets the circumference of `circle`. Inputs are finite; the caller decides what overlap
 /// means when nothing is appended.
-pub(crate) fn push_crossings(segment: Segment, circle: Disc, tolerance: f32, points: &mut Points) {
+pub(crate) fn push_crossings(
+    segment: Segment,
+    circle: Circle,
+    tolerance: f32,
+    points: &mut Points,
+) {
     let direction = segment.b - segment.a;
     let length = direction.length();
     let radius = circle.radius;

@@ -1,7 +1,7 @@
 //! [`Bodies`]: every collider placed in the world this frame, as flat arrays. The prepare
 //! stage writes them; the broad and narrow phases read them.
 
-use crate::geometry::{BoundingBox, Disc, Segment, Shape};
+use crate::geometry::{BoundingBox, Circle, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
 use core::ops::Range;
@@ -9,7 +9,7 @@ use core::ops::Range;
 /// A collider placed in the world this frame.
 #[derive(Clone, Copy, Debug)]
 pub enum WorldShape {
-    Circle(Disc),
+    Circle(Circle),
     Segment(Segment),
     /// `Bodies::vertices[start..start + len]`. The polygon holds the circle of `inner_radius`
     /// around its bounding circle's centre, less a margin for rounding (see
@@ -82,7 +82,7 @@ impl Bodies {
         self.layers.resize(count, CollisionLayers::NONE);
         self.centers.resize(count, Vec2::ZERO);
         self.radii.resize(count, 0.0);
-        let nothing = WorldShape::Circle(Disc::new(Vec2::ZERO, 0.0));
+        let nothing = WorldShape::Circle(Circle::new(Vec2::ZERO, 0.0));
         self.shapes.resize(swept, nothing);
         self.motions.resize(swept, Vec2::ZERO);
         self.vertices.clear();
@@ -173,7 +173,7 @@ impl Bodies {
     #[inline(always)]
     pub fn shape(&self, index: usize) -> Shape<'_> {
         let Some(placed) = index.checked_sub(self.still) else {
-            return Shape::Circle(Disc::new(self.centers[index], self.radii[index]));
+            return Shape::Circle(Circle::new(self.centers[index], self.radii[index]));
         };
         match self.shapes[placed] {
             WorldShape::Circle(circle) => Shape::Circle(circle),
@@ -240,7 +240,7 @@ impl Bodies {
         let back = -self.motion(index);
         match self.shape(index) {
             _ if back == Vec2::ZERO => self.shape(index),
-            Shape::Circle(disc) => Shape::Circle(Disc::new(disc.center + back, disc.radius)),
+            Shape::Circle(disc) => Shape::Circle(Circle::new(disc.center + back, disc.radius)),
             Shape::Segment(segment) => {
                 Shape::Segment(Segment::new(segment.a + back, segment.b + back))
             }
@@ -333,7 +333,7 @@ impl CircleSlots<'_> {
         first: usize,
         entities: &[Entity],
         layers: Option<&[CollisionLayers]>,
-        discs: &[Disc],
+        discs: &[Circle],
     ) {
         self.write_entities(first, entities, layers);
         let (centers, radii) = self.bounds_mut(first..first + discs.len());
@@ -432,7 +432,7 @@ impl SweptSlots<'_> {
             .zip(&self.motions[slots.clone()]);
         let (centers, radii) = self.circles.bounds_mut(slots);
         for ((center, radius), (shape, &motion)) in centers.iter_mut().zip(radii).zip(paths) {
-            *shape = WorldShape::Circle(Disc::new(*center, *radius));
+            *shape = WorldShape::Circle(Circle::new(*center, *radius));
             (*center, *radius) = swept_bounds((*center, *radius), motion);
         }
         self.circles.write_entities(first, entities, layers);
@@ -444,7 +444,7 @@ impl SweptSlots<'_> {
         index: usize,
         entity: Entity,
         layers: Option<&CollisionLayers>,
-        disc: Disc,
+        disc: Circle,
         motion: Vec2,
     ) {
         let bounds = swept_bounds((disc.center, disc.radius), motion);
@@ -460,7 +460,7 @@ impl SweptSlots<'_> {
     /// and a point, not moving, so that it would meet nothing even if it stayed.
     pub fn skip(&mut self, index: usize) {
         self.circles.skip(index);
-        self.shapes[index] = WorldShape::Circle(Disc::new(Vec2::ZERO, 0.0));
+        self.shapes[index] = WorldShape::Circle(Circle::new(Vec2::ZERO, 0.0));
         self.motions[index] = Vec2::ZERO;
     }
 }
@@ -469,8 +469,8 @@ impl SweptSlots<'_> {
 mod tests {
     use super::*;
 
-    fn disc(x: f32) -> Disc {
-        Disc::new(Vec2::new(x, 0.0), 1.0)
+    fn disc(x: f32) -> Circle {
+        Circle::new(Vec2::new(x, 0.0), 1.0)
     }
 
     /// Whenever a disc is found deep inside a long, thin wall (turned, and placed far from the
@@ -524,7 +524,7 @@ mod tests {
                 continue;
             }
             let place = center + turn.rotate(Vec2::new(0.0, across));
-            let disc = Disc::new(place, radius);
+            let disc = Circle::new(place, radius);
             bodies.push(
                 entity,
                 None,
@@ -620,7 +620,7 @@ mod tests {
             CollisionLayers::ALL,
             CollisionLayers::NONE,
         ];
-        let still = [Disc::new(Vec2::NEG_ONE, 2.0), Disc::new(Vec2::ONE, 0.5)];
+        let still = [Circle::new(Vec2::NEG_ONE, 2.0), Circle::new(Vec2::ONE, 0.5)];
         let still_entities = [entity(8), entity(10)];
         let push_triangle = |bodies: &mut Bodies| {
             let start = bodies.vertices.len() as u32;
@@ -639,7 +639,7 @@ mod tests {
             let (mut slots, _) = pushed.circle_slots(stills, 0);
             slots.write(0, &still_entities[..stills], None, &still[..stills]);
             for &i in kept {
-                let disc = Disc::new(centers[i], radii[i]);
+                let disc = Circle::new(centers[i], radii[i]);
                 let layers = layers.map(|layers| &layers[i]);
                 let shape = WorldShape::Circle(disc);
                 pushed.push(
@@ -667,7 +667,7 @@ mod tests {
             block_motions.copy_from_slice(&motions[..2]);
             block.finish_block(0, &entities[..2], layers.map(|layers| &layers[..2]));
             rest.skip(0);
-            let fourth = Disc::new(centers[3], radii[3]);
+            let fourth = Circle::new(centers[3], radii[3]);
             rest.write(
                 1,
                 entities[3],

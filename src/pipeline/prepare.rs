@@ -19,7 +19,7 @@ use super::bodies::{Bodies, CircleSlots, SweptSlots, WorldShape, clear_radius, c
 use super::parallel::ParallelSplit;
 use super::spatial_index::SpatialIndex;
 use crate::collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
-use crate::geometry::{Disc, MAX_COORDINATE, MIN_SIZE, Segment, all_in_range};
+use crate::geometry::{Circle, MAX_COORDINATE, MIN_SIZE, Segment, all_in_range};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -121,7 +121,7 @@ impl Placement {
             return Err(Skipped::ZeroScale);
         }
         // A scale or translation beyond the supported range shows in the world shape, which
-        // each kind checks (`Disc::is_valid`, `Segment::is_valid`).
+        // each kind checks (`Circle::is_valid`, `Segment::is_valid`).
         Ok(placement)
     }
 
@@ -151,8 +151,8 @@ impl Placement {
 
     /// Where it places `circle`.
     #[inline(always)]
-    fn disc(&self, circle: &CircleCollider) -> Disc {
-        Disc::new(self.apply(circle.offset()), circle.radius() * self.scale)
+    fn disc(&self, circle: &CircleCollider) -> Circle {
+        Circle::new(self.apply(circle.offset()), circle.radius() * self.scale)
     }
 
     #[inline]
@@ -320,7 +320,7 @@ fn place_polygon(
         conservative(center, local.outer.radius() * placement.scale),
     );
     // The bound holds every vertex: within range, so are they.
-    if !Disc::new(bounds.0, bounds.1).is_valid() {
+    if !Circle::new(bounds.0, bounds.1).is_valid() {
         return Err(Skipped::OutOfRange);
     }
     // Twice the bounding radius is at least the bounding box's larger side, which is what the
@@ -499,7 +499,7 @@ trait TableSlots: Sized {
         &mut self,
         index: usize,
         at: (&CircleTable, usize),
-        disc: Disc,
+        disc: Circle,
         placement: Placement,
     );
 
@@ -527,7 +527,7 @@ impl TableSlots for CircleSlots<'_> {
         &mut self,
         index: usize,
         (table, row): (&CircleTable, usize),
-        disc: Disc,
+        disc: Circle,
         _: Placement,
     ) {
         let (entities, _, _, layers, _) = *table;
@@ -572,7 +572,7 @@ impl TableSlots for SweptSlots<'_> {
         &mut self,
         index: usize,
         (table, row): (&CircleTable, usize),
-        disc: Disc,
+        disc: Circle,
         placement: Placement,
     ) {
         let (entities, _, _, layers, swept) = *table;
@@ -700,7 +700,7 @@ fn usual_discs(
         // Non-finite axes or translation make the centre or the radius NaN or infinite, which
         // fail the checks below. `&` rather than `&&`: no branch.
         axes_usable &= !placement.zero_on_an_axis();
-        Disc {
+        Circle {
             center: *center,
             radius: *radius,
         } = placement.disc(circle);
@@ -716,7 +716,7 @@ fn usual_discs(
 fn place_circle(
     circle: &CircleCollider,
     transform: &GlobalTransform,
-) -> Result<(Disc, Placement), Skipped> {
+) -> Result<(Circle, Placement), Skipped> {
     let placement = Placement::of(transform)?;
     let world = placement.disc(circle);
     // A radius or offset edited out of range, or a scale or place beyond it, makes the world
@@ -818,7 +818,7 @@ mod tests {
             Some(&swept),
         );
         let by_hand = |index: usize| Entity::from_raw_u32(1000 + index as u32).unwrap();
-        let disc = Disc::new(Vec2::new(-50.0, 0.0), 2.0);
+        let disc = Circle::new(Vec2::new(-50.0, 0.0), 2.0);
         let mut slotted = Bodies::default();
         let (_, mut slots) = slotted.circle_slots(0, 2 + rows);
         for index in 0..2 {
@@ -921,7 +921,7 @@ mod tests {
         for scale in [1e20, 3e38] {
             let huge = GlobalTransform::from_scale(Vec3::new(scale, scale, 1.0));
             let placement = Placement::of(&huge).unwrap();
-            let world = Disc::new(placement.apply(Vec2::ZERO), 10.0 * placement.scale);
+            let world = Circle::new(placement.apply(Vec2::ZERO), 10.0 * placement.scale);
             assert!(!world.is_valid(), "scale {scale}");
         }
     }
@@ -958,7 +958,9 @@ mod tests {
         let mut block = |circles: &[CircleCollider], transforms: &[GlobalTransform]| {
             let len = circles.len();
             let usable = usual_discs(circles, transforms, &mut centers[..len], &mut radii[..len]);
-            let discs: Vec<Disc> = (0..len).map(|i| Disc::new(centers[i], radii[i])).collect();
+            let discs: Vec<Circle> = (0..len)
+                .map(|i| Circle::new(centers[i], radii[i]))
+                .collect();
             (usable, discs)
         };
         for transform in transforms {

@@ -51,9 +51,10 @@ impl SpatialIndex {
         if groups.len() > MAX_GROUPS {
             let grid = state.everyone.get_or_init(|| {
                 let mut grid = Grid::default();
-                let everyone = [0..bodies.entities.len() as u32];
-                let typical_radius = RadiusSpread::of(&bodies.radii, &everyone).typical;
-                grid.build(bodies, &everyone, typical_radius, 0.0, 0);
+                let everyone = 0..bodies.entities.len() as u32;
+                let everyone = core::slice::from_ref(&everyone);
+                let typical_radius = RadiusSpread::of(&bodies.radii, everyone).typical;
+                grid.build(bodies, everyone, typical_radius, 0.0, 0);
                 grid
             });
             return SmallVec::from_buf_and_len([grid; 4], 1);

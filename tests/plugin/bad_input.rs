@@ -481,3 +481,55 @@ fn without_transform_plugin_the_plugin_warns() {
     assert!(log(false).contains("TransformPlugin"), "{}", log(false));
     assert!(!log(true).contains("TransformPlugin"), "{}", log(true));
 }
+
+/// A constructor that panics on bad input names the caller's line, not one inside the crate.
+#[test]
+fn panicking_constructors_report_the_callers_line() {
+    use std::sync::{Arc, Mutex};
+    let files = Arc::new(Mutex::new(Vec::new()));
+    let test_thread = std::thread::current().id();
+    let previous = std::panic::take_hook();
+    let record = files.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().id() == test_thread
+            && let Some(location) = info.location()
+        {
+            record.lock().unwrap().push(location.file().to_owned());
+        }
+    }));
+    let calls: [fn(); 7] = [
+        || {
+            let _ = CircleCollider::new(-1.0);
+        },
+        || {
+            let _ = CircleCollider::new(1.0).with_offset(Vec2::NAN);
+        },
+        || {
+            let _ = SegmentCollider::new(Vec2::NAN, Vec2::ZERO);
+        },
+        || {
+            let _ = PolygonCollider::new(vec![Vec2::ZERO, Vec2::X]);
+        },
+        || {
+            let _ = PolygonCollider::regular(2, 1.0);
+        },
+        || {
+            let _ = PolygonCollider::rectangle(-1.0, 1.0);
+        },
+        || {
+            let _ = LayerMask::layer(std::hint::black_box(40));
+        },
+    ];
+    let panicked = calls
+        .into_iter()
+        .filter(|&call| std::panic::catch_unwind(call).is_err())
+        .count();
+    std::panic::set_hook(previous);
+    assert_eq!(panicked, 7);
+    let files = files.lock().unwrap();
+    assert_eq!(files.len(), 7, "{files:?}");
+    assert!(
+        files.iter().all(|file| file.ends_with("bad_input.rs")),
+        "{files:?}"
+    );
+}

@@ -175,7 +175,7 @@ fn each_fixed_step_sweeps_the_move_since_the_step_before() {
                 met.0.push(steps.0);
             }
         })
-        .after(CollisionSystems::Events),
+        .after(CollisionSystems::WriteEvents),
     );
     for _ in 0..10 {
         app.update();

@@ -6,7 +6,7 @@ use crate::common::app;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use bevy_collision_events::geometry::{
-    Disc, Segment, Shape, closest_point, overlap, ray_cast, sweep,
+    Circle, Segment, Shape, closest_point, overlap, ray_cast, sweep,
 };
 use bevy_collision_events::prelude::*;
 use rand::rngs::StdRng;
@@ -219,7 +219,7 @@ fn queries_at_the_edge_far_away_or_unbounded_still_answer() {
             // From a billion pixels away: the walk ends, and finds the wall.
             query.cast_ray(ray(v(-1e9, 0.0), Vec2::X), f32::INFINITY, &all),
             query.cast_circle(Vec2::ZERO, 10.0, Dir2::X, f32::MAX, &all),
-            query.shape_intersections(Shape::Circle(Disc::new(v(300.0, 0.0), -5.0)), &all),
+            query.shape_intersections(Shape::Circle(Circle::new(v(300.0, 0.0), -5.0)), &all),
         )
     });
     assert_eq!(on_edge, [bullet]);
@@ -238,8 +238,8 @@ fn an_explosion_finds_every_collider_its_disc_covers() {
     let (blast, small) = ask(&mut app, |query| {
         let all = SpatialQueryFilter::default();
         (
-            query.shape_intersections(Shape::Circle(Disc::new(v(200.0, 0.0), 100.0)), &all),
-            query.shape_intersections(Shape::Circle(Disc::new(v(150.0, 0.0), 10.0)), &all),
+            query.shape_intersections(Shape::Circle(Circle::new(v(200.0, 0.0), 100.0)), &all),
+            query.shape_intersections(Shape::Circle(Circle::new(v(150.0, 0.0), 10.0)), &all),
         )
     });
     let mut expected = vec![wall, enemy, bullet];
@@ -260,7 +260,7 @@ struct Placed {
 }
 
 enum Owned {
-    Circle(Disc),
+    Circle(Circle),
     Segment(Segment),
     Polygon(Vec<Vec2>),
 }
@@ -317,7 +317,7 @@ fn random_scene(
             0 => {
                 let radius = rng.random_range(1.0..20.0);
                 entity.insert(CircleCollider::new(radius));
-                Owned::Circle(Disc::new(at, radius))
+                Owned::Circle(Circle::new(at, radius))
             }
             1 => {
                 let half =
@@ -469,7 +469,7 @@ fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usi
                 assert_eq!(found, expected, "{case}");
             }
             Answer::Circle(found) => {
-                let circle = Disc::new(a, 8.0);
+                let circle = Circle::new(a, 8.0);
                 let reach = max_distance.min(400.0);
                 let expected = looked_at
                     .iter()
@@ -519,7 +519,7 @@ fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usi
                 let shape = if kind == 3 {
                     Shape::Segment(Segment::new(a, a + (b - a) * 0.2))
                 } else {
-                    Shape::Circle(Disc::new(a, 0.0))
+                    Shape::Circle(Circle::new(a, 0.0))
                 };
                 let mut expected: Vec<Entity> = looked_at
                     .iter()

@@ -66,8 +66,10 @@ fn pick_bullets(
 fn by_layer_and_pick_name_the_bullet_first_in_both_entity_orders() {
     for bullet_first in [true, false] {
         let mut app = app();
-        app.init_resource::<Picked>()
-            .add_systems(PostUpdate, pick_bullets.after(CollisionSystems::Events));
+        app.init_resource::<Picked>().add_systems(
+            PostUpdate,
+            pick_bullets.after(CollisionSystems::WriteEvents),
+        );
         let (bullet, enemy) = spawn(&mut app, bullet_first);
         app.update();
         let contacts = last_frame::<Contact>(&app);

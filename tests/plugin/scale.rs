@@ -3,7 +3,7 @@
 
 use crate::common::app;
 use bevy::prelude::*;
-use bevy_collision_events::geometry::{self, Disc, Segment, Shape};
+use bevy_collision_events::geometry::{self, Circle, Segment, Shape};
 use bevy_collision_events::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 /// A collider's world shape, computed here from its transform.
 enum WorldShape {
-    Circle(Disc),
+    Circle(Circle),
     Segment(Segment),
     Polygon(Vec<Vec2>),
 }
@@ -92,12 +92,12 @@ fn huge_colliders() -> Vec<(Transform, WorldShape, ColliderKind)> {
         ),
         (
             at(1000.0, -1e6 + 500.0),
-            WorldShape::Circle(Disc::new(Vec2::new(1000.0, -1e6 + 500.0), 1e6)),
+            WorldShape::Circle(Circle::new(Vec2::new(1000.0, -1e6 + 500.0), 1e6)),
             ColliderKind::Circle(1e6),
         ),
         (
             at(-1e8 + 300.0, 700.0),
-            WorldShape::Circle(Disc::new(Vec2::new(-1e8 + 300.0, 700.0), 1e8)),
+            WorldShape::Circle(Circle::new(Vec2::new(-1e8 + 300.0, 700.0), 1e8)),
             ColliderKind::Circle(1e8),
         ),
         (
@@ -140,7 +140,7 @@ fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64, huge: bool) {
             0 => {
                 let radius = rng.random_range(0.0..8.0);
                 entity.insert(CircleCollider::new(radius));
-                WorldShape::Circle(Disc::new(position, radius * scale))
+                WorldShape::Circle(Circle::new(position, radius * scale))
             }
             1 => {
                 let (a, b) = (
@@ -228,10 +228,10 @@ fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64, huge: bool) {
         // Along its whole path, against every collider where it is now: the two huge ones
         // it crosses. (Clear of the field by far more than the tolerance of a sweep so long,
         // `TOLERANCE` times its length: the small ones are clearly missed.)
-        let start = Disc::new(Vec2::new(-5e8, BULLET_PATH_Y), 3.0);
+        let start = Circle::new(Vec2::new(-5e8, BULLET_PATH_Y), 3.0);
         let motion = Vec2::new(1e9, 0.0);
         for (entity, _, world) in &expected_shapes {
-            let end = Disc::new(start.center + motion, 3.0);
+            let end = Circle::new(start.center + motion, 3.0);
             let met = geometry::overlap(Shape::Circle(start), world.shape())
                 || geometry::sweep(Shape::Circle(start), motion, world.shape(), Vec2::ZERO)
                     .is_some()
@@ -477,7 +477,7 @@ fn discs_in_and_around_polygons_get_what_the_geometry_gives() {
             .unwrap()
             .translation();
         let radius = app.world().get::<CircleCollider>(disc).unwrap().radius();
-        let world_disc = Disc::new(center.truncate(), radius);
+        let world_disc = Circle::new(center.truncate(), radius);
         let expected = geometry::intersect(Shape::Polygon(&world), Shape::Circle(world_disc));
         let found = contacts.get(disc, polygon);
         assert_eq!(

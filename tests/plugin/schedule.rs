@@ -18,18 +18,15 @@ fn ambiguities_involving_the_plugin(app: &mut App) -> usize {
     let graph = schedule.graph();
     let ours: HashSet<_> = [
         CollisionSystems::Prepare,
-        CollisionSystems::NarrowPhase,
-        CollisionSystems::Events,
+        CollisionSystems::FindContacts,
+        CollisionSystems::WriteEvents,
     ]
     .into_iter()
     .flat_map(|set| graph.systems_in_set(set.intern()).unwrap().iter().copied())
     .collect();
-    // One system per stage (the narrow phase's runs the broad phase), and one more in prepare
+    // One system per set (finding contacts runs the broad and narrow phases), and one more in prepare
     // that remembers where swept paths start.
     assert_eq!(ours.len(), 4, "the plugin's systems");
-    #[expect(deprecated, reason = "the set must stay empty")]
-    let broad_phase = CollisionSystems::BroadPhase.intern();
-    assert!(graph.systems_in_set(broad_phase).unwrap().is_empty());
     graph
         .conflicting_systems()
         .iter()

@@ -36,7 +36,7 @@ use crate::started::{FIRST_COUNTED_FRAME, LAST_COUNTED_FRAME, Start};
 
 /// A still body's outline in world space, in `f64`.
 enum Outline {
-    Disc(DVec2, f64),
+    Circle(DVec2, f64),
     Segment(DVec2, DVec2),
     Polygon(Vec<DVec2>),
 }
@@ -48,7 +48,7 @@ impl Outline {
         let turn = DVec2::from_angle(f64::from(body.rotation));
         let place = |local: Vec2| position + turn.rotate(local.as_dvec2());
         match &body.shape {
-            Shape::Circle(radius) => Self::Disc(position, f64::from(*radius)),
+            Shape::Circle(radius) => Self::Circle(position, f64::from(*radius)),
             Shape::Segment(a, b) => Self::Segment(place(*a), place(*b)),
             Shape::Polygon(vertices) => {
                 Self::Polygon(vertices.iter().map(|&vertex| place(vertex)).collect())
@@ -59,7 +59,7 @@ impl Outline {
     /// Its bounding box.
     fn bounds(&self) -> (DVec2, DVec2) {
         let points: &[DVec2] = match self {
-            Self::Disc(centre, radius) => {
+            Self::Circle(centre, radius) => {
                 return (*centre - *radius, *centre + *radius);
             }
             Self::Segment(a, b) => &[*a, *b],
@@ -75,7 +75,7 @@ impl Outline {
     /// Whether the capsule of `radius` around `a`–`b` meets it.
     fn met_by(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
         match self {
-            Self::Disc(centre, disc_radius) => {
+            Self::Circle(centre, disc_radius) => {
                 capsule::capsule_disc(a, b, radius, *centre, *disc_radius)
             }
             Self::Segment(c, d) => capsule::capsule_segment(a, b, radius, *c, *d),

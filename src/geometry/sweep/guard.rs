@@ -238,7 +238,7 @@ pub(super) fn is_valid(shape: Shape) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Disc, Segment};
+    use crate::geometry::{Circle, Segment};
 
     fn v(x: f32, y: f32) -> Vec2 {
         Vec2::new(x, y)
@@ -246,27 +246,27 @@ mod tests {
 
     #[test]
     fn the_nearest_contact_of_a_segment_touching_a_circle_from_inside_is_its_end() {
-        let circle = Shape::Circle(Disc::new(Vec2::ZERO, 5.0));
+        let circle = Shape::Circle(Circle::new(Vec2::ZERO, 5.0));
         let chord = Shape::Segment(Segment::new(v(1.0, 1.0), v(3.0, 4.0)));
         assert_eq!(nearest_contact(circle, chord), v(3.0, 4.0));
         assert_eq!(nearest_contact(chord, circle), v(3.0, 4.0));
         // Two circles touching inside, and outside.
-        let inner = Shape::Circle(Disc::new(v(2.0, 0.0), 3.0));
+        let inner = Shape::Circle(Circle::new(v(2.0, 0.0), 3.0));
         assert!(nearest_contact(inner, circle).distance(v(5.0, 0.0)) < 1e-6);
-        let outer = Shape::Circle(Disc::new(v(8.0, 0.0), 3.0));
+        let outer = Shape::Circle(Circle::new(v(8.0, 0.0), 3.0));
         assert!(nearest_contact(outer, circle).distance(v(5.0, 0.0)) < 1e-6);
     }
 
     #[test]
     fn touching_at_the_end_faces_against_the_motion_or_between_the_shapes() {
         let wall = Shape::Segment(Segment::new(v(0.0, -5.0), v(0.0, 5.0)));
-        let bullet = Shape::Circle(Disc::new(v(-3.0, 1.0), 1.0));
+        let bullet = Shape::Circle(Circle::new(v(-3.0, 1.0), 1.0));
         let hit = touching_at_end(bullet, v(2.0, 0.0), wall, Vec2::ZERO).unwrap();
         assert_eq!((hit.time, hit.normal), (1.0, v(-1.0, 0.0)));
         assert!(hit.point.distance(v(0.0, 1.0)) < 1e-6, "{hit:?}");
         // No relative motion: from the wall's box's centre towards the bullet's.
         let still = touching_at_end(
-            Shape::Circle(Disc::new(v(-1.0, 0.0), 1.0)),
+            Shape::Circle(Circle::new(v(-1.0, 0.0), 1.0)),
             Vec2::ZERO,
             wall,
             Vec2::ZERO,

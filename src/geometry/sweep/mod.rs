@@ -42,11 +42,11 @@
 //! Under translation the first contact of two disjoint shapes is on their outlines, so concave
 //! polygons need nothing special. Each case reduces to rays (moving points) against fixed
 //! shapes (Ericson, *Real-Time Collision Detection*, §5.5, "Testing moving objects"):
-//! - circle–circle: the first centre's ray against the disc of radius `r₁ + r₂` around the
+//! - circle–circle: the first centre's ray against the circle of radius `r₁ + r₂` around the
 //!   second;
 //! - a circle against a segment or polygon: seen from the segment, the circle's centre moves by
 //!   the opposite motion; the circle touches an edge exactly when its centre is within `r` of
-//!   it, so the centre's ray meets the **capsule** around the edge (two end discs, two flat
+//!   it, so the centre's ray meets the **capsule** around the edge (two end circles, two flat
 //!   sides), the earliest over the edges;
 //! - segments and polygons: two disjoint closed polygonal shapes first meet where a **vertex**
 //!   (segment end) of one runs into an **edge** of the other, so the answer is the earliest of
@@ -239,7 +239,7 @@ fn compare(first: &[f32], second: &[f32]) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Disc, Segment};
+    use crate::geometry::{Circle, Segment};
 
     fn v(x: f32, y: f32) -> Vec2 {
         Vec2::new(x, y)
@@ -249,8 +249,8 @@ mod tests {
     fn the_order_puts_the_more_complex_shape_first_and_is_antisymmetric() {
         let square = [v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)];
         let shapes = [
-            Shape::Circle(Disc::new(v(1.0, 2.0), 3.0)),
-            Shape::Circle(Disc::new(v(1.0, 2.0), 4.0)),
+            Shape::Circle(Circle::new(v(1.0, 2.0), 3.0)),
+            Shape::Circle(Circle::new(v(1.0, 2.0), 4.0)),
             Shape::Segment(Segment::new(v(0.0, 0.0), v(1.0, 0.0))),
             Shape::Polygon(&square),
             Shape::Polygon(&square[..3]),
@@ -276,7 +276,7 @@ mod tests {
     fn a_pair_the_other_way_round_is_swept_from_the_other_side() {
         // A circle moving onto a wall, asked as (circle, segment): the segment is swept by the
         // opposite motion and the answer carried back into the wall's frame.
-        let circle = Shape::Circle(Disc::new(v(-5.0, 0.0), 1.0));
+        let circle = Shape::Circle(Circle::new(v(-5.0, 0.0), 1.0));
         let wall = Shape::Segment(Segment::new(v(0.0, -5.0), v(0.0, 5.0)));
         let hit = first_touch(circle, wall, v(8.0, 0.0)).unwrap();
         assert_eq!(hit.time, 0.5);

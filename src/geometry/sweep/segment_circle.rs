@@ -1,19 +1,19 @@
-//! Segment–circle: a segment moving against a disc at rest (or, from the other side, a bullet
+//! Segment–circle: a segment moving against a circle at rest (or, from the other side, a bullet
 //! moving against a wall).
 
 use super::guard::sweep_pair;
 use crate::geometry::Shape;
-use crate::geometry::ray::{RayHit, ray_capsule};
-use crate::geometry::{Disc, Impact, MIN_SIZE, Segment};
+use crate::geometry::ray::{RayEntry, ray_capsule};
+use crate::geometry::{Circle, Impact, MIN_SIZE, Segment};
 use bevy::math::Vec2;
 
-/// When and where `segment`, moving by `motion`, first touches the disc `circle` at rest; see
+/// When and where `segment`, moving by `motion`, first touches the circle `circle` at rest; see
 /// the [module docs](super) for the conventions.
 ///
 /// Seen from the segment, the circle's centre moves by `−motion`, and the two touch when the
 /// centre comes within `r` of the segment: the centre's ray against the capsule around it. The
 /// point is on the circle, along the normal.
-pub fn sweep_segment_circle(segment: Segment, circle: Disc, motion: Vec2) -> Option<Impact> {
+pub fn sweep_segment_circle(segment: Segment, circle: Circle, motion: Vec2) -> Option<Impact> {
     sweep_pair(
         Shape::Segment(segment),
         Shape::Circle(circle),
@@ -23,7 +23,7 @@ pub fn sweep_segment_circle(segment: Segment, circle: Disc, motion: Vec2) -> Opt
 }
 
 /// The rays' answer, for valid shapes apart at the start.
-pub(super) fn first_touch(segment: Segment, circle: Disc, motion: Vec2) -> Option<Impact> {
+pub(super) fn first_touch(segment: Segment, circle: Circle, motion: Vec2) -> Option<Impact> {
     first_touch_edges(core::iter::once(segment), circle, motion)
 }
 
@@ -34,14 +34,14 @@ pub(super) fn first_touch(segment: Segment, circle: Disc, motion: Vec2) -> Optio
 /// edge (where the centre is at rest: the circle's frame).
 ///
 /// Most edges are far from the centre's path: an edge whose line is
-/// [clearly beyond](Segment::clearly_beyond) the circle holding the whole swept disc (around the
+/// [clearly beyond](Segment::clearly_beyond) the circle holding the whole swept circle (around the
 /// path's middle, its radius `r` plus half the path) is not cast against. That circle is grown
 /// by a few units in the last place of the coordinates involved (the middle's, and the edge's,
 /// whose distance from the middle the test rounds in proportion to), so that rounding never
 /// leaves out an edge the cast would meet.
 pub(super) fn first_touch_edges(
     edges: impl Iterator<Item = Segment>,
-    circle: Disc,
+    circle: Circle,
     motion: Vec2,
 ) -> Option<Impact> {
     let half_path = -0.5 * motion;
@@ -53,7 +53,7 @@ pub(super) fn first_touch_edges(
         let reach = reach + 8.0 * f32::EPSILON * (coordinates + extent);
         !edge.clearly_beyond(middle, reach * reach)
     };
-    let mut earliest: Option<RayHit> = None;
+    let mut earliest: Option<RayEntry> = None;
     for edge in edges.filter(reaches) {
         if let Some(hit) = ray_capsule(circle.center, -motion, edge, circle.radius)
             && earliest.is_none_or(|best| hit.time < best.time)
@@ -76,14 +76,14 @@ mod tests {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     /// The edges cast against, without the filter: every one.
-    fn every_edge(edges: &[Segment], circle: Disc, motion: Vec2) -> Option<RayHit> {
+    fn every_edge(edges: &[Segment], circle: Circle, motion: Vec2) -> Option<RayEntry> {
         edges
             .iter()
             .filter_map(|&edge| ray_capsule(circle.center, -motion, edge, circle.radius))
             .reduce(|best, hit| if hit.time < best.time { hit } else { best })
     }
 
-    /// Skipping the edges clearly beyond the swept disc changes no answer: long walls grazed
+    /// Skipping the edges clearly beyond the swept circle changes no answer: long walls grazed
     /// along their length; random edges and moving circles, many grazing an edge, near the
     /// origin and far from it (where the path's middle rounds by more than the filter's own
     /// margin).
@@ -104,7 +104,7 @@ mod tests {
             let gap = side.length() - radius;
             let stop = gap * (1.0 + rng.random_range(-1e-6..1e-6));
             let motion = side.normalize() * stop;
-            let circle = Disc::new(center, radius);
+            let circle = Circle::new(center, radius);
             assert_eq!(
                 first_touch_edges(core::iter::once(wall), circle, motion).map(|impact| impact.time),
                 every_edge(&[wall], circle, motion).map(|hit| hit.time),
@@ -129,7 +129,7 @@ mod tests {
                 let towards = target - center;
                 let stop = towards.length() - radius + rng.random_range(-0.01..0.01);
                 let motion = -towards.normalize_or_zero() * stop.max(0.0);
-                let circle = Disc::new(center, radius);
+                let circle = Circle::new(center, radius);
                 let expected = every_edge(&edges, circle, motion);
                 let found = first_touch_edges(edges.into_iter(), circle, motion);
                 assert_eq!(

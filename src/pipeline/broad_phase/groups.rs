@@ -173,7 +173,7 @@ impl RadiusSpread {
         // spread of sizes between `MIN_SIZE` and `MAX_COORDINATE`.
         for _ in 0..8 {
             let cap = OUTLIER_FACTOR * typical;
-            if !(kept_largest > cap) {
+            if kept_largest <= cap {
                 break;
             }
             let (mut kept_sum, mut kept_len) = (0.0, 0_usize);
@@ -234,7 +234,7 @@ mod tests {
     )]
 
     use super::*;
-    use crate::geometry::Disc;
+    use crate::geometry::Circle;
     use crate::layers::LayerMask;
     use crate::pipeline::bodies::WorldShape;
     use bevy::prelude::*;
@@ -248,7 +248,7 @@ mod tests {
                 Entity::from_raw_u32(index as u32).unwrap(),
                 Some(&layers),
                 (Vec2::ZERO, radius),
-                WorldShape::Circle(Disc::new(Vec2::ZERO, radius)),
+                WorldShape::Circle(Circle::new(Vec2::ZERO, radius)),
                 Vec2::ZERO,
             );
         }

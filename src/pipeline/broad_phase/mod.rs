@@ -158,7 +158,7 @@ impl BroadPhase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Disc;
+    use crate::geometry::Circle;
     use crate::layers::{CollisionLayers, LayerMask};
     use crate::pipeline::bodies::WorldShape;
 
@@ -185,7 +185,7 @@ mod tests {
                 Entity::from_raw_u32(index as u32).unwrap(),
                 Some(&layers),
                 (center, radius),
-                WorldShape::Circle(Disc::new(center, radius)),
+                WorldShape::Circle(Circle::new(center, radius)),
                 Vec2::ZERO,
             );
         }

@@ -1,0 +1,133 @@
+//! Debug drawing: see what the collision pipeline sees.
+//!
+//! `CollisionDebugPlugin` (feature `debug-draw`) draws every collider's outline with Bevy's
+//! gizmos, orange-red where it touches something, and marks contact points and swept impacts.
+//! What it draws is `CollisionGizmos`, a gizmo config group: F1 switches the drawing on and
+//! off, F2 the bounding circles. Headless, a timer presses the keys.
+//!
+//! ```sh
+//! cargo run --example debug_draw                 # a window
+//! cargo run --example debug_draw -- --headless   # 120 frames, then what happened
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use bevy::asset::AssetPlugin;
+use bevy::gizmos::GizmoAsset;
+use bevy::prelude::*;
+use bevy_collision_events::debug::{CollisionDebugPlugin, CollisionGizmos};
+use bevy_collision_events::prelude::*;
+
+const FRAMES: u32 = 120;
+/// Headless, a key is "pressed" every this many frames: F2, then F1.
+pub const PRESS_EVERY: u32 = 50;
+const SPIN_PER_SECOND: f32 = 0.8;
+
+#[derive(Component)]
+struct Spin;
+
+/// Which switches were flipped, for the headless run.
+#[derive(Resource, Default)]
+pub struct Pressed(pub Vec<KeyCode>);
+
+fn main() {
+    let mode = support::mode(FRAMES);
+    let mut app = support::app(&mode, "debug drawing: F1 on/off, F2 bounding circles");
+    if matches!(mode, support::Mode::Headless { .. }) {
+        headless_keys(&mut app);
+    } else {
+        app.add_systems(Update, keys);
+    }
+    example(&mut app);
+    support::run(app, mode, |world| {
+        let (config, settings) = world
+            .resource::<GizmoConfigStore>()
+            .config::<CollisionGizmos>();
+        println!(
+            "pressed {:?}; drawing {}, bounding circles {}, {} contacts",
+            world.resource::<Pressed>().0,
+            config.enabled,
+            settings.bounding_circles,
+            world.resource::<Contacts>().len()
+        );
+    });
+}
+
+/// The example, on a window's app or a headless one (which [`headless_keys`] gave gizmos).
+pub fn example(app: &mut App) {
+    if !app.is_plugin_added::<CollisionDebugPlugin>() {
+        app.add_plugins(CollisionDebugPlugin);
+    }
+    app.add_plugins(CollisionPlugin::default())
+        .init_resource::<Pressed>()
+        .add_systems(Startup, spawn)
+        .add_systems(Update, spin);
+}
+
+fn spawn(mut commands: Commands) {
+    let star: Vec<Vec2> = (0..10)
+        .map(|k| Vec2::from_angle(k as f32 * 0.2 * std::f32::consts::PI) * [90.0, 40.0][k % 2])
+        .collect();
+    commands.spawn((Spin, PolygonCollider::new(star), Transform::default()));
+    commands.spawn((
+        CircleCollider::new(30.0),
+        Transform::from_xyz(100.0, 0.0, 0.0),
+    ));
+    commands.spawn((
+        SegmentCollider::new(Vec2::new(-200.0, -60.0), Vec2::new(200.0, 60.0)),
+        Transform::default(),
+    ));
+    commands.spawn((
+        PolygonCollider::rectangle(80.0, 40.0),
+        Transform::from_xyz(-220.0, 80.0, 0.0),
+    ));
+}
+
+fn spin(mut spinning: Query<&mut Transform, With<Spin>>, time: Res<Time>) {
+    for mut transform in &mut spinning {
+        transform.rotate_z(SPIN_PER_SECOND * time.delta_secs());
+    }
+}
+
+/// F1: the drawing on or off; F2: bounding circles.
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    store: ResMut<GizmoConfigStore>,
+    pressed: ResMut<Pressed>,
+) {
+    let key = [KeyCode::F1, KeyCode::F2]
+        .into_iter()
+        .find(|&key| keys.just_pressed(key));
+    flip(key, store, pressed);
+}
+
+fn flip(key: Option<KeyCode>, mut store: ResMut<GizmoConfigStore>, mut pressed: ResMut<Pressed>) {
+    let (config, settings) = store.config_mut::<CollisionGizmos>();
+    match key {
+        Some(KeyCode::F1) => config.enabled = !config.enabled,
+        Some(KeyCode::F2) => settings.bounding_circles = !settings.bounding_circles,
+        _ => return,
+    }
+    pressed.0.extend(key);
+}
+
+/// Headless: Bevy's gizmo assets (what the plugin needs of a window's app), and a timer that
+/// presses F2, then F1.
+pub fn headless_keys(app: &mut App) {
+    app.add_plugins(AssetPlugin::default())
+        .init_asset::<GizmoAsset>()
+        .add_plugins(CollisionDebugPlugin)
+        .add_systems(
+            Update,
+            |mut frame: Local<u32>, store: ResMut<GizmoConfigStore>, pressed: ResMut<Pressed>| {
+                *frame += 1;
+                let key = match *frame / PRESS_EVERY {
+                    _ if !frame.is_multiple_of(PRESS_EVERY) => None,
+                    1 => Some(KeyCode::F2),
+                    _ => Some(KeyCode::F1),
+                };
+                flip(key, store, pressed);
+            },
+        );
+}

@@ -1,0 +1,125 @@
+//! Contact points: a laser that stops where it enters what it hits.
+//!
+//! The beam is a `SegmentCollider` as long as its range. Each frame the `Contact` messages say
+//! where its outline crosses the targets' outlines; the nearest crossing to the emitter is where
+//! the beam is cut. The targets drift up and down through it.
+//!
+//! ```sh
+//! cargo run --example laser                 # a window
+//! cargo run --example laser -- --headless   # 120 frames, then what happened
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+const FRAMES: u32 = 120;
+/// Where the beam starts.
+pub const EMITTER: Vec2 = Vec2::new(-400.0, 0.0);
+/// How far the beam reaches when nothing is in its way.
+pub const RANGE: f32 = 800.0;
+/// The targets: a circle, a concave polygon and a box, spread along the beam.
+pub const TARGET_X: [f32; 3] = [-150.0, 50.0, 250.0];
+/// The circle target's radius.
+pub const TARGET_RADIUS: f32 = 30.0;
+const DRIFT_SPEED: f32 = 2.0;
+const DRIFT_PERIOD_SECONDS: f32 = 4.0;
+
+/// The laser, and how far its beam reaches this frame.
+#[derive(Component)]
+pub struct Laser {
+    /// From the emitter to where the beam is cut, or its range.
+    pub visible_length: f32,
+}
+
+/// A target drifting up and down through the beam.
+#[derive(Component)]
+pub struct Target {
+    phase: f32,
+}
+
+fn main() {
+    let mode = support::mode(FRAMES);
+    let mut app = support::app(&mode, "laser: contact points");
+    example(&mut app);
+    support::draw(&mut app, draw_beam);
+    support::run(app, mode, |world| {
+        let laser = world.query::<&Laser>().single(world).unwrap();
+        println!("the beam reaches {:.1} px of {RANGE}", laser.visible_length);
+    });
+}
+
+/// The example, on a window's app or a headless one.
+pub fn example(app: &mut App) {
+    app.add_plugins(CollisionPlugin::default())
+        .add_systems(Startup, spawn)
+        .add_systems(Update, drift)
+        .add_systems(
+            PostUpdate,
+            cut_the_beam.after(CollisionSystems::WriteEvents),
+        );
+}
+
+fn spawn(mut commands: Commands) {
+    commands.spawn((
+        Laser {
+            visible_length: RANGE,
+        },
+        SegmentCollider::new(Vec2::ZERO, Vec2::new(RANGE, 0.0)),
+        Transform::from_translation(EMITTER.extend(0.0)),
+    ));
+    commands.spawn((
+        Target { phase: 0.0 },
+        CircleCollider::new(TARGET_RADIUS),
+        Transform::from_xyz(TARGET_X[0], 0.0, 0.0),
+    ));
+    // Concave: the beam enters its notch.
+    let chevron = vec![
+        Vec2::new(-40.0, -40.0),
+        Vec2::new(40.0, -40.0),
+        Vec2::new(0.0, 0.0),
+        Vec2::new(40.0, 40.0),
+        Vec2::new(-40.0, 40.0),
+    ];
+    commands.spawn((
+        Target { phase: 2.0 },
+        PolygonCollider::new(chevron),
+        Transform::from_xyz(TARGET_X[1], 0.0, 0.0),
+    ));
+    commands.spawn((
+        Target { phase: 4.0 },
+        PolygonCollider::rectangle(60.0, 90.0),
+        Transform::from_xyz(TARGET_X[2], 0.0, 0.0),
+    ));
+}
+
+fn drift(mut targets: Query<(&mut Transform, &Target)>, time: Res<Time>) {
+    let turn = std::f32::consts::TAU / DRIFT_PERIOD_SECONDS;
+    for (mut transform, target) in &mut targets {
+        let velocity = DRIFT_SPEED * (time.elapsed_secs() * turn + target.phase).sin();
+        transform.translation.y += velocity * 60.0 * time.delta_secs();
+    }
+}
+
+/// The beam ends at the crossing nearest the emitter, among this frame's contacts.
+fn cut_the_beam(mut contacts: MessageReader<Contact>, mut lasers: Query<(Entity, &mut Laser)>) {
+    let Ok((laser, mut beam)) = lasers.single_mut() else {
+        return;
+    };
+    beam.visible_length = contacts
+        .read()
+        .filter(|contact| contact.involves(laser))
+        .filter_map(|contact| contact.nearest_point(EMITTER))
+        .map(|point| point.distance(EMITTER))
+        .fold(RANGE, f32::min);
+}
+
+fn draw_beam(lasers: Query<&Laser>, mut gizmos: Gizmos) {
+    for laser in &lasers {
+        let end = EMITTER + Vec2::X * laser.visible_length;
+        gizmos.line_2d(EMITTER, end, Color::srgb(1.0, 0.2, 0.2));
+        gizmos.circle_2d(end, 6.0, Color::srgb(1.0, 0.9, 0.2));
+    }
+}

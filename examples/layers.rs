@@ -1,0 +1,96 @@
+//! Layers and roles: bullets never meet bullets, and `by_layer` says which side is the bullet.
+//!
+//! Each collider is on some layers (its memberships) and looks for others (its filters); a pair
+//! is tested only when each one looks for the other. Bullets look for enemies only, so the
+//! broad phase never even compares two bullets, however they overlap. A contact's
+//! `by_layer(BULLET)` gives `(bullet, enemy)` in that order.
+//!
+//! ```sh
+//! cargo run --example layers                 # a window
+//! cargo run --example layers -- --headless   # 180 frames, then what happened
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+const FRAMES: u32 = 180;
+/// The bullets' layer.
+pub const BULLET: LayerMask = LayerMask::layer(0);
+/// The enemies' layer.
+pub const ENEMY: LayerMask = LayerMask::layer(1);
+/// A fan of bullets from two guns, crossing each other on the way up.
+const GUNS: [Vec2; 2] = [Vec2::new(-200.0, -250.0), Vec2::new(200.0, -250.0)];
+const BULLETS_PER_GUN: usize = 40;
+const BULLET_RADIUS: f32 = 5.0;
+const BULLET_SPEED: f32 = 5.0;
+const ENEMY_X: [f32; 3] = [-250.0, 0.0, 250.0];
+
+#[derive(Component)]
+struct Velocity(Vec2);
+
+/// Every pair the pipeline reported, as `by_layer(BULLET)` gives it (`None`: neither is a
+/// bullet).
+#[derive(Resource, Default)]
+pub struct Hits(pub Vec<Option<(Entity, Entity)>>);
+
+fn main() {
+    let mode = support::mode(FRAMES);
+    let mut app = support::app(&mode, "layers: bullets never meet bullets");
+    example(&mut app);
+    support::run(app, mode, |world| {
+        let hits = &world.resource::<Hits>().0;
+        let by_bullets = hits.iter().flatten().count();
+        println!(
+            "{} contacts, {by_bullets} of them a bullet on an enemy",
+            hits.len()
+        );
+    });
+}
+
+/// The example, on a window's app or a headless one.
+pub fn example(app: &mut App) {
+    app.add_plugins(CollisionPlugin::default())
+        .init_resource::<Hits>()
+        .add_systems(Startup, spawn)
+        .add_systems(Update, fly)
+        .add_systems(PostUpdate, record_hits.after(CollisionSystems::WriteEvents));
+}
+
+fn spawn(mut commands: Commands) {
+    for x in ENEMY_X {
+        commands.spawn((
+            PolygonCollider::regular(6, 40.0),
+            CollisionLayers::new(ENEMY, BULLET),
+            Transform::from_xyz(x, 150.0, 0.0),
+        ));
+    }
+    for (gun_index, gun) in GUNS.into_iter().enumerate() {
+        for index in 0..BULLETS_PER_GUN {
+            // Aimed across the field, towards the other side.
+            let spread = index as f32 / BULLETS_PER_GUN as f32 - 0.5;
+            let lean = if gun_index == 0 { 0.6 } else { -0.6 };
+            let heading = Vec2::new(lean + spread, 1.0).normalize();
+            commands.spawn((
+                CircleCollider::new(BULLET_RADIUS),
+                CollisionLayers::new(BULLET, ENEMY),
+                Transform::from_translation((gun - heading * index as f32 * 6.0).extend(0.0)),
+                Velocity(heading * BULLET_SPEED),
+            ));
+        }
+    }
+}
+
+fn fly(mut bodies: Query<(&mut Transform, &Velocity)>) {
+    for (mut transform, velocity) in &mut bodies {
+        transform.translation += velocity.0.extend(0.0);
+    }
+}
+
+fn record_hits(mut contacts: MessageReader<Contact>, mut hits: ResMut<Hits>) {
+    for contact in contacts.read() {
+        hits.0.push(contact.by_layer(BULLET));
+    }
+}

@@ -1,0 +1,119 @@
+//! Spatial queries: a turret aims at the nearest target and fires a ray at it, and the mouse
+//! picks what lies under it.
+//!
+//! `SpatialQuery` is a system param. It answers from the colliders as the pipeline last placed
+//! them, so a system that wants this frame's positions runs after `CollisionSystems::Prepare`.
+//! Headless, the "mouse" rests at a fixed point.
+//!
+//! ```sh
+//! cargo run --example queries                 # a window
+//! cargo run --example queries -- --headless   # 90 frames, then what happened
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_collision_events::prelude::*;
+
+const FRAMES: u32 = 90;
+/// The targets' radius.
+pub const TARGET_RADIUS: f32 = 18.0;
+const ORBIT_RADII: [f32; 4] = [120.0, 190.0, 250.0, 320.0];
+const ORBIT_SPEEDS: [f32; 4] = [0.9, -0.6, 0.4, -0.3];
+/// Where the "mouse" rests without a window.
+pub const HEADLESS_POINTER: Vec2 = Vec2::new(120.0, 0.0);
+const RANGE: f32 = 1000.0;
+
+/// A target circling the turret (at the origin).
+#[derive(Component)]
+pub struct Target {
+    orbit: usize,
+}
+
+/// What the turret and the pointer found this frame.
+#[derive(Resource, Default)]
+pub struct Found {
+    /// The nearest target, and where the turret's ray meets it.
+    pub aim: Option<(Entity, RayCastHit)>,
+    /// The colliders under the pointer.
+    pub picked: Vec<Entity>,
+}
+
+fn main() {
+    let mode = support::mode(FRAMES);
+    let mut app = support::app(&mode, "queries: nearest, ray, pick");
+    example(&mut app);
+    support::draw(&mut app, draw_aim);
+    support::run(app, mode, |world| {
+        let found = world.resource::<Found>();
+        if let Some((target, hit)) = found.aim {
+            println!(
+                "aiming at {target}, hit at {} ({:.1} px)",
+                hit.point, hit.distance
+            );
+        }
+        println!("under the pointer: {:?}", found.picked);
+    });
+}
+
+/// The example, on a window's app or a headless one.
+pub fn example(app: &mut App) {
+    app.add_plugins(CollisionPlugin::default())
+        .init_resource::<Found>()
+        .add_systems(Startup, spawn)
+        .add_systems(Update, orbit)
+        .add_systems(PostUpdate, aim_and_pick.after(CollisionSystems::Prepare));
+}
+
+fn spawn(mut commands: Commands) {
+    for (orbit, radius) in ORBIT_RADII.into_iter().enumerate() {
+        commands.spawn((
+            Target { orbit },
+            CircleCollider::new(TARGET_RADIUS),
+            Transform::from_xyz(radius, 0.0, 0.0),
+        ));
+    }
+}
+
+fn orbit(mut targets: Query<(&mut Transform, &Target)>, time: Res<Time>) {
+    for (mut transform, target) in &mut targets {
+        let angle = time.elapsed_secs() * ORBIT_SPEEDS[target.orbit] + target.orbit as f32;
+        let place = Vec2::from_angle(angle) * ORBIT_RADII[target.orbit];
+        transform.translation = place.extend(0.0);
+    }
+}
+
+fn aim_and_pick(
+    spatial: SpatialQuery,
+    window: Query<&Window, With<PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform)>,
+    mut found: ResMut<Found>,
+) {
+    let everything = SpatialQueryFilter::default();
+    found.aim = spatial
+        .nearest(Vec2::ZERO, RANGE, &everything)
+        .and_then(|nearest| {
+            let direction = Dir2::new(nearest.point).ok()?;
+            let hit = spatial.cast_ray(Ray2d::new(Vec2::ZERO, direction), RANGE, &everything)?;
+            Some((nearest.entity, hit))
+        });
+    // The pointer in the world, through the camera; headless, a fixed point.
+    let pointer = match (window.single(), camera.single()) {
+        (Ok(window), Ok((camera, transform))) => window
+            .cursor_position()
+            .and_then(|cursor| camera.viewport_to_world_2d(transform, cursor).ok()),
+        _ => Some(HEADLESS_POINTER),
+    };
+    found.picked = pointer
+        .map(|point| spatial.point_intersections(point, &everything))
+        .unwrap_or_default();
+}
+
+fn draw_aim(found: Res<Found>, mut gizmos: Gizmos) {
+    if let Some((_, hit)) = found.aim {
+        gizmos.line_2d(Vec2::ZERO, hit.point, Color::srgb(1.0, 0.2, 0.2));
+        gizmos.circle_2d(hit.point, 5.0, Color::srgb(1.0, 0.9, 0.2));
+    }
+}

@@ -1,0 +1,112 @@
+//! Swept bullets: fast bullets never pass through a thin wall, and say where they hit it.
+//!
+//! A bullet of radius 2 moving 45 px a frame would jump over a wall of zero width between two
+//! frames. With `Swept`, each run tests the whole path since the last one: the bullet's
+//! `Contact` comes with an `impact`, the time, point and normal of the first touch, which is
+//! where the spark goes (not where the bullet ended up, past the wall).
+//!
+//! ```sh
+//! cargo run --example swept                 # a window
+//! cargo run --example swept -- --headless   # 60 frames, then what happened
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+const FRAMES: u32 = 60;
+/// The wall: a segment of zero width at this x.
+pub const WALL_X: f32 = 200.0;
+const WALL_HALF_HEIGHT: f32 = 250.0;
+/// The bullets' radius: far smaller than how far they move a frame.
+pub const BULLET_RADIUS: f32 = 2.0;
+const BULLET_SPEED: f32 = 45.0;
+/// How many bullets fly at the wall, a row apart.
+pub const BULLETS: usize = 20;
+
+/// A bullet flying right.
+#[derive(Component)]
+pub struct Bullet;
+
+/// Where each bullet first touched the wall, and the wall's normal there facing the bullet.
+#[derive(Resource, Default)]
+pub struct Impacts(pub Vec<(Vec2, Vec2)>);
+
+fn main() {
+    let mode = support::mode(FRAMES);
+    let mut app = support::app(&mode, "swept: no bullet through the wall");
+    example(&mut app);
+    support::draw(&mut app, draw_impacts);
+    support::run(app, mode, |world| {
+        let impacts = &world.resource::<Impacts>().0;
+        println!("{} of {BULLETS} bullets hit the wall", impacts.len());
+        for (point, normal) in impacts.iter().take(3) {
+            println!("  at {point}, facing {normal}");
+        }
+    });
+}
+
+/// The example, on a window's app or a headless one.
+pub fn example(app: &mut App) {
+    app.add_plugins(CollisionPlugin::default())
+        .init_resource::<Impacts>()
+        .add_systems(Startup, spawn)
+        .add_systems(Update, fly)
+        .add_systems(
+            PostUpdate,
+            stop_at_the_wall.after(CollisionSystems::WriteEvents),
+        );
+}
+
+fn spawn(mut commands: Commands) {
+    commands.spawn((
+        SegmentCollider::new(
+            Vec2::new(0.0, -WALL_HALF_HEIGHT),
+            Vec2::new(0.0, WALL_HALF_HEIGHT),
+        ),
+        Transform::from_xyz(WALL_X, 0.0, 0.0),
+    ));
+    for index in 0..BULLETS {
+        // Staggered, so each crosses the wall at a different point of its frame's move.
+        let x = -400.0 - index as f32 * 7.3;
+        let y = -200.0 + index as f32 * 20.0;
+        commands.spawn((
+            Bullet,
+            CircleCollider::new(BULLET_RADIUS),
+            Swept::default(),
+            Transform::from_xyz(x, y, 0.0),
+        ));
+    }
+}
+
+fn fly(mut bullets: Query<&mut Transform, With<Bullet>>) {
+    for mut transform in &mut bullets {
+        transform.translation.x += BULLET_SPEED;
+    }
+}
+
+/// A bullet that hit the wall is gone; its impact is kept to draw.
+fn stop_at_the_wall(
+    mut contacts: MessageReader<Contact>,
+    bullets: Query<(), With<Bullet>>,
+    mut impacts: ResMut<Impacts>,
+    mut commands: Commands,
+) {
+    for contact in contacts.read() {
+        let (Some((bullet, _wall)), Some(impact)) = (contact.pick(&bullets), contact.impact) else {
+            continue;
+        };
+        let normal = contact.impact_normal(bullet).unwrap_or(impact.normal);
+        impacts.0.push((impact.point, normal));
+        commands.entity(bullet).despawn();
+    }
+}
+
+fn draw_impacts(impacts: Res<Impacts>, mut gizmos: Gizmos) {
+    for &(point, normal) in &impacts.0 {
+        gizmos.circle_2d(point, 5.0, Color::srgb(1.0, 0.9, 0.2));
+        gizmos.arrow_2d(point, point + normal * 20.0, Color::srgb(1.0, 0.3, 0.8));
+    }
+}

@@ -1,0 +1,254 @@
+//! Every focused example, run headless as `cargo run --example NAME -- --headless` runs it, with
+//! what it shows checked against a reference worked out here: an example that breaks fails.
+
+// Each example brings its own copy of the examples' shared `support` module.
+#![allow(
+    clippy::duplicate_mod,
+    reason = "each example is its own crate when run"
+)]
+
+#[allow(
+    dead_code,
+    reason = "the example's window and printing are not run here"
+)]
+#[path = "../examples/debug_draw.rs"]
+mod debug_draw;
+#[allow(
+    dead_code,
+    reason = "the example's window and printing are not run here"
+)]
+#[path = "../examples/fixed_step.rs"]
+mod fixed_step;
+#[allow(
+    dead_code,
+    reason = "the example's window and printing are not run here"
+)]
+#[path = "../examples/laser.rs"]
+mod laser;
+#[allow(
+    dead_code,
+    reason = "the example's window and printing are not run here"
+)]
+#[path = "../examples/layers.rs"]
+mod layers;
+#[allow(
+    dead_code,
+    reason = "the example's window and printing are not run here"
+)]
+#[path = "../examples/mine.rs"]
+mod mine;
+#[allow(
+    dead_code,
+    reason = "the example's window and printing are not run here"
+)]
+#[path = "../examples/queries.rs"]
+mod queries;
+#[allow(
+    dead_code,
+    reason = "the example's window and printing are not run here"
+)]
+#[path = "../examples/swept.rs"]
+mod swept;
+
+use bevy::prelude::*;
+use bevy_collision_events::debug::CollisionGizmos;
+use bevy_collision_events::prelude::*;
+
+/// The example's app, headless, after `frames` frames.
+fn run(example: fn(&mut App), frames: u32) -> App {
+    let mut app = headless_app();
+    example(&mut app);
+    for _ in 0..frames {
+        app.update();
+    }
+    app
+}
+
+/// The examples' own headless app.
+fn headless_app() -> App {
+    #[path = "../examples/support/mod.rs"]
+    mod support;
+    support::headless_app()
+}
+
+/// The beam ends where it enters the first target: the circle's entry, worked out from its
+/// centre, while the circle is across the beam; otherwise no nearer than the chevron's edge.
+#[test]
+fn laser_stops_where_it_enters_the_first_target() {
+    use laser::{EMITTER, Laser, RANGE, TARGET_RADIUS, TARGET_X, Target};
+    let mut app = run(laser::example, 0);
+    let (mut across, mut clear) = (0, 0);
+    for _ in 0..240 {
+        app.update();
+        let world = app.world_mut();
+        let beam = world
+            .query::<&Laser>()
+            .single(world)
+            .unwrap()
+            .visible_length;
+        let mut circles =
+            world.query_filtered::<&GlobalTransform, (With<Target>, With<CircleCollider>)>();
+        let center = circles.single(world).unwrap().translation().truncate();
+        let height = center.y - EMITTER.y;
+        if height.abs() < TARGET_RADIUS - 0.01 {
+            let entry = center.x - (TARGET_RADIUS * TARGET_RADIUS - height * height).sqrt();
+            assert!(
+                (beam - (entry - EMITTER.x)).abs() < 1e-3,
+                "{beam} vs {entry}"
+            );
+            across += 1;
+        } else if height.abs() > TARGET_RADIUS + 0.01 {
+            // The chevron's left edge is 40 px left of its centre, at best.
+            let chevron = TARGET_X[1] - 40.0 - EMITTER.x;
+            assert!((chevron - 1e-3..=RANGE).contains(&beam), "{beam}");
+            clear += 1;
+        }
+    }
+    assert!(
+        across > 20 && clear > 20,
+        "{across} frames across, {clear} clear"
+    );
+}
+
+/// The mine removes exactly the drones whose row passes within reach of it.
+#[test]
+fn mine_removes_what_touches_it() {
+    use mine::{DRONE_RADIUS, DRONE_ROWS, Drone, MINE_RADIUS, Removed};
+    let mut app = run(mine::example, 240);
+    let reach = MINE_RADIUS + DRONE_RADIUS;
+    let expected = DRONE_ROWS.iter().filter(|y| y.abs() <= reach).count();
+    assert_eq!(expected, 3);
+    assert_eq!(app.world().resource::<Removed>().0, expected);
+    let world = app.world_mut();
+    let mut drones = world.query_filtered::<&Transform, With<Drone>>();
+    let left: Vec<f32> = drones.iter(world).map(|t| t.translation.y).collect();
+    assert_eq!(left.len(), DRONE_ROWS.len() - expected);
+    assert!(left.iter().all(|y| y.abs() > reach), "{left:?}");
+}
+
+/// Bullets overlap each other all the way, yet every contact is a bullet on an enemy, and
+/// `by_layer` names the bullet first.
+#[test]
+fn layers_keep_bullets_from_bullets() {
+    use layers::{BULLET, Hits};
+    let mut app = run(layers::example, 1);
+    let world = app.world_mut();
+    let mut bullets = world.query::<(&CollisionLayers, &GlobalTransform)>();
+    let centres: Vec<Vec2> = bullets
+        .iter(world)
+        .filter(|(layers, _)| layers.memberships == BULLET)
+        .map(|(_, transform)| transform.translation().truncate())
+        .collect();
+    let overlapping = centres
+        .iter()
+        .enumerate()
+        .any(|(i, a)| centres[i + 1..].iter().any(|b| a.distance(*b) < 10.0));
+    assert!(overlapping, "the bullets overlap each other");
+    for _ in 0..180 {
+        app.update();
+    }
+    let world = app.world_mut();
+    let hits = &world.resource::<Hits>().0;
+    assert!(hits.len() > 20, "{} hits", hits.len());
+    for hit in hits {
+        let (bullet, enemy) = hit.expect("a bullet in every contact");
+        let layers = |entity| world.get::<CollisionLayers>(entity).map(|l| l.memberships);
+        assert!(layers(bullet).is_none_or(|m| m == BULLET));
+        assert!(layers(enemy).is_none_or(|m| m != BULLET));
+    }
+}
+
+/// Every swept bullet hits the wall of zero width, at the wall, on its own row, facing it.
+#[test]
+fn swept_bullets_hit_the_thin_wall_where_it_is() {
+    use swept::{BULLETS, Impacts, WALL_X};
+    let app = run(swept::example, 60);
+    let impacts = &app.world().resource::<Impacts>().0;
+    assert_eq!(impacts.len(), BULLETS);
+    let mut rows: Vec<f32> = impacts.iter().map(|(point, _)| point.y).collect();
+    rows.sort_by(f32::total_cmp);
+    for (index, (point, normal)) in impacts.iter().enumerate() {
+        assert!((point.x - WALL_X).abs() < 1e-3, "{point}");
+        assert!(normal.distance(Vec2::NEG_X) < 1e-5, "{normal}");
+        let row = -200.0 + index as f32 * 20.0;
+        assert!((rows[index] - row).abs() < 1e-3, "{rows:?}");
+    }
+}
+
+/// The turret's nearest target and ray hit, and what lies under the pointer, are those a
+/// loop over the targets' circles gives.
+#[test]
+fn queries_find_the_nearest_the_ray_and_the_picked() {
+    use queries::{Found, HEADLESS_POINTER, TARGET_RADIUS, Target};
+    let mut app = run(queries::example, 0);
+    for _ in 0..90 {
+        app.update();
+        let world = app.world_mut();
+        let mut targets = world.query_filtered::<(Entity, &GlobalTransform), With<Target>>();
+        let centres: Vec<(Entity, Vec2)> = targets
+            .iter(world)
+            .map(|(entity, transform)| (entity, transform.translation().truncate()))
+            .collect();
+        let (nearest, distance) = centres
+            .iter()
+            .map(|&(entity, centre)| (entity, centre.length() - TARGET_RADIUS))
+            .min_by(|p, q| p.1.total_cmp(&q.1))
+            .unwrap();
+        let found = world.resource::<Found>();
+        let (target, hit) = found.aim.expect("a target in range");
+        assert_eq!((target, hit.entity), (nearest, nearest));
+        assert!(
+            (hit.distance - distance).abs() < 1e-3,
+            "{} vs {distance}",
+            hit.distance
+        );
+        let mut picked: Vec<Entity> = centres
+            .iter()
+            .filter(|(_, centre)| centre.distance(HEADLESS_POINTER) <= TARGET_RADIUS)
+            .map(|&(entity, _)| entity)
+            .collect();
+        picked.sort();
+        let mut found_picked = found.picked.clone();
+        found_picked.sort();
+        assert_eq!(found_picked, picked);
+    }
+}
+
+/// At 30 steps a second and 60 frames, half the frames run a step; the reader in
+/// `FixedUpdate` counts each pad the ball reached by the step before the last, once.
+#[test]
+fn fixed_step_sees_each_start_once() {
+    use fixed_step::{BALL_RADIUS, BALL_START_X, BALL_STEP, PAD_RADIUS, PAD_X, Steps};
+    let app = run(fixed_step::example, 240);
+    let steps = app.world().resource::<Steps>();
+    assert!((115..=121).contains(&steps.run), "{} steps", steps.run);
+    // Read at step k: what steps 1..k-1 wrote.
+    let ball_x = BALL_START_X + BALL_STEP * (steps.run - 1) as f32;
+    let reached = PAD_X
+        .iter()
+        .filter(|&&x| x - (PAD_RADIUS + BALL_RADIUS) <= ball_x)
+        .count();
+    assert!(reached >= 3, "{reached}");
+    assert_eq!(steps.pads_touched, reached);
+}
+
+/// Headless, the timer presses F2 then F1: the bounding circles come on, then the drawing
+/// goes off, while the pipeline runs under the debug plugin.
+#[test]
+fn debug_draw_switches_through_its_gizmo_group() {
+    use debug_draw::{PRESS_EVERY, Pressed};
+    let mut app = headless_app();
+    debug_draw::headless_keys(&mut app);
+    debug_draw::example(&mut app);
+    app.finish();
+    for _ in 0..2 * PRESS_EVERY {
+        app.update();
+    }
+    let world = app.world();
+    assert_eq!(world.resource::<Pressed>().0, [KeyCode::F2, KeyCode::F1]);
+    let (config, settings) = world
+        .resource::<GizmoConfigStore>()
+        .config::<CollisionGizmos>();
+    assert!(!config.enabled && settings.bounding_circles);
+    assert!(world.resource::<Contacts>().len() >= 2);
+}
