@@ -226,7 +226,8 @@ impl Bodies {
         };
         let motion = self.motion(index);
         let (min, max) = (now.min.min(now.min - motion), now.max.max(now.max - motion));
-        let reach = min.abs().max(max.abs()).max_element() + (max - min).max_element();
+        // Axis by axis: a wall along x far from the origin rounds in x, not in y.
+        let reach = min.abs().max(max.abs()) + (max - min);
         let pad = 8.0 * f32::EPSILON * reach;
         BoundingBox {
             min: min - pad,

@@ -202,6 +202,8 @@ fn match_brute_force(layer_choices: &[CollisionLayers], seed: u64, huge: bool) {
         .iter()
         .map(|contact| (contact.a, contact.b))
         .collect();
+    let contacts = app.world().resource::<Contacts>().len();
+    assert_eq!(contacts, found.len(), "a pair reported twice");
 
     // Brute force: every pair, bounding circles first so the test stays quick.
     let bounds: Vec<_> = expected_shapes

@@ -81,8 +81,9 @@ pub(crate) struct Grid {
     starts: Vec<u32>,
     entries: Vec<Entry>,
     /// Per array cell, whether a queried centre there has any built body to meet: the cell
-    /// holds entries, or bodies are kept aside. One more, `false`, for the cells past the last
-    /// (the sentinels, clamped onto it). What [`Grid::query_block`] lists its bodies by.
+    /// holds entries (bodies kept aside are met in a pass of their own). One more, `false`, for
+    /// the cells past the last (the sentinels, clamped onto it). What [`Grid::query_block`]
+    /// lists its bodies by.
     listed: Vec<bool>,
     /// Each built body's cells, kept while counting so filling need not recompute them.
     ranges: Vec<CellRange>,
@@ -276,10 +277,9 @@ impl Grid {
         }
         self.count_entries(bodies, members());
         self.fill_entries(members());
-        let aside = !self.oversized.is_empty();
         self.listed.clear();
         let holding = self.starts.windows(2).map(|cell| cell[0] != cell[1]);
-        self.listed.extend(holding.map(|holds| holds | aside));
+        self.listed.extend(holding);
         self.listed.push(false);
     }
 
@@ -720,6 +720,7 @@ impl Grid {
         match (self.layout, join) {
             (_, Join::Between { check_layers }) => {
                 self.query_runs_one_cell(bodies, runs, check_layers, pairs);
+                self.query_aside(bodies, runs, check_layers, pairs);
             }
             (
                 Layout::Dense {
@@ -828,9 +829,8 @@ impl Grid {
                 ..
             } => self.folded_centre_cells(centers, radii, (origin, inverse_cell_size), cells),
         }
-        // The bodies whose cell holds entries, or that are wider than the growth (and, with
-        // bodies kept aside, every body in the grid's box), listed without a branch: most
-        // cells are empty, and which are is hard to predict.
+        // The bodies whose cell holds entries, or that are wider than the growth, listed
+        // without a branch: most cells are empty, and which are is hard to predict.
         let mut count = 0;
         for (index, &cell) in cells.iter().enumerate() {
             // The sentinels are past the last cell, where nothing is listed.
@@ -857,8 +857,29 @@ impl Grid {
             for entry in &entries[starts[cell] as usize..starts[cell + 1] as usize] {
                 push_if_touching(bodies, (queried, entry.body), check_layers, pairs);
             }
-            for aside in &self.oversized {
-                aside.push_if_touching(bodies, queried, check_layers, pairs);
+        }
+    }
+
+    /// The pairs of the queried bodies of `runs` with the bodies kept aside, each by its box
+    /// first: one tight pass over the queried bodies per body kept aside (most grids keep
+    /// none), rather than a look from every queried body's cell. Bodies wider than the growth
+    /// meet them in [`query_run_wrapped`](Self::query_run_wrapped) instead.
+    fn query_aside(
+        &self,
+        bodies: &Bodies,
+        runs: &[Range<u32>],
+        check_layers: bool,
+        pairs: &mut Vec<[u32; 2]>,
+    ) {
+        for aside in &self.oversized {
+            for run in runs {
+                let rows = run.start as usize..run.end as usize;
+                let circles = bodies.centers[rows.clone()].iter().zip(&bodies.radii[rows]);
+                for (body, (&center, &radius)) in run.clone().zip(circles) {
+                    if radius <= self.growth && aside.bounds.touches_circle(center, radius) {
+                        push_if_touching(bodies, (body, aside.body), check_layers, pairs);
+                    }
+                }
             }
         }
     }
