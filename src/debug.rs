@@ -18,7 +18,7 @@ use bevy::prelude::*;
 /// points, and the impact point and normal of swept hits.
 ///
 /// Needs Bevy's `GizmoPlugin` (part of `DefaultPlugins` when Bevy's gizmo features are on) and
-/// [`CollisionPlugin`](crate::CollisionPlugin). What is drawn, and in which colours, is
+/// [`CollisionPlugin`]. What is drawn, and in which colours, is
 /// [`CollisionGizmos`], a gizmo config group:
 ///
 /// ```no_run
@@ -56,7 +56,7 @@ impl Plugin for CollisionDebugPlugin {
     /// not exist" at the first update.
     ///
     /// # Panics
-    /// Without [`CollisionPlugin`](crate::CollisionPlugin), or without Bevy's gizmo assets.
+    /// Without [`CollisionPlugin`], or without Bevy's gizmo assets.
     fn finish(&self, app: &mut App) {
         assert!(
             app.is_plugin_added::<CollisionPlugin>(),

@@ -113,6 +113,7 @@
 //! | feature | default | what it does |
 //! |---|---|---|
 //! | `debug-draw` | no | `debug::CollisionDebugPlugin`: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
+//! | `diagnostics` | no | `diagnostics::CollisionDiagnosticsPlugin`: each stage's time, and the counts of colliders, contacts, starts and ends, in Bevy's `DiagnosticsStore` |
 //! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across (prepare, the broad and narrow phases, and events split their work whenever the pool has more than one thread; see [`CollisionSettings::parallel_threshold`]). `DefaultPlugins` apps usually have it on already |
 //!
 //! # Modules
@@ -122,7 +123,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule |
-//! | `debug` | the gizmo drawing plugin (feature `debug-draw`): draws what the pipeline placed |
+//! | `debug`, `diagnostics` | the gizmo drawing plugin (feature `debug-draw`) and the diagnostics plugin (feature `diagnostics`): read what the pipeline placed and found |
 //! | `pipeline` | the stages, private: `prepare`, `broad_phase`, `narrow_phase`, `events`, each owning its resource and system |
 //! | `settings`, `collider`, `layers`, `swept`, `contact`, `contacts` | the public types: tuning, components, events, the contacts resource |
 //! | [`geometry`] | pure 2D geometry, one file per shape pair, usable on its own |
@@ -132,6 +133,8 @@ mod contact;
 mod contacts;
 #[cfg(feature = "debug-draw")]
 pub mod debug;
+#[cfg(feature = "diagnostics")]
+pub mod diagnostics;
 pub mod geometry;
 mod layers;
 mod pipeline;

@@ -65,6 +65,11 @@ impl CollisionPlugin {
         }
     }
 
+    /// The schedule the pipeline runs in.
+    pub fn schedule(&self) -> InternedScheduleLabel {
+        self.schedule
+    }
+
     /// Whether the plugin runs Bevy's transform propagation in its own schedule, before placing
     /// the colliders. On by default in every schedule but [`PostUpdate`] (where Bevy does it);
     /// switch it off for a schedule that runs after Bevy's propagation anyway (a schedule of

@@ -13,12 +13,13 @@
 //!   it is off and the ship after a game over.
 
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use bevy::diagnostic::DiagnosticsStore;
 use bevy::ecs::query::QueryFilter;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy::transform::TransformSystems;
+use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
 
 // These constants are in `Transform` units, which the 2D camera shows 1:1 as pixels, and
@@ -232,7 +233,6 @@ impl Plugin for GamePlugin {
             .insert_resource(Game::starting_at(self.first_wave))
             .init_resource::<Intent>()
             .init_resource::<Stats>()
-            .init_resource::<CollisionClock>()
             .add_message::<EnemyDestroyed>()
             .add_systems(Startup, (spawn_player, spawn_walls))
             // One chain: systems that spawn, or that read what another one moves, run in a
@@ -260,21 +260,10 @@ impl Plugin for GamePlugin {
             // what follows reads this frame's contacts right after the pipeline wrote them.
             .add_systems(
                 PostUpdate,
-                (
-                    start_collision_clock
-                        .after(TransformSystems::Propagate)
-                        .before(CollisionSystems::Prepare),
-                    (
-                        stop_collision_clock,
-                        ram_player,
-                        stop_laser,
-                        destroy_enemies,
-                        record_stats,
-                    )
-                        .chain()
-                        .in_set(ReadContacts)
-                        .after(CollisionSystems::WriteEvents),
-                ),
+                (ram_player, stop_laser, destroy_enemies, record_stats)
+                    .chain()
+                    .in_set(ReadContacts)
+                    .after(CollisionSystems::WriteEvents),
             );
     }
 }
@@ -292,6 +281,7 @@ pub fn headless_app(first_wave: u32) -> App {
         MinimalPlugins,
         TransformPlugin,
         CollisionPlugin::default(),
+        CollisionDiagnosticsPlugin,
         GamePlugin {
             autopilot: true,
             first_wave,
@@ -513,10 +503,6 @@ impl Stats {
         sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
     }
 }
-
-/// When the collision pipeline started this frame.
-#[derive(Resource, Default)]
-struct CollisionClock(Option<Instant>);
 
 // ---------------------------------------------------------------------------------------------
 // Spawning: each enemy, the ship and each wall observe their own contacts
@@ -1137,20 +1123,6 @@ fn destroy_enemies(
     }
 }
 
-fn start_collision_clock(mut clock: ResMut<CollisionClock>) {
-    clock.0 = Some(Instant::now());
-}
-
-/// Stops the clock once the pipeline is done, before the systems that read its results.
-/// (Observers run inside the pipeline's events stage, so their time counts too.)
-fn stop_collision_clock(mut clock: ResMut<CollisionClock>, mut stats: ResMut<Stats>) {
-    if let Some(started) = clock.0.take() {
-        stats
-            .collision_ms
-            .push(started.elapsed().as_secs_f32() * 1000.0);
-    }
-}
-
 /// Any entity with a collider.
 type AnyCollider = Or<(
     With<CircleCollider>,
@@ -1162,7 +1134,14 @@ fn record_stats(
     mut stats: ResMut<Stats>,
     contacts: Res<Contacts>,
     colliders: Query<(), AnyCollider>,
+    diagnostics: Res<DiagnosticsStore>,
 ) {
+    // The pipeline's time, as the crate publishes it (its observers' work included): this
+    // frame's, or the last one's where the crate publishes it after this system.
+    let collision = diagnostics.get(&CollisionDiagnosticsPlugin::TOTAL);
+    if let Some(milliseconds) = collision.and_then(|diagnostic| diagnostic.value()) {
+        stats.collision_ms.push(milliseconds as f32);
+    }
     stats.frames += 1;
     stats.contacts = contacts.len();
     stats.total_contacts += contacts.len() as u64;

@@ -47,6 +47,7 @@ mod graphics;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
+use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
 
 use game::{GamePlugin, Stats};
@@ -163,6 +164,7 @@ fn run_windowed(options: Options) -> AppExit {
             ..default()
         }),
         CollisionPlugin::default(),
+        CollisionDiagnosticsPlugin,
         GamePlugin {
             autopilot: options.autopilot,
             first_wave: options.wave.unwrap_or(1),

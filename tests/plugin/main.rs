@@ -7,6 +7,7 @@ mod bad_input;
 mod common;
 mod debug;
 mod determinism;
+mod diagnostics;
 mod edits;
 mod fixed_step;
 mod layers;

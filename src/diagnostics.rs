@@ -1,0 +1,159 @@
+//! [`CollisionDiagnosticsPlugin`]: the pipeline's time and counts in Bevy's
+//! `DiagnosticsStore`. Behind the cargo feature `diagnostics`.
+
+use crate::contact::{ContactEnded, ContactStarted};
+use crate::contacts::Contacts;
+use crate::pipeline::bodies::Bodies;
+use crate::plugin::{CollisionPlugin, CollisionSystems};
+use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
+use bevy::ecs::schedule::InternedScheduleLabel;
+use bevy::platform::time::Instant;
+use bevy::prelude::*;
+
+/// Publishes what each run of the collision pipeline took and found through Bevy's
+/// [`DiagnosticsStore`](bevy::diagnostic::DiagnosticsStore), as Bevy's own diagnostics plugins do: read them with a
+/// `Res<DiagnosticsStore>` (a HUD), or print them with Bevy's `LogDiagnosticsPlugin`.
+///
+/// | path | what |
+/// |---|---|
+/// | [`PREPARE`](Self::PREPARE), [`FIND_CONTACTS`](Self::FIND_CONTACTS), [`WRITE_EVENTS`](Self::WRITE_EVENTS) | each [`CollisionSystems`] set's time, ms (the observers it triggers included in the last) |
+/// | [`TOTAL`](Self::TOTAL) | the three together, ms |
+/// | [`COLLIDERS`](Self::COLLIDERS) | colliders placed |
+/// | [`CONTACTS`](Self::CONTACTS) | overlapping pairs |
+/// | [`STARTED`](Self::STARTED), [`ENDED`](Self::ENDED) | pairs that started and ended |
+///
+/// Add it beside [`CollisionPlugin`] (after it, for an app that is updated without being
+/// finished, as in tests); an app without it pays nothing, and neither does a build without
+/// the feature. With the pipeline in a fixed schedule, each step adds its own
+/// measurements.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// use bevy::diagnostic::DiagnosticsStore;
+/// use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
+///
+/// fn hud(store: Res<DiagnosticsStore>) {
+///     let time = store.get(&CollisionDiagnosticsPlugin::TOTAL).and_then(|d| d.smoothed());
+///     info!("collisions: {:.3} ms", time.unwrap_or_default());
+/// }
+///
+/// App::new()
+///     .add_plugins((MinimalPlugins, CollisionPlugin::default(), CollisionDiagnosticsPlugin))
+///     .add_systems(Update, hud);
+/// ```
+///
+/// # Panics
+/// When the app is finished without [`CollisionPlugin`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CollisionDiagnosticsPlugin;
+
+impl CollisionDiagnosticsPlugin {
+    /// [`CollisionSystems::Prepare`]'s time, ms.
+    pub const PREPARE: DiagnosticPath = DiagnosticPath::const_new("collision/prepare");
+    /// [`CollisionSystems::FindContacts`]' time, ms.
+    pub const FIND_CONTACTS: DiagnosticPath = DiagnosticPath::const_new("collision/find_contacts");
+    /// [`CollisionSystems::WriteEvents`]' time, ms, with the observers it triggers.
+    pub const WRITE_EVENTS: DiagnosticPath = DiagnosticPath::const_new("collision/write_events");
+    /// The pipeline's time, ms.
+    pub const TOTAL: DiagnosticPath = DiagnosticPath::const_new("collision/total");
+    /// How many colliders were placed.
+    pub const COLLIDERS: DiagnosticPath = DiagnosticPath::const_new("collision/colliders");
+    /// How many pairs overlap.
+    pub const CONTACTS: DiagnosticPath = DiagnosticPath::const_new("collision/contacts");
+    /// How many pairs started to overlap.
+    pub const STARTED: DiagnosticPath = DiagnosticPath::const_new("collision/started");
+    /// How many pairs stopped overlapping.
+    pub const ENDED: DiagnosticPath = DiagnosticPath::const_new("collision/ended");
+}
+
+impl Plugin for CollisionDiagnosticsPlugin {
+    fn build(&self, app: &mut App) {
+        for (path, suffix) in [
+            (Self::PREPARE, " ms"),
+            (Self::FIND_CONTACTS, " ms"),
+            (Self::WRITE_EVENTS, " ms"),
+            (Self::TOTAL, " ms"),
+            (Self::COLLIDERS, ""),
+            (Self::CONTACTS, ""),
+            (Self::STARTED, ""),
+            (Self::ENDED, ""),
+        ] {
+            app.register_diagnostic(Diagnostic::new(path).with_suffix(suffix));
+        }
+        if let Some(collisions) = app.get_added_plugins::<CollisionPlugin>().pop() {
+            place_clock(app, collisions.schedule());
+        }
+    }
+
+    /// Places the clock, when `CollisionPlugin` was added after this plugin.
+    fn finish(&self, app: &mut App) {
+        if app.world().contains_resource::<StageClock>() {
+            return;
+        }
+        let Some(collisions) = app.get_added_plugins::<CollisionPlugin>().pop() else {
+            panic!("CollisionDiagnosticsPlugin measures CollisionPlugin: add CollisionPlugin too");
+        };
+        place_clock(app, collisions.schedule());
+    }
+}
+
+/// Puts the clock's systems around the pipeline's sets, in the pipeline's `schedule`.
+fn place_clock(app: &mut App, schedule: InternedScheduleLabel) {
+    app.init_resource::<StageClock>().add_systems(
+        schedule,
+        (
+            lap::<0>.before(CollisionSystems::Prepare),
+            lap::<1>
+                .after(CollisionSystems::Prepare)
+                .before(CollisionSystems::FindContacts),
+            lap::<2>
+                .after(CollisionSystems::FindContacts)
+                .before(CollisionSystems::WriteEvents),
+            (lap::<3>, publish)
+                .chain()
+                .after(CollisionSystems::WriteEvents),
+        ),
+    );
+}
+
+/// When the pipeline passed each boundary this run: before prepare, then after each set.
+#[derive(Resource, Default)]
+struct StageClock([Option<Instant>; 4]);
+
+fn lap<const BOUNDARY: usize>(mut clock: ResMut<StageClock>) {
+    clock.0[BOUNDARY] = Some(Instant::now());
+}
+
+/// Adds this run's measurements.
+fn publish(
+    mut clock: ResMut<StageClock>,
+    mut diagnostics: Diagnostics,
+    bodies: Res<Bodies>,
+    contacts: Res<Contacts>,
+    mut started: MessageReader<ContactStarted>,
+    mut ended: MessageReader<ContactEnded>,
+) {
+    if let [Some(start), Some(prepared), Some(found), Some(written)] = core::mem::take(&mut clock.0)
+    {
+        let milliseconds = |from: Instant, to: Instant| (to - from).as_secs_f64() * 1e3;
+        let stages = [
+            (CollisionDiagnosticsPlugin::PREPARE, start, prepared),
+            (CollisionDiagnosticsPlugin::FIND_CONTACTS, prepared, found),
+            (CollisionDiagnosticsPlugin::WRITE_EVENTS, found, written),
+            (CollisionDiagnosticsPlugin::TOTAL, start, written),
+        ];
+        for (path, from, to) in stages {
+            diagnostics.add_measurement(&path, || milliseconds(from, to));
+        }
+    }
+    let counts = [
+        (CollisionDiagnosticsPlugin::COLLIDERS, bodies.entities.len()),
+        (CollisionDiagnosticsPlugin::CONTACTS, contacts.len()),
+        (CollisionDiagnosticsPlugin::STARTED, started.read().count()),
+        (CollisionDiagnosticsPlugin::ENDED, ended.read().count()),
+    ];
+    for (path, count) in counts {
+        diagnostics.add_measurement(&path, || count as f64);
+    }
+}

@@ -1,0 +1,53 @@
+//! The diagnostics plugin: each run's stage times and counts reach Bevy's `DiagnosticsStore`.
+
+use bevy::diagnostic::{DiagnosticPath, DiagnosticsStore};
+use bevy::prelude::*;
+use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
+use bevy_collision_events::prelude::*;
+
+/// The latest measurement of `path`.
+fn latest(store: &DiagnosticsStore, path: &DiagnosticPath) -> Option<f64> {
+    store.get(path)?.value()
+}
+
+#[test]
+fn each_run_publishes_its_times_and_counts() {
+    let mut app = crate::common::app();
+    app.add_plugins(CollisionDiagnosticsPlugin);
+    let world = app.world_mut();
+    let spawned = [0.0, 6.0, 60.0].map(|x| {
+        let circle = (CircleCollider::new(5.0), Transform::from_xyz(x, 0.0, 0.0));
+        world.spawn(circle).id()
+    });
+    app.update();
+    let store = app.world().resource::<DiagnosticsStore>();
+    let value = |path| latest(store, &path);
+    assert_eq!(value(CollisionDiagnosticsPlugin::COLLIDERS), Some(3.0));
+    assert_eq!(value(CollisionDiagnosticsPlugin::CONTACTS), Some(1.0));
+    assert_eq!(value(CollisionDiagnosticsPlugin::STARTED), Some(1.0));
+    assert_eq!(value(CollisionDiagnosticsPlugin::ENDED), Some(0.0));
+    let total = value(CollisionDiagnosticsPlugin::TOTAL).expect("timed");
+    let stages: f64 = [
+        CollisionDiagnosticsPlugin::PREPARE,
+        CollisionDiagnosticsPlugin::FIND_CONTACTS,
+        CollisionDiagnosticsPlugin::WRITE_EVENTS,
+    ]
+    .into_iter()
+    .map(|path| value(path).expect("timed"))
+    .sum();
+    assert!(
+        total > 0.0 && (stages - total).abs() < 1e-9,
+        "{stages} vs {total}"
+    );
+    // The next run: the pair ends.
+    for entity in spawned {
+        app.world_mut().despawn(entity);
+    }
+    app.update();
+    let store = app.world().resource::<DiagnosticsStore>();
+    assert_eq!(latest(store, &CollisionDiagnosticsPlugin::ENDED), Some(1.0));
+    assert_eq!(
+        latest(store, &CollisionDiagnosticsPlugin::COLLIDERS),
+        Some(0.0)
+    );
+}
