@@ -21,7 +21,7 @@ pub const MINE_RADIUS: f32 = 40.0;
 /// The drones' radius.
 pub const DRONE_RADIUS: f32 = 10.0;
 /// The drones' rows, from the bottom; each starts at the left edge.
-pub const DRONE_ROWS: [f32; 7] = [-150.0, -60.0, -45.0, 0.0, 45.0, 55.0, 150.0];
+pub const DRONE_ROWS: [f32; 7] = [-150.0, -80.0, -45.0, 0.0, 45.0, 80.0, 150.0];
 const DRONE_START_X: f32 = -420.0;
 const DRONE_SPEED: f32 = 4.0;
 

@@ -1,19 +1,25 @@
 //! What the focused examples share: a window where there is a display, or, with `--headless`
 //! (or no display), a fixed number of frames run without one, for the example to print what
-//! happened. Not an example itself.
+//! happened. In a window, `--screenshot PATH` saves a picture after `--frames N` frames and
+//! quits. Not an example itself.
 
 #![allow(dead_code, reason = "each example uses the parts it needs")]
 
+use bevy::diagnostic::FrameCount;
 use bevy::ecs::system::ScheduleSystem;
 use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::debug::CollisionDebugPlugin;
 use std::time::Duration;
 
+/// Frames given a screenshot to reach the disk before the app quits.
+const SCREENSHOT_FRAMES: u32 = 10;
+
 /// How an example runs.
 pub enum Mode {
-    /// In a window, until it is closed.
-    Window,
+    /// In a window, until it is closed, or until a screenshot is saved.
+    Window { screenshot: Option<(String, u32)> },
     /// Without a window, for this many frames.
     Headless { frames: u32 },
 }
@@ -29,17 +35,40 @@ pub fn mode(frames: u32) -> Mode {
         .position(|argument| argument == "--frames")
         .and_then(|at| arguments.get(at + 1)?.parse().ok())
         .unwrap_or(frames);
+    let screenshot = arguments
+        .iter()
+        .position(|argument| argument == "--screenshot")
+        .and_then(|at| Some((arguments.get(at + 1)?.clone(), frames)));
     if arguments.iter().any(|argument| argument == "--headless") || !display {
         Mode::Headless { frames }
     } else {
-        Mode::Window
+        Mode::Window { screenshot }
     }
 }
 
 /// The app to run in `mode`: see [`window_app`] and [`headless_app`].
 pub fn app(mode: &Mode, title: &str) -> App {
     match mode {
-        Mode::Window => window_app(title),
+        Mode::Window { screenshot } => {
+            let mut app = window_app(title);
+            if let Some((path, frame)) = screenshot.clone() {
+                app.add_systems(
+                    Update,
+                    move |mut commands: Commands,
+                          frames: Res<FrameCount>,
+                          mut exit: MessageWriter<AppExit>| {
+                        if frames.0 == frame {
+                            commands
+                                .spawn(Screenshot::primary_window())
+                                .observe(save_to_disk(path.clone()));
+                        } else if frames.0 == frame + SCREENSHOT_FRAMES {
+                            exit.write(AppExit::Success);
+                        }
+                    },
+                );
+            }
+            app
+        }
         Mode::Headless { .. } => headless_app(),
     }
 }
@@ -85,7 +114,7 @@ pub fn headless_app() -> App {
 /// Runs `app` as `mode` says: `report` prints what happened after a headless run.
 pub fn run(mut app: App, mode: Mode, report: impl FnOnce(&mut World)) {
     match mode {
-        Mode::Window => {
+        Mode::Window { .. } => {
             app.run();
         }
         Mode::Headless { frames } => {
