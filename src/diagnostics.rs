@@ -9,6 +9,7 @@ use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnost
 use bevy::ecs::schedule::InternedScheduleLabel;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
+use bevy::transform::TransformSystems;
 
 /// Publishes what each run of the collision pipeline took and found through Bevy's
 /// [`DiagnosticsStore`](bevy::diagnostic::DiagnosticsStore), as Bevy's own diagnostics plugins do: read them with a
@@ -103,7 +104,9 @@ fn place_clock(app: &mut App, schedule: InternedScheduleLabel) {
     app.init_resource::<StageClock>().add_systems(
         schedule,
         (
-            lap::<0>.before(CollisionSystems::Prepare),
+            lap::<0>
+                .after(TransformSystems::Propagate)
+                .before(CollisionSystems::Prepare),
             lap::<1>
                 .after(CollisionSystems::Prepare)
                 .before(CollisionSystems::FindContacts),

@@ -28,8 +28,10 @@ pub enum Mode {
 /// many.
 pub fn mode(frames: u32) -> Mode {
     let arguments: Vec<String> = std::env::args().collect();
-    let display =
-        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    // Only Linux says so in its environment; elsewhere there is always a display.
+    let display = !cfg!(target_os = "linux")
+        || std::env::var_os("DISPLAY").is_some()
+        || std::env::var_os("WAYLAND_DISPLAY").is_some();
     let frames = arguments
         .iter()
         .position(|argument| argument == "--frames")

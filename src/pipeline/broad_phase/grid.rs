@@ -289,7 +289,11 @@ impl Grid {
     fn fit(&mut self, min: Vec2, max: Vec2, (count, queried): (usize, usize), typical_radius: f32) {
         let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
         let max_cells = (4 * count + 64 + queried / 4) as f32;
-        let body_cell_size = (2.0 * typical_radius).max(f32::MIN_POSITIVE);
+        // No narrower than a 2⁵²th of the box (bodies that are mostly points): cell numbers
+        // then stay exact in `f64`, far from where the casts saturate and every body would
+        // share one cell.
+        let narrowest = extent.max_element() / (1u64 << 52) as f32;
+        let body_cell_size = (2.0 * typical_radius).max(narrowest).max(f32::MIN_POSITIVE);
         let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
         let spread_wide = area_cell_size > MAX_CELL_GROWTH * body_cell_size;
         if !spread_wide {

@@ -81,7 +81,7 @@ impl Groups {
             self.runs_in_order
                 .push((run_start as u32..end as u32, group));
             // Only the count: the radii are summed per side, over its joined runs (see
-            // `radius_mean_and_max`), not here run by run, where layer values alternating body
+            // `RadiusSpread::of`), not here run by run, where layer values alternating body
             // by body would chain each group's sums through memory.
             self.groups[group].len += end - run_start;
             run_start = end;
@@ -169,8 +169,9 @@ impl RadiusSpread {
         }
         let mean = sum / len as f32;
         let (mut typical, mut kept_largest) = (mean, largest);
-        // Each pass leaves out at least the largest body kept before; a few passes settle any
-        // spread of sizes between `MIN_SIZE` and `MAX_COORDINATE`.
+        // Each pass leaves out at least the largest body kept before. Eight passes settle
+        // outliers of up to eight sizes, each far from the next; beyond, the typical radius
+        // stays above the others' mean, which costs time, never a pair.
         for _ in 0..8 {
             let cap = OUTLIER_FACTOR * typical;
             if kept_largest <= cap {

@@ -316,6 +316,28 @@ mod tests {
         }
     }
 
+    /// Thousands of points (radius zero) with a few rocks among them: the typical radius is
+    /// zero, yet the cells stay finite in number and every pair is found.
+    #[test]
+    fn mostly_points_find_every_pair() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let all = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(0));
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut list: Vec<_> = (0..4000)
+            .map(|_| {
+                let at = Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..600.0));
+                (at.round(), 0.0, all)
+            })
+            .collect();
+        list.extend((0..5).map(|i| (Vec2::splat(100.0 * i as f32 + 50.0), 10.0, all)));
+        let bodies = bodies_of(&list);
+        let (broad_phase, pairs) = run(&bodies);
+        assert!(broad_phase.grid.fullest_cell() <= 16);
+        let expected = brute_force(&bodies);
+        assert!(expected.len() > 20, "{}", expected.len());
+        assert_eq!(sorted(&pairs), expected);
+    }
+
     /// A body that is not finite (which the pipeline never places, but the grid must not
     /// trust) meets nothing, and the other bodies still find every pair: its box does not
     /// become the grid's. (It did: one NaN made every body share the first cell, while
