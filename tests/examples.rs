@@ -7,48 +7,25 @@
     reason = "each example is its own crate when run"
 )]
 
-#[allow(
-    dead_code,
-    reason = "the example's window and printing are not run here"
-)]
-#[path = "../examples/debug_draw.rs"]
-mod debug_draw;
-#[allow(
-    dead_code,
-    reason = "the example's window and printing are not run here"
-)]
-#[path = "../examples/fixed_step.rs"]
-mod fixed_step;
-#[allow(
-    dead_code,
-    reason = "the example's window and printing are not run here"
-)]
-#[path = "../examples/laser.rs"]
-mod laser;
-#[allow(
-    dead_code,
-    reason = "the example's window and printing are not run here"
-)]
-#[path = "../examples/layers.rs"]
-mod layers;
-#[allow(
-    dead_code,
-    reason = "the example's window and printing are not run here"
-)]
-#[path = "../examples/mine.rs"]
-mod mine;
-#[allow(
-    dead_code,
-    reason = "the example's window and printing are not run here"
-)]
-#[path = "../examples/queries.rs"]
-mod queries;
-#[allow(
-    dead_code,
-    reason = "the example's window and printing are not run here"
-)]
-#[path = "../examples/swept.rs"]
-mod swept;
+/// Each example as a module of this test, its window and printing left unused.
+macro_rules! example {
+    ($name:ident, $path:literal) => {
+        #[allow(
+            dead_code,
+            reason = "the example's window and printing are not run here"
+        )]
+        #[path = $path]
+        mod $name;
+    };
+}
+
+example!(debug_draw, "../examples/debug_draw.rs");
+example!(fixed_step, "../examples/fixed_step.rs");
+example!(laser, "../examples/laser.rs");
+example!(layers, "../examples/layers.rs");
+example!(mine, "../examples/mine.rs");
+example!(queries, "../examples/queries.rs");
+example!(swept, "../examples/swept.rs");
 
 use bevy::prelude::*;
 use bevy_collision_events::debug::CollisionGizmos;

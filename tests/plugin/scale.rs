@@ -26,18 +26,21 @@ impl WorldShape {
     }
 }
 
+/// Bullets and enemies that meet each other, a group that meets everything, and colliders on
+/// every layer.
+const FOUR_LAYER_CHOICES: [CollisionLayers; 4] = [
+    CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
+    CollisionLayers::new(
+        LayerMask::layer(1),
+        LayerMask::layer(0).union(LayerMask::layer(2)),
+    ),
+    CollisionLayers::new(LayerMask::layer(2), LayerMask::ALL),
+    CollisionLayers::ALL,
+];
+
 #[test]
 fn ten_thousand_colliders_match_brute_force() {
-    let layer_choices = [
-        CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
-        CollisionLayers::new(
-            LayerMask::layer(1),
-            LayerMask::layer(0) | LayerMask::layer(2),
-        ),
-        CollisionLayers::new(LayerMask::layer(2), LayerMask::ALL),
-        CollisionLayers::ALL,
-    ];
-    match_brute_force(&layer_choices, 10_000, false);
+    match_brute_force(&FOUR_LAYER_CHOICES, 10_000, false);
 }
 
 #[test]
@@ -61,16 +64,7 @@ fn many_distinct_layer_values_match_brute_force() {
 /// cells are sized by the typical body, not by a mean these few would dominate.)
 #[test]
 fn huge_colliders_among_thousands_match_brute_force() {
-    let layer_choices = [
-        CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
-        CollisionLayers::new(
-            LayerMask::layer(1),
-            LayerMask::layer(0) | LayerMask::layer(2),
-        ),
-        CollisionLayers::new(LayerMask::layer(2), LayerMask::ALL),
-        CollisionLayers::ALL,
-    ];
-    match_brute_force(&layer_choices, 10_002, true);
+    match_brute_force(&FOUR_LAYER_CHOICES, 10_002, true);
 }
 
 /// A huge collider of [`match_brute_force`]: its layers are the choices' (in turn), its shape
