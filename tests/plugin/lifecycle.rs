@@ -341,16 +341,22 @@ fn an_observer_that_despawns_the_other_spares_the_rest_of_the_run() {
     }
 }
 
-/// `CollidingEntities` inserted again on an entity mid-contact (Bevy marks it changed, not
-/// added) lists what the entity touches, as when it was first added.
-#[test]
-fn colliding_entities_inserted_again_mid_contact_lists_what_touches() {
+/// Two overlapping discs `(a, b)`, `a` with a `CollidingEntities`, after one run.
+fn a_pair_that_a_watches() -> (App, Entity, Entity) {
     let mut app = app();
     let (a, b) = overlapping_pair(&mut app);
     app.world_mut()
         .entity_mut(a)
         .insert(CollidingEntities::default());
     app.update();
+    (app, a, b)
+}
+
+/// `CollidingEntities` inserted again on an entity mid-contact (Bevy marks it changed, not
+/// added) lists what the entity touches, as when it was first added.
+#[test]
+fn colliding_entities_inserted_again_mid_contact_lists_what_touches() {
+    let (mut app, a, b) = a_pair_that_a_watches();
     assert_eq!(app.world().get::<CollidingEntities>(a).unwrap().len(), 1);
     app.world_mut()
         .entity_mut(a)
@@ -370,12 +376,7 @@ fn colliding_entities_inserted_again_mid_contact_lists_what_touches() {
 #[test]
 fn colliding_entities_stay_right_across_disabled() {
     use bevy::ecs::entity_disabling::Disabled;
-    let mut app = app();
-    let (a, b) = overlapping_pair(&mut app);
-    app.world_mut()
-        .entity_mut(a)
-        .insert(CollidingEntities::default());
-    app.update();
+    let (mut app, a, b) = a_pair_that_a_watches();
     assert!(
         app.world()
             .get::<CollidingEntities>(a)
