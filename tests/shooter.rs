@@ -10,7 +10,9 @@ mod game;
 
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
-use game::{Game, LASER_RANGE, Laser, Stats, Wall, spawn_player_bullet};
+use game::{
+    CROWD, EnemyBullet, Game, LASER_RANGE, Laser, STORM_EVERY, Stats, Wall, spawn_player_bullet,
+};
 
 /// How far `point` is from the outline of `entity`'s collider, worked out here from the
 /// collider and its `GlobalTransform`; `None` once the entity is gone (an enemy the laser
@@ -214,4 +216,49 @@ fn every_shot_at_a_wall_is_absorbed_where_it_struck() {
             .iter()
             .all(|&shot| app.world().get_entity(shot).is_err())
     );
+}
+
+/// The storm wave puts over ten thousand bullets on screen, and none is ever left overlapping
+/// a wall: each one that reaches a wall is absorbed in the frame it strikes, which needs its
+/// contact reported in that frame.
+#[test]
+fn the_storm_fills_the_screen_and_every_bullet_that_reaches_a_wall_is_absorbed() {
+    let mut app = game::headless_app(STORM_EVERY);
+    app.update();
+    let walls: Vec<Entity> = app
+        .world_mut()
+        .query_filtered::<Entity, With<Wall>>()
+        .iter(app.world())
+        .collect();
+    let mut checked = 0;
+    for frame in 0..480 {
+        app.update();
+        if frame % 8 != 0 {
+            continue;
+        }
+        let world = app.world_mut();
+        let bullets: Vec<(Vec2, f32)> = world
+            .query_filtered::<(&GlobalTransform, &CircleCollider), With<EnemyBullet>>()
+            .iter(world)
+            .map(|(transform, circle)| (transform.translation().truncate(), circle.radius()))
+            .collect();
+        for (center, radius) in bullets {
+            for &wall in &walls {
+                let distance = distance_to_outline(world, wall, center).unwrap();
+                assert!(
+                    distance > radius - 1e-3,
+                    "frame {frame}: a bullet at {center} overlaps a wall by {}",
+                    radius - distance
+                );
+                checked += 1;
+            }
+        }
+    }
+    let stats = app.world().resource::<Stats>();
+    assert!(
+        stats.peak_bullets >= CROWD,
+        "only {} bullets on screen at once",
+        stats.peak_bullets
+    );
+    assert!(checked > 100_000, "only {checked} bullet-wall checks");
 }

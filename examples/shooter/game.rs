@@ -13,7 +13,7 @@
 //!   it is off and the ship after a game over.
 
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bevy::diagnostic::DiagnosticsStore;
 use bevy::ecs::query::QueryFilter;
@@ -21,6 +21,12 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
+
+#[path = "storm.rs"]
+mod storm;
+
+pub use storm::STORM_EVERY;
+use storm::{burn_out_storm_bullets, fire_storm, is_storm, spawn_storm};
 
 // These constants are in `Transform` units, which the 2D camera shows 1:1 as pixels, and
 // seconds.
@@ -250,7 +256,9 @@ impl Plugin for GamePlugin {
                     spawn_waves,
                     move_enemies,
                     fire_enemy_bullets,
+                    fire_storm,
                     move_bullets,
+                    burn_out_storm_bullets,
                     count_down_invulnerability,
                     restart_after_game_over,
                 )
@@ -298,7 +306,7 @@ pub fn headless_app(first_wave: u32) -> App {
 
 /// Who an entity is, for the looks. Each marker requires its own; an enemy's is set with its
 /// kind when it is spawned.
-#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Component, Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Role {
     /// The player's ship.
     Player,
@@ -370,7 +378,7 @@ pub struct EnemyDestroyed {
 }
 
 /// The three kinds of enemy.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum EnemyKind {
     /// A spinning concave star that fires rings.
     Star,
@@ -387,6 +395,24 @@ struct Drift {
     phase: f32,
     sway: f32,
     age: f32,
+}
+
+impl Drift {
+    /// The drift of the `index`-th enemy of a wave around `home`, swaying `sway` pixels either
+    /// side, from the start of its entry.
+    fn new(home: Vec2, index: u32, sway: f32) -> Self {
+        Self {
+            home,
+            phase: index as f32 * DRIFT_PHASE_STEP,
+            sway,
+            age: 0.0,
+        }
+    }
+
+    /// Where an enemy that will hover around `home` starts its entry, above the screen.
+    fn start(home: Vec2) -> Transform {
+        Transform::from_translation((home + Vec2::new(0.0, ENTRY_HEIGHT)).extend(ENEMY_Z))
+    }
 }
 
 /// Turns an entity at a steady rate (radians per second).
@@ -491,17 +517,51 @@ pub struct Stats {
     pub laser_stops: u64,
     /// Lives lost.
     pub lives_lost: u64,
+    /// Bullets on screen now, of both sides.
+    pub bullets: usize,
+    /// The most bullets on screen at once.
+    pub peak_bullets: usize,
     /// Milliseconds the collision pipeline took, per frame.
     pub collision_ms: Vec<f32>,
+    /// The same, in the frames with at least [`CROWD`] bullets on screen.
+    pub crowded_collision_ms: Vec<f32>,
+    /// Seconds each frame took, by the wall clock.
+    pub frame_seconds: Vec<f32>,
+    /// The same, in the frames with at least [`CROWD`] bullets on screen.
+    pub crowded_frame_seconds: Vec<f32>,
 }
+
+/// Bullets on screen from which a frame counts as crowded, for [`Stats`].
+pub const CROWD: usize = 10_000;
 
 impl Stats {
     /// The median collision time per frame, in milliseconds.
     pub fn median_collision_ms(&self) -> f32 {
-        let mut sorted = self.collision_ms.clone();
-        sorted.sort_by(f32::total_cmp);
-        sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+        median(&self.collision_ms)
     }
+
+    /// The median collision time per frame with at least [`CROWD`] bullets on screen, in
+    /// milliseconds.
+    pub fn median_crowded_collision_ms(&self) -> f32 {
+        median(&self.crowded_collision_ms)
+    }
+
+    /// The median frame rate, frames per second by the wall clock.
+    pub fn median_frame_rate(&self) -> f32 {
+        1.0 / median(&self.frame_seconds).max(f32::EPSILON)
+    }
+
+    /// The median frame rate with at least [`CROWD`] bullets on screen.
+    pub fn median_crowded_frame_rate(&self) -> f32 {
+        1.0 / median(&self.crowded_frame_seconds).max(f32::EPSILON)
+    }
+}
+
+/// The middle value of `values`, or zero where there are none.
+fn median(values: &[f32]) -> f32 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -552,17 +612,16 @@ fn spawn_walls(mut commands: Commands) {
 
 /// The `index`-th enemy of `wave`, of `kind`, above its `home`, flying in.
 fn spawn_enemy(commands: &mut Commands, kind: EnemyKind, home: Vec2, wave: u32, index: u32) {
-    let drift = Drift {
+    let drift = Drift::new(
         home,
-        phase: index as f32 * DRIFT_PHASE_STEP,
-        sway: SWAY_WIDTH + SWAY_WIDTH_STEP * (index % SWAY_VARIANTS) as f32,
-        age: 0.0,
-    };
+        index,
+        SWAY_WIDTH + SWAY_WIDTH_STEP * (index % SWAY_VARIANTS) as f32,
+    );
     let gun = Gun {
         cooldown: GUN_FIRST_DELAY + GUN_STAGGER * index as f32,
         period: (GUN_PERIOD / (1.0 + GUN_FASTER_PER_WAVE * wave as f32)).max(GUN_MIN_PERIOD),
     };
-    let start = Transform::from_translation((home + Vec2::new(0.0, ENTRY_HEIGHT)).extend(ENEMY_Z));
+    let start = Drift::start(home);
     let toughness = 1.0 + TOUGHNESS_PER_WAVE * wave as f32;
     let enemy = |health: f32, value| Enemy {
         health: health * toughness,
@@ -612,6 +671,10 @@ fn spawn_waves(
     }
     game.wave += 1;
     game.next_wave_in = NEXT_WAVE_DELAY;
+    if is_storm(game.wave) {
+        spawn_storm(&mut commands, game.wave);
+        return;
+    }
     let count = (ENEMIES_BASE + ENEMIES_PER_WAVE * game.wave).min(MAX_ENEMIES);
     let columns = count.div_ceil(ENEMY_ROWS);
     for index in 0..count {
@@ -955,18 +1018,28 @@ fn fire_enemy_bullets(
         let aim = (target - origin).normalize_or(Vec2::NEG_Y);
         let turn = transform.rotation.to_euler(EulerRot::ZYX).0;
         for direction in volley(enemy.kind, game.wave, turn, aim) {
-            commands.spawn((
-                EnemyBullet,
-                CircleCollider::new(ENEMY_BULLET_RADIUS),
-                Swept::default(),
-                ENEMY_SHOT_LAYERS,
-                Velocity(direction * speed),
-                Transform::from_translation(
-                    (origin + direction * ENEMY_GUN_REACH).extend(ENEMY_BULLET_Z),
-                ),
-            ));
+            spawn_enemy_bullet(
+                &mut commands,
+                origin + direction * ENEMY_GUN_REACH,
+                direction * speed,
+                ENEMY_BULLET_RADIUS,
+            );
         }
     }
+}
+
+/// An enemy bullet of `radius` at `at`, flying at `velocity`.
+fn spawn_enemy_bullet(commands: &mut Commands, at: Vec2, velocity: Vec2, radius: f32) -> Entity {
+    commands
+        .spawn((
+            EnemyBullet,
+            CircleCollider::new(radius),
+            Swept::default(),
+            ENEMY_SHOT_LAYERS,
+            Velocity(velocity),
+            Transform::from_translation(at.extend(ENEMY_BULLET_Z)),
+        ))
+        .id()
 }
 
 fn move_bullets(
@@ -1132,15 +1205,38 @@ type AnyCollider = Or<(
 
 fn record_stats(
     mut stats: ResMut<Stats>,
+    mut last_frame: Local<Option<Instant>>,
     contacts: Res<Contacts>,
     colliders: Query<(), AnyCollider>,
+    bullets: Query<&GlobalTransform, With<Bullet>>,
     diagnostics: Res<DiagnosticsStore>,
 ) {
+    stats.bullets = bullets
+        .iter()
+        .filter(|transform| {
+            let position = transform.translation().truncate();
+            position.x.abs() <= HALF_FIELD.x && position.y.abs() <= HALF_FIELD.y
+        })
+        .count();
+    stats.peak_bullets = stats.peak_bullets.max(stats.bullets);
     // The pipeline's time, as the crate publishes it (its observers' work included): this
     // frame's, or the last one's where the crate publishes it after this system.
     let collision = diagnostics.get(&CollisionDiagnosticsPlugin::TOTAL);
     if let Some(milliseconds) = collision.and_then(|diagnostic| diagnostic.value()) {
         stats.collision_ms.push(milliseconds as f32);
+        if stats.bullets >= CROWD {
+            stats.crowded_collision_ms.push(milliseconds as f32);
+        }
+    }
+    // By the wall clock: `Time` steps a fixed amount per frame in a headless run or a
+    // recording.
+    let now = Instant::now();
+    if let Some(last) = last_frame.replace(now) {
+        let seconds = (now - last).as_secs_f32();
+        stats.frame_seconds.push(seconds);
+        if stats.bullets >= CROWD {
+            stats.crowded_frame_seconds.push(seconds);
+        }
     }
     stats.frames += 1;
     stats.contacts = contacts.len();

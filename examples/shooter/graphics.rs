@@ -1,13 +1,19 @@
 //! The shooter's looks: every outline drawn with `bevy_prototype_lyon` from the very collider
-//! it belongs to, coloured by its [`Role`]; a spark at every contact point, read from the
-//! [`Contact`] messages; and the HUD.
+//! it belongs to, coloured by its [`Role`]; bullets as one shared mesh per look, so ten
+//! thousand of them cost the renderer a few batched draws; a spark at every contact point,
+//! read from the [`Contact`] messages; and the HUD, with the crate's own timings.
 
+use std::collections::HashMap;
 use std::f32::consts::{FRAC_PI_4, TAU};
+use std::ops::RangeInclusive;
 
+use bevy::diagnostic::{DiagnosticPath, DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::gizmos::config::GizmoConfigStore;
+use bevy::math::primitives::Circle;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy_collision_events::debug::{CollisionDebugPlugin, CollisionGizmos};
+use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
@@ -42,6 +48,9 @@ const WALL_WIDTH: f32 = 5.0;
 const LASER_WIDTH: f32 = 4.0;
 /// Circles bigger than this get an outline; the others (bullets) are solid dots.
 const OUTLINED_RADIUS: f32 = 6.0;
+/// The sides of the polygon a bullet's dot is drawn as: enough for a circle a few pixels
+/// wide.
+const BULLET_SIDES: u32 = 12;
 
 // Sparks: one at every contact point, and a ring of them for each enemy destroyed.
 /// Most sparks alive at once, so a flood of contacts cannot stall the frame.
@@ -60,13 +69,11 @@ const EXPLOSION_SPEED_STEP: f32 = 60.0;
 const EXPLOSION_SPEEDS: usize = 3;
 
 // The HUD and the rest.
-const HUD_FONT_SIZE: f32 = 18.0;
+const HUD_FONT_SIZE: f32 = 22.0;
 const HUD_TOP: f32 = 10.0;
 const HUD_LEFT: f32 = 12.0;
 /// Times per second the ship blinks while invulnerable (twice per on/off cycle).
 const BLINK_RATE: f32 = 12.0;
-/// Frames between saving a screenshot and quitting, for it to reach the disk.
-const SCREENSHOT_FRAMES: u32 = 30;
 /// Shows and hides the colliders as the collision pipeline sees them.
 const DEBUG_DRAWING_KEY: KeyCode = KeyCode::KeyC;
 
@@ -96,10 +103,16 @@ impl Look {
     }
 }
 
-/// Draws the game. `screenshot` saves a PNG of the window after some frames, then quits.
+/// Draws the game. `screenshot` saves a PNG of the window after some frames; `recording`
+/// saves one of each frame.
 pub struct GraphicsPlugin {
     /// Where and after how many frames to save a screenshot.
     pub screenshot: Option<(String, u32)>,
+    /// Which frames to save, and where.
+    pub recording: Option<Recording>,
+    /// Multisample anti-aliasing: smooth edges, cheap on a graphics card, costly in a
+    /// software renderer.
+    pub msaa: Msaa,
     /// Whether the crate's debug drawing starts on ([`DEBUG_DRAWING_KEY`] toggles it).
     pub debug_drawing: bool,
 }
@@ -107,40 +120,63 @@ pub struct GraphicsPlugin {
 impl Plugin for GraphicsPlugin {
     fn build(&self, app: &mut App) {
         let debug_drawing = self.debug_drawing;
-        app.add_plugins((ShapePlugin, CollisionDebugPlugin))
-            .insert_resource(ClearColor(BACKGROUND_COLOR))
-            .insert_resource(ScreenshotPlan(self.screenshot.clone()))
-            .add_systems(
-                Startup,
-                (
-                    spawn_camera,
-                    spawn_hud,
-                    move |mut store: ResMut<GizmoConfigStore>| {
-                        show_colliders(&mut store, debug_drawing);
-                    },
-                ),
-            )
-            .add_systems(
-                Update,
-                (
-                    draw_polygons,
-                    draw_circles,
-                    draw_walls,
-                    blink_player,
-                    update_hud,
-                    take_screenshot,
-                    toggle_debug_drawing,
-                ),
-            )
-            .add_systems(
-                PostUpdate,
-                (spawn_sparks, explode, fade_sparks, draw_laser).after(ReadContacts),
-            );
+        app.add_plugins((
+            ShapePlugin,
+            CollisionDebugPlugin,
+            FrameTimeDiagnosticsPlugin::default(),
+        ))
+        .insert_resource(ClearColor(BACKGROUND_COLOR))
+        .insert_resource(ScreenshotPlan(self.screenshot.clone()))
+        .insert_resource(Smoothing(self.msaa))
+        .init_resource::<BulletLooks>();
+        if let Some(recording) = &self.recording {
+            app.insert_resource(recording.clone())
+                .add_systems(Last, record_frame);
+        }
+        app.add_systems(
+            Startup,
+            (
+                spawn_camera,
+                spawn_hud,
+                move |mut store: ResMut<GizmoConfigStore>| {
+                    show_colliders(&mut store, debug_drawing);
+                },
+            ),
+        )
+        .add_systems(
+            Update,
+            (
+                draw_polygons,
+                draw_circles,
+                draw_walls,
+                blink_player,
+                update_hud,
+                take_screenshot,
+                toggle_debug_drawing,
+            ),
+        )
+        .add_systems(
+            PostUpdate,
+            (spawn_sparks, explode, fade_sparks, draw_laser).after(ReadContacts),
+        );
     }
 }
 
 #[derive(Resource)]
 struct ScreenshotPlan(Option<(String, u32)>);
+
+/// The camera's anti-aliasing.
+#[derive(Resource)]
+struct Smoothing(Msaa);
+
+/// Frames to save as PNGs, numbered from 0, in a folder.
+#[derive(Resource, Clone)]
+pub struct Recording {
+    /// The folder the PNGs go to.
+    pub folder: String,
+    /// The frames saved, by `FrameCount`.
+    pub frames: RangeInclusive<u32>,
+}
 
 /// Switches the crate's debug drawing on or off.
 fn show_colliders(store: &mut GizmoConfigStore, on: bool) {
@@ -165,8 +201,8 @@ struct Spark {
 #[derive(Component)]
 struct Hud;
 
-fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, Msaa::Sample4));
+fn spawn_camera(mut commands: Commands, msaa: Res<Smoothing>) {
+    commands.spawn((Camera2d, msaa.0));
 }
 
 fn spawn_hud(mut commands: Commands) {
@@ -203,23 +239,60 @@ fn draw_polygons(
     }
 }
 
+/// One mesh and one material for each look and size of bullet, shared by every bullet drawn
+/// with them: the renderer draws all bullets of a look in one batch.
+#[derive(Resource, Default)]
+struct BulletLooks(HashMap<BulletLook, (Handle<Mesh>, Handle<ColorMaterial>)>);
+
+/// What tells two bullets' looks apart.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct BulletLook {
+    role: Role,
+    /// The radius's bits (a float is not `Hash`).
+    radius: u32,
+}
+
+/// Circles: bullets (solid dots) share a mesh per look; bigger circles get an outline of
+/// their own.
 fn draw_circles(
     mut commands: Commands,
     new: Query<(Entity, &CircleCollider, &Role), Added<CircleCollider>>,
+    mut looks: ResMut<BulletLooks>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     for (entity, collider, role) in &new {
         let look = Look::of(*role);
+        if collider.radius() <= OUTLINED_RADIUS && collider.offset() == Vec2::ZERO {
+            let key = BulletLook {
+                role: *role,
+                radius: collider.radius().to_bits(),
+            };
+            let (mesh, material) = looks.0.entry(key).or_insert_with(|| {
+                (
+                    meshes.add(
+                        Circle::new(collider.radius())
+                            .mesh()
+                            .resolution(BULLET_SIDES),
+                    ),
+                    materials.add(look.fill),
+                )
+            });
+            commands
+                .entity(entity)
+                .insert((Mesh2d(mesh.clone()), MeshMaterial2d(material.clone())));
+            continue;
+        }
         let outline = shapes::Circle {
             radius: collider.radius(),
             center: collider.offset(),
         };
-        let builder = ShapeBuilder::with(&outline).fill(look.fill);
-        let shape = if collider.radius() > OUTLINED_RADIUS {
-            builder.stroke((look.stroke, OUTLINE_WIDTH)).build()
-        } else {
-            builder.build()
-        };
-        commands.entity(entity).insert(shape);
+        commands.entity(entity).insert(
+            ShapeBuilder::with(&outline)
+                .fill(look.fill)
+                .stroke((look.stroke, OUTLINE_WIDTH))
+                .build(),
+        );
     }
 }
 
@@ -340,11 +413,36 @@ fn blink_player(
     };
 }
 
-fn update_hud(game: Res<Game>, stats: Res<Stats>, mut hud: Single<&mut Text, With<Hud>>) {
-    let collision_ms = stats.collision_ms.last().copied().unwrap_or(0.0);
+/// The score, then what the crate is doing: colliders, bullets on screen, contacts, and its
+/// own time per frame, smoothed, from its diagnostics. The frame rate is left out of a
+/// recording, whose game clock steps a fixed 1/30 s per frame.
+fn update_hud(
+    game: Res<Game>,
+    stats: Res<Stats>,
+    diagnostics: Res<DiagnosticsStore>,
+    recording: Option<Res<Recording>>,
+    mut hud: Single<&mut Text, With<Hud>>,
+) {
+    let smoothed = |path: &DiagnosticPath| {
+        diagnostics
+            .get(path)
+            .and_then(|diagnostic| diagnostic.smoothed())
+            .unwrap_or(0.0)
+    };
+    let frame_rate = match recording {
+        Some(_) => String::new(),
+        None => format!("{:.0} fps   ", smoothed(&FrameTimeDiagnosticsPlugin::FPS)),
+    };
     let mut text = format!(
-        "SCORE {:>6}   LIVES {}   WAVE {}\ncolliders {:>5}   contacts {:>4}   collision {:.2} ms",
-        game.score, game.lives, game.wave, stats.colliders, stats.contacts, collision_ms
+        "SCORE {:>6}   LIVES {}   WAVE {}\n\
+         {frame_rate}colliders {:>5}   bullets {:>5}   contacts {:>4}   collision {:.2} ms",
+        game.score,
+        game.lives,
+        game.wave,
+        stats.colliders,
+        stats.bullets,
+        stats.contacts,
+        smoothed(&CollisionDiagnosticsPlugin::TOTAL),
     );
     if game.over_for.is_some() {
         text.push_str("\n\nGAME OVER - press R to play again");
@@ -356,19 +454,29 @@ fn take_screenshot(
     mut commands: Commands,
     plan: Res<ScreenshotPlan>,
     frames: Res<bevy::diagnostic::FrameCount>,
-    mut exit: MessageWriter<AppExit>,
 ) {
-    let Some((path, at_frame)) = &plan.0 else {
-        return;
-    };
-    if frames.0 == *at_frame {
+    if let Some((path, at_frame)) = &plan.0
+        && frames.0 == *at_frame
+    {
         info!("saving a screenshot to {path}");
         commands
             .spawn(Screenshot::primary_window())
             .observe(save_to_disk(path.clone()));
     }
-    // Give the screenshot a few frames to reach the disk, then quit.
-    if frames.0 == at_frame + SCREENSHOT_FRAMES {
-        exit.write(AppExit::Success);
+}
+
+/// Saves this frame as `frame00000.png` and on, while the recording lasts.
+fn record_frame(
+    mut commands: Commands,
+    recording: Res<Recording>,
+    frames: Res<bevy::diagnostic::FrameCount>,
+) {
+    if !recording.frames.contains(&frames.0) {
+        return;
     }
+    let number = frames.0 - recording.frames.start();
+    let path = format!("{}/frame{number:05}.png", recording.folder);
+    commands
+        .spawn(Screenshot::primary_window())
+        .observe(save_to_disk(path));
 }

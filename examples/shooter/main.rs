@@ -36,8 +36,11 @@
 //! cargo run --release --example shooter -- --autopilot --wave 4 --screenshot shot.png --frames 300
 //! ```
 //!
-//! `--wave N` starts every game at wave N (later waves fill the screen with bullets);
-//! `--debug` starts with the debug drawing on.
+//! `--wave N` starts every game at wave N (every fifth wave is a storm of over ten thousand
+//! bullets); `--debug` starts with the debug drawing on; `--record DIR` saves every frame from
+//! `--record-from N` on as a PNG in DIR, the game stepping 1/30 s per frame whatever the
+//! machine's speed (`docs/record.sh` turns them into the README's animation); `--no-msaa`
+//! draws without anti-aliasing, much faster in a software renderer such as Xvfb's.
 //!
 //! With no display (no `DISPLAY` or `WAYLAND_DISPLAY` on Linux) it plays headless with the
 //! autopilot and prints a summary instead of opening a window.
@@ -45,13 +48,16 @@
 mod game;
 mod graphics;
 
+use std::time::Duration;
+
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
 use bevy::window::WindowResolution;
 use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
 
 use game::{GamePlugin, Stats};
-use graphics::GraphicsPlugin;
+use graphics::{GraphicsPlugin, Recording};
 
 /// Command-line options.
 #[derive(Debug, Default)]
@@ -62,6 +68,9 @@ struct Options {
     screenshot: Option<String>,
     debug: bool,
     wave: Option<u32>,
+    record: Option<String>,
+    record_from: u32,
+    no_msaa: bool,
 }
 
 impl Options {
@@ -73,6 +82,7 @@ impl Options {
                 "--headless" => options.headless = true,
                 "--autopilot" => options.autopilot = true,
                 "--debug" => options.debug = true,
+                "--no-msaa" => options.no_msaa = true,
                 "--frames" => {
                     let value = args.next().ok_or("--frames needs a number")?;
                     let frames = value.parse().map_err(|_| format!("bad --frames {value}"))?;
@@ -86,10 +96,23 @@ impl Options {
                 "--screenshot" => {
                     options.screenshot = Some(args.next().ok_or("--screenshot needs a path")?);
                 }
+                "--record" => {
+                    options.record = Some(args.next().ok_or("--record needs a folder")?);
+                }
+                "--record-from" => {
+                    let value = args.next().ok_or("--record-from needs a number")?;
+                    let from = value
+                        .parse()
+                        .map_err(|_| format!("bad --record-from {value}"))?;
+                    options.record_from = from;
+                }
                 "--help" | "-h" => {
-                    return Err("usage: shooter [--headless] [--autopilot] [--frames N] \
-                                [--wave N] [--screenshot PATH] [--debug]"
-                        .into());
+                    return Err(format!(
+                        "usage: shooter [--headless] [--autopilot] [--frames N] [--wave N] \
+                         [--screenshot PATH] [--debug] [--record DIR] [--record-from N] \
+                         [--no-msaa]\n(every {}th wave is a storm)",
+                        game::STORM_EVERY
+                    ));
                 }
                 other => return Err(format!("unknown option {other}")),
             }
@@ -133,11 +156,17 @@ fn run_headless(frames: u32, first_wave: u32) {
     for _ in 0..frames {
         app.update();
     }
-    let stats = app.world().resource::<Stats>();
-    let game = app.world().resource::<game::Game>();
     println!("shooter, headless with the autopilot");
+    print_summary(app.world(), false);
+}
+
+/// What happened in the run, and how fast.
+fn print_summary(world: &World, windowed: bool) {
+    let stats = world.resource::<Stats>();
+    let game = world.resource::<game::Game>();
     println!("  frames                    {}", stats.frames);
     println!("  colliders at peak         {}", stats.peak_colliders);
+    println!("  bullets on screen at peak {}", stats.peak_bullets);
     println!("  contacts                  {}", stats.total_contacts);
     println!("  bullet hits               {}", stats.hits);
     println!("  laser stops               {}", stats.laser_stops);
@@ -146,13 +175,41 @@ fn run_headless(frames: u32, first_wave: u32) {
     println!("  score (this game)         {}", game.score);
     println!("  wave                      {}", game.wave);
     println!("  lives lost                {}", stats.lives_lost);
+    if windowed {
+        println!(
+            "  frames per second         {:.1} (median)",
+            stats.median_frame_rate()
+        );
+        println!(
+            "  the same, {} bullets up {:.1} (median of {} frames)",
+            game::CROWD,
+            stats.median_crowded_frame_rate(),
+            stats.crowded_frame_seconds.len()
+        );
+    }
     println!(
         "  collision ms/frame        {:.3} (median)",
         stats.median_collision_ms()
     );
+    println!(
+        "  the same, {} bullets up {:.3} (median of {} frames)",
+        game::CROWD,
+        stats.median_crowded_collision_ms(),
+        stats.crowded_collision_ms.len()
+    );
 }
 
 fn run_windowed(options: Options) -> AppExit {
+    // A screenshot is taken after `--frames`, or 600 without; a recording ends there.
+    let last_frame = options.frames.or(options
+        .screenshot
+        .as_ref()
+        .map(|_| DEFAULT_SCREENSHOT_FRAME));
+    let recording = options.record.map(|folder| Recording {
+        folder,
+        frames: options.record_from..=last_frame.unwrap_or(u32::MAX),
+    });
+    let recording_frames = recording.is_some();
     let mut app = App::new();
     app.add_plugins((
         DefaultPlugins.set(WindowPlugin {
@@ -172,27 +229,44 @@ fn run_windowed(options: Options) -> AppExit {
         GraphicsPlugin {
             screenshot: options
                 .screenshot
-                .map(|path| (path, options.frames.unwrap_or(600))),
+                .map(|path| (path, last_frame.unwrap_or(DEFAULT_SCREENSHOT_FRAME))),
+            recording,
+            msaa: if options.no_msaa {
+                Msaa::Off
+            } else {
+                Msaa::Sample4
+            },
             debug_drawing: options.debug,
         },
     ));
-    if let Some(frames) = options.frames {
-        app.insert_resource(FrameLimit(frames + 60))
+    if recording_frames {
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            1.0 / RECORDING_FRAME_RATE,
+        )));
+    }
+    if let Some(frames) = last_frame {
+        app.insert_resource(FrameLimit(frames + SAVING_FRAMES))
             .add_systems(Last, stop_after_frame_limit);
     }
     app.run()
 }
 
-/// Quits after this many frames (past a screenshot's, so it can be saved).
+/// The frame whose screenshot is saved where `--frames` does not say.
+const DEFAULT_SCREENSHOT_FRAME: u32 = 600;
+/// Frames a recording plays per second: the game steps 1/this seconds per frame.
+const RECORDING_FRAME_RATE: f64 = 30.0;
+/// Frames past the last one asked for, for its screenshot to reach the disk.
+const SAVING_FRAMES: u32 = 60;
+
+/// Quits after this many frames, and sums the run up.
 #[derive(Resource)]
 struct FrameLimit(u32);
 
-fn stop_after_frame_limit(
-    limit: Res<FrameLimit>,
-    frames: Res<bevy::diagnostic::FrameCount>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    if frames.0 >= limit.0 {
-        exit.write(AppExit::Success);
+fn stop_after_frame_limit(world: &mut World) {
+    let frames = world.resource::<bevy::diagnostic::FrameCount>().0;
+    if frames == world.resource::<FrameLimit>().0 {
+        println!("shooter, in a window");
+        print_summary(world, true);
+        world.write_message(AppExit::Success);
     }
 }
