@@ -1,7 +1,8 @@
 //! One frame of the collision pipeline in a bullet-hell scene: bullets (circles of radius 4,
 //! moving 6 px a frame and wrapping in a 1920 × 1080 field, never tested against each other)
-//! raining over 64 octagon enemies, from 1,000 to 1,000,000 bullets, on one thread and on all
-//! threads; and at 50,000 bullets, the scenes that must not fall off a cliff: every bullet
+//! raining over 64 octagon enemies, from 1,000 to 1,000,000 bullets, on one thread, on two,
+//! and with a compute pool of eight threads (a game's pool is sized to the machine, not to the
+//! cores free); and at 50,000 bullets, the scenes that must not fall off a cliff: every bullet
 //! [`Swept`]; one more enemy parked ten million pixels away; a wall two hundred million pixels
 //! long across the field; more distinct layer values than
 //! the broad phase compares group by group; layer values alternating bullet by bullet in one
@@ -15,12 +16,15 @@
 //! frame, run without the systems that mark the boundaries between the plugin's systems (each
 //! system the executor dispatches costs a few microseconds); the times of prepare, of the broad
 //! and narrow phases (one system, each batch of pairs tested as found) and of events come from
-//! the frames in between, run with them. Prints a Markdown table of medians.
+//! the frames in between, run with them. Beside each frame's wall time, the CPU time the whole
+//! process spent in it, all threads together (user and system): a thread that waits by
+//! spinning shows there. Prints a Markdown table of medians.
 //!
 //! ```text
 //! cargo bench --bench scene                    # the time table
 //! cargo bench --bench scene -- --instructions  # instructions per collider, under callgrind
 //! cargo bench --bench scene -- "50000 rain" clump  # only the scenes whose names hold these
+//! cargo bench --bench scene -- "=50000 rain"       # only the scene of this name
 //! ```
 //!
 //! `--instructions` runs each one-thread scene again under `valgrind --tool=callgrind`,
@@ -307,6 +311,8 @@ struct Row {
     threads: usize,
     median_ms: f64,
     p90_ms: f64,
+    /// The median CPU time of the whole process per frame (`None` where it cannot be read).
+    cpu_ms: Option<f64>,
     /// The median frame divided by the collider count, in nanoseconds (`None` for none).
     ns_per_collider: Option<f64>,
     /// Mean contacts per frame.
@@ -335,15 +341,19 @@ fn colliders(bullets: usize, variant: Variant) -> usize {
 fn measure((bullets, variant): (usize, Variant), threads: usize) -> Row {
     let mut app = scene(bullets, threads, variant);
     let mut times = Vec::with_capacity(MEASURED_FRAMES);
+    let mut cpu_times = Vec::with_capacity(MEASURED_FRAMES);
     let mut stages: [Vec<Duration>; 3] = Default::default();
     let mut contacts = 0;
     for frame in 0..WARM_UP_FRAMES + 2 * MEASURED_FRAMES {
         let marking = frame % 2 == 1;
         app.world_mut().resource_mut::<StageClock>().marking = marking;
         app.update();
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), process_cpu_time());
         app.world_mut().run_schedule(Collisions);
         let elapsed = start.elapsed();
+        let cpu = process_cpu_time()
+            .zip(cpu_start)
+            .map(|(end, start)| end - start);
         if frame < WARM_UP_FRAMES {
             continue;
         }
@@ -356,6 +366,7 @@ fn measure((bullets, variant): (usize, Variant), threads: usize) -> Row {
             }
         } else {
             times.push(elapsed);
+            cpu_times.extend(cpu);
             contacts += app.world().resource::<Contacts>().len();
         }
     }
@@ -370,6 +381,7 @@ fn measure((bullets, variant): (usize, Variant), threads: usize) -> Row {
         threads,
         median_ms: milliseconds(frame),
         p90_ms: milliseconds(times[times.len() * 9 / 10]),
+        cpu_ms: (!cpu_times.is_empty()).then(|| milliseconds(median(&mut cpu_times))),
         ns_per_collider: Some(colliders(bullets, variant))
             .filter(|&colliders| colliders > 0)
             .map(|colliders| frame.as_secs_f64() * 1e9 / colliders as f64),
@@ -377,6 +389,32 @@ fn measure((bullets, variant): (usize, Variant), threads: usize) -> Row {
         stages_ms: stages.each_mut().map(|times| milliseconds(median(times))),
     }
 }
+
+/// The CPU time this process has used so far, all its threads together, user and system.
+#[cfg(unix)]
+#[expect(
+    unsafe_code,
+    reason = "the process's CPU clock, read through libc: std has no safe way to read it"
+)]
+fn process_cpu_time() -> Option<Duration> {
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `time` is a valid, writable `timespec` for the whole call, which only writes it.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut time) };
+    (status == 0).then(|| Duration::new(time.tv_sec as u64, time.tv_nsec as u32))
+}
+
+/// Not read on this system.
+#[cfg(not(unix))]
+fn process_cpu_time() -> Option<Duration> {
+    None
+}
+
+/// The compute pools measured: one thread, two, and eight (on a machine with fewer cores,
+/// more threads than cores, as a game's pool sized to a larger machine would be).
+const THREAD_COUNTS: [usize; 3] = [1, 2, 8];
 
 /// Set in a child process: the compute threads to measure with.
 const THREADS_VARIABLE: &str = "SCENE_BENCH_THREADS";
@@ -424,9 +462,8 @@ fn main() {
         print_instructions();
         return;
     }
-    let all_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut rows = Vec::new();
-    for threads in [1, all_threads] {
+    for threads in THREAD_COUNTS {
         let child = std::process::Command::new(std::env::current_exe().expect("own path"))
             .args(std::env::args().skip(1))
             .env(THREADS_VARIABLE, threads.to_string())
@@ -441,14 +478,19 @@ fn main() {
 
 /// Whether the command line chose the scene: every scene, unless some arguments (those not
 /// starting with `--`) are given, each a part of the names of the scenes to run, such as
-/// `"50000 rain"` or `clump` (the name is the bullet count and the scene column).
+/// `"50000 rain"` or `clump` (the name is the bullet count and the scene column), or, after
+/// `=`, a whole name: `"=50000 rain"` is the plain rain alone.
 fn chosen((bullets, variant): (usize, Variant)) -> bool {
     let name = format!("{bullets} {}", variant.name());
     let mut parts = std::env::args()
         .skip(1)
         .filter(|argument| !argument.starts_with("--"))
         .peekable();
-    parts.peek().is_none() || parts.any(|part| name.contains(&part))
+    parts.peek().is_none()
+        || parts.any(|part| match part.strip_prefix('=') {
+            Some(exact) => name == exact,
+            None => name.contains(&part),
+        })
 }
 
 /// Runs one scene on one thread with callgrind collecting only [`counted_frame`].
@@ -546,18 +588,21 @@ fn inclusive_count(annotated: &str, function: &str) -> f64 {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "| bullets | scene | threads | median ms/frame | p90 ms/frame | ns per collider | contacts/frame \
-         | prepare | broad + narrow | events |"
+        "| bullets | scene | threads | median ms/frame | p90 ms/frame | CPU ms/frame | ns per collider \
+         | contacts/frame | prepare | broad + narrow | events |"
     );
-    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for row in rows {
         let [prepare, pairs, events] = row.stages_ms;
         let per_collider = row
             .ns_per_collider
             .map_or_else(|| "–".to_owned(), |ns| format!("{ns:.1}"));
+        let cpu = row
+            .cpu_ms
+            .map_or_else(|| "–".to_owned(), |ms| format!("{ms:.3}"));
         println!(
-            "| {} | {} | {} | {:.3} | {:.3} | {per_collider} | {} | {prepare:.3} | {pairs:.3} \
-             | {events:.3} |",
+            "| {} | {} | {} | {:.3} | {:.3} | {cpu} | {per_collider} | {} | {prepare:.3} \
+             | {pairs:.3} | {events:.3} |",
             row.bullets,
             row.variant.name(),
             row.threads,
@@ -569,7 +614,7 @@ fn print_table(rows: &[Row]) {
     println!();
     println!(
         "Stage columns: median ms of each of the plugin's systems (the broad and narrow phases \
-         are one)."
+         are one). CPU: the whole process, all threads, per frame."
     );
     let find = |bullets: usize, variant: Variant, threads: usize| {
         rows.iter()
@@ -602,21 +647,23 @@ fn print_table(rows: &[Row]) {
             );
         }
     }
-    let most_threads = rows.iter().map(|row| row.threads).max().unwrap_or(1);
-    if most_threads > 1 {
-        let scenes = [1_000, 50_000, 1_000_000].map(|bullets| (bullets, Variant::Plain));
-        let scenes = [(0, Variant::Empty)].into_iter().chain(scenes);
-        for (bullets, variant) in scenes.chain([(50_000, Variant::Rows)]) {
-            if let (Some(one), Some(all)) = (
-                one_thread(bullets, variant),
-                find(bullets, variant, most_threads),
-            ) {
-                println!(
-                    "{bullets} {}: {most_threads} threads are {:.2}× as fast as one.",
-                    variant.name(),
-                    one.median_ms / all.median_ms
-                );
-            }
+    for (bullets, variant) in [1_000, 50_000, 1_000_000].map(|bullets| (bullets, Variant::Plain)) {
+        let Some(one) = one_thread(bullets, variant) else {
+            continue;
+        };
+        for threads in THREAD_COUNTS.into_iter().filter(|&threads| threads > 1) {
+            let Some(more) = find(bullets, variant, threads) else {
+                continue;
+            };
+            let cpu = match (more.cpu_ms, one.cpu_ms) {
+                (Some(more), Some(one)) => format!(", with {:.2}× the CPU time", more / one),
+                _ => String::new(),
+            };
+            println!(
+                "{bullets} {}: {threads} threads are {:.2}× as fast as one{cpu}.",
+                variant.name(),
+                one.median_ms / more.median_ms
+            );
         }
     }
 }

@@ -42,7 +42,6 @@ use grid::QueryScratch;
 pub(crate) use groups::{Groups, RadiusSpread};
 
 use super::bodies::Bodies;
-use super::parallel::ParallelSplit;
 use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::ops::Range;
@@ -86,9 +85,6 @@ impl BroadPhase {
         use_pairs: &(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync),
         made: &mut Vec<Vec<T>>,
     ) {
-        // The pieces come after the grouping below: the pool's other threads wake meanwhile
-        // (and stop waiting when this returns, if no split came).
-        let _woken = ParallelSplit::wake_ahead(bodies.entities.len(), settings);
         self.groups.build(bodies);
         let merged = self.groups.active().len() <= MAX_MERGED_GROUPS;
         if merged {
@@ -161,6 +157,7 @@ mod tests {
     use crate::geometry::Circle;
     use crate::layers::{CollisionLayers, LayerMask};
     use crate::pipeline::bodies::WorldShape;
+    use crate::pipeline::parallel::ParallelSplit;
 
     /// `count` discs on a ring of overlapping neighbours, each on its own layer value (so many
     /// groups), able to touch only the bodies whose index has the same parity.
