@@ -424,14 +424,14 @@ const COUNT_VARIABLE: &str = "SCENE_BENCH_COUNT";
 /// schedule, and nothing else.
 const COUNTED_FUNCTION: &str = "scene::counted_frame";
 /// The functions whose inclusive counts make up each stage's, as `callgrind_annotate` names
-/// them: the stages' systems, and in the narrow phase's (which runs the broad phase, each
-/// batch of pairs tested as found) the broad phase's search and the tests it calls.
+/// them: the stages' systems, and within find contacts (the broad phase's passes, each batch
+/// of pairs tested as found) the passes and the tests they call.
 const PREPARE: [&str; 2] = [
     "bevy_collision_events::pipeline::prepare::prepare_bodies",
     "bevy_collision_events::pipeline::prepare::remember_path_starts",
 ];
-const BROAD_AND_NARROW: &str = "bevy_collision_events::pipeline::narrow_phase::find_contacts";
-const BROAD_SEARCH: &str = "bevy_collision_events::pipeline::broad_phase::BroadPhase::run";
+const BROAD_AND_NARROW: &str = "bevy_collision_events::pipeline::find_contacts::find_contacts";
+const BROAD_SEARCH: &str = "bevy_collision_events::pipeline::broad_phase::BroadPhase::passes";
 const PAIR_TESTS: &str = "bevy_collision_events::pipeline::narrow_phase::test_pairs";
 const EVENTS: &str = "bevy_collision_events::pipeline::events::write_contact_events";
 

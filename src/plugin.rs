@@ -162,7 +162,7 @@ impl Plugin for CollisionPlugin {
                     )
                         .chain()
                         .in_set(CollisionSystems::Prepare),
-                    pipeline::narrow_phase.in_set(CollisionSystems::FindContacts),
+                    pipeline::find_contacts.in_set(CollisionSystems::FindContacts),
                     pipeline::events.in_set(CollisionSystems::WriteEvents),
                 ),
             );

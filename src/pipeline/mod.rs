@@ -1,29 +1,30 @@
 //! The per-frame stages, in order: [`prepare`] places every collider in the world, the
 //! [`broad_phase`] finds the pairs whose bounding circles meet, the [`narrow_phase`] runs the
 //! exact test on each, and [`events`] turns the result into messages and triggers. The broad
-//! and narrow phases run in one system, the narrow phase's: it hands the broad phase the
-//! exact test to run on each batch of pairs, mostly on the thread that found them.
+//! and narrow phases run in one system, [`find_contacts`]: it owns the split of their work
+//! across the task pool, and on each piece runs the broad phase's search and then the exact
+//! tests of the pairs found.
 //!
 //! Each stage owns the resource it writes and reads only those of the stages before it:
-//! [`Bodies`](bodies::Bodies) (prepare), `BroadPhase` (its groups, grid and scratch space),
-//! `NarrowPhase`, and the public [`Contacts`](crate::Contacts) (events). The plugin puts each
-//! system into its [`CollisionSystems`](crate::CollisionSystems) set;
+//! [`Bodies`](bodies::Bodies) (prepare), `BroadPhase` (its groups and grid), `NarrowPhase`,
+//! and the public [`Contacts`](crate::Contacts) (events). The plugin puts each system into
+//! its [`CollisionSystems`](crate::CollisionSystems) set;
 //! [`ParallelSplit`](parallel::ParallelSplit) is the one rule by which a stage decides whether,
 //! and how finely, to split its work across the task pool, and the one way it runs the
-//! pieces. Each system, and the broad phase's
-//! search, is `#[inline(never)]`, so that a profiler (the scene bench's `--instructions`)
-//! counts it under its own name.
+//! pieces. Each system, the grid's search and the exact tests are `#[inline(never)]`, so that
+//! a profiler (the scene bench's `--instructions`) counts each under its own name.
 
 pub(crate) mod bodies;
 pub(crate) mod broad_phase;
 mod events;
+mod find_contacts;
 mod narrow_phase;
 mod parallel;
 mod prepare;
 pub(crate) mod spatial_index;
 
 pub(crate) use events::write_contact_events as events;
-pub(crate) use narrow_phase::find_contacts as narrow_phase;
+pub(crate) use find_contacts::find_contacts;
 pub(crate) use prepare::prepare_bodies as prepare;
 pub(crate) use prepare::remember_path_starts;
 

@@ -1,9 +1,8 @@
 //! Stage 3, narrow phase: the exact pair test on every candidate, with the crossing points.
 //!
-//! It runs the broad phase itself and tests the candidates a batch at a time as they are
-//! found: with enough bodies, on the threads of Bevy's `ComputeTaskPool`, each batch mostly on
-//! the thread that found it (see [`BroadPhase::run`]). Both phases share one split of the
-//! work, with its start and end, and no list of every candidate is written and read again.
+//! The [find contacts](super::find_contacts) stage hands it the broad phase's pairs a batch at
+//! a time, as they are found, on whichever thread found them ([`PairTests::test`]); between
+//! runs it keeps the contacts, and the room for the next run's ([`NarrowPhase`]).
 //!
 //! Each candidate pair is ordered by entity (`a < b`) and handed to
 //! [`geometry::intersect`](crate::geometry::intersect) with the two world shapes; the pairs
@@ -12,34 +11,32 @@
 //! of their paths: an impact makes it a contact even when they are apart again at the end.
 //! The contacts are put in `(a, b)` order (each pair of entities meets once), so the result
 //! is the same whatever the thread count. Each batch's contacts are sorted as they are made,
-//! on the thread that made them; when the pieces' lists then do not overlap (bodies in the
-//! order of their entities, or against it), they are only put in order, and handed on as
-//! they are (the events stage and [`Contacts`](crate::Contacts) read them one after the
-//! other); when any overlap, they are joined and the whole is sorted.
+//! on the thread that made them; when the lists then do not overlap (bodies in the order of
+//! their entities, or against it), they are only put in order, and handed on as they are (the
+//! events stage and [`Contacts`](crate::Contacts) read them one after the other); when any
+//! overlap, they are joined and the whole is sorted.
 
 use super::bodies::Bodies;
-use super::broad_phase::BroadPhase;
 use super::parallel::lock;
 use crate::contact::Contact;
 use crate::contacts::{Contacts, follow_each_other};
 use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
 use crate::geometry::{Containment, Impact, Intersection, Points, intersect};
-use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-/// This frame's contacts, in `(a, b)` order, before they become events, and the room kept
-/// for the next frame's.
+/// This run's contacts, in `(a, b)` order, before they become events, and the room kept
+/// for the next run's.
 #[derive(Resource, Default)]
 pub(crate) struct NarrowPhase {
-    /// This frame's contacts, in lists that follow each other in `(a, b)` order (see
-    /// [`into_order`]); after the events stage, the emptied lists of the frame before, whose
+    /// This run's contacts, in lists that follow each other in `(a, b)` order (see
+    /// [`into_order`]); after the events stage, the emptied lists of the run before, whose
     /// room is recycled.
     pub contacts: Vec<Vec<Contact>>,
-    /// Empty lists kept from frame to frame (put in order of their room when recycled): the
-    /// largest for the calling thread's contacts, the others for the pieces' (a list grown from nothing
-    /// would copy its contacts each time it doubles).
+    /// Empty lists kept from run to run (put in order of their room when recycled): the
+    /// largest for the calling thread's contacts, the others for the pieces' (a list grown
+    /// from nothing would copy its contacts each time it doubles).
     spares: Vec<Vec<Contact>>,
 }
 
@@ -47,6 +44,37 @@ impl NarrowPhase {
     /// The most empty lists kept: more than the pieces and handed back batches of a split on
     /// a few threads make.
     const MAX_SPARES: usize = 64;
+
+    /// Starts a run: the tests of the pairs among `bodies` (`previous` holding the last run's
+    /// contacts), and the lists their contacts go into, the last one (the calling thread's)
+    /// with the largest room kept.
+    pub(crate) fn start<'a>(
+        &mut self,
+        bodies: &'a Bodies,
+        previous: &'a Contacts,
+    ) -> (PairTests<'a>, Vec<Vec<Contact>>) {
+        self.recycle();
+        let mut lists = core::mem::take(&mut self.contacts);
+        lists.push(self.spares.pop().unwrap_or_default());
+        let tests = PairTests {
+            bodies,
+            previous,
+            spares: Mutex::new(core::mem::take(&mut self.spares)),
+            out_of_order: AtomicBool::new(false),
+        };
+        (tests, lists)
+    }
+
+    /// Ends a run: its contacts are `lists`, filled by `tests`, put in order.
+    pub(crate) fn finish(&mut self, tests: PairTests<'_>, mut lists: Vec<Vec<Contact>>) {
+        self.spares = tests
+            .spares
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        let in_order = !tests.out_of_order.into_inner();
+        into_order(&mut lists, in_order, &mut self.spares);
+        self.contacts = lists;
+    }
 
     /// Keeps the lists of [`contacts`](Self::contacts) as spares, the largest
     /// [`MAX_SPARES`](Self::MAX_SPARES) of all.
@@ -63,31 +91,29 @@ impl NarrowPhase {
     }
 }
 
-/// Finds the candidate pairs (the broad phase) and runs the exact test on each.
-#[inline(never)]
-pub(crate) fn find_contacts(
-    bodies: Res<Bodies>,
-    previous: Res<Contacts>,
-    settings: Res<CollisionSettings>,
-    mut broad_phase: ResMut<BroadPhase>,
-    mut narrow_phase: ResMut<NarrowPhase>,
-) {
-    narrow_phase.recycle();
-    let NarrowPhase { contacts, spares } = &mut *narrow_phase;
-    // Run on the calling thread, the tests write straight into the largest room kept.
-    contacts.push(spares.pop().unwrap_or_default());
-    let spares_shared = Mutex::new(core::mem::take(spares));
-    let (bodies, previous) = (&*bodies, &*previous);
-    let out_of_order = AtomicBool::new(false);
-    let test = |pairs: &[[u32; 2]], list: &mut Vec<Contact>| {
+/// The exact tests of one run, shared by the threads that run them.
+pub(crate) struct PairTests<'a> {
+    bodies: &'a Bodies,
+    /// The last run's contacts.
+    previous: &'a Contacts,
+    /// Empty lists with room, for the pieces' new lists.
+    spares: Mutex<Vec<Vec<Contact>>>,
+    /// Whether a list got a batch whose first contact sorts before the list's last one.
+    out_of_order: AtomicBool,
+}
+
+impl PairTests<'_> {
+    /// Tests each of `pairs` (indices into the bodies) and appends the contacts to `list`,
+    /// this batch's sorted.
+    pub(crate) fn test(&self, pairs: &[[u32; 2]], list: &mut Vec<Contact>) {
         // A piece's new list: the room of a spare instead.
         if list.capacity() == 0
-            && let Some(spare) = lock(&spares_shared).pop()
+            && let Some(spare) = lock(&self.spares).pop()
         {
             *list = spare;
         }
         let from = list.len();
-        test_pairs(bodies, previous, pairs, list);
+        test_pairs(self.bodies, self.previous, pairs, list);
         // Sorted while they are at hand, on the thread that made them (in place: a stable
         // sort would allocate scratch space for these large values every time).
         let (before, batch) = list.split_at_mut(from);
@@ -95,14 +121,9 @@ pub(crate) fn find_contacts(
         if let (Some(last), Some(first)) = (before.last(), batch.first())
             && last.pair() > first.pair()
         {
-            out_of_order.store(true, Ordering::Relaxed);
+            self.out_of_order.store(true, Ordering::Relaxed);
         }
-    };
-    broad_phase.run(bodies, &settings, &test, contacts);
-    *spares = spares_shared
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    into_order(contacts, !out_of_order.into_inner(), spares);
+    }
 }
 
 /// Puts `lists` (each sorted, unless `in_order` is `false`) in the order of their first

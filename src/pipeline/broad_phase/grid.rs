@@ -3,48 +3,13 @@
 
 use crate::geometry::BoundingBox;
 use crate::pipeline::bodies::Bodies;
-use crate::pipeline::parallel::ParallelSplit;
-use crate::settings::CollisionSettings;
 use bevy::math::DVec2;
 use bevy::prelude::*;
 use core::ops::Range;
 
-/// A piece of a query split across threads (see [`Grid::query_into`]).
-enum Work<'a> {
-    /// Find the pairs of these runs' bodies, then use them.
-    Search(&'a [Range<u32>]),
-    /// Use these pairs, found by another piece.
-    Use(Vec<[u32; 2]>),
-}
-
-/// What `use_pairs` makes of a batch of pairs, on its own.
-fn use_batch<T>(use_pairs: &impl Fn(&[[u32; 2]], &mut Vec<T>), pairs: &[[u32; 2]]) -> Vec<T> {
-    let mut found = Vec::new();
-    use_pairs(pairs, &mut found);
-    found
-}
-
-/// The last of `lists`, where a query run on the calling thread appends (a first one if there
-/// is none).
-fn last_list<T>(lists: &mut Vec<Vec<T>>) -> &mut Vec<T> {
-    if lists.is_empty() {
-        lists.push(Vec::new());
-    }
-    lists.last_mut().expect("one list at least")
-}
-
-/// Scratch space for [`Grid::query_into`], kept between frames.
-#[derive(Default)]
-pub(crate) struct QueryScratch {
-    /// The pieces a large query is split into for the task pool.
-    pieces: Vec<Range<u32>>,
-    /// The pairs of a query run on the calling thread.
-    pairs: Vec<[u32; 2]>,
-}
-
 /// What a grid query pairs up.
 #[derive(Clone, Copy)]
-pub(super) enum Join {
+pub(crate) enum Join {
     /// The queried bodies against other bodies binned in the grid. With `check_layers`, pairs
     /// whose layers do not interact are dropped.
     Between { check_layers: bool },
@@ -621,100 +586,10 @@ impl Grid {
         false
     }
 
-    /// Finds the pairs between the bodies of `runs` (`len` of them) and the binned bodies, as
-    /// `join` says, and hands them to `use_pairs` in batches, each pair once; `use_pairs`
-    /// appends what it makes of a batch to a list, which ends up in `made`: the last of
-    /// `made`, run on the calling thread. Split across the task pool when there are enough
-    /// bodies (see [`ParallelSplit`]): each piece's pairs are used by the thread that found
-    /// them, but for those a crowded piece hands back for another thread; each piece's list
-    /// and each handed back batch's is pushed onto `made`, in the pieces' order and then the
-    /// batches' (which depends on the threads), never copied. Too few bodies to split but
-    /// enough pairs (a crowd over one target), and the pairs alone are split.
-    pub(super) fn query_into<T: Send>(
-        &self,
-        bodies: &Bodies,
-        (runs, len): (&[Range<u32>], usize),
-        join: Join,
-        settings: &CollisionSettings,
-        scratch: &mut QueryScratch,
-        (use_pairs, made): (
-            &(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync),
-            &mut Vec<Vec<T>>,
-        ),
-    ) {
-        debug_assert_eq!(len, runs.iter().map(ExactSizeIterator::len).sum::<usize>());
-        let Some(split) = ParallelSplit::of(len, settings) else {
-            let pairs = &mut scratch.pairs;
-            pairs.clear();
-            self.query_runs(bodies, runs, join, pairs);
-            match ParallelSplit::of(pairs.len(), settings) {
-                Some(split) => {
-                    let batches = pairs.chunks(split.piece_size).collect();
-                    let lists = split.work_through(batches, |batch, _| use_batch(use_pairs, batch));
-                    made.extend(lists);
-                }
-                None => use_pairs(pairs, last_list(made)),
-            }
-            return;
-        };
-        // Cut the runs into pieces of about `piece_size` bodies each (a piece may hold many
-        // short runs), `piece_ends` marking where each piece's runs end in `pieces`.
-        let piece_size = split.piece_size as u32;
-        let pieces = &mut scratch.pieces;
-        pieces.clear();
-        let mut piece_ends = Vec::new();
-        let mut filled = 0;
-        for run in runs {
-            let mut start = run.start;
-            while start < run.end {
-                let end = run.end.min(start + (piece_size - filled));
-                pieces.push(start..end);
-                filled += end - start;
-                if filled == piece_size {
-                    piece_ends.push(pieces.len());
-                    filled = 0;
-                }
-                start = end;
-            }
-        }
-        if filled > 0 {
-            piece_ends.push(pieces.len());
-        }
-        // An exact test costs ten to twenty times the search for one body's pairs: a batch of
-        // pairs a quarter of a piece's size is already a few times the piece's own search.
-        let batch_size = (split.piece_size / 4).max(1);
-        let mut piece_start = 0;
-        let pieces = piece_ends
-            .iter()
-            .map(|&piece_end| {
-                let piece = &pieces[piece_start..piece_end];
-                piece_start = piece_end;
-                Work::Search(piece)
-            })
-            .collect();
-        let lists = split.work_through(pieces, |work, handed_back| {
-            let mut pairs = match work {
-                Work::Search(piece) => {
-                    let mut pairs = Vec::new();
-                    self.query_runs(bodies, piece, join, &mut pairs);
-                    pairs
-                }
-                Work::Use(pairs) => return use_batch(use_pairs, &pairs),
-            };
-            // Bodies that crowd over the same targets were often spawned together, so they
-            // are neighbours in their table and one piece finds all their pairs: those beyond
-            // a batch are handed back, for another thread to take.
-            while pairs.len() > batch_size {
-                let batch = pairs.split_off(pairs.len() - batch_size);
-                handed_back.push(Work::Use(batch));
-            }
-            use_batch(use_pairs, &pairs)
-        });
-        made.extend(lists);
-    }
-
-    /// Appends the pairs between the bodies of `runs` and the binned bodies, as `join` says.
-    fn query_runs(
+    /// Appends the pairs between the bodies of `runs` and the binned bodies, as `join` says,
+    /// each once.
+    #[inline(never)]
+    pub(crate) fn query_runs(
         &self,
         bodies: &Bodies,
         runs: &[Range<u32>],

@@ -28,24 +28,20 @@
 //!    sum of radii, no square root) decides each candidate, after its layers where a side
 //!    holds several layer values.
 //!
-//! The queries are split across Bevy's `ComputeTaskPool` when there are enough of them, and
-//! the caller's `use_pairs` (the narrow phase's exact tests) runs on each piece's pairs on the
-//! thread that found them: one split of the work for both phases, and no list of every
-//! candidate written and read again.
+//! The broad phase builds each pass's grid and hands it over with the bodies to query against
+//! it ([`BroadPhase::passes`]); the [find contacts](super::find_contacts) stage runs the
+//! queries, split across threads as it sees fit, and tests the pairs as they come.
 
 mod grid;
 mod groups;
 mod sides;
 
-pub(crate) use grid::Grid;
-use grid::QueryScratch;
+pub(crate) use grid::{Grid, Join};
 pub(crate) use groups::{Groups, RadiusSpread};
 
 use super::bodies::Bodies;
-use crate::settings::CollisionSettings;
 use bevy::prelude::*;
 use core::ops::Range;
-use grid::Join;
 use sides::{MAX_MERGED_GROUPS, Sides};
 
 /// What the broad phase keeps between frames: its groups, sides and grid, rebuilt every
@@ -57,7 +53,14 @@ pub(crate) struct BroadPhase {
     grid: Grid,
     /// Scratch: the runs of the sides a side meets, binned together.
     partner_runs: Vec<Range<u32>>,
-    query_scratch: QueryScratch,
+}
+
+/// One pass of the search: the bodies of `runs` (`len` of them, indices into the bodies)
+/// queried against the grid built for the pass, paired as `join` says.
+pub(crate) struct Pass<'a> {
+    pub runs: &'a [Range<u32>],
+    pub len: usize,
+    pub join: Join,
 }
 
 /// Beyond this many sides (or distinct `CollisionLayers` values, for the spatial index),
@@ -71,20 +74,12 @@ pub(crate) const MAX_GROUPS: usize = 24;
 const MAX_GROWTH_PER_TYPICAL_RADIUS: f32 = 2.0;
 
 impl BroadPhase {
-    /// Finds this frame's candidate pairs (body indices whose bounding circles overlap and
-    /// whose layers match) and hands them to `use_pairs` in batches, each pair once; with
-    /// enough bodies, on the pool's threads, each batch on the thread that found it where it
-    /// can (see [`Grid::query_into`]). `use_pairs` appends what it makes of a batch to a list
-    /// of `made`: the last one, on the calling thread; a list of its own, pushed onto `made`,
-    /// for each piece of a split. Which pair goes where depends on the thread count.
+    /// Builds this frame's groups and sides, then, pass after pass, the grid of each pass,
+    /// and hands it to `search` with the bodies to query against it: between them, the passes
+    /// find every candidate pair (body indices whose bounding circles overlap and whose layers
+    /// match), each once.
     #[inline(never)]
-    pub(crate) fn run<T: Send>(
-        &mut self,
-        bodies: &Bodies,
-        settings: &CollisionSettings,
-        use_pairs: &(impl Fn(&[[u32; 2]], &mut Vec<T>) + Sync),
-        made: &mut Vec<Vec<T>>,
-    ) {
+    pub(crate) fn passes(&mut self, bodies: &Bodies, mut search: impl FnMut(&Grid, Pass<'_>)) {
         self.groups.build(bodies);
         let merged = self.groups.active().len() <= MAX_MERGED_GROUPS;
         if merged {
@@ -95,13 +90,8 @@ impl BroadPhase {
             sides,
             grid,
             partner_runs,
-            query_scratch,
             ..
         } = self;
-        let mut query = |grid: &Grid, runs: &[Range<u32>], len: usize, join: Join| {
-            let output = (use_pairs, &mut *made);
-            grid.query_into(bodies, (runs, len), join, settings, query_scratch, output);
-        };
         let sides = sides.active();
         if !merged || sides.len() > MAX_GROUPS {
             // Too many sides to compare side by side: one grid over every body, with the
@@ -111,7 +101,15 @@ impl BroadPhase {
             let typical_radius = RadiusSpread::of(&bodies.radii, everyone).typical;
             grid.build(bodies, everyone, typical_radius, 0.0, 0);
             let join = Join::Within { check_layers: true };
-            query(grid, everyone, bodies.entities.len(), join);
+            let len = bodies.entities.len();
+            search(
+                grid,
+                Pass {
+                    runs: everyone,
+                    len,
+                    join,
+                },
+            );
             return;
         }
         for (index, side) in sides.iter().enumerate() {
@@ -120,7 +118,14 @@ impl BroadPhase {
                 let join = Join::Within {
                     check_layers: false,
                 };
-                query(grid, &side.runs, side.len, join);
+                search(
+                    grid,
+                    Pass {
+                        runs: &side.runs,
+                        len: side.len,
+                        join,
+                    },
+                );
             }
             // Every smaller side it meets, binned together and met in one pass.
             partner_runs.clear();
@@ -146,18 +151,25 @@ impl BroadPhase {
             let partner_reach =
                 (partner_radius / partner_count as f32).max(side.radius.typical) + growth;
             grid.build(bodies, partner_runs, 0.5 * partner_reach, growth, side.len);
-            query(grid, &side.runs, side.len, Join::Between { check_layers });
+            let join = Join::Between { check_layers };
+            search(
+                grid,
+                Pass {
+                    runs: &side.runs,
+                    len: side.len,
+                    join,
+                },
+            );
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::geometry::Circle;
     use crate::layers::{CollisionLayers, LayerMask};
     use crate::pipeline::bodies::WorldShape;
-    use crate::pipeline::parallel::ParallelSplit;
 
     /// `count` discs on a ring of overlapping neighbours, each on its own layer value (so many
     /// groups), able to touch only the bodies whose index has the same parity.
@@ -175,7 +187,7 @@ mod tests {
     }
 
     /// Bodies (centre, radius, layers) as given.
-    fn bodies_of(list: &[(Vec2, f32, CollisionLayers)]) -> Bodies {
+    pub(crate) fn bodies_of(list: &[(Vec2, f32, CollisionLayers)]) -> Bodies {
         let mut bodies = Bodies::default();
         for (index, &(center, radius, layers)) in list.iter().enumerate() {
             bodies.push(
@@ -189,32 +201,24 @@ mod tests {
         bodies
     }
 
-    /// On the calling thread, whatever the pool: the parallel path has a test of its own.
-    const SERIAL: CollisionSettings = CollisionSettings {
-        parallel_threshold: usize::MAX,
-    };
-
-    /// The broad phase run once over `bodies` on the calling thread, and the pairs it found.
+    /// The broad phase run once over `bodies`, and the pairs its passes find.
     fn run(bodies: &Bodies) -> (BroadPhase, Vec<[u32; 2]>) {
         let mut broad_phase = BroadPhase::default();
-        let pairs = run_again(&mut broad_phase, bodies, &SERIAL);
+        let pairs = run_again(&mut broad_phase, bodies);
         (broad_phase, pairs)
     }
 
-    /// The pairs `broad_phase` finds among `bodies`, as they are handed over.
-    fn run_again(
-        broad_phase: &mut BroadPhase,
-        bodies: &Bodies,
-        settings: &CollisionSettings,
-    ) -> Vec<[u32; 2]> {
-        let mut lists = Vec::new();
-        let hand_over = |batch: &[[u32; 2]], pairs: &mut Vec<[u32; 2]>| pairs.extend(batch);
-        broad_phase.run(bodies, settings, &hand_over, &mut lists);
-        lists.concat()
+    /// The pairs `broad_phase`'s passes find among `bodies`.
+    pub(crate) fn run_again(broad_phase: &mut BroadPhase, bodies: &Bodies) -> Vec<[u32; 2]> {
+        let mut pairs = Vec::new();
+        broad_phase.passes(bodies, |grid, pass| {
+            grid.query_runs(bodies, pass.runs, pass.join, &mut pairs);
+        });
+        pairs
     }
 
     /// Every pair that a quadratic loop finds, sorted.
-    fn brute_force(bodies: &Bodies) -> Vec<[u32; 2]> {
+    pub(crate) fn brute_force(bodies: &Bodies) -> Vec<[u32; 2]> {
         let count = bodies.entities.len();
         let mut pairs = Vec::new();
         for i in 0..count {
@@ -230,7 +234,7 @@ mod tests {
         pairs
     }
 
-    fn sorted(pairs: &[[u32; 2]]) -> Vec<[u32; 2]> {
+    pub(crate) fn sorted(pairs: &[[u32; 2]]) -> Vec<[u32; 2]> {
         let mut pairs: Vec<[u32; 2]> = pairs.iter().map(|&[a, b]| [a.min(b), a.max(b)]).collect();
         pairs.sort_unstable();
         pairs
@@ -409,7 +413,7 @@ mod tests {
                 (Vec2::ZERO, 3000.0, bullets),
             ],
         );
-        let pairs = run_again(&mut broad_phase, &bodies, &SERIAL);
+        let pairs = run_again(&mut broad_phase, &bodies);
         assert!(broad_phase.groups.active().len() > MAX_GROUPS);
         assert_eq!(broad_phase.grid.folded(), Some(1));
         assert_eq!(sorted(&pairs), brute_force(&bodies));
@@ -570,66 +574,5 @@ mod tests {
         let (broad_phase, pairs) = run(&bodies);
         assert!(broad_phase.groups.active().len() <= MAX_GROUPS);
         assert_eq!(sorted(&pairs), brute_force(&bodies));
-    }
-
-    /// Split across two threads, with the bodies that crowd over the targets at the start of
-    /// the list (so in the first pieces, which hand most of their pairs back for another
-    /// thread), or with the pairs alone split (too few bodies to split, but enough pairs):
-    /// the same pairs as a quadratic loop, each once, and as found on one thread.
-    #[cfg(feature = "parallel")]
-    #[test]
-    fn pairs_split_across_threads_are_every_pair_once() {
-        use rand::{RngExt, SeedableRng, rngs::StdRng};
-        use std::sync::Mutex;
-        crate::pipeline::parallel::two_thread_pool();
-        let (bullets, targets) = (
-            CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
-            CollisionLayers::new(
-                LayerMask::layer(1),
-                LayerMask::layer(0) | LayerMask::layer(1),
-            ),
-        );
-        let mut rng = StdRng::seed_from_u64(11);
-        let mut discs: Vec<_> = (0..3000)
-            .map(|index| {
-                let spread = if index < 800 { 60.0 } else { 600.0 };
-                let center =
-                    Vec2::new(rng.random_range(0.0..spread), rng.random_range(0.0..spread));
-                (center, 2.0, bullets)
-            })
-            .collect();
-        discs.extend((0..40).map(|index| (Vec2::splat(index as f32 * 1.5), 20.0, targets)));
-        let bodies = bodies_of(&discs);
-        let expected = brute_force(&bodies);
-        assert!(expected.len() > 5000, "{}", expected.len());
-        assert_eq!(sorted(&run(&bodies).1), expected);
-        // The bullets' query is cut into pieces and the targets' among themselves is one:
-        // more batches than that means the crowded pieces handed pairs back.
-        let bullets_split = ParallelSplit::of(
-            3000,
-            &CollisionSettings {
-                parallel_threshold: 1,
-            },
-        )
-        .expect("two threads");
-        let pieces = 3000_usize.div_ceil(bullets_split.piece_size) + 1;
-        // Searched on one thread (3,000 bullets), but more than that many pairs.
-        let pairs_alone = 3500;
-        for threshold in [1, pairs_alone] {
-            let batches = Mutex::new(Vec::new());
-            let hand_over = |batch: &[[u32; 2]], pairs: &mut Vec<[u32; 2]>| {
-                batches.lock().unwrap().push(batch.len());
-                pairs.extend(batch);
-            };
-            let settings = CollisionSettings {
-                parallel_threshold: threshold,
-            };
-            let mut lists = Vec::new();
-            BroadPhase::default().run(&bodies, &settings, &hand_over, &mut lists);
-            let batches = batches.into_inner().unwrap();
-            let least = if threshold == 1 { pieces + 1 } else { 3 };
-            assert!(batches.len() >= least, "{threshold}: {batches:?}");
-            assert_eq!(sorted(&lists.concat()), expected, "{threshold}");
-        }
     }
 }

@@ -1,0 +1,278 @@
+//! Stages 2 and 3 in one system, find contacts: the broad phase's passes find the candidate
+//! pairs, and the narrow phase's exact tests turn them into contacts, a batch at a time, as
+//! they are found.
+//!
+//! This stage owns the split of the work across Bevy's `ComputeTaskPool` (see
+//! [`ParallelSplit`]): with enough bodies in a pass, their search is cut into pieces, and each
+//! piece's thread tests the pairs it found, so that no list of every candidate is written and
+//! read again. A crowded piece (bodies spawned together over the same targets) hands its
+//! extra pairs back for another thread to test. With too few bodies to split but enough pairs
+//! (a crowd over one target), the pairs alone are split. The broad phase and its grid know
+//! nothing of this: they build, and answer "which pairs among these bodies".
+
+use super::bodies::Bodies;
+use super::broad_phase::{BroadPhase, Grid, Pass};
+use super::narrow_phase::NarrowPhase;
+use super::parallel::ParallelSplit;
+use crate::contacts::Contacts;
+use crate::settings::CollisionSettings;
+use bevy::prelude::*;
+use core::ops::Range;
+
+/// Finds this run's contacts: every pass of the broad phase, its pairs tested as found.
+#[inline(never)]
+pub(crate) fn find_contacts(
+    bodies: Res<Bodies>,
+    previous: Res<Contacts>,
+    settings: Res<CollisionSettings>,
+    mut broad_phase: ResMut<BroadPhase>,
+    mut narrow_phase: ResMut<NarrowPhase>,
+    mut scratch: Local<SearchScratch>,
+) {
+    let (tests, mut lists) = narrow_phase.start(&bodies, &previous);
+    let search = Search {
+        bodies: &bodies,
+        settings: &settings,
+        test: &|pairs: &[[u32; 2]], list: &mut Vec<_>| tests.test(pairs, list),
+    };
+    broad_phase.passes(&bodies, |grid, pass| {
+        search.pass(grid, &pass, &mut scratch, &mut lists);
+    });
+    narrow_phase.finish(tests, lists);
+}
+
+/// Scratch space of the search, kept between runs.
+#[derive(Default)]
+pub(crate) struct SearchScratch {
+    /// The pieces a large pass is cut into.
+    pieces: Vec<Range<u32>>,
+    /// The pairs of a pass searched on the calling thread.
+    pairs: Vec<[u32; 2]>,
+}
+
+/// What every pass of one run shares.
+struct Search<'a, F> {
+    bodies: &'a Bodies,
+    settings: &'a CollisionSettings,
+    /// The exact tests: appends what it makes of a batch of pairs to a list.
+    test: &'a F,
+}
+
+/// A piece of a pass split across threads.
+enum Work<'a> {
+    /// Find the pairs of these runs' bodies, then test them.
+    Search(&'a [Range<u32>]),
+    /// Test these pairs, found by another piece.
+    Test(Vec<[u32; 2]>),
+}
+
+impl<F> Search<'_, F> {
+    /// Finds the pairs of `pass` in `grid` and hands them to the tests in batches, each pair
+    /// once. What the tests make goes into `lists`: onto the last list, for a pass run on the
+    /// calling thread; into a list of its own, pushed onto `lists`, for each piece and each
+    /// handed back batch of a split, never copied. Which pair goes where depends on the
+    /// thread count.
+    fn pass<T: Send>(
+        &self,
+        grid: &Grid,
+        pass: &Pass<'_>,
+        scratch: &mut SearchScratch,
+        lists: &mut Vec<Vec<T>>,
+    ) where
+        F: Fn(&[[u32; 2]], &mut Vec<T>) + Sync,
+    {
+        let Some(split) = ParallelSplit::of(pass.len, self.settings) else {
+            let pairs = &mut scratch.pairs;
+            pairs.clear();
+            grid.query_runs(self.bodies, pass.runs, pass.join, pairs);
+            match ParallelSplit::of(pairs.len(), self.settings) {
+                Some(split) => {
+                    let batches = pairs.chunks(split.piece_size).collect();
+                    lists.extend(split.work_through(batches, |batch, _| self.test_alone(batch)));
+                }
+                None => (self.test)(pairs, last_list(lists)),
+            }
+            return;
+        };
+        let pieces = cut(pass.runs, split.piece_size as u32, &mut scratch.pieces);
+        // An exact test costs ten to twenty times the search for one body's pairs: a batch of
+        // pairs a quarter of a piece's size is already a few times the piece's own search.
+        let batch_size = (split.piece_size / 4).max(1);
+        let work = pieces.into_iter().map(Work::Search).collect();
+        lists.extend(split.work_through(work, |work, handed_back| {
+            let mut pairs = match work {
+                Work::Search(runs) => {
+                    let mut pairs = Vec::new();
+                    grid.query_runs(self.bodies, runs, pass.join, &mut pairs);
+                    pairs
+                }
+                Work::Test(pairs) => return self.test_alone(&pairs),
+            };
+            // Bodies that crowd over the same targets were often spawned together, so they
+            // are neighbours in their table and one piece finds all their pairs: those beyond
+            // a batch are handed back, for another thread to take.
+            while pairs.len() > batch_size {
+                let batch = pairs.split_off(pairs.len() - batch_size);
+                handed_back.push(Work::Test(batch));
+            }
+            self.test_alone(&pairs)
+        }));
+    }
+
+    /// What the tests make of a batch of pairs, in a list of its own.
+    fn test_alone<T>(&self, pairs: &[[u32; 2]]) -> Vec<T>
+    where
+        F: Fn(&[[u32; 2]], &mut Vec<T>),
+    {
+        let mut made = Vec::new();
+        (self.test)(pairs, &mut made);
+        made
+    }
+}
+
+/// Cuts `runs` into pieces of about `piece_size` bodies each, in `scratch`: each piece the
+/// runs (or parts of runs) it holds. A piece may hold many short runs.
+fn cut<'a>(
+    runs: &[Range<u32>],
+    piece_size: u32,
+    scratch: &'a mut Vec<Range<u32>>,
+) -> Vec<&'a [Range<u32>]> {
+    scratch.clear();
+    let mut piece_ends = Vec::new();
+    let mut filled = 0;
+    for run in runs {
+        let mut start = run.start;
+        while start < run.end {
+            let end = run.end.min(start + (piece_size - filled));
+            scratch.push(start..end);
+            filled += end - start;
+            if filled == piece_size {
+                piece_ends.push(scratch.len());
+                filled = 0;
+            }
+            start = end;
+        }
+    }
+    if filled > 0 {
+        piece_ends.push(scratch.len());
+    }
+    let mut piece_start = 0;
+    piece_ends
+        .into_iter()
+        .map(|piece_end| {
+            let piece = &scratch[piece_start..piece_end];
+            piece_start = piece_end;
+            piece
+        })
+        .collect()
+}
+
+/// The last of `lists`, where a pass run on the calling thread appends (a first one if there
+/// is none).
+fn last_list<T>(lists: &mut Vec<Vec<T>>) -> &mut Vec<T> {
+    if lists.is_empty() {
+        lists.push(Vec::new());
+    }
+    lists.last_mut().expect("one list at least")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layers::{CollisionLayers, LayerMask};
+    use crate::pipeline::broad_phase::tests::{bodies_of, brute_force, sorted};
+    use std::sync::Mutex;
+
+    /// The pairs every pass finds among `bodies`, split as `settings` say, and the size of
+    /// each batch handed to the tests.
+    fn search_all(bodies: &Bodies, settings: &CollisionSettings) -> (Vec<[u32; 2]>, Vec<usize>) {
+        let batches = Mutex::new(Vec::new());
+        let test = |batch: &[[u32; 2]], pairs: &mut Vec<[u32; 2]>| {
+            batches.lock().unwrap().push(batch.len());
+            pairs.extend(batch);
+        };
+        let search = Search {
+            bodies,
+            settings,
+            test: &test,
+        };
+        let (mut lists, mut scratch) = (Vec::new(), SearchScratch::default());
+        BroadPhase::default().passes(bodies, |grid, pass| {
+            search.pass(grid, &pass, &mut scratch, &mut lists);
+        });
+        (lists.concat(), batches.into_inner().unwrap())
+    }
+
+    /// Split across two threads, with the bodies that crowd over the targets at the start of
+    /// the list (so in the first pieces, which hand most of their pairs back for another
+    /// thread), or with the pairs alone split (too few bodies to split, but enough pairs):
+    /// the same pairs as a quadratic loop, each once, and as found on one thread.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn pairs_split_across_threads_are_every_pair_once() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        crate::pipeline::parallel::two_thread_pool();
+        let (bullets, targets) = (
+            CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)),
+            CollisionLayers::new(
+                LayerMask::layer(1),
+                LayerMask::layer(0) | LayerMask::layer(1),
+            ),
+        );
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut discs: Vec<_> = (0..3000)
+            .map(|index| {
+                let spread = if index < 800 { 60.0 } else { 600.0 };
+                let center =
+                    Vec2::new(rng.random_range(0.0..spread), rng.random_range(0.0..spread));
+                (center, 2.0, bullets)
+            })
+            .collect();
+        discs.extend((0..40).map(|index| (Vec2::splat(index as f32 * 1.5), 20.0, targets)));
+        let bodies = bodies_of(&discs);
+        let expected = brute_force(&bodies);
+        assert!(expected.len() > 5000, "{}", expected.len());
+        let serial = CollisionSettings {
+            parallel_threshold: usize::MAX,
+        };
+        let (pairs, batches) = search_all(&bodies, &serial);
+        assert_eq!(sorted(&pairs), expected);
+        assert_eq!(batches.len(), 2, "one batch per pass on one thread");
+        // The bullets' query is cut into pieces and the targets' among themselves is one:
+        // more batches than that means the crowded pieces handed pairs back.
+        let everything = CollisionSettings {
+            parallel_threshold: 1,
+        };
+        let bullets_split = ParallelSplit::of(3000, &everything).expect("two threads");
+        let pieces = 3000_usize.div_ceil(bullets_split.piece_size) + 1;
+        // Searched on one thread (3,000 bullets), but more than that many pairs.
+        let pairs_alone = 3500;
+        for threshold in [1, pairs_alone] {
+            let settings = CollisionSettings {
+                parallel_threshold: threshold,
+            };
+            let (pairs, batches) = search_all(&bodies, &settings);
+            let least = if threshold == 1 { pieces + 1 } else { 3 };
+            assert!(batches.len() >= least, "{threshold}: {batches:?}");
+            assert_eq!(sorted(&pairs), expected, "{threshold}");
+        }
+    }
+
+    #[test]
+    fn runs_are_cut_into_pieces_of_the_size_asked() {
+        let runs = [0..5, 10..11, 20..33, 40..40, 50..52];
+        let mut scratch = Vec::new();
+        let pieces = cut(&runs, 4, &mut scratch);
+        let sizes: Vec<u32> = pieces
+            .iter()
+            .map(|piece| piece.iter().map(|run| run.end - run.start).sum())
+            .collect();
+        assert_eq!(sizes, [4, 4, 4, 4, 4, 1]);
+        let bodies: Vec<u32> = pieces
+            .iter()
+            .flat_map(|piece| piece.iter().cloned().flatten())
+            .collect();
+        let expected: Vec<u32> = runs.iter().cloned().flatten().collect();
+        assert_eq!(bodies, expected, "every body once, in order");
+    }
+}
