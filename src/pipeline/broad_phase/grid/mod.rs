@@ -1,0 +1,438 @@
+//! A uniform grid over some bodies (one group, or the sides a side meets), for finding the
+//! bodies near a bounding circle.
+
+mod cells;
+mod pairs;
+
+use cells::{CellRange, Covered};
+pub(crate) use pairs::Join;
+
+use crate::geometry::BoundingBox;
+use crate::pipeline::bodies::Bodies;
+use bevy::math::DVec2;
+use bevy::prelude::*;
+use core::ops::Range;
+
+/// A uniform grid over some bodies, each binned into every cell its bounding box (grown, see
+/// [`Grid::build`]) covers, stored compactly (cell `c`'s entries are
+/// `entries[starts[c]..starts[c + 1]]`).
+///
+/// Two layouts, chosen per build:
+/// - **Dense** (the usual one): the cells tile the bodies' bounding box, about a body wide, or
+///   wider so that there are no more than a few cells per body, with an empty border.
+/// - **Wrapped**, for a group spread far wider than its bodies could fill (one collider parked
+///   far away, a few distant clusters): dense cells over such a box would be so wide that most
+///   bodies shared one, and the tests grew with the square of the count. Instead the cells stay
+///   about a body wide over the whole box, and the box's cells are folded onto a power-of-two
+///   array, cell `(column, row)` stored at `(column mod columns, row mod rows)` like tiles. Bodies
+///   far apart may share an array cell, and the exact circle check rejects them; a pair is
+///   reported once, from the first *real* cell the two share (see [`Grid::query_run_wrapped`]).
+///   A body spanning a whole period of the folding (more columns or rows than the array has)
+///   cannot be folded: it is kept aside and checked against every queried body, by the box of
+///   its path first (see [`Aside`]). One body far larger than the rest (a wall across the
+///   world) lays the grid over its own box, so the grid folds and keeps it aside.
+#[derive(Default)]
+pub(crate) struct Grid {
+    layout: Layout,
+    /// The box the grid was laid over: every built body's bounding box lies in it.
+    bounds: (Vec2, Vec2),
+    columns: u32,
+    rows: u32,
+    starts: Vec<u32>,
+    entries: Vec<Entry>,
+    /// Per array cell, whether a queried centre there has any built body to meet: the cell
+    /// holds entries (bodies kept aside are met in a pass of their own). One more, `false`, for
+    /// the cells past the last (the sentinels, clamped onto it). What [`Grid::query_block`]
+    /// lists its bodies by.
+    listed: Vec<bool>,
+    /// Each built body's cells, kept while counting so filling need not recompute them.
+    ranges: Vec<CellRange>,
+    /// Wrapped layout: the bodies kept aside, too wide to fold.
+    oversized: Vec<Aside>,
+    /// Wrapped layout: every built body, for a queried body too wide to fold.
+    members: Vec<u32>,
+    /// What a column or row number is masked with to find its array column or row: all ones
+    /// in the dense layout, `columns − 1` and `rows − 1` wrapped.
+    column_mask: u32,
+    row_mask: u32,
+    /// How much each built body's box was grown on every side (see [`Grid::build`]).
+    growth: f32,
+}
+
+/// How a grid maps positions to cells.
+#[derive(Clone, Copy)]
+enum Layout {
+    /// The cells tile the box from `origin`, `columns × rows` of them.
+    Dense {
+        origin: Vec2,
+        inverse_cell_size: f32,
+    },
+    /// The box from `origin` holds `real_columns × real_rows` cells, folded onto the
+    /// `columns × rows` array (powers of two). Computed in `f64`, so that cell numbers stay
+    /// exact up to `2⁵³` cells across (beyond, they round, but monotonically: boxes that
+    /// overlap still get overlapping cells).
+    Wrapped {
+        origin: DVec2,
+        inverse_cell_size: f64,
+        real_columns: f64,
+        real_rows: f64,
+    },
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Self::Dense {
+            origin: Vec2::ZERO,
+            inverse_cell_size: 1.0,
+        }
+    }
+}
+
+/// A body kept aside, too wide to fold (see [`Grid`]), with a box around its whole path:
+/// checked against every queried body, and the box, far tighter than the bounding circle for
+/// a long wall across the world, spares the exact check of every body its circle covers.
+#[derive(Clone, Copy)]
+struct Aside {
+    body: u32,
+    bounds: BoundingBox,
+}
+
+/// A binned body, with its first cell (for reporting a pair only once).
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    body: u32,
+    first_column: u32,
+    first_row: u32,
+}
+
+/// The most columns, and rows, of a dense grid: every column and row number is exact in
+/// `f32` (see [`Grid::centre_cells`]).
+const MAX_DENSE_CELLS_ACROSS: u32 = 1 << 24;
+
+/// The cell [`Grid::centre_cells`] gives a body wider than the growth: no cell (the grid has
+/// fewer cells than this).
+const WIDER_THAN_GROWTH: u32 = u32::MAX;
+
+/// The cell [`Grid::folded_centre_cells`] gives a centre outside the grid's box: no cell.
+const OUTSIDE_THE_GRID: u32 = u32::MAX - 1;
+
+/// How much wider than a body a dense cell may grow, before the grid folds instead.
+const MAX_CELL_GROWTH: f32 = 4.0;
+
+impl Grid {
+    /// Bins the bodies of `runs`, each body's box grown by `growth` on every side (and padded,
+    /// see [`Grid::cells_covered`]), with cells
+    /// about twice `typical_radius` wide, and no more than a few per built body plus one per
+    /// four of the `queried` bodies that will query it.
+    ///
+    /// Grown by the largest radius of the bodies to be queried (all but a few outliers), a
+    /// grid answers a query with one cell: every built body that such a body can touch has its
+    /// grown box over the queried centre, so it is in the centre's cell, once. The dense
+    /// layout keeps an empty border of cells around the box, so that a centre outside it falls
+    /// in an empty cell without a test. Spatial queries and pairs within one group use no
+    /// growth.
+    pub(crate) fn build(
+        &mut self,
+        bodies: &Bodies,
+        runs: &[Range<u32>],
+        typical_radius: f32,
+        growth: f32,
+        queried: usize,
+    ) {
+        let members = || runs.iter().flat_map(Clone::clone);
+        let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
+        let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+        for body in members() {
+            let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
+            let (low, high) = (center - (radius + growth), center + (radius + growth));
+            // A box that is not finite (which the exact check rejects) would make the whole
+            // grid's box NaN, and every body share one cell: it goes in the first cell
+            // instead (see `count_entries`), and the grid is laid over the others.
+            if low.is_finite() && high.is_finite() {
+                min = min.min(low);
+                max = max.max(high);
+            }
+        }
+        self.growth = growth;
+        self.fit(min, max, (count, queried), typical_radius);
+        self.bounds = (min, max);
+        self.oversized.clear();
+        self.members.clear();
+        if matches!(self.layout, Layout::Wrapped { .. }) {
+            self.members.extend(members());
+        }
+        self.count_entries(bodies, members());
+        self.fill_entries(members());
+        self.listed.clear();
+        let holding = self.starts.windows(2).map(|cell| cell[0] != cell[1]);
+        self.listed.extend(holding);
+        self.listed.push(false);
+    }
+
+    /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide,
+    /// but no more than a few cells per body. Dense when cells no more than
+    /// [`MAX_CELL_GROWTH`] times that wide cover the box within that budget; wrapped otherwise.
+    fn fit(&mut self, min: Vec2, max: Vec2, (count, queried): (usize, usize), typical_radius: f32) {
+        let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
+        let max_cells = (4 * count + 64 + queried / 4) as f32;
+        // No narrower than a 2⁵²th of the box (bodies that are mostly points): cell numbers
+        // then stay exact in `f64`, far from where the casts saturate and every body would
+        // share one cell.
+        let narrowest = extent.max_element() / (1u64 << 52) as f32;
+        let body_cell_size = (2.0 * typical_radius).max(narrowest).max(f32::MIN_POSITIVE);
+        let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
+        let spread_wide = area_cell_size > MAX_CELL_GROWTH * body_cell_size;
+        if !spread_wide {
+            // Also when the box is not finite (no finite body: NaN compares false): every body
+            // then goes in the first cell or none, where the exact check rejects it.
+            let cell_size = body_cell_size.max(area_cell_size);
+            let most = (max_cells as u32).min(MAX_DENSE_CELLS_ACROSS - 4);
+            let inner_columns = ((extent.x / cell_size) as u32).clamp(1, most);
+            let inner_rows = ((extent.y / cell_size) as u32).clamp(1, most);
+            // Cells may come out a little wider than `cell_size` in one direction: use the
+            // larger.
+            let inverse_cell_size =
+                (inner_columns as f32 / extent.x).min(inner_rows as f32 / extent.y);
+            // And a border all round, two cells before the box and two after it, empty but
+            // where rounding (of the origin, far from zero) puts a box's edge in it: so that a
+            // centre outside the box lands, clipped, in a cell that is almost always empty.
+            (self.columns, self.rows) = (inner_columns + 4, inner_rows + 4);
+            (self.column_mask, self.row_mask) = (u32::MAX, u32::MAX);
+            self.layout = Layout::Dense {
+                origin: min - 2.0 / inverse_cell_size,
+                inverse_cell_size,
+            };
+            return;
+        }
+        let inverse_cell_size = 1.0 / f64::from(body_cell_size);
+        // In `f64` from the corners themselves (the `f32` extent may round down), with a cell
+        // before the box and one after (and one more than the extent spans, so that the far
+        // corner lies inside): a centre that rounding puts just outside still finds its cell.
+        let real = (max.as_dvec2() - min.as_dvec2()) * inverse_cell_size;
+        let (real_columns, real_rows) = (real.x.floor() + 3.0, real.y.floor() + 3.0);
+        // A power-of-two array of about `max_cells`, square unless the box is too narrow one
+        // way to need that many columns or rows.
+        let budget = (max_cells as u32).next_power_of_two() / 2;
+        let side = 1 << (budget.trailing_zeros() / 2);
+        let fitting = |real: f64| (real as u32).max(1).next_power_of_two();
+        (self.columns, self.rows) = if real_rows < f64::from(side) {
+            let rows = fitting(real_rows);
+            (budget / rows, rows)
+        } else if real_columns < f64::from(side) {
+            let columns = fitting(real_columns);
+            (columns, budget / columns)
+        } else {
+            (side, budget / side)
+        };
+        (self.column_mask, self.row_mask) = (self.columns - 1, self.rows - 1);
+        self.layout = Layout::Wrapped {
+            origin: min.as_dvec2() - 1.0 / inverse_cell_size,
+            inverse_cell_size,
+            real_columns,
+            real_rows,
+        };
+    }
+
+    /// Counts each cell's entries into `starts[cell + 1]`, then sums them up so that
+    /// `starts[cell]` is where the cell's entries begin; keeps each body's cells in `ranges`
+    /// (and, wrapped, sets aside the bodies too wide to fold, with an empty range).
+    fn count_entries(&mut self, bodies: &Bodies, members: impl Iterator<Item = u32>) {
+        let cell_count = (self.columns * self.rows) as usize;
+        self.starts.clear();
+        self.starts.resize(cell_count + 1, 0);
+        self.ranges.clear();
+        for body in members {
+            let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
+            // A body the grid cannot place (not finite) goes in the first cell, where the
+            // exact circle check rejects every pair with it.
+            let range = match self.cells_covered(center, radius + self.growth) {
+                Some(Covered::Cells(range)) => range,
+                Some(Covered::Oversized) => {
+                    let bounds = bodies.path_box(body as usize);
+                    self.oversized.push(Aside { body, bounds });
+                    self.ranges.push(CellRange::default());
+                    continue;
+                }
+                None => CellRange::default(),
+            };
+            self.ranges.push(range);
+            for cell in range.cells(self) {
+                self.starts[cell + 1] += 1;
+            }
+        }
+        for cell in 0..cell_count {
+            self.starts[cell + 1] += self.starts[cell];
+        }
+    }
+
+    /// Writes the entries, advancing each cell's cursor (`starts[cell]`), then shifts the
+    /// starts back.
+    fn fill_entries(&mut self, members: impl Iterator<Item = u32>) {
+        let cell_count = self.starts.len() - 1;
+        self.entries.clear();
+        self.entries
+            .resize(self.starts[cell_count] as usize, Entry::default());
+        let mut oversized = self.oversized.iter().peekable();
+        for (body, &range) in members.zip(&self.ranges) {
+            if oversized.next_if(|aside| aside.body == body).is_some() {
+                continue;
+            }
+            for cell in range.cells(self) {
+                let cursor = &mut self.starts[cell];
+                self.entries[*cursor as usize] = Entry {
+                    body,
+                    first_column: range.first_column,
+                    first_row: range.first_row,
+                };
+                *cursor += 1;
+            }
+        }
+        self.starts.copy_within(0..cell_count, 1);
+        self.starts[0] = 0;
+    }
+
+    /// The box the grid was laid over (every built body's bounding box lies in it).
+    pub(crate) fn bounds(&self) -> (Vec2, Vec2) {
+        self.bounds
+    }
+
+    /// How wide a cell is.
+    pub(crate) fn cell_size(&self) -> f32 {
+        match self.layout {
+            Layout::Dense {
+                inverse_cell_size, ..
+            } => 1.0 / inverse_cell_size,
+            Layout::Wrapped {
+                inverse_cell_size, ..
+            } => (1.0 / inverse_cell_size) as f32,
+        }
+    }
+
+    /// Calls `visit` for each built body whose bounding box may meet the box from `min` to
+    /// `max` (its cells meet the box's cells), once each (see below for the folded layout):
+    /// what a spatial query then tests exactly. Returns whether that was every built body (the
+    /// box spans a whole period of the folding), so that a growing search can stop. A box
+    /// that is not one (`min > max`, or NaN) meets nothing.
+    pub(crate) fn visit_box(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(u32)) -> bool {
+        if !min.cmple(max).all() {
+            return false;
+        }
+        let range = match self.box_covered(min, max) {
+            Some(Covered::Cells(range)) => range,
+            Some(Covered::Oversized) => {
+                // As wide as a period of the folding: everyone.
+                self.members.iter().copied().for_each(visit);
+                return true;
+            }
+            None => return false,
+        };
+        // The rule of the pair queries, the box in the queried body's place. (In the folded
+        // layout a body from a folded-over cell, far from the box, may come more than once: the
+        // exact tests reject it.)
+        self.for_each_first_shared(range, |entry| visit(entry.body));
+        let query = BoundingBox { min, max };
+        let near = self
+            .oversized
+            .iter()
+            .filter(|aside| aside.bounds.overlaps(&query));
+        near.for_each(|aside| visit(aside.body));
+        false
+    }
+
+    /// Whether the last build folded the grid, and how many bodies it kept aside.
+    #[cfg(test)]
+    pub(super) fn folded(&self) -> Option<usize> {
+        matches!(self.layout, Layout::Wrapped { .. }).then_some(self.oversized.len())
+    }
+
+    /// The most entries any one cell holds.
+    #[cfg(test)]
+    pub(super) fn fullest_cell(&self) -> usize {
+        self.starts
+            .windows(2)
+            .map(|pair| (pair[1] - pair[0]) as usize)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 10 × 5 grid of unit cells from the origin, in a border two cells wide: the cell
+    /// `(2, 2)` starts at the origin.
+    pub(super) fn grid() -> Grid {
+        let mut grid = Grid::default();
+        grid.fit(Vec2::ZERO, Vec2::new(10.0, 5.0), (1000, 0), 0.5);
+        grid
+    }
+
+    /// The cells a circle covers, expecting it to be placed in them.
+    pub(super) fn covered(grid: &Grid, center: Vec2, radius: f32) -> Option<CellRange> {
+        match grid.cells_covered(center, radius) {
+            Some(Covered::Cells(range)) => Some(range),
+            Some(Covered::Oversized) => panic!("oversized"),
+            None => None,
+        }
+    }
+
+    #[test]
+    fn a_sparse_group_gets_no_more_than_a_few_cells_per_body() {
+        for typical_radius in [1.0, 1e5] {
+            let mut grid = Grid::default();
+            grid.fit(Vec2::ZERO, Vec2::splat(1e6), (10, 0), typical_radius);
+            // Not counting the border.
+            assert!((grid.columns - 4) * (grid.rows - 4) <= 4 * 10 + 64);
+        }
+    }
+
+    #[test]
+    fn a_box_far_wider_than_its_bodies_folds_onto_body_wide_cells() {
+        let mut grid = Grid::default();
+        grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0);
+        let Layout::Wrapped {
+            inverse_cell_size,
+            real_columns,
+            ..
+        } = grid.layout
+        else {
+            panic!("dense");
+        };
+        assert_eq!(inverse_cell_size, 0.25);
+        // The extent's cells, one more for the far corner, and one either side.
+        assert_eq!(real_columns, 2.5e6 + 3.0);
+        assert!(grid.columns.is_power_of_two() && grid.rows.is_power_of_two());
+        assert!(grid.columns * grid.rows <= 4 * 1000 + 64);
+        // Two cells a period apart share an array cell; their real numbers differ.
+        let period = grid.columns as f32 * 4.0;
+        let (near, far) = (
+            covered(&grid, Vec2::new(1.0, 1.0), 0.5).unwrap(),
+            covered(&grid, Vec2::new(1.0 + period, 1.0), 0.5).unwrap(),
+        );
+        assert_eq!(
+            near.cells(&grid).collect::<Vec<_>>(),
+            far.cells(&grid).collect::<Vec<_>>()
+        );
+        assert_eq!(far.first_column - near.first_column, grid.columns);
+        // A body spanning a whole period cannot be folded.
+        assert!(matches!(
+            grid.cells_covered(Vec2::splat(5e3), period),
+            Some(Covered::Oversized)
+        ));
+    }
+
+    #[test]
+    fn a_narrow_box_folds_only_along_its_length() {
+        let mut grid = Grid::default();
+        grid.fit(Vec2::ZERO, Vec2::new(1e7, 8.0), (1000, 0), 2.0);
+        assert!(matches!(grid.layout, Layout::Wrapped { .. }));
+        // 8 units are two cells of 4, one more for the far edge and one either side: five
+        // rows, rounded up to a power of two.
+        assert_eq!(grid.rows, 8);
+        assert_eq!(
+            grid.columns * grid.rows,
+            (4 * 1000 + 64_u32).next_power_of_two() / 2
+        );
+    }
+}
