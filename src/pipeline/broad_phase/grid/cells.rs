@@ -1,20 +1,9 @@
 //! Which cells of the grid a box or a bounding circle covers, in either layout, and the rule
 //! by which a pair is reported once: from the first cell the two share.
 
-use super::{Entry, Grid, Layout};
+use super::{CellRange, Covered, Entry, Grid, Layout};
 use bevy::math::DVec2;
 use bevy::prelude::*;
-
-/// The cells a bounding box covers, inclusive. In the wrapped layout these are the low 32 bits
-/// of the real cell numbers: differences between them, taken with wrapping arithmetic, are the
-/// real differences whenever those are small, which is all a query needs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct CellRange {
-    pub(super) first_column: u32,
-    pub(super) first_row: u32,
-    pub(super) last_column: u32,
-    pub(super) last_row: u32,
-}
 
 impl CellRange {
     /// Every array cell of the range, row by row: in the dense layout the cells themselves
@@ -30,13 +19,6 @@ impl CellRange {
             })
         })
     }
-}
-
-/// What a body's box covers in the grid.
-pub(super) enum Covered {
-    Cells(CellRange),
-    /// Wrapped layout: more columns or rows than the array has, too wide to fold.
-    Oversized,
 }
 
 impl Grid {

@@ -4,7 +4,6 @@
 mod cells;
 mod pairs;
 
-use cells::{CellRange, Covered};
 pub(crate) use pairs::Join;
 
 use crate::geometry::BoundingBox;
@@ -103,6 +102,24 @@ struct Entry {
     body: u32,
     first_column: u32,
     first_row: u32,
+}
+
+/// The cells a bounding box covers, inclusive. In the wrapped layout these are the low 32 bits
+/// of the real cell numbers: differences between them, taken with wrapping arithmetic, are the
+/// real differences whenever those are small, which is all a query needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct CellRange {
+    pub(super) first_column: u32,
+    pub(super) first_row: u32,
+    pub(super) last_column: u32,
+    pub(super) last_row: u32,
+}
+
+/// What a body's box covers in the grid.
+pub(super) enum Covered {
+    Cells(CellRange),
+    /// Wrapped layout: more columns or rows than the array has, too wide to fold.
+    Oversized,
 }
 
 /// The most columns, and rows, of a dense grid: every column and row number is exact in

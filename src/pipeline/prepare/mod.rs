@@ -1,0 +1,185 @@
+//! Stage 1, prepare: every enabled collider's world-space shape and bounding circle.
+//!
+//! Reads each collider with its [`GlobalTransform`] (so it runs after transform propagation)
+//! and writes [`Bodies`], the flat arrays the broad and narrow phases work on. A collider whose
+//! transform is not finite, whose scale is zero on an axis, or whose world shape falls outside
+//! the range the geometry resolves (beyond `MAX_COORDINATE`, or smaller than `MIN_SIZE` but not
+//! a point), is skipped with one warning (the next one only after it has been usable again),
+//! and so is an entity's second collider kind:
+//! an entity has at most one collider.
+//!
+//! Circles, the bulk of a bullet hell, are read table by table (each component's column as a
+//! slice), and written first, in place, the still ones (not [`Swept`]) and then the swept
+//! ones, a block at a time: their discs straight into their slots, then checked all at once
+//! (the bulk need no check one by one), then the rest of each slot, each array in one tight
+//! pass; split across the task pool when there are enough of them. What it writes per still
+//! bullet is kept to its entity, layers and bounding circle.
+
+mod circles;
+mod placement;
+mod queries;
+
+use super::bodies::{Bodies, WorldShape, clear_radius, conservative};
+use super::spatial_index::SpatialIndex;
+use crate::collider::PolygonCollider;
+use crate::geometry::{Circle, Segment};
+use crate::layers::CollisionLayers;
+use crate::settings::CollisionSettings;
+use crate::swept::Swept;
+use bevy::prelude::*;
+use circles::place_circles;
+use placement::{Placement, SkipWarnings, Skipped, least_stretch, too_small};
+use queries::{CircleColliders, PolygonColliders, SecondColliders, SegmentColliders};
+
+/// Writes every enabled collider's world shape and bounding circle into [`Bodies`].
+#[inline(never)]
+pub(crate) fn prepare_bodies(
+    // The spatial index is of the bodies: rewritten, it is forgotten with them.
+    (mut bodies, mut index): (ResMut<Bodies>, ResMut<SpatialIndex>),
+    settings: Res<CollisionSettings>,
+    mut warnings: Local<SkipWarnings>,
+    mut polygons: PolygonColliders,
+    segments: SegmentColliders,
+    circles: CircleColliders,
+    second_colliders: SecondColliders,
+) {
+    let bodies = &mut *bodies;
+    index.reset();
+    for entity in &second_colliders {
+        warnings.skip(entity, Skipped::SecondCollider);
+    }
+    // The circles first, in place (the still ones, then the swept ones); then everything
+    // placed one by one.
+    place_circles(bodies, &circles, &settings, &mut warnings);
+    bodies.reserve(polygons.iter().len() + segments.iter().len());
+    place_polygons(bodies, &mut polygons, &mut warnings);
+    place_segments(bodies, &segments, &mut warnings);
+    warnings.end_frame();
+}
+
+/// Remembers where each swept collider is, for its next path: runs right after
+/// [`prepare_bodies`] has read the paths' starts. Disabled and skipped colliders are
+/// remembered too, so that a collider switched back on sweeps only its last move.
+#[inline(never)]
+pub(crate) fn remember_path_starts(mut swept: Query<(&mut Swept, &GlobalTransform)>) {
+    // The start is the plugin's own bookkeeping: no change for users to see.
+    swept.par_iter_mut().for_each(|(mut swept, transform)| {
+        swept
+            .bypass_change_detection()
+            .set_start(transform.translation().truncate());
+    });
+}
+
+/// Appends every polygon, its vertices to [`Bodies::vertices`].
+fn place_polygons(
+    bodies: &mut Bodies,
+    polygons: &mut PolygonColliders,
+    warnings: &mut SkipWarnings,
+) {
+    // `for_each` rather than `for`: Bevy's internal iteration is the faster path.
+    polygons
+        .iter_mut()
+        .for_each(|(entity, mut polygon, transform, layers, swept)| {
+            // Validated again if its vertices changed since they were checked (an edit through
+            // reflection skips the constructor), whenever that was, even while it was switched
+            // off: `O(n)` when nothing changed. Without marking it changed: the check keeps the
+            // vertices as they were, or drops repeated ones.
+            let polygon = polygon.bypass_change_detection();
+            if let Err(why) = place_polygon(bodies, entity, polygon, transform, layers, swept) {
+                warnings.skip(entity, why);
+            }
+        });
+}
+
+/// Appends one polygon, or says why it cannot be placed.
+fn place_polygon(
+    bodies: &mut Bodies,
+    entity: Entity,
+    polygon: &mut PolygonCollider,
+    transform: &GlobalTransform,
+    layers: Option<&CollisionLayers>,
+    swept: Option<&Swept>,
+) -> Result<(), Skipped> {
+    let local = polygon.revalidate().map_err(Skipped::Invalid)?;
+    let placement = Placement::of(transform)?;
+    let center = placement.apply(local.outer.center);
+    let bounds = (
+        center,
+        conservative(center, local.outer.radius() * placement.scale),
+    );
+    // The bound holds every vertex: within range, so are they.
+    if !Circle::new(bounds.0, bounds.1).is_valid() {
+        return Err(Skipped::OutOfRange);
+    }
+    // Twice the bounding radius is at least the bounding box's larger side, which is what the
+    // constructor measures: a polygon it accepts is not skipped unscaled.
+    if too_small(2.0 * bounds.1) {
+        return Err(Skipped::TooSmall);
+    }
+    let start = bodies.vertices.len() as u32;
+    let vertices = polygon.vertices();
+    bodies
+        .vertices
+        .extend(vertices.iter().map(|&v| placement.apply(v)));
+    let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
+    let shape = WorldShape::Polygon {
+        start,
+        len: vertices.len() as u32,
+        inner_radius: clear_radius(local.inner_radius * least_stretch, bounds.0, bounds.1),
+    };
+    bodies.push(entity, layers, bounds, shape, placement.motion(swept));
+    Ok(())
+}
+
+/// Appends every segment.
+fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &mut SkipWarnings) {
+    segments
+        .iter()
+        .for_each(|(entity, segment, transform, layers, swept)| {
+            if let Err(error) = segment.validate() {
+                warnings.skip(entity, Skipped::Invalid(error));
+                return;
+            }
+            let placement = match Placement::of(transform) {
+                Ok(placement) => placement,
+                Err(why) => {
+                    warnings.skip(entity, why);
+                    return;
+                }
+            };
+            let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
+            if !world.is_valid() {
+                warnings.skip(entity, Skipped::OutOfRange);
+                return;
+            }
+            if too_small((world.b - world.a).abs().max_element()) {
+                warnings.skip(entity, Skipped::TooSmall);
+                return;
+            }
+            let center = world.a.midpoint(world.b);
+            let bounds = (center, conservative(center, world.half_length()));
+            let shape = WorldShape::Segment(world);
+            bodies.push(entity, layers, bounds, shape, placement.motion(swept));
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skipped_entity_is_warned_about_once_until_it_is_usable_again() {
+        let mut warnings = SkipWarnings::default();
+        let entity = Entity::from_raw_u32(7).unwrap();
+        assert!(warnings.skip(entity, Skipped::ZeroScale), "first frame");
+        assert!(!warnings.skip(entity, Skipped::ZeroScale), "same frame");
+        warnings.end_frame();
+        assert!(
+            !warnings.skip(entity, Skipped::NonFiniteTransform),
+            "next frame"
+        );
+        warnings.end_frame();
+        warnings.end_frame(); // A frame in which it was placed.
+        assert!(warnings.skip(entity, Skipped::ZeroScale), "skipped again");
+    }
+}

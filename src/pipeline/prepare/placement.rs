@@ -1,0 +1,274 @@
+//! Where a collider's transform places it: its axes, translation and stretch; why a collider
+//! cannot be placed, and the warnings that say so.
+
+use crate::collider::{CircleCollider, ColliderError};
+use crate::geometry::{Circle, MIN_SIZE};
+use crate::swept::Swept;
+use bevy::ecs::entity::EntityHashSet;
+use bevy::prelude::*;
+use core::fmt;
+
+/// The x and y axes and translation of a [`GlobalTransform`]: how local points reach the world.
+#[derive(Clone, Copy)]
+pub(super) struct Placement {
+    pub(super) x_axis: Vec2,
+    pub(super) y_axis: Vec2,
+    pub(super) translation: Vec2,
+    /// The most the transform stretches any direction (its largest singular value): what a
+    /// circle's radius and a bounding circle are scaled by.
+    pub(super) scale: f32,
+}
+
+/// The most the linear map with columns `x_axis` and `y_axis` stretches any vector: its
+/// largest singular value, the square root of the larger eigenvalue of `MᵀM`. Under rotation
+/// and scale along the axes it is the larger axis length; under shear (a child of a
+/// non-uniformly scaled, rotated parent) or a 3D tilt it can exceed both, and bounding circles
+/// scaled by less would miss parts of their shapes.
+#[inline]
+pub(super) fn stretch(x_axis: Vec2, y_axis: Vec2) -> f32 {
+    // Most colliders (bullets) are neither turned, scaled nor sheared: one comparison for them.
+    let axes = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y);
+    if axes.cmpeq(Vec4::new(1.0, 0.0, 0.0, 1.0)).all() {
+        return 1.0;
+    }
+    let (xx, xy, yy) = (x_axis.dot(x_axis), x_axis.dot(y_axis), y_axis.dot(y_axis));
+    // The eigenvalues of [[xx, xy], [xy, yy]] are `mean ± √(half_gap² + xy²)`; the sum of
+    // squares is taken in `f64`, where it cannot overflow, rather than through a call to `hypot`.
+    let mean = 0.5 * (xx + yy);
+    let half_gap = 0.5 * (xx - yy);
+    let spread = (f64::from(half_gap).powi(2) + f64::from(xy).powi(2)).sqrt() as f32;
+    (mean + spread).sqrt()
+}
+
+/// The least the linear map with columns `x_axis` and `y_axis` stretches any vector: its
+/// smallest singular value, `|det| / σ_max` (the two multiply to the determinant), taken
+/// from [`stretch`]. What a distance in local space is at least in the world.
+#[inline]
+pub(super) fn least_stretch(x_axis: Vec2, y_axis: Vec2, stretch: f32) -> f32 {
+    let determinant =
+        f64::from(x_axis.x) * f64::from(y_axis.y) - f64::from(x_axis.y) * f64::from(y_axis.x);
+    (determinant.abs() / f64::from(stretch)) as f32
+}
+
+/// Why a collider was left out this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Skipped {
+    NonFiniteTransform,
+    ZeroScale,
+    /// Its world size or place is beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
+    /// (a huge scale).
+    OutOfRange,
+    /// Its world size is above zero but below [`MIN_SIZE`] (a tiny scale).
+    TooSmall,
+    SecondCollider,
+    /// Its fields were edited into values its constructor refuses.
+    Invalid(ColliderError),
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NonFiniteTransform => f.write_str("its GlobalTransform is not finite"),
+            Self::ZeroScale => f.write_str("its scale is zero on an axis"),
+            Self::OutOfRange => f.write_str(
+                "its world size or position is beyond the supported range (MAX_COORDINATE)",
+            ),
+            Self::TooSmall => f.write_str(
+                "its world size is below the smallest the tests resolve (MIN_SIZE, 1e-18)",
+            ),
+            Self::SecondCollider => f.write_str(
+                "it has more than one collider kind (only the polygon, else the segment, is used)",
+            ),
+            Self::Invalid(error) => write!(f, "it was edited into an invalid shape: {error}"),
+        }
+    }
+}
+
+impl Placement {
+    #[inline(always)]
+    pub(super) fn of(transform: &GlobalTransform) -> Result<Self, Skipped> {
+        let placement = Self::unchecked(transform);
+        let Self {
+            x_axis,
+            y_axis,
+            translation,
+            ..
+        } = placement;
+        if !(x_axis.is_finite() && y_axis.is_finite() && translation.is_finite()) {
+            return Err(Skipped::NonFiniteTransform);
+        }
+        if placement.zero_on_an_axis() {
+            return Err(Skipped::ZeroScale);
+        }
+        // A scale or translation beyond the supported range shows in the world shape, which
+        // each kind checks (`Circle::is_valid`, `Segment::is_valid`).
+        Ok(placement)
+    }
+
+    /// The placement, whether or not the transform is usable.
+    #[inline(always)]
+    pub(super) fn unchecked(transform: &GlobalTransform) -> Self {
+        let affine = transform.affine();
+        let (x_axis, y_axis) = (affine.matrix3.x_axis.xy(), affine.matrix3.y_axis.xy());
+        Self {
+            x_axis,
+            y_axis,
+            translation: affine.translation.xy(),
+            scale: stretch(x_axis, y_axis),
+        }
+    }
+
+    /// Whether an axis is zero (the transform flattens everything onto a line or a point):
+    /// its four coordinates compared at once, without a branch.
+    #[inline(always)]
+    pub(super) fn zero_on_an_axis(&self) -> bool {
+        let (x_axis, y_axis) = (self.x_axis, self.y_axis);
+        let nonzero = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y)
+            .cmpne(Vec4::ZERO)
+            .bitmask();
+        (nonzero & 0b0011 == 0) | (nonzero & 0b1100 == 0)
+    }
+
+    /// Where it places `circle`.
+    #[inline(always)]
+    pub(super) fn disc(&self, circle: &CircleCollider) -> Circle {
+        Circle::new(self.apply(circle.offset()), circle.radius() * self.scale)
+    }
+
+    #[inline]
+    pub(super) fn apply(&self, point: Vec2) -> Vec2 {
+        self.x_axis * point.x + self.y_axis * point.y + self.translation
+    }
+
+    /// How far a collider moved along its swept path to this placement: zero unless swept.
+    #[inline]
+    pub(super) fn motion(&self, swept: Option<&Swept>) -> Vec2 {
+        swept.map_or(Vec2::ZERO, |swept| swept.motion_to(self.translation))
+    }
+}
+
+/// Whether a world size is above zero but below [`MIN_SIZE`]: a shape too small for the tests.
+#[inline]
+pub(super) fn too_small(size: f32) -> bool {
+    size > 0.0 && size < MIN_SIZE
+}
+
+/// Entities warned about: those skipped last frame, and this frame's so far. An entity is
+/// warned about when it is first skipped, and again only after a frame in which it was not.
+#[derive(Default)]
+pub(crate) struct SkipWarnings {
+    last_frame: EntityHashSet,
+    this_frame: EntityHashSet,
+}
+
+impl SkipWarnings {
+    /// Notes that `entity` is skipped this frame, and logs a warning unless it was skipped last
+    /// frame too. Returns whether it warned.
+    pub(super) fn skip(&mut self, entity: Entity, why: Skipped) -> bool {
+        let warn = self.this_frame.insert(entity) && !self.last_frame.contains(&entity);
+        if warn {
+            warn!("collider {entity} skipped: {why}");
+        }
+        warn
+    }
+
+    pub(super) fn end_frame(&mut self) {
+        core::mem::swap(&mut self.last_frame, &mut self.this_frame);
+        self.this_frame.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The least stretch against the smaller eigenvalue of `MᵀM` in `f64`, and never above the
+    /// length of a unit vector sent through the map, whichever way.
+    #[test]
+    fn the_least_stretch_is_the_shortest_image_of_a_unit_vector() {
+        let maps = [
+            (Vec2::X, Vec2::Y),
+            (Vec2::new(0.0, 2.0), Vec2::new(-2.0, 0.0)),
+            (Vec2::new(3.0, 0.0), Vec2::new(0.0, 0.5)),
+            (Vec2::new(2.1, 1.3), Vec2::new(-0.4, 0.9)),
+            (Vec2::new(1.0, 1.0), Vec2::new(1.0, 1.0001)),
+        ];
+        for (x_axis, y_axis) in maps {
+            let shortest = (0..3600)
+                .map(|step| {
+                    let unit = Vec2::from_angle(step as f32 * core::f32::consts::TAU / 3600.0);
+                    (x_axis * unit.x + y_axis * unit.y).length()
+                })
+                .fold(f32::INFINITY, f32::min);
+            let (x, y) = (x_axis.as_dvec2(), y_axis.as_dvec2());
+            let (xx, xy, yy) = (x.dot(x), x.dot(y), y.dot(y));
+            let smaller = 0.5 * (xx + yy) - (0.25 * (xx - yy).powi(2) + xy * xy).sqrt();
+            let exact = smaller.max(0.0).sqrt() as f32;
+            let least = least_stretch(x_axis, y_axis, stretch(x_axis, y_axis));
+            assert!(
+                least <= shortest * (1.0 + 1e-5),
+                "{x_axis} {y_axis}: {least} {shortest}"
+            );
+            // Never above by more than the deep-inside check's margin (a part in ten thousand).
+            assert!(
+                least <= exact * (1.0 + 1e-5) && least >= exact * (1.0 - 1e-3),
+                "{x_axis} {y_axis}: {least} {exact}"
+            );
+        }
+    }
+
+    #[test]
+    fn placement_rejects_non_finite_and_zero_scale() {
+        let nan = GlobalTransform::from_translation(Vec3::new(f32::NAN, 0.0, 0.0));
+        assert!(matches!(
+            Placement::of(&nan),
+            Err(Skipped::NonFiniteTransform)
+        ));
+        let flat = GlobalTransform::from_scale(Vec3::new(1.0, 0.0, 1.0));
+        assert!(matches!(Placement::of(&flat), Err(Skipped::ZeroScale)));
+    }
+
+    #[test]
+    fn the_stretch_is_the_largest_length_any_unit_vector_reaches() {
+        // A child of a parent scaled (4, 1) and itself turned by 45°: sheared axes.
+        let turned = Mat2::from_diagonal(Vec2::new(4.0, 1.0)) * Mat2::from_angle(0.785);
+        let tilted = Mat2::from_cols(Vec2::new(1.0, 0.5), Vec2::new(0.2, 2.0));
+        // Axes whose squares' squares overflow `f32`.
+        let huge = Mat2::from_diagonal(Vec2::new(1e15, 3e14)) * Mat2::from_angle(0.3);
+        for matrix in [
+            turned,
+            tilted,
+            huge,
+            Mat2::from_angle(1.0),
+            Mat2::IDENTITY * 3.0,
+        ] {
+            let brute = (0..3600)
+                .map(|i| (matrix * Vec2::from_angle(i as f32 * 0.1_f32.to_radians())).length())
+                .fold(0.0, f32::max);
+            let found = stretch(matrix.x_axis, matrix.y_axis);
+            assert!(found >= brute * (1.0 - 1e-5), "{matrix}: {found} < {brute}");
+            assert!(found <= brute * (1.0 + 1e-4), "{matrix}: {found} > {brute}");
+        }
+        assert_eq!(stretch(Vec2::X, Vec2::Y), 1.0);
+    }
+
+    #[test]
+    fn a_huge_scale_makes_world_shapes_out_of_range() {
+        for scale in [1e20, 3e38] {
+            let huge = GlobalTransform::from_scale(Vec3::new(scale, scale, 1.0));
+            let placement = Placement::of(&huge).unwrap();
+            let world = Circle::new(placement.apply(Vec2::ZERO), 10.0 * placement.scale);
+            assert!(!world.is_valid(), "scale {scale}");
+        }
+    }
+
+    #[test]
+    fn placement_scales_by_the_larger_axis() {
+        let transform = GlobalTransform::from(
+            Transform::from_xyz(5.0, 0.0, 0.0).with_scale(Vec3::new(2.0, 3.0, 1.0)),
+        );
+        let placement = Placement::of(&transform).unwrap();
+        assert_eq!(placement.scale, 3.0);
+        assert_eq!(placement.apply(Vec2::ONE), Vec2::new(7.0, 3.0));
+    }
+}
