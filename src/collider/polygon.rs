@@ -1,273 +1,12 @@
-//! The three collider components, their constructors and validation, and [`ColliderError`].
-//!
-//! Each collider is defined in its entity's local space and placed in the world by its
-//! [`GlobalTransform`]: translation, rotation about z, scale, and parent hierarchies all apply.
-//! Only the transform's x and y axes are used (a collider lives in the XY plane). Scale acts on
-//! every point of a segment or polygon, mirroring included. A circle stays a circle: its radius
-//! is multiplied by the **most the transform stretches any direction** (the larger of the x
-//! and y scales, or more under shear, as for the child of a non-uniformly scaled, rotated
-//! parent), so it covers the ellipse the transform would make.
-//!
-//! # Edits in place
-//! The constructors validate their input. A collider changed in place without them (through
-//! reflection: an inspector, a scene file) is validated again by the pipeline before it is
-//! used: a valid edit takes effect at once (a polygon's bounds are recomputed), and an invalid
-//! one is skipped with one warning naming the entity, until it is valid again.
+//! [`PolygonCollider`]: a solid simple polygon, convex or concave, and its validation.
 
-use crate::geometry::{self, MAX_COORDINATE, MIN_SIZE, in_range, overlap_segment_segment};
+use super::{ColliderError, check_point, check_size};
+use crate::geometry::{self, overlap_segment_segment};
 use bevy::math::bounding::BoundingCircle;
 use bevy::math::primitives::{
-    Circle, ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Segment2d, Triangle2d,
+    ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Triangle2d,
 };
 use bevy::prelude::*;
-use thiserror::Error;
-
-/// Why a collider could not be built from the values given (or, for one edited in place, why
-/// the pipeline skips it).
-#[derive(Clone, Copy, Debug, PartialEq, Error)]
-#[non_exhaustive]
-pub enum ColliderError {
-    /// A circle's radius is negative, NaN, infinite or beyond [`MAX_COORDINATE`].
-    #[error("a circle's radius must be finite and at least zero, got {0}")]
-    InvalidRadius(f32),
-    /// A point (an offset, a segment end, a polygon vertex) is NaN, infinite or beyond
-    /// [`MAX_COORDINATE`].
-    #[error("point {index} is not finite or too large: {point}")]
-    InvalidPoint {
-        /// Which point: 0 for an offset, 0 or 1 for a segment's ends, the vertex index.
-        index: usize,
-        /// The point itself.
-        point: Vec2,
-    },
-    /// A polygon has fewer than three distinct vertices (after dropping repeated neighbours
-    /// and a repeated closing vertex).
-    #[error("a polygon needs at least 3 distinct vertices, got {0}")]
-    TooFewVertices(usize),
-    /// A polygon's vertices all lie on one line.
-    #[error("the polygon has zero area: its vertices lie on one line")]
-    ZeroArea,
-    /// Two edges of a polygon cross or overlap, other than neighbours at their shared vertex.
-    #[error("the polygon intersects itself: edges {0} and {1} meet")]
-    SelfIntersecting(usize, usize),
-    /// A shape's size (a circle's radius, a segment's length, the larger side of a polygon's
-    /// bounding box) is above zero but below [`MIN_SIZE`], smaller than the tests resolve.
-    #[error("the shape's size {0} is below the smallest the tests resolve (MIN_SIZE, 1e-18)")]
-    TooSmall(f32),
-}
-
-/// `size`, unless it is above zero and below [`MIN_SIZE`] (zero is a point, and exact).
-fn check_size(size: f32) -> Result<(), ColliderError> {
-    if size > 0.0 && size < MIN_SIZE {
-        Err(ColliderError::TooSmall(size))
-    } else {
-        Ok(())
-    }
-}
-
-/// `point`, if it is finite and within [`MAX_COORDINATE`].
-fn check_point(index: usize, point: Vec2) -> Result<Vec2, ColliderError> {
-    if in_range(point) {
-        Ok(point)
-    } else {
-        Err(ColliderError::InvalidPoint { index, point })
-    }
-}
-
-/// A solid circle of `radius` around the entity's origin (plus an optional local offset).
-///
-/// ```
-/// # use bevy::prelude::*;
-/// # use bevy_collision_events::prelude::*;
-/// let bullet = (CircleCollider::new(4.0), Transform::from_xyz(10.0, 20.0, 0.0));
-/// assert!(CircleCollider::try_new(-1.0).is_err());
-/// ```
-#[derive(Component, Clone, Debug, PartialEq, Reflect)]
-#[reflect(Component, Clone, Debug, PartialEq)]
-#[require(Transform)]
-pub struct CircleCollider {
-    radius: f32,
-    offset: Vec2,
-}
-
-impl CircleCollider {
-    /// A circle of `radius` centred on the entity.
-    ///
-    /// # Panics
-    /// If `radius` is negative or not finite; see [`try_new`](Self::try_new).
-    #[track_caller]
-    pub fn new(radius: f32) -> Self {
-        match Self::try_new(radius) {
-            Ok(collider) => collider,
-            Err(error) => panic!("{error}"),
-        }
-    }
-
-    /// A circle of `radius` centred on the entity.
-    ///
-    /// # Errors
-    /// [`ColliderError::InvalidRadius`] if `radius` is negative, NaN, infinite or beyond
-    /// [`MAX_COORDINATE`]; [`ColliderError::TooSmall`] if it is above zero but below
-    /// [`MIN_SIZE`]. Zero is allowed: the circle is a point.
-    pub fn try_new(radius: f32) -> Result<Self, ColliderError> {
-        if !(0.0..=MAX_COORDINATE).contains(&radius) {
-            return Err(ColliderError::InvalidRadius(radius));
-        }
-        check_size(radius)?;
-        Ok(Self {
-            radius,
-            offset: Vec2::ZERO,
-        })
-    }
-
-    /// The same circle, centred at `offset` in the entity's local space.
-    ///
-    /// # Panics
-    /// If `offset` is not finite; see [`try_with_offset`](Self::try_with_offset).
-    #[track_caller]
-    pub fn with_offset(self, offset: Vec2) -> Self {
-        match self.try_with_offset(offset) {
-            Ok(collider) => collider,
-            Err(error) => panic!("{error}"),
-        }
-    }
-
-    /// The same circle, centred at `offset` in the entity's local space.
-    ///
-    /// # Errors
-    /// [`ColliderError::InvalidPoint`] if `offset` is not finite.
-    pub fn try_with_offset(self, offset: Vec2) -> Result<Self, ColliderError> {
-        Ok(Self {
-            offset: check_point(0, offset)?,
-            ..self
-        })
-    }
-
-    /// The radius, in local units.
-    pub fn radius(&self) -> f32 {
-        self.radius
-    }
-
-    /// The centre, in the entity's local space.
-    pub fn offset(&self) -> Vec2 {
-        self.offset
-    }
-
-    /// Whether the fields are what [`try_new`](Self::try_new) and
-    /// [`try_with_offset`](Self::try_with_offset) accept (they may not be after an edit through
-    /// reflection).
-    pub(crate) fn validate(&self) -> Result<(), ColliderError> {
-        if !(0.0..=MAX_COORDINATE).contains(&self.radius) {
-            return Err(ColliderError::InvalidRadius(self.radius));
-        }
-        check_size(self.radius)?;
-        check_point(0, self.offset).map(drop)
-    }
-}
-
-impl TryFrom<Circle> for CircleCollider {
-    type Error = ColliderError;
-
-    fn try_from(circle: Circle) -> Result<Self, Self::Error> {
-        Self::try_new(circle.radius)
-    }
-}
-
-impl From<&CircleCollider> for Circle {
-    /// The circle's shape, without its offset.
-    fn from(collider: &CircleCollider) -> Self {
-        Circle::new(collider.radius)
-    }
-}
-
-/// A line segment between two points of the entity's local space: a laser, a wall, a bullet's
-/// path over a frame. It is its own outline; equal ends make it a point.
-///
-/// ```
-/// # use bevy::prelude::*;
-/// # use bevy_collision_events::prelude::*;
-/// let laser = SegmentCollider::new(Vec2::ZERO, Vec2::new(0.0, 800.0));
-/// assert_eq!(laser.length(), 800.0);
-/// ```
-#[derive(Component, Clone, Debug, PartialEq, Reflect)]
-#[reflect(Component, Clone, Debug, PartialEq)]
-#[require(Transform)]
-pub struct SegmentCollider {
-    a: Vec2,
-    b: Vec2,
-}
-
-impl SegmentCollider {
-    /// The segment from `a` to `b`, in local space.
-    ///
-    /// # Panics
-    /// If either point is not finite; see [`try_new`](Self::try_new).
-    #[track_caller]
-    pub fn new(a: Vec2, b: Vec2) -> Self {
-        match Self::try_new(a, b) {
-            Ok(collider) => collider,
-            Err(error) => panic!("{error}"),
-        }
-    }
-
-    /// The segment from `a` to `b`, in local space.
-    ///
-    /// # Errors
-    /// [`ColliderError::InvalidPoint`] (index 0 for `a`, 1 for `b`) if a point is NaN, infinite
-    /// or beyond [`MAX_COORDINATE`]; [`ColliderError::TooSmall`] if the segment is longer than
-    /// zero but shorter than [`MIN_SIZE`] (along the axis it spans most). `a == b` is allowed:
-    /// the segment is a point.
-    pub fn try_new(a: Vec2, b: Vec2) -> Result<Self, ColliderError> {
-        let segment = Self {
-            a: check_point(0, a)?,
-            b: check_point(1, b)?,
-        };
-        segment.check_size()?;
-        Ok(segment)
-    }
-
-    /// The start, in local space.
-    pub fn a(&self) -> Vec2 {
-        self.a
-    }
-
-    /// The end, in local space.
-    pub fn b(&self) -> Vec2 {
-        self.b
-    }
-
-    /// The length, in local units.
-    pub fn length(&self) -> f32 {
-        self.a.distance(self.b)
-    }
-
-    /// Whether the ends are what [`try_new`](Self::try_new) accepts (they may not be after an
-    /// edit through reflection).
-    pub(crate) fn validate(&self) -> Result<(), ColliderError> {
-        check_point(0, self.a)?;
-        check_point(1, self.b)?;
-        self.check_size()
-    }
-
-    /// Refuses a segment shorter than [`MIN_SIZE`] but not a point, its length measured along
-    /// the axis it spans most (no square, which would underflow).
-    fn check_size(&self) -> Result<(), ColliderError> {
-        check_size((self.b - self.a).abs().max_element())
-    }
-}
-
-impl TryFrom<Segment2d> for SegmentCollider {
-    type Error = ColliderError;
-
-    fn try_from(segment: Segment2d) -> Result<Self, Self::Error> {
-        Self::try_new(segment.vertices[0], segment.vertices[1])
-    }
-}
-
-impl From<&SegmentCollider> for Segment2d {
-    fn from(collider: &SegmentCollider) -> Self {
-        Segment2d::new(collider.a, collider.b)
-    }
-}
 
 /// A solid simple polygon, **convex or concave**, given as a loop of vertices in local space
 /// (either winding; the last vertex joins the first).
@@ -389,7 +128,7 @@ impl PolygonCollider {
     /// # Errors
     /// - [`ColliderError::InvalidPoint`] for a NaN, infinite or too large vertex;
     /// - [`ColliderError::TooFewVertices`] for fewer than three distinct vertices;
-    /// - [`ColliderError::TooSmall`] when their bounding box is smaller than [`MIN_SIZE`];
+    /// - [`ColliderError::TooSmall`] when their bounding box is smaller than [`MIN_SIZE`](crate::geometry::MIN_SIZE);
     /// - [`ColliderError::ZeroArea`] when they all lie on one line;
     /// - [`ColliderError::SelfIntersecting`] when two edges meet other than neighbours at
     ///   their shared vertex (edge `i` runs from vertex `i` to vertex `i + 1`, counted after
@@ -422,7 +161,7 @@ impl PolygonCollider {
     /// # Errors
     /// - [`ColliderError::TooFewVertices`] for fewer than 3 sides;
     /// - [`ColliderError::InvalidRadius`] for a circumradius that is not finite and positive;
-    /// - what [`try_new`](Self::try_new) finds of the vertices: beyond [`MAX_COORDINATE`]
+    /// - what [`try_new`](Self::try_new) finds of the vertices: beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
     ///   ([`ColliderError::InvalidPoint`]), or so small or so many that `f32` cannot tell them
     ///   apart ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
     pub fn try_regular(sides: usize, circumradius: f32) -> Result<Self, ColliderError> {
@@ -456,7 +195,7 @@ impl PolygonCollider {
     ///
     /// # Errors
     /// What [`try_new`](Self::try_new) finds of its corners: a side that is not finite or
-    /// reaches beyond [`MAX_COORDINATE`] ([`ColliderError::InvalidPoint`]), a side of zero or
+    /// reaches beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE) ([`ColliderError::InvalidPoint`]), a side of zero or
     /// negative length, or sides so unequal or small that `f32` loses the area
     /// ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
     pub fn try_rectangle(width: f32, height: f32) -> Result<Self, ColliderError> {
@@ -756,23 +495,6 @@ mod tests {
         assert_eq!(polygon.local_bounding_circle(), None);
         assert!(polygon.revalidate().is_ok());
         assert!(polygon.local_bounding_circle().is_some());
-    }
-
-    #[test]
-    fn edited_circles_and_segments_are_checked() {
-        let mut circle = CircleCollider::new(2.0);
-        assert_eq!(circle.validate(), Ok(()));
-        circle.radius = f32::NAN;
-        assert!(matches!(
-            circle.validate(),
-            Err(ColliderError::InvalidRadius(_))
-        ));
-        let mut segment = SegmentCollider::new(Vec2::ZERO, Vec2::ONE);
-        segment.b.x = f32::INFINITY;
-        assert!(matches!(
-            segment.validate(),
-            Err(ColliderError::InvalidPoint { index: 1, .. })
-        ));
     }
 
     #[test]
