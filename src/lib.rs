@@ -114,7 +114,7 @@
 //! |---|---|---|
 //! | `debug-draw` | no | `debug::CollisionDebugPlugin`: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
 //! | `diagnostics` | no | `diagnostics::CollisionDiagnosticsPlugin`: each stage's time, and the counts of colliders, contacts, starts and ends, in Bevy's `DiagnosticsStore` |
-//! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across (prepare, the broad and narrow phases, and events split their work whenever the pool has more than one thread; see [`CollisionSettings::parallel_threshold`]). `DefaultPlugins` apps usually have it on already |
+//! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across (prepare, the broad and narrow phases, and events split their work whenever the pool has more than one thread and the machine more than one core; see [`CollisionSettings::parallel_threshold`]). `DefaultPlugins` apps usually have it on already |
 //!
 //! # Modules
 //!
@@ -124,7 +124,7 @@
 //! |---|---|
 //! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule |
 //! | `debug`, `diagnostics` | the gizmo drawing plugin (feature `debug-draw`) and the diagnostics plugin (feature `diagnostics`): read what the pipeline placed and found |
-//! | `pipeline` | the stages, private: `prepare`, `broad_phase`, `narrow_phase`, `events`, each owning its resource and system |
+//! | `pipeline` | the stages, private: `prepare`, `find_contacts` (which owns the split of the broad phase's search and the narrow phase's tests), `events`, each owning its resource and system |
 //! | `settings`, `collider`, `layers`, `swept`, `contact`, `contacts` | the public types: tuning, components, events, the contacts resource |
 //! | [`geometry`] | pure 2D geometry, one file per shape pair, usable on its own |
 

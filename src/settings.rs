@@ -14,14 +14,14 @@ pub struct CollisionSettings {
     /// raise it (`usize::MAX` keeps the pipeline on one thread) to leave the pool's other
     /// threads to your own systems.
     ///
-    /// While a frame's work is spread out, the threads that take part wait for its last
-    /// pieces without going to sleep, for at most 0.2 ms, and the pool's other threads are
-    /// woken a little ahead of the broad phase, waiting the same way for its work: they run
-    /// no other task meanwhile.
+    /// A frame's work is spread over no more of the pool's threads than the machine has
+    /// cores. A thread with no piece left ends its task, and one that waits for the others'
+    /// last pieces waits asleep: the pool's threads are free for your systems as soon as the
+    /// work runs out.
     ///
-    /// The work is spread only when the pool has more than one thread. Bevy gives the compute
-    /// pool one thread on a machine with fewer than four cores; raise
-    /// `TaskPoolOptions::compute.min_threads` in `TaskPoolPlugin` to change that.
+    /// The work is spread only when the pool has more than one thread and the machine more
+    /// than one core. Bevy gives the compute pool one thread on a machine with fewer than four
+    /// cores; raise `TaskPoolOptions::compute.min_threads` in `TaskPoolPlugin` to change that.
     ///
     /// Default: `2048`.
     pub parallel_threshold: usize,

@@ -22,6 +22,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
 
+// By path: `tests/shooter.rs` includes this file as a module of its own, and the storm with it.
 #[path = "storm.rs"]
 mod storm;
 
@@ -410,7 +411,7 @@ impl Drift {
     }
 
     /// Where an enemy that will hover around `home` starts its entry, above the screen.
-    fn start(home: Vec2) -> Transform {
+    fn entry_transform(home: Vec2) -> Transform {
         Transform::from_translation((home + Vec2::new(0.0, ENTRY_HEIGHT)).extend(ENEMY_Z))
     }
 }
@@ -621,7 +622,7 @@ fn spawn_enemy(commands: &mut Commands, kind: EnemyKind, home: Vec2, wave: u32, 
         cooldown: GUN_FIRST_DELAY + GUN_STAGGER * index as f32,
         period: (GUN_PERIOD / (1.0 + GUN_FASTER_PER_WAVE * wave as f32)).max(GUN_MIN_PERIOD),
     };
-    let start = Drift::start(home);
+    let start = Drift::entry_transform(home);
     let toughness = 1.0 + TOUGHNESS_PER_WAVE * wave as f32;
     let enemy = |health: f32, value| Enemy {
         health: health * toughness,

@@ -117,6 +117,9 @@ impl Options {
                 other => return Err(format!("unknown option {other}")),
             }
         }
+        if options.record.is_some() && options.frames.is_none() {
+            return Err("--record needs --frames: the last frame to save".into());
+        }
         Ok(options)
     }
 }

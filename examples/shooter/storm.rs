@@ -93,7 +93,7 @@ pub fn spawn_storm(commands: &mut Commands, wave: u32) {
                 )),
                 ENEMY_LAYERS,
                 Drift::new(home, index as u32, EMITTER_SWAY),
-                Drift::start(home),
+                Drift::entry_transform(home),
                 Spin(EMITTER_SPIN * twist),
                 StormGun {
                     cooldown: ENTRY_SECONDS + FIRST_RING_DELAY + RING_STAGGER * index as f32,

@@ -1,7 +1,7 @@
 //! The per-frame stages, in order: [`prepare`] places every collider in the world, the
 //! [`broad_phase`] finds the pairs whose bounding circles meet, the [`narrow_phase`] runs the
 //! exact test on each, and [`events`] turns the result into messages and triggers. The broad
-//! and narrow phases run in one system, [`find_contacts`]: it owns the split of their work
+//! and narrow phases run in one system, [`find_contacts`](mod@find_contacts): it owns the split of their work
 //! across the task pool, and on each piece runs the broad phase's search and then the exact
 //! tests of the pairs found.
 //!

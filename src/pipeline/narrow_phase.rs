@@ -1,6 +1,6 @@
 //! Stage 3, narrow phase: the exact pair test on every candidate, with the crossing points.
 //!
-//! The [find contacts](super::find_contacts) stage hands it the broad phase's pairs a batch at
+//! The [find contacts](mod@super::find_contacts) stage hands it the broad phase's pairs a batch at
 //! a time, as they are found, on whichever thread found them ([`PairTests::test`]); between
 //! runs it keeps the contacts, and the room for the next run's ([`NarrowPhase`]).
 //!
@@ -46,7 +46,7 @@ impl NarrowPhase {
     const MAX_SPARES: usize = 64;
 
     /// Starts a run: the tests of the pairs among `bodies` (`previous` holding the last run's
-    /// contacts), and the lists their contacts go into, the last one (the calling thread's)
+    /// contacts), and the lists their contacts go into: one for now, the calling thread's,
     /// with the largest room kept.
     pub(crate) fn start<'a>(
         &mut self,

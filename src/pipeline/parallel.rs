@@ -6,9 +6,9 @@
 //! the pool's scope, and no thread is held past the system that made the split.
 
 use crate::settings::CollisionSettings;
-use bevy::tasks::ComputeTaskPool;
+use bevy::tasks::{ComputeTaskPool, Scope};
 use core::panic::AssertUnwindSafe;
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::collections::VecDeque;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -57,10 +57,10 @@ impl ParallelSplit {
     /// of `pieces`, in an order that depends on the threads.
     ///
     /// Each thread takes the next piece that no thread has taken, until none is left, and
-    /// then its task ends. The calling thread, once it finds none, waits for the pieces still
-    /// running elsewhere as the pool's scope does: asleep, or running other tasks of the pool.
-    /// (A piece handed back after the other threads left is run by the thread that handed it
-    /// back.)
+    /// then its task ends. A thread that hands back pieces while fewer than
+    /// [`threads`](Self::threads) take pieces starts another task for them. The calling
+    /// thread, once it finds no piece, waits for the pieces still running elsewhere as the
+    /// pool's scope does: asleep, or running other tasks of the pool.
     ///
     /// A panic in `work` stops the pieces not yet taken and is resumed once no thread runs
     /// one.
@@ -75,34 +75,31 @@ impl ParallelSplit {
                 pieces: pieces.into_iter().enumerate().collect(),
                 next_index: piece_count,
             }),
+            threads: self.threads,
+            working: AtomicUsize::new(1),
+            panic: Mutex::new(None),
             panicked: AtomicBool::new(false),
             results: Mutex::new(Vec::with_capacity(piece_count)),
         };
         let (shared, work) = (&state, &work);
-        let mut caller_panic = None;
         self.pool.scope(|scope| {
             for _ in 1..self.threads.min(piece_count) {
-                scope.spawn(async move { shared.take_and_run(work) });
+                shared.start_worker(work, scope);
             }
-            // Caught, so that it unwinds only once the other threads are done with the
-            // pieces, which borrow from the caller.
-            let run = std::panic::catch_unwind(AssertUnwindSafe(|| shared.take_and_run(work)));
-            caller_panic = run.err();
+            shared.work(work, scope);
         });
-        if let Some(panic) = caller_panic {
+        let Shared { panic, results, .. } = state;
+        if let Some(panic) = panic.into_inner().unwrap_or_else(PoisonError::into_inner) {
             std::panic::resume_unwind(panic);
         }
-        let mut results = state
-            .results
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut results = results.into_inner().unwrap_or_else(PoisonError::into_inner);
         results.sort_unstable_by_key(|(index, _)| *index);
         results.into_iter().map(|(_, result)| result).collect()
     }
 }
 
 /// The cores this process may run on (asked once: the answer costs a system call or more).
-fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |cores| cores.get()))
 }
@@ -110,6 +107,12 @@ fn cores() -> usize {
 /// What the threads of [`ParallelSplit::work_through`] share.
 struct Shared<P, T> {
     queue: Mutex<Queue<P>>,
+    /// The most threads that take pieces at once.
+    threads: usize,
+    /// How many threads take pieces now.
+    working: AtomicUsize,
+    /// The first panic of a piece's work, resumed once every thread is done.
+    panic: Mutex<Option<Box<dyn core::any::Any + Send>>>,
     /// Whether a piece's work panicked: no more pieces are taken.
     panicked: AtomicBool,
     /// The finished pieces' results, with their pieces' indices.
@@ -124,19 +127,54 @@ struct Queue<P> {
     next_index: usize,
 }
 
-impl<P, T> Shared<P, T> {
+impl<P: Send, T: Send> Shared<P, T> {
+    /// Starts a task on the pool that takes pieces too.
+    fn start_worker<'scope, W>(&'scope self, work: &'scope W, scope: &'scope Scope<'scope, '_, ()>)
+    where
+        W: Fn(P, &mut Vec<P>) -> T + Sync,
+    {
+        self.working.fetch_add(1, Ordering::Relaxed);
+        scope.spawn(async move { self.work(work, scope) });
+    }
+
+    /// Takes and runs pieces until none is waiting, then stops; a panic is kept for the
+    /// caller, and stops the others.
+    fn work<'scope, W>(&'scope self, work: &'scope W, scope: &'scope Scope<'scope, '_, ()>)
+    where
+        W: Fn(P, &mut Vec<P>) -> T + Sync,
+    {
+        let run = std::panic::catch_unwind(AssertUnwindSafe(|| self.take_and_run(work, scope)));
+        self.working.fetch_sub(1, Ordering::Relaxed);
+        if let Err(payload) = run {
+            self.panicked.store(true, Ordering::Relaxed);
+            lock(&self.panic).get_or_insert(payload);
+        }
+    }
+
     /// Takes and runs pieces until none is waiting.
-    fn take_and_run(&self, work: &impl Fn(P, &mut Vec<P>) -> T) {
+    fn take_and_run<'scope, W>(&'scope self, work: &'scope W, scope: &'scope Scope<'scope, '_, ()>)
+    where
+        W: Fn(P, &mut Vec<P>) -> T + Sync,
+    {
         let mut handed_back = Vec::new();
         while let Some((index, piece)) = self.take() {
             let panicking = Panicking(self);
             let result = work(piece, &mut handed_back);
             core::mem::forget(panicking);
-            if !handed_back.is_empty() {
+            let handed = handed_back.len();
+            if handed > 0 {
                 let mut queue = lock(&self.queue);
                 let first = queue.next_index;
-                queue.next_index += handed_back.len();
+                queue.next_index += handed;
                 queue.pieces.extend((first..).zip(handed_back.drain(..)));
+                drop(queue);
+                // Threads that found no piece have left: enough come back for these.
+                let idle = self
+                    .threads
+                    .saturating_sub(self.working.load(Ordering::Relaxed));
+                for _ in 0..idle.min(handed) {
+                    self.start_worker(work, scope);
+                }
             }
             lock(&self.results).push((index, result));
         }
@@ -182,7 +220,6 @@ pub(crate) fn two_thread_pool() -> &'static ComputeTaskPool {
 mod tests {
     use super::*;
     use bevy::platform::time::Instant;
-    use core::sync::atomic::AtomicUsize;
     use core::time::Duration;
 
     /// A split into pieces of one item over a pool of two threads.
@@ -271,6 +308,35 @@ mod tests {
             });
             assert_eq!(results, (0..6).collect::<Vec<_>>());
         }
+    }
+
+    /// A crowded piece hands back its work after the other thread found no piece and left: a
+    /// thread comes back for it, and the pieces handed back run on both threads. (Before,
+    /// the thread that handed them back ran them all.)
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn pieces_handed_back_late_are_shared() {
+        let split = two_threads();
+        let shared_in_a_round = (0..10).any(|_| {
+            let threads = Mutex::new(std::collections::HashSet::new());
+            split.work_through(vec![0_u32, 1], |piece, handed_back| match piece {
+                // The other thread takes piece 1 meanwhile, finds no more, and leaves.
+                0 => {
+                    std::thread::sleep(Duration::from_millis(5));
+                    handed_back.extend(100..120);
+                }
+                1 => {}
+                _ => {
+                    lock(&threads).insert(std::thread::current().id());
+                    let start = Instant::now();
+                    while start.elapsed() < Duration::from_micros(200) {
+                        core::hint::spin_loop();
+                    }
+                }
+            });
+            lock(&threads).len() == 2
+        });
+        assert!(shared_in_a_round, "one thread ran every piece handed back");
     }
 
     #[cfg(feature = "parallel")]

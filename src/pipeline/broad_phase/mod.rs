@@ -29,7 +29,7 @@
 //!    holds several layer values.
 //!
 //! The broad phase builds each pass's grid and hands it over with the bodies to query against
-//! it ([`BroadPhase::passes`]); the [find contacts](super::find_contacts) stage runs the
+//! it ([`BroadPhase::passes`]); the [find contacts](mod@super::find_contacts) stage runs the
 //! queries, split across threads as it sees fit, and tests the pairs as they come.
 
 mod grid;
