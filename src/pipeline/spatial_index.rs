@@ -1,7 +1,8 @@
 //! The spatial index: this frame's colliders grouped by their layers, each group's grid built
 //! the first time a spatial query asks about its layers, and kept until the next prepare.
 //!
-//! Nothing is built in a frame without queries. A query looks only at the groups on the
+//! Nothing is built in a frame without queries, and what is built reuses the room of the
+//! last frame's grids. A query looks only at the groups on the
 //! layers it asks for, so a homing missile looking for the nearest of a few dozen enemies never
 //! touches the grid of fifty thousand bullets. Past
 //! [`MAX_GROUPS`] distinct layer values, one grid holds every collider instead (as in the broad
@@ -9,15 +10,26 @@
 
 use super::bodies::Bodies;
 use super::broad_phase::{Grid, Groups, MAX_GROUPS, RadiusSpread};
+use super::parallel::lock;
 use crate::layers::LayerMask;
 use bevy::prelude::*;
 use smallvec::SmallVec;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The spatial index of this frame's [`Bodies`]: see the [module docs](self).
 #[derive(Resource, Default)]
 pub struct SpatialIndex {
     state: OnceLock<IndexState>,
+    /// The last frame's groups and grids, emptied of meaning but not of room: this frame's
+    /// are built in them.
+    spare: Mutex<Spare>,
+}
+
+/// Room kept from frame to frame.
+#[derive(Default)]
+struct Spare {
+    groups: Option<Groups>,
+    grids: Vec<Grid>,
 }
 
 /// The groups, and each one's grid once asked for.
@@ -29,16 +41,28 @@ struct IndexState {
 }
 
 impl SpatialIndex {
-    /// Forgets the last frame's grids: the prepare stage calls it when it rewrites [`Bodies`].
+    /// Forgets the last frame's grids, keeping their room: the prepare stage calls it when it
+    /// rewrites [`Bodies`].
     pub(crate) fn reset(&mut self) {
-        self.state = OnceLock::new();
+        let Some(state) = self.state.take() else {
+            return;
+        };
+        let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
+        spare.groups = Some(state.groups);
+        let built = state.grids.into_iter().chain([state.everyone]);
+        spare.grids.extend(built.filter_map(OnceLock::into_inner));
+    }
+
+    /// A grid to build in: a spare one, or a new one.
+    fn spare_grid(&self) -> Grid {
+        lock(&self.spare).grids.pop().unwrap_or_default()
     }
 
     /// The grids that together hold every body whose memberships meet `mask`: more bodies may
     /// be in them, so a query checks each candidate's layers.
     pub(crate) fn grids<'a>(&'a self, bodies: &Bodies, mask: LayerMask) -> SmallVec<[&'a Grid; 4]> {
         let state = self.state.get_or_init(|| {
-            let mut groups = Groups::default();
+            let mut groups = lock(&self.spare).groups.take().unwrap_or_default();
             groups.build(bodies);
             let grids = groups.active().iter().map(|_| OnceLock::new()).collect();
             IndexState {
@@ -50,7 +74,7 @@ impl SpatialIndex {
         let groups = state.groups.active();
         if groups.len() > MAX_GROUPS {
             let grid = state.everyone.get_or_init(|| {
-                let mut grid = Grid::default();
+                let mut grid = self.spare_grid();
                 let everyone = 0..bodies.entities.len() as u32;
                 let everyone = core::slice::from_ref(&everyone);
                 let typical_radius = RadiusSpread::of(&bodies.radii, everyone).typical;
@@ -66,7 +90,7 @@ impl SpatialIndex {
             .filter(|((_, group), _)| group.layers.memberships.intersects(mask))
             .map(|((index, _), grid)| {
                 grid.get_or_init(|| {
-                    let mut grid = Grid::default();
+                    let mut grid = self.spare_grid();
                     let runs = state.groups.runs_of(index);
                     let typical_radius = RadiusSpread::of(&bodies.radii, &runs).typical;
                     grid.build(bodies, &runs, typical_radius, 0.0, 0);
@@ -74,5 +98,76 @@ impl SpatialIndex {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layers::CollisionLayers;
+    use crate::pipeline::broad_phase::tests::bodies_of;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// `count` circles scattered over `side` × `side`, on two layers.
+    fn scattered(count: usize, side: f32, seed: u64) -> Bodies {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let list: Vec<_> = (0..count)
+            .map(|index| {
+                let center = Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
+                let layer = LayerMask::layer((index % 2) as u32);
+                (
+                    center,
+                    rng.random_range(1.0..20.0),
+                    CollisionLayers::new(layer, layer),
+                )
+            })
+            .collect();
+        bodies_of(&list)
+    }
+
+    /// What the grids for `mask` list in each of a few boxes, sorted.
+    fn listed(index: &SpatialIndex, bodies: &Bodies, mask: LayerMask) -> Vec<Vec<u32>> {
+        let boxes = [(0.0, 50.0), (100.0, 400.0), (-1e4, 1e4), (380.0, 381.0)];
+        boxes
+            .iter()
+            .map(|&(low, high)| {
+                let mut found = Vec::new();
+                for grid in index.grids(bodies, mask) {
+                    grid.visit_box(Vec2::splat(low), Vec2::splat(high), |body| found.push(body));
+                }
+                found.sort_unstable();
+                found.dedup();
+                found
+            })
+            .collect()
+    }
+
+    /// Grids built in the room of the last frame's (more bodies then, spread wider, or
+    /// fewer) list what grids built new list.
+    #[test]
+    fn grids_built_in_last_frames_room_list_what_new_ones_list() {
+        let mut index = SpatialIndex::default();
+        let frames = [
+            scattered(3000, 2000.0, 1),
+            scattered(500, 400.0, 2),
+            scattered(4000, 800.0, 3),
+        ];
+        for (frame, bodies) in frames.iter().enumerate() {
+            index.reset();
+            for mask in [
+                LayerMask::layer(0),
+                LayerMask::layer(0) | LayerMask::layer(1),
+            ] {
+                let fresh = SpatialIndex::default();
+                let expected = listed(&fresh, bodies, mask);
+                assert!(expected.iter().any(|found| !found.is_empty()));
+                assert_eq!(listed(&index, bodies, mask), expected, "frame {frame}");
+            }
+        }
+        // The last frame's two grids and its groups are kept for the next.
+        index.reset();
+        let spare = lock(&index.spare);
+        assert!(spare.grids.len() >= 2 && spare.groups.is_some());
     }
 }
