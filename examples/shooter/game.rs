@@ -22,9 +22,24 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
 
-// By path: `tests/shooter.rs` includes this file as a module of its own, and the storm with it.
+// By path: `tests/shooter.rs` includes this file as a module of its own, and these with it.
+#[path = "autopilot.rs"]
+mod autopilot;
+#[path = "collisions.rs"]
+mod collisions;
+#[path = "enemies.rs"]
+mod enemies;
 #[path = "storm.rs"]
 mod storm;
+
+use autopilot::fly_autopilot;
+use collisions::{
+    absorb_shot, destroy_enemies, enemy_hit, ram_player, record_stats, ship_hit, stop_laser,
+};
+use enemies::{
+    Drift, ENTRY_SECONDS, FIRST_WAVE_DELAY, Spin, TOUGHNESS_PER_WAVE, fire_enemy_bullets,
+    move_enemies, spawn_enemy_bullet, spawn_waves,
+};
 
 pub use storm::STORM_EVERY;
 use storm::{burn_out_storm_bullets, fire_storm, is_storm, spawn_storm};
@@ -75,86 +90,6 @@ pub const LASER_RANGE: f32 = 760.0;
 const LASER_NOSE: Vec2 = Vec2::new(0.0, 24.0);
 /// What the laser takes from the enemy it burns, per second.
 const LASER_DAMAGE_PER_SECOND: f32 = 12.0;
-
-// Waves.
-const FIRST_WAVE_DELAY: f32 = 0.5;
-const NEXT_WAVE_DELAY: f32 = 1.0;
-/// A wave has `ENEMIES_BASE + ENEMIES_PER_WAVE × wave` enemies, at most `MAX_ENEMIES`, in two
-/// rows.
-const ENEMIES_BASE: u32 = 4;
-const ENEMIES_PER_WAVE: u32 = 2;
-const MAX_ENEMIES: u32 = 20;
-const ENEMY_ROWS: u32 = 2;
-const ENEMY_TOP_ROW_Y: f32 = 230.0;
-const ENEMY_ROW_GAP: f32 = 90.0;
-/// Enemies' homes span x in ±`ENEMY_SPAN`.
-const ENEMY_SPAN: f32 = HALF_FIELD.x - 80.0;
-/// Each wave's enemies are this much tougher than the first's (in health, per wave).
-const TOUGHNESS_PER_WAVE: f32 = 0.25;
-
-// How enemies move: they fly in from above, then sway sideways and bob around their home.
-const ENTRY_HEIGHT: f32 = 420.0;
-const ENTRY_SECONDS: f32 = 1.0;
-const DRIFT_PHASE_STEP: f32 = 0.9;
-const SWAY_WIDTH: f32 = 40.0;
-/// Sway widths vary by `SWAY_WIDTH_STEP` over `SWAY_VARIANTS` enemies in a row.
-const SWAY_WIDTH_STEP: f32 = 10.0;
-const SWAY_VARIANTS: u32 = 4;
-const SWAY_RATE: f32 = 0.8;
-const BOB_HEIGHT: f32 = 12.0;
-const BOB_RATE: f32 = 1.6;
-
-// How enemies fire.
-const GUN_FIRST_DELAY: f32 = 1.0;
-/// Each enemy fires its first volley this much after the one before.
-const GUN_STAGGER: f32 = 0.15;
-/// Seconds between volleys at wave 0, shortened by `GUN_FASTER_PER_WAVE` per wave down to
-/// `GUN_MIN_PERIOD`.
-const GUN_PERIOD: f32 = 2.2;
-const GUN_FASTER_PER_WAVE: f32 = 0.25;
-const GUN_MIN_PERIOD: f32 = 0.45;
-const ENEMY_BULLET_RADIUS: f32 = 4.0;
-const ENEMY_BULLET_SPEED: f32 = 130.0;
-const ENEMY_BULLET_SPEED_PER_WAVE: f32 = 10.0;
-/// Enemy bullets start this far from the enemy's centre.
-const ENEMY_GUN_REACH: f32 = 20.0;
-
-/// The kinds of enemy, in the order a wave's enemies take them.
-const ENEMY_KINDS: [EnemyKind; 3] = [EnemyKind::Star, EnemyKind::Orb, EnemyKind::Crab];
-
-// The three kinds of enemy: health at wave 0, points, shape, and fire pattern (a pattern's
-// bullet count grows with the wave, up to a cap).
-const STAR_HEALTH: f32 = 6.0;
-const STAR_VALUE: u32 = 150;
-const STAR_SPIKES: usize = 5;
-const STAR_OUTER_RADIUS: f32 = 28.0;
-const STAR_INNER_RADIUS: f32 = 12.0;
-/// Radians per second, plus `STAR_SPIN_STEP` over `STAR_SPIN_VARIANTS` stars.
-const STAR_SPIN: f32 = 1.5;
-const STAR_SPIN_STEP: f32 = 0.3;
-const STAR_SPIN_VARIANTS: u32 = 3;
-const STAR_RING_BULLETS: usize = 12;
-const STAR_RING_BULLETS_PER_WAVE: usize = 6;
-const STAR_RING_WAVE_CAP: u32 = 12;
-
-const ORB_HEALTH: f32 = 4.0;
-const ORB_VALUE: u32 = 100;
-const ORB_RADIUS: f32 = 20.0;
-const ORB_BURST_BULLETS: usize = 3;
-const ORB_BURST_WAVE_CAP: u32 = 8;
-/// Radians between two bullets of a burst.
-const ORB_BURST_STEP: f32 = 0.06;
-
-const CRAB_HEALTH: f32 = 9.0;
-const CRAB_VALUE: u32 = 200;
-/// Crabs grow by `CRAB_GROWTH` over `CRAB_SIZES` sizes.
-const CRAB_GROWTH: f32 = 0.2;
-const CRAB_SIZES: u32 = 3;
-const CRAB_FAN_BULLETS: usize = 9;
-const CRAB_FAN_BULLETS_PER_WAVE: usize = 3;
-const CRAB_FAN_WAVE_CAP: u32 = 10;
-/// Radians from the fan's first bullet to its last.
-const CRAB_FAN_WIDTH: f32 = 2.2;
 
 // Walls: a slanted segment and an L-shaped block on each side.
 const WALL_SEGMENT: (Vec2, Vec2) = (Vec2::new(-70.0, 20.0), Vec2::new(70.0, -20.0));
@@ -389,47 +324,9 @@ pub enum EnemyKind {
     Crab,
 }
 
-/// Moves an enemy around its home: a sideways sway and a bob, after flying in from above.
-#[derive(Component)]
-struct Drift {
-    home: Vec2,
-    phase: f32,
-    sway: f32,
-    age: f32,
-}
-
-impl Drift {
-    /// The drift of the `index`-th enemy of a wave around `home`, swaying `sway` pixels either
-    /// side, from the start of its entry.
-    fn new(home: Vec2, index: u32, sway: f32) -> Self {
-        Self {
-            home,
-            phase: index as f32 * DRIFT_PHASE_STEP,
-            sway,
-            age: 0.0,
-        }
-    }
-
-    /// Where an enemy that will hover around `home` starts its entry, above the screen.
-    fn entry_transform(home: Vec2) -> Transform {
-        Transform::from_translation((home + Vec2::new(0.0, ENTRY_HEIGHT)).extend(ENEMY_Z))
-    }
-}
-
-/// Turns an entity at a steady rate (radians per second).
-#[derive(Component)]
-struct Spin(f32);
-
 /// Straight-line motion, in pixels per second.
 #[derive(Component)]
 pub struct Velocity(pub Vec2);
-
-/// An enemy's gun: fires its pattern every `period` seconds.
-#[derive(Component)]
-struct Gun {
-    cooldown: f32,
-    period: f32,
-}
 
 /// Lives left and the like.
 #[derive(Resource)]
@@ -611,82 +508,6 @@ fn spawn_walls(mut commands: Commands) {
     }
 }
 
-/// The `index`-th enemy of `wave`, of `kind`, above its `home`, flying in.
-fn spawn_enemy(commands: &mut Commands, kind: EnemyKind, home: Vec2, wave: u32, index: u32) {
-    let drift = Drift::new(
-        home,
-        index,
-        SWAY_WIDTH + SWAY_WIDTH_STEP * (index % SWAY_VARIANTS) as f32,
-    );
-    let gun = Gun {
-        cooldown: GUN_FIRST_DELAY + GUN_STAGGER * index as f32,
-        period: (GUN_PERIOD / (1.0 + GUN_FASTER_PER_WAVE * wave as f32)).max(GUN_MIN_PERIOD),
-    };
-    let start = Drift::entry_transform(home);
-    let toughness = 1.0 + TOUGHNESS_PER_WAVE * wave as f32;
-    let enemy = |health: f32, value| Enemy {
-        health: health * toughness,
-        value,
-        kind,
-    };
-    let mut entity = match kind {
-        EnemyKind::Star => commands.spawn((
-            enemy(STAR_HEALTH, STAR_VALUE),
-            PolygonCollider::new(star_outline(
-                STAR_SPIKES,
-                STAR_OUTER_RADIUS,
-                STAR_INNER_RADIUS,
-            )),
-            Spin(STAR_SPIN + STAR_SPIN_STEP * (index % STAR_SPIN_VARIANTS) as f32),
-            start,
-        )),
-        EnemyKind::Orb => commands.spawn((
-            enemy(ORB_HEALTH, ORB_VALUE),
-            CircleCollider::new(ORB_RADIUS),
-            start,
-        )),
-        EnemyKind::Crab => commands.spawn((
-            enemy(CRAB_HEALTH, CRAB_VALUE),
-            PolygonCollider::new(CRAB_OUTLINE),
-            start.with_scale(Vec3::splat(1.0 + CRAB_GROWTH * (index % CRAB_SIZES) as f32)),
-        )),
-    };
-    entity
-        .insert((Role::Enemy(kind), ENEMY_LAYERS, drift, gun))
-        .observe(enemy_hit);
-}
-
-/// When a wave is cleared, the next one comes: more enemies, tougher, firing faster.
-fn spawn_waves(
-    mut commands: Commands,
-    time: Res<Time>,
-    mut game: ResMut<Game>,
-    enemies: Query<(), With<Enemy>>,
-) {
-    if game.over_for.is_some() || !enemies.is_empty() {
-        return;
-    }
-    game.next_wave_in -= time.delta_secs();
-    if game.next_wave_in > 0.0 {
-        return;
-    }
-    game.wave += 1;
-    game.next_wave_in = NEXT_WAVE_DELAY;
-    if is_storm(game.wave) {
-        spawn_storm(&mut commands, game.wave);
-        return;
-    }
-    let count = (ENEMIES_BASE + ENEMIES_PER_WAVE * game.wave).min(MAX_ENEMIES);
-    let columns = count.div_ceil(ENEMY_ROWS);
-    for index in 0..count {
-        let (row, column) = (index / columns, index % columns);
-        let x = (column as f32 + 0.5) / columns as f32 * 2.0 * ENEMY_SPAN - ENEMY_SPAN;
-        let home = Vec2::new(x, ENEMY_TOP_ROW_Y - row as f32 * ENEMY_ROW_GAP);
-        let kind = ENEMY_KINDS[(index + game.wave) as usize % ENEMY_KINDS.len()];
-        spawn_enemy(&mut commands, kind, home, game.wave, index);
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Piloting
 
@@ -718,108 +539,6 @@ fn read_keyboard(
         firing: keys.pressed(KeyCode::Space),
         lasering: keys.any_pressed([KeyCode::KeyX, KeyCode::ShiftLeft, KeyCode::ShiftRight]),
         restart: keys.just_pressed(KeyCode::KeyR),
-    };
-}
-
-// The autopilot weighs a few moves by where the ship and the enemy bullets would be a moment
-// later.
-/// The moves it tries: x and y parts of the stick.
-const AUTOPILOT_MOVES_X: [f32; 5] = [-1.0, -0.5, 0.0, 0.5, 1.0];
-const AUTOPILOT_MOVES_Y: [f32; 3] = [-1.0, 0.0, 1.0];
-/// Seconds ahead at which it checks for bullets.
-const AUTOPILOT_DANGER_TIMES: [f32; 3] = [0.08, 0.16, 0.3];
-/// Seconds ahead at which it checks its place.
-const AUTOPILOT_LOOK_AHEAD: f32 = 0.25;
-/// Bullets farther than this are ignored.
-const AUTOPILOT_THREAT_RANGE: f32 = 300.0;
-/// A bullet this close (or closer) counts as danger, the nearer the more.
-const AUTOPILOT_DANGER_RADIUS: f32 = 50.0;
-/// Where it likes to fly.
-const AUTOPILOT_HOME_Y: f32 = -HALF_FIELD.y + 70.0;
-/// The weights of danger, distance to the nearest enemy's column, distance to its home row,
-/// and a line of fire that ends on an enemy (a reward) or on a wall (a cost).
-const AUTOPILOT_DANGER_WEIGHT: f32 = 100.0;
-const AUTOPILOT_CHASE_WEIGHT: f32 = 0.05;
-const AUTOPILOT_HOME_WEIGHT: f32 = 0.02;
-const AUTOPILOT_AIM_WEIGHT: f32 = 3.0;
-
-/// What a shot fired straight up from `gun` would meet first, by a ray cast against enemies
-/// and walls: `Some(true)` an enemy, `Some(false)` a wall, `None` nothing.
-fn line_of_fire(
-    spatial: &SpatialQuery,
-    gun: Vec2,
-    targets: &SpatialQueryFilter,
-    enemies: &Query<(), With<Enemy>>,
-) -> Option<bool> {
-    spatial
-        .cast_ray(Ray2d::new(gun, Dir2::Y), LASER_RANGE, targets)
-        .map(|hit| enemies.contains(hit.entity))
-}
-
-/// Picks, among a few moves, the one that keeps the ship farthest from where enemy bullets
-/// will be a moment from now, preferring a clear line of fire at an enemy and the nearest
-/// enemy's column; fires all the time, and the laser when an enemy is first in its line.
-fn fly_autopilot(
-    autopilot: Res<Autopilot>,
-    mut intent: ResMut<Intent>,
-    spatial: SpatialQuery,
-    player: Single<&Transform, With<Player>>,
-    enemies: Query<(), With<Enemy>>,
-    bullets: Query<(&Transform, &Velocity), With<EnemyBullet>>,
-) {
-    if !autopilot.0 {
-        return;
-    }
-    let position = player.translation.truncate();
-    let targets = SpatialQueryFilter::from_mask(ENEMY | WALL);
-    let target = spatial
-        .nearest(
-            position,
-            f32::INFINITY,
-            &SpatialQueryFilter::from_mask(ENEMY),
-        )
-        .map(|nearest| nearest.point);
-    let threats: Vec<(Vec2, Vec2)> = bullets
-        .iter()
-        .map(|(transform, velocity)| (transform.translation.truncate(), velocity.0))
-        .filter(|(threat, _)| {
-            threat.distance_squared(position) < AUTOPILOT_THREAT_RANGE * AUTOPILOT_THREAT_RANGE
-        })
-        .collect();
-    let ahead = |movement: Vec2, seconds: f32| {
-        (position + movement * PLAYER_SPEED * seconds).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS)
-    };
-    let cost = |movement: Vec2| {
-        let mut danger = 0.0;
-        for seconds in AUTOPILOT_DANGER_TIMES {
-            let future = ahead(movement, seconds);
-            for (threat, velocity) in &threats {
-                let distance = (*threat + *velocity * seconds).distance(future);
-                danger += (1.0 - distance / AUTOPILOT_DANGER_RADIUS).max(0.0).powi(2);
-            }
-        }
-        let future = ahead(movement, AUTOPILOT_LOOK_AHEAD);
-        let chase = target.map_or(0.0, |target| (target.x - future.x).abs());
-        let aim = match line_of_fire(&spatial, future + PLAYER_GUN, &targets, &enemies) {
-            Some(true) => -1.0,
-            Some(false) => 1.0,
-            None => 0.0,
-        };
-        AUTOPILOT_DANGER_WEIGHT * danger
-            + AUTOPILOT_CHASE_WEIGHT * chase
-            + AUTOPILOT_HOME_WEIGHT * (future.y - AUTOPILOT_HOME_Y).abs()
-            + AUTOPILOT_AIM_WEIGHT * aim
-    };
-    let movement = AUTOPILOT_MOVES_X
-        .into_iter()
-        .flat_map(|x| AUTOPILOT_MOVES_Y.map(|y| Vec2::new(x, y)))
-        .min_by(|a, b| cost(*a).total_cmp(&cost(*b)))
-        .unwrap_or(Vec2::ZERO);
-    *intent = Intent {
-        movement,
-        firing: true,
-        lasering: line_of_fire(&spatial, position + LASER_NOSE, &targets, &enemies) == Some(true),
-        restart: false,
     };
 }
 
@@ -945,104 +664,6 @@ fn aim_laser(
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Enemies and bullets
-
-fn move_enemies(time: Res<Time>, mut enemies: Query<(&mut Transform, &mut Drift, Option<&Spin>)>) {
-    let dt = time.delta_secs();
-    for (mut transform, mut drift, spin) in &mut enemies {
-        drift.age += dt;
-        let t = drift.age + drift.phase;
-        let around = Vec2::new(
-            drift.sway * (SWAY_RATE * t).sin(),
-            BOB_HEIGHT * (BOB_RATE * t).sin(),
-        );
-        // Fly in from above during the entry, then follow the pattern.
-        let entering = (1.0 - drift.age / ENTRY_SECONDS).clamp(0.0, 1.0);
-        let position = drift.home + around + Vec2::new(0.0, ENTRY_HEIGHT * entering * entering);
-        transform.translation = position.extend(transform.translation.z);
-        if let Some(spin) = spin {
-            transform.rotate_z(spin.0 * dt);
-        }
-    }
-}
-
-/// The directions of one volley of an enemy of `kind` at `wave`, turned `turn` radians,
-/// aimed (where the pattern aims) along `aim`.
-fn volley(kind: EnemyKind, wave: u32, turn: f32, aim: Vec2) -> Vec<Vec2> {
-    match kind {
-        // A ring that grows with the waves, turned by the star's own rotation.
-        EnemyKind::Star => {
-            let count = STAR_RING_BULLETS
-                + STAR_RING_BULLETS_PER_WAVE * wave.min(STAR_RING_WAVE_CAP) as usize;
-            (0..count)
-                .map(|i| Vec2::from_angle(turn + i as f32 * TAU / count as f32))
-                .collect()
-        }
-        // An aimed burst.
-        EnemyKind::Orb => (0..ORB_BURST_BULLETS + wave.min(ORB_BURST_WAVE_CAP) as usize)
-            .map(|i| aim.rotate(Vec2::from_angle(ORB_BURST_STEP * (i as f32 - 1.0))))
-            .collect(),
-        // A wide fan downwards.
-        EnemyKind::Crab => {
-            let count =
-                CRAB_FAN_BULLETS + CRAB_FAN_BULLETS_PER_WAVE * wave.min(CRAB_FAN_WAVE_CAP) as usize;
-            (0..count)
-                .map(|i| {
-                    let across = i as f32 / (count - 1) as f32 - 0.5;
-                    Vec2::from_angle(-FRAC_PI_2 + across * CRAB_FAN_WIDTH)
-                })
-                .collect()
-        }
-    }
-}
-
-fn fire_enemy_bullets(
-    mut commands: Commands,
-    time: Res<Time>,
-    game: Res<Game>,
-    player: Single<&Transform, With<Player>>,
-    mut guns: Query<(&Transform, &Enemy, &mut Gun, &Drift)>,
-) {
-    if game.over_for.is_some() {
-        return;
-    }
-    let target = player.translation.truncate();
-    let speed = ENEMY_BULLET_SPEED + ENEMY_BULLET_SPEED_PER_WAVE * game.wave as f32;
-    for (transform, enemy, mut gun, drift) in &mut guns {
-        gun.cooldown -= time.delta_secs();
-        if gun.cooldown > 0.0 || drift.age < ENTRY_SECONDS {
-            continue;
-        }
-        gun.cooldown = gun.period;
-        let origin = transform.translation.truncate();
-        let aim = (target - origin).normalize_or(Vec2::NEG_Y);
-        let turn = transform.rotation.to_euler(EulerRot::ZYX).0;
-        for direction in volley(enemy.kind, game.wave, turn, aim) {
-            spawn_enemy_bullet(
-                &mut commands,
-                origin + direction * ENEMY_GUN_REACH,
-                direction * speed,
-                ENEMY_BULLET_RADIUS,
-            );
-        }
-    }
-}
-
-/// An enemy bullet of `radius` at `at`, flying at `velocity`.
-fn spawn_enemy_bullet(commands: &mut Commands, at: Vec2, velocity: Vec2, radius: f32) -> Entity {
-    commands
-        .spawn((
-            EnemyBullet,
-            CircleCollider::new(radius),
-            Swept::default(),
-            ENEMY_SHOT_LAYERS,
-            Velocity(velocity),
-            Transform::from_translation(at.extend(ENEMY_BULLET_Z)),
-        ))
-        .id()
-}
-
 fn move_bullets(
     mut commands: Commands,
     time: Res<Time>,
@@ -1057,193 +678,6 @@ fn move_bullets(
             commands.entity(entity).despawn();
         }
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Collisions. Observers run as the plugin triggers `ContactStarted`, once for each of the two
-// entities, pair after pair; the systems after them read this frame's contacts.
-
-/// Spends the bullet `entity`, if `bullets` has it: despawns it, and says it struck. A bullet
-/// touching two things in one frame strikes once: the despawn is applied as soon as the first
-/// observer returns, before the plugin's next trigger, so the second observer finds no bullet.
-fn spend<F: QueryFilter>(commands: &mut Commands, bullets: &Query<(), F>, entity: Entity) -> bool {
-    if !bullets.contains(entity) {
-        return false;
-    }
-    commands.entity(entity).despawn();
-    true
-}
-
-/// Observer on each enemy: a player bullet that reaches it does damage and vanishes. (The
-/// laser burns in [`stop_laser`]; a ram costs the ship, in [`ram_player`].)
-fn enemy_hit(
-    hit: On<ContactStarted>,
-    mut commands: Commands,
-    mut enemies: Query<&mut Enemy>,
-    bullets: Query<(), (With<Bullet>, With<PlayerBullet>)>,
-    missiles: Query<(), With<Missile>>,
-    mut stats: ResMut<Stats>,
-) {
-    let Ok(mut enemy) = enemies.get_mut(hit.entity) else {
-        return;
-    };
-    let missile = missiles.contains(hit.other);
-    if spend(&mut commands, &bullets, hit.other) {
-        enemy.health -= if missile {
-            MISSILE_DAMAGE
-        } else {
-            BULLET_DAMAGE
-        };
-        stats.hits += 1;
-        stats.missile_hits += u64::from(missile);
-    }
-}
-
-/// Observer on the ship: an enemy bullet that reaches it costs a life and vanishes.
-fn ship_hit(
-    hit: On<ContactStarted>,
-    mut commands: Commands,
-    bullets: Query<(), (With<Bullet>, With<EnemyBullet>)>,
-    mut game: ResMut<Game>,
-    mut stats: ResMut<Stats>,
-) {
-    if spend(&mut commands, &bullets, hit.other) {
-        lose_life(&mut commands, hit.entity, &mut game, &mut stats);
-    }
-}
-
-/// Observer on each wall and block: any shot that reaches it is absorbed.
-fn absorb_shot(hit: On<ContactStarted>, mut commands: Commands, bullets: Query<(), With<Bullet>>) {
-    spend(&mut commands, &bullets, hit.other);
-}
-
-/// The ship costs a life while an enemy overlaps it, each time it is not invulnerable: not
-/// only when the ram starts, so its [`CollidingEntities`] are asked every frame.
-fn ram_player(
-    mut commands: Commands,
-    player: Single<(Entity, &CollidingEntities), With<Player>>,
-    enemies: Query<(), With<Enemy>>,
-    mut game: ResMut<Game>,
-    mut stats: ResMut<Stats>,
-) {
-    let (ship, touching) = *player;
-    if touching.iter().any(|&other| enemies.contains(other)) {
-        lose_life(&mut commands, ship, &mut game, &mut stats);
-    }
-}
-
-/// The ship is hit: unless it is invulnerable, a life is lost, and the last one ends the game
-/// (and switches the ship's collider off).
-fn lose_life(commands: &mut Commands, ship: Entity, game: &mut Game, stats: &mut Stats) {
-    if game.invulnerable > 0.0 || game.over_for.is_some() {
-        return;
-    }
-    game.lives = game.lives.saturating_sub(1);
-    game.invulnerable = INVULNERABLE_SECONDS;
-    stats.lives_lost += 1;
-    if game.lives == 0 {
-        game.over_for = Some(0.0);
-        commands.entity(ship).insert(ColliderDisabled);
-    }
-}
-
-/// The laser stops at the nearest point where it meets anything, and burns that target. The
-/// `Contact` messages of this frame say where it crosses each outline it touches.
-fn stop_laser(
-    time: Res<Time>,
-    mut contacts: MessageReader<Contact>,
-    mut stats: ResMut<Stats>,
-    laser: Single<(Entity, &GlobalTransform, &mut Laser)>,
-    mut enemies: Query<&mut Enemy>,
-) {
-    let (entity, transform, mut laser) = laser.into_inner();
-    laser.visible_length = LASER_RANGE;
-    let origin = transform.translation().truncate();
-    let nearest = contacts
-        .read()
-        .filter_map(|contact| {
-            let point = contact.nearest_point(origin)?;
-            Some((point.distance(origin), contact.other(entity)?))
-        })
-        .min_by(|a, b| a.0.total_cmp(&b.0));
-    if let Some((distance, target)) = nearest {
-        laser.visible_length = distance;
-        stats.laser_stops += 1;
-        if let Ok(mut enemy) = enemies.get_mut(target) {
-            enemy.health -= LASER_DAMAGE_PER_SECOND * time.delta_secs();
-        }
-    }
-}
-
-/// Enemies out of health (from bullets or the laser) explode and score.
-fn destroy_enemies(
-    mut commands: Commands,
-    mut game: ResMut<Game>,
-    mut stats: ResMut<Stats>,
-    enemies: Query<(Entity, &Enemy, &GlobalTransform)>,
-    mut destroyed: MessageWriter<EnemyDestroyed>,
-) {
-    for (entity, enemy, transform) in &enemies {
-        if enemy.health <= 0.0 {
-            commands.entity(entity).despawn();
-            game.score += enemy.value;
-            stats.kills += 1;
-            stats.points += u64::from(enemy.value);
-            destroyed.write(EnemyDestroyed {
-                position: transform.translation().truncate(),
-                kind: enemy.kind,
-            });
-        }
-    }
-}
-
-/// Any entity with a collider.
-type AnyCollider = Or<(
-    With<CircleCollider>,
-    With<SegmentCollider>,
-    With<PolygonCollider>,
-)>;
-
-fn record_stats(
-    mut stats: ResMut<Stats>,
-    mut last_frame: Local<Option<Instant>>,
-    contacts: Res<Contacts>,
-    colliders: Query<(), AnyCollider>,
-    bullets: Query<&GlobalTransform, With<Bullet>>,
-    diagnostics: Res<DiagnosticsStore>,
-) {
-    stats.bullets = bullets
-        .iter()
-        .filter(|transform| {
-            let position = transform.translation().truncate();
-            position.x.abs() <= HALF_FIELD.x && position.y.abs() <= HALF_FIELD.y
-        })
-        .count();
-    stats.peak_bullets = stats.peak_bullets.max(stats.bullets);
-    // The pipeline's time, as the crate publishes it (its observers' work included): this
-    // frame's, or the last one's where the crate publishes it after this system.
-    let collision = diagnostics.get(&CollisionDiagnosticsPlugin::TOTAL);
-    if let Some(milliseconds) = collision.and_then(|diagnostic| diagnostic.value()) {
-        stats.collision_ms.push(milliseconds as f32);
-        if stats.bullets >= CROWD {
-            stats.crowded_collision_ms.push(milliseconds as f32);
-        }
-    }
-    // By the wall clock: `Time` steps a fixed amount per frame in a headless run or a
-    // recording.
-    let now = Instant::now();
-    if let Some(last) = last_frame.replace(now) {
-        let seconds = (now - last).as_secs_f32();
-        stats.frame_seconds.push(seconds);
-        if stats.bullets >= CROWD {
-            stats.crowded_frame_seconds.push(seconds);
-        }
-    }
-    stats.frames += 1;
-    stats.contacts = contacts.len();
-    stats.total_contacts += contacts.len() as u64;
-    stats.colliders = colliders.iter().len();
-    stats.peak_colliders = stats.peak_colliders.max(stats.colliders);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,194 @@
+//! What the game makes of its contacts: observers of `ContactStarted` on each enemy, the ship
+//! and each wall, and the systems that read this frame's contacts after the pipeline.
+
+use super::*;
+
+// Collisions. Observers run as the plugin triggers `ContactStarted`, once for each of the two
+// entities, pair after pair; the systems after them read this frame's contacts.
+
+/// Spends the bullet `entity`, if `bullets` has it: despawns it, and says it struck. A bullet
+/// touching two things in one frame strikes once: the despawn is applied as soon as the first
+/// observer returns, before the plugin's next trigger, so the second observer finds no bullet.
+fn spend<F: QueryFilter>(commands: &mut Commands, bullets: &Query<(), F>, entity: Entity) -> bool {
+    if !bullets.contains(entity) {
+        return false;
+    }
+    commands.entity(entity).despawn();
+    true
+}
+
+/// Observer on each enemy: a player bullet that reaches it does damage and vanishes. (The
+/// laser burns in [`stop_laser`]; a ram costs the ship, in [`ram_player`].)
+pub(super) fn enemy_hit(
+    hit: On<ContactStarted>,
+    mut commands: Commands,
+    mut enemies: Query<&mut Enemy>,
+    bullets: Query<(), (With<Bullet>, With<PlayerBullet>)>,
+    missiles: Query<(), With<Missile>>,
+    mut stats: ResMut<Stats>,
+) {
+    let Ok(mut enemy) = enemies.get_mut(hit.entity) else {
+        return;
+    };
+    let missile = missiles.contains(hit.other);
+    if spend(&mut commands, &bullets, hit.other) {
+        enemy.health -= if missile {
+            MISSILE_DAMAGE
+        } else {
+            BULLET_DAMAGE
+        };
+        stats.hits += 1;
+        stats.missile_hits += u64::from(missile);
+    }
+}
+
+/// Observer on the ship: an enemy bullet that reaches it costs a life and vanishes.
+pub(super) fn ship_hit(
+    hit: On<ContactStarted>,
+    mut commands: Commands,
+    bullets: Query<(), (With<Bullet>, With<EnemyBullet>)>,
+    mut game: ResMut<Game>,
+    mut stats: ResMut<Stats>,
+) {
+    if spend(&mut commands, &bullets, hit.other) {
+        lose_life(&mut commands, hit.entity, &mut game, &mut stats);
+    }
+}
+
+/// Observer on each wall and block: any shot that reaches it is absorbed.
+pub(super) fn absorb_shot(
+    hit: On<ContactStarted>,
+    mut commands: Commands,
+    bullets: Query<(), With<Bullet>>,
+) {
+    spend(&mut commands, &bullets, hit.other);
+}
+
+/// The ship costs a life while an enemy overlaps it, each time it is not invulnerable: not
+/// only when the ram starts, so its [`CollidingEntities`] are asked every frame.
+pub(super) fn ram_player(
+    mut commands: Commands,
+    player: Single<(Entity, &CollidingEntities), With<Player>>,
+    enemies: Query<(), With<Enemy>>,
+    mut game: ResMut<Game>,
+    mut stats: ResMut<Stats>,
+) {
+    let (ship, touching) = *player;
+    if touching.iter().any(|&other| enemies.contains(other)) {
+        lose_life(&mut commands, ship, &mut game, &mut stats);
+    }
+}
+
+/// The ship is hit: unless it is invulnerable, a life is lost, and the last one ends the game
+/// (and switches the ship's collider off).
+fn lose_life(commands: &mut Commands, ship: Entity, game: &mut Game, stats: &mut Stats) {
+    if game.invulnerable > 0.0 || game.over_for.is_some() {
+        return;
+    }
+    game.lives = game.lives.saturating_sub(1);
+    game.invulnerable = INVULNERABLE_SECONDS;
+    stats.lives_lost += 1;
+    if game.lives == 0 {
+        game.over_for = Some(0.0);
+        commands.entity(ship).insert(ColliderDisabled);
+    }
+}
+
+/// The laser stops at the nearest point where it meets anything, and burns that target. The
+/// `Contact` messages of this frame say where it crosses each outline it touches.
+pub(super) fn stop_laser(
+    time: Res<Time>,
+    mut contacts: MessageReader<Contact>,
+    mut stats: ResMut<Stats>,
+    laser: Single<(Entity, &GlobalTransform, &mut Laser)>,
+    mut enemies: Query<&mut Enemy>,
+) {
+    let (entity, transform, mut laser) = laser.into_inner();
+    laser.visible_length = LASER_RANGE;
+    let origin = transform.translation().truncate();
+    let nearest = contacts
+        .read()
+        .filter_map(|contact| {
+            let point = contact.nearest_point(origin)?;
+            Some((point.distance(origin), contact.other(entity)?))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((distance, target)) = nearest {
+        laser.visible_length = distance;
+        stats.laser_stops += 1;
+        if let Ok(mut enemy) = enemies.get_mut(target) {
+            enemy.health -= LASER_DAMAGE_PER_SECOND * time.delta_secs();
+        }
+    }
+}
+
+/// Enemies out of health (from bullets or the laser) explode and score.
+pub(super) fn destroy_enemies(
+    mut commands: Commands,
+    mut game: ResMut<Game>,
+    mut stats: ResMut<Stats>,
+    enemies: Query<(Entity, &Enemy, &GlobalTransform)>,
+    mut destroyed: MessageWriter<EnemyDestroyed>,
+) {
+    for (entity, enemy, transform) in &enemies {
+        if enemy.health <= 0.0 {
+            commands.entity(entity).despawn();
+            game.score += enemy.value;
+            stats.kills += 1;
+            stats.points += u64::from(enemy.value);
+            destroyed.write(EnemyDestroyed {
+                position: transform.translation().truncate(),
+                kind: enemy.kind,
+            });
+        }
+    }
+}
+
+/// Any entity with a collider.
+type AnyCollider = Or<(
+    With<CircleCollider>,
+    With<SegmentCollider>,
+    With<PolygonCollider>,
+)>;
+
+pub(super) fn record_stats(
+    mut stats: ResMut<Stats>,
+    mut last_frame: Local<Option<Instant>>,
+    contacts: Res<Contacts>,
+    colliders: Query<(), AnyCollider>,
+    bullets: Query<&GlobalTransform, With<Bullet>>,
+    diagnostics: Res<DiagnosticsStore>,
+) {
+    stats.bullets = bullets
+        .iter()
+        .filter(|transform| {
+            let position = transform.translation().truncate();
+            position.x.abs() <= HALF_FIELD.x && position.y.abs() <= HALF_FIELD.y
+        })
+        .count();
+    stats.peak_bullets = stats.peak_bullets.max(stats.bullets);
+    // The pipeline's time, as the crate publishes it (its observers' work included): this
+    // frame's, or the last one's where the crate publishes it after this system.
+    let collision = diagnostics.get(&CollisionDiagnosticsPlugin::TOTAL);
+    if let Some(milliseconds) = collision.and_then(|diagnostic| diagnostic.value()) {
+        stats.collision_ms.push(milliseconds as f32);
+        if stats.bullets >= CROWD {
+            stats.crowded_collision_ms.push(milliseconds as f32);
+        }
+    }
+    // By the wall clock: `Time` steps a fixed amount per frame in a headless run or a
+    // recording.
+    let now = Instant::now();
+    if let Some(last) = last_frame.replace(now) {
+        let seconds = (now - last).as_secs_f32();
+        stats.frame_seconds.push(seconds);
+        if stats.bullets >= CROWD {
+            stats.crowded_frame_seconds.push(seconds);
+        }
+    }
+    stats.frames += 1;
+    stats.contacts = contacts.len();
+    stats.total_contacts += contacts.len() as u64;
+    stats.colliders = colliders.iter().len();
+    stats.peak_colliders = stats.peak_colliders.max(stats.colliders);
+}
