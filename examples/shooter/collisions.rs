@@ -1,10 +1,9 @@
 //! What the game makes of its contacts: observers of `ContactStarted` on each enemy, the ship
-//! and each wall, and the systems that read this frame's contacts after the pipeline.
+//! and each wall, run as the plugin triggers `ContactStarted` (once for each of the two
+//! entities, pair after pair), and the systems that read this frame's contacts after the
+//! pipeline.
 
 use super::*;
-
-// Collisions. Observers run as the plugin triggers `ContactStarted`, once for each of the two
-// entities, pair after pair; the systems after them read this frame's contacts.
 
 /// Spends the bullet `entity`, if `bullets` has it: despawns it, and says it struck. A bullet
 /// touching two things in one frame strikes once: the despawn is applied as soon as the first
@@ -151,6 +150,8 @@ type AnyCollider = Or<(
     With<PolygonCollider>,
 )>;
 
+/// Counts this frame's colliders, bullets on screen and contacts, and keeps the crate's time
+/// and the frame's, for the HUD and the summary.
 pub(super) fn record_stats(
     mut stats: ResMut<Stats>,
     mut last_frame: Local<Option<Instant>>,

@@ -19,7 +19,7 @@ const ENEMY_SPAN: f32 = HALF_FIELD.x - 80.0;
 pub(super) const TOUGHNESS_PER_WAVE: f32 = 0.25;
 
 // How enemies move: they fly in from above, then sway sideways and bob around their home.
-pub(super) const ENTRY_HEIGHT: f32 = 420.0;
+const ENTRY_HEIGHT: f32 = 420.0;
 pub(super) const ENTRY_SECONDS: f32 = 1.0;
 const DRIFT_PHASE_STEP: f32 = 0.9;
 const SWAY_WIDTH: f32 = 40.0;

@@ -463,7 +463,8 @@ fn median(values: &[f32]) -> f32 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Spawning: each enemy, the ship and each wall observe their own contacts
+// Spawning: the ship and each wall observe their own contacts (each enemy too, in
+// `enemies.rs`)
 
 fn spawn_player(mut commands: Commands) {
     commands
@@ -663,6 +664,9 @@ fn aim_laser(
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bullets
 
 fn move_bullets(
     mut commands: Commands,

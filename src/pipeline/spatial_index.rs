@@ -1,12 +1,11 @@
 //! The spatial index: this frame's colliders grouped by their layers, each group's grid built
 //! the first time a spatial query asks about its layers, and kept until the next prepare.
 //!
-//! Nothing is built in a frame without queries, and what is built reuses the room of the
-//! last frame's grids. A query looks only at the groups on the
-//! layers it asks for, so a homing missile looking for the nearest of a few dozen enemies never
-//! touches the grid of fifty thousand bullets. Past
-//! [`MAX_GROUPS`] distinct layer values, one grid holds every collider instead (as in the broad
-//! phase), and each candidate's layers are checked.
+//! Nothing is built in a frame without queries, and a grid is built in the room of the grid
+//! its group had in an earlier frame. A query looks only at the groups on the layers it asks
+//! for, so a homing missile looking for the nearest of a few dozen enemies never touches the
+//! grid of fifty thousand bullets. Past [`MAX_GROUPS`] distinct layer values, one grid holds
+//! every collider instead (as in the broad phase), and each candidate's layers are checked.
 
 use super::bodies::Bodies;
 use super::broad_phase::{Grid, Groups, MAX_GROUPS, RadiusSpread};
@@ -29,7 +28,11 @@ pub struct SpatialIndex {
 #[derive(Default)]
 struct Spare {
     groups: Option<Groups>,
+    /// The last grid built for each group, by the group's place in the list (a game's groups
+    /// mostly keep their places from frame to frame, and so their sizes).
     grids: Vec<Grid>,
+    /// The last grid built over everyone.
+    everyone: Option<Grid>,
 }
 
 /// The groups, and each one's grid once asked for.
@@ -49,13 +52,32 @@ impl SpatialIndex {
         };
         let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
         spare.groups = Some(state.groups);
-        let built = state.grids.into_iter().chain([state.everyone]);
-        spare.grids.extend(built.filter_map(OnceLock::into_inner));
+        let built = state
+            .grids
+            .into_iter()
+            .take(MAX_GROUPS)
+            .map(OnceLock::into_inner);
+        for (index, grid) in built.enumerate() {
+            let Some(grid) = grid else { continue };
+            if index >= spare.grids.len() {
+                spare.grids.resize_with(index + 1, Grid::default);
+            }
+            spare.grids[index] = grid;
+        }
+        if let Some(everyone) = state.everyone.into_inner() {
+            spare.everyone = Some(everyone);
+        }
     }
 
-    /// A grid to build in: a spare one, or a new one.
-    fn spare_grid(&self) -> Grid {
-        lock(&self.spare).grids.pop().unwrap_or_default()
+    /// A grid to build group `group`'s in (`None`: everyone's): the room of the last one built
+    /// for it, or a new one.
+    fn spare_grid(&self, group: Option<usize>) -> Grid {
+        let mut spare = lock(&self.spare);
+        match group {
+            Some(index) => spare.grids.get_mut(index).map(core::mem::take),
+            None => spare.everyone.take(),
+        }
+        .unwrap_or_default()
     }
 
     /// The grids that together hold every body whose memberships meet `mask`: more bodies may
@@ -74,7 +96,7 @@ impl SpatialIndex {
         let groups = state.groups.active();
         if groups.len() > MAX_GROUPS {
             let grid = state.everyone.get_or_init(|| {
-                let mut grid = self.spare_grid();
+                let mut grid = self.spare_grid(None);
                 let everyone = 0..bodies.entities.len() as u32;
                 let everyone = core::slice::from_ref(&everyone);
                 let typical_radius = RadiusSpread::of(&bodies.radii, everyone).typical;
@@ -90,7 +112,7 @@ impl SpatialIndex {
             .filter(|((_, group), _)| group.layers.memberships.intersects(mask))
             .map(|((index, _), grid)| {
                 grid.get_or_init(|| {
-                    let mut grid = self.spare_grid();
+                    let mut grid = self.spare_grid(Some(index));
                     let runs = state.groups.runs_of(index);
                     let typical_radius = RadiusSpread::of(&bodies.radii, &runs).typical;
                     grid.build(bodies, &runs, typical_radius, 0.0, 0);
@@ -143,31 +165,63 @@ mod tests {
             .collect()
     }
 
-    /// Grids built in the room of the last frame's (more bodies then, spread wider, or
-    /// fewer) list what grids built new list.
+    /// `count` circles on layer values of their own (more than [`MAX_GROUPS`]): one grid
+    /// over everyone.
+    fn many_layer_values(count: usize) -> Bodies {
+        let list: Vec<_> = (0..count)
+            .map(|index| {
+                let center = Vec2::new((index % 40) as f32 * 10.0, (index / 40) as f32 * 10.0);
+                let layers = CollisionLayers::new(LayerMask(index as u32 + 1), LayerMask::ALL);
+                (center, 4.0, layers)
+            })
+            .collect();
+        bodies_of(&list)
+    }
+
+    /// Grids built in the room of an earlier frame's (more bodies then, spread wider, folded,
+    /// one grid over everyone, or fewer) list what grids built new list; and the room is
+    /// taken.
     #[test]
     fn grids_built_in_last_frames_room_list_what_new_ones_list() {
-        let mut index = SpatialIndex::default();
+        let mut far_away = scattered(2000, 600.0, 4);
+        far_away.centers[0] = Vec2::splat(1e7);
         let frames = [
             scattered(3000, 2000.0, 1),
+            far_away,
             scattered(500, 400.0, 2),
+            many_layer_values(300),
             scattered(4000, 800.0, 3),
+            many_layer_values(100),
         ];
+        let mut index = SpatialIndex::default();
         for (frame, bodies) in frames.iter().enumerate() {
             index.reset();
+            let kept = lock(&index.spare).grids.first().map(Grid::room);
             for mask in [
                 LayerMask::layer(0),
                 LayerMask::layer(0) | LayerMask::layer(1),
             ] {
                 let fresh = SpatialIndex::default();
                 let expected = listed(&fresh, bodies, mask);
-                assert!(expected.iter().any(|found| !found.is_empty()));
+                assert!(
+                    expected.iter().any(|found| !found.is_empty()),
+                    "frame {frame}"
+                );
                 assert_eq!(listed(&index, bodies, mask), expected, "frame {frame}");
             }
+            // The first group's grid was built in the room kept for it.
+            if let Some(kept) = kept.filter(|&room| room > 0) {
+                let left = lock(&index.spare).grids.first().map_or(0, Grid::room);
+                let state = index.state.get().unwrap();
+                if state.groups.active().len() <= MAX_GROUPS {
+                    assert_eq!(left, 0, "frame {frame}: the room was left unused");
+                    let built = state.grids[0].get().map_or(0, Grid::room);
+                    assert!(built >= kept, "frame {frame}");
+                }
+            }
         }
-        // The last frame's two grids and its groups are kept for the next.
         index.reset();
         let spare = lock(&index.spare);
-        assert!(spare.grids.len() >= 2 && spare.groups.is_some());
+        assert!(spare.grids.len() >= 2 && spare.groups.is_some() && spare.everyone.is_some());
     }
 }

@@ -308,6 +308,12 @@ impl Grid {
         self.starts[0] = 0;
     }
 
+    /// The room of the grid's list of members: what a build reuses.
+    #[cfg(test)]
+    pub(crate) fn room(&self) -> usize {
+        self.members.capacity()
+    }
+
     /// The box the grid was laid over (every built body's bounding box lies in it).
     pub(crate) fn bounds(&self) -> (Vec2, Vec2) {
         self.bounds
