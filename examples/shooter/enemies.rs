@@ -16,7 +16,7 @@ const ENEMY_ROW_GAP: f32 = 90.0;
 /// Enemies' homes span x in ±`ENEMY_SPAN`.
 const ENEMY_SPAN: f32 = HALF_FIELD.x - 80.0;
 /// Each wave's enemies are this much tougher than the first's (in health, per wave).
-pub(super) const TOUGHNESS_PER_WAVE: f32 = 0.25;
+const TOUGHNESS_PER_WAVE: f32 = 0.25;
 
 // How enemies move: they fly in from above, then sway sideways and bob around their home.
 const ENTRY_HEIGHT: f32 = 420.0;
@@ -132,12 +132,7 @@ fn spawn_enemy(commands: &mut Commands, kind: EnemyKind, home: Vec2, wave: u32, 
         period: (GUN_PERIOD / (1.0 + GUN_FASTER_PER_WAVE * wave as f32)).max(GUN_MIN_PERIOD),
     };
     let start = Drift::entry_transform(home);
-    let toughness = 1.0 + TOUGHNESS_PER_WAVE * wave as f32;
-    let enemy = |health: f32, value| Enemy {
-        health: health * toughness,
-        value,
-        kind,
-    };
+    let enemy = |health, value| enemy_parts(kind, health, value, wave);
     let mut entity = match kind {
         EnemyKind::Star => commands.spawn((
             enemy(STAR_HEALTH, STAR_VALUE),
@@ -160,9 +155,22 @@ fn spawn_enemy(commands: &mut Commands, kind: EnemyKind, home: Vec2, wave: u32, 
             start.with_scale(Vec3::splat(1.0 + CRAB_GROWTH * (index % CRAB_SIZES) as f32)),
         )),
     };
-    entity
-        .insert((Role::Enemy(kind), ENEMY_LAYERS, drift, gun))
-        .observe(enemy_hit);
+    entity.insert((drift, gun)).observe(enemy_hit);
+}
+
+/// What every enemy of `kind` at `wave` has: its health (`health` at wave 0, tougher each
+/// wave), the points it is worth, its looks and its layers.
+pub(super) fn enemy_parts(kind: EnemyKind, health: f32, value: u32, wave: u32) -> impl Bundle {
+    let toughness = 1.0 + TOUGHNESS_PER_WAVE * wave as f32;
+    (
+        Enemy {
+            health: health * toughness,
+            value,
+            kind,
+        },
+        Role::Enemy(kind),
+        ENEMY_LAYERS,
+    )
 }
 
 /// When a wave is cleared, the next one comes: more enemies, tougher, firing faster.

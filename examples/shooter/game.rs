@@ -37,8 +37,8 @@ use collisions::{
     absorb_shot, destroy_enemies, enemy_hit, ram_player, record_stats, ship_hit, stop_laser,
 };
 use enemies::{
-    Drift, ENTRY_SECONDS, FIRST_WAVE_DELAY, Spin, TOUGHNESS_PER_WAVE, fire_enemy_bullets,
-    move_enemies, spawn_enemy_bullet, spawn_waves,
+    Drift, ENTRY_SECONDS, FIRST_WAVE_DELAY, Spin, enemy_parts, fire_enemy_bullets, move_enemies,
+    spawn_enemy_bullet, spawn_waves,
 };
 
 pub use storm::STORM_EVERY;

@@ -11,8 +11,8 @@ use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
 use super::{
-    Drift, ENEMY_LAYERS, ENTRY_SECONDS, Enemy, EnemyKind, Game, Role, Spin, TOUGHNESS_PER_WAVE,
-    enemy_hit, spawn_enemy_bullet, star_outline,
+    Drift, ENTRY_SECONDS, EnemyKind, Game, Spin, enemy_hit, enemy_parts, spawn_enemy_bullet,
+    star_outline,
 };
 
 /// Every this many waves is a storm: waves 5, 10, 15 and so on.
@@ -75,23 +75,16 @@ pub fn is_storm(wave: u32) -> bool {
 
 /// The emitters of the storm at `wave`, flying in from above.
 pub fn spawn_storm(commands: &mut Commands, wave: u32) {
-    let toughness = 1.0 + TOUGHNESS_PER_WAVE * wave as f32;
     for (index, home) in EMITTER_HOMES.into_iter().enumerate() {
         let twist = if index % 2 == 0 { 1.0 } else { -1.0 };
         commands
             .spawn((
-                Enemy {
-                    health: EMITTER_HEALTH * toughness,
-                    value: EMITTER_VALUE,
-                    kind: EnemyKind::Star,
-                },
-                Role::Enemy(EnemyKind::Star),
+                enemy_parts(EnemyKind::Star, EMITTER_HEALTH, EMITTER_VALUE, wave),
                 PolygonCollider::new(star_outline(
                     EMITTER_SPIKES,
                     EMITTER_OUTER_RADIUS,
                     EMITTER_INNER_RADIUS,
                 )),
-                ENEMY_LAYERS,
                 Drift::new(home, index as u32, EMITTER_SWAY),
                 Drift::entry_transform(home),
                 Spin(EMITTER_SPIN * twist),

@@ -42,7 +42,7 @@ pub(crate) use groups::{Groups, RadiusSpread};
 use super::bodies::Bodies;
 use bevy::prelude::*;
 use core::ops::Range;
-use sides::{MAX_MERGED_GROUPS, Sides};
+use sides::{MAX_MERGED_GROUPS, Side, Sides};
 
 /// What the broad phase keeps between frames: its groups, sides and grid, rebuilt every
 /// frame in last frame's allocations.
@@ -72,6 +72,17 @@ pub(crate) const MAX_GROUPS: usize = 24;
 /// growth may be: bodies wider than that (a laser among bullets) read the cells of their box
 /// instead of one cell, rather than growing every cell.
 const MAX_GROWTH_PER_TYPICAL_RADIUS: f32 = 2.0;
+
+impl Side {
+    /// The pass that queries this side's bodies, paired as `join` says.
+    fn pass(&self, join: Join) -> Pass<'_> {
+        Pass {
+            runs: &self.runs,
+            len: self.len,
+            join,
+        }
+    }
+}
 
 impl BroadPhase {
     /// Builds this frame's groups and sides, then, pass after pass, the grid of each pass,
@@ -118,14 +129,7 @@ impl BroadPhase {
                 let join = Join::Within {
                     check_layers: false,
                 };
-                search(
-                    grid,
-                    Pass {
-                        runs: &side.runs,
-                        len: side.len,
-                        join,
-                    },
-                );
+                search(grid, side.pass(join));
             }
             // Every smaller side it meets, binned together and met in one pass.
             partner_runs.clear();
@@ -151,15 +155,7 @@ impl BroadPhase {
             let partner_reach =
                 (partner_radius / partner_count as f32).max(side.radius.typical) + growth;
             grid.build(bodies, partner_runs, 0.5 * partner_reach, growth, side.len);
-            let join = Join::Between { check_layers };
-            search(
-                grid,
-                Pass {
-                    runs: &side.runs,
-                    len: side.len,
-                    join,
-                },
-            );
+            search(grid, side.pass(Join::Between { check_layers }));
         }
     }
 }
