@@ -3,7 +3,7 @@
 use crate::geometry::{Circle, RayExit, Shape, closest_point, overlap, ray_cast, sweep};
 use crate::layers::LayerMask;
 use crate::pipeline::bodies::Bodies;
-use crate::pipeline::broad_phase::Grid;
+use crate::pipeline::broad_phase::{Grid, Stretch};
 use crate::pipeline::spatial_index::SpatialIndex;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::system::SystemParam;
@@ -142,7 +142,7 @@ pub struct SpatialQuery<'w> {
     index: Res<'w, SpatialIndex>,
 }
 
-/// How many cells long each piece of a ray is, when walking it through a grid...
+/// How many cells long each piece of a ray is, when walking it through a folded grid...
 const CELLS_PER_PIECE: f32 = 4.0;
 /// ...with at most this many pieces in all.
 const MAX_PIECES: usize = 4096;
@@ -168,8 +168,10 @@ impl SpatialQuery<'_> {
                 |body| {
                     // Always the whole ray, so that every answer is the geometry's own, bit for
                     // bit.
+                    // No farther than the best so far.
+                    let length = best.get().map_or(max_distance, |best| best.distance);
                     if filter.accepts(&self.bodies, body)
-                        && self.near_path(body, ray.origin, *ray.direction, max_distance, 0.0)
+                        && self.near_path(body, ray.origin, *ray.direction, length, 0.0)
                         && let Some(hit) = self.ray_hit(body, ray, max_distance)
                         && best.get().is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
@@ -365,10 +367,11 @@ impl SpatialQuery<'_> {
     }
 
     /// Walks a path from `origin` along the unit `direction` for `max_distance` through
-    /// `grid`, piece by piece in order: before each piece, `going(piece_start)` says whether to
-    /// go on; then `visit(body)` for each body of the piece's box grown by `pad`. A body may
-    /// come in several pieces. At most [`MAX_PIECES`] pieces (longer ones on a long path
-    /// through a sparse, folded grid), each at least a few cells long.
+    /// `grid`, in order along it: before each step, `going(distance)` says whether to go on,
+    /// given where the step starts; then `visit(body)` for each body the step finds within
+    /// `pad` of the path. A body may come more than once. A dense grid is walked cell by cell
+    /// ([`Grid::walk_cells`]); a folded one by the boxes of pieces a few cells long, at most
+    /// [`MAX_PIECES`] of them (longer ones on a long path through a sparse grid).
     fn walk(
         &self,
         grid: &Grid,
@@ -381,13 +384,23 @@ impl SpatialQuery<'_> {
         let Some((start, end)) = clip(grid, origin, direction, max_distance, pad) else {
             return;
         };
+        // Points of the path far from the origin are rounded by a few ulps of their
+        // coordinates: the path reaches that much farther.
+        let slack = 4.0 * f32::EPSILON * (origin.abs().max_element() + end.abs());
+        let stretch = Stretch {
+            origin,
+            direction,
+            start,
+            end,
+            reach: pad + slack,
+        };
+        if grid.walk_cells(stretch, &mut going, &mut visit) {
+            return;
+        }
         let length = end - start;
         let pieces = (length / (CELLS_PER_PIECE * grid.cell_size()))
             .ceil()
             .clamp(1.0, MAX_PIECES as f32) as usize;
-        // Points of the path far from the origin are rounded by a few ulps of their
-        // coordinates: each box is grown by that much more.
-        let slack = 4.0 * f32::EPSILON * (origin.abs().max_element() + end.abs());
         let at = |distance: f32| origin + direction * distance;
         for piece in 0..pieces {
             let from = start + length * (piece as f32 / pieces as f32);

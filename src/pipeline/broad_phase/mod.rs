@@ -36,7 +36,7 @@ mod grid;
 mod groups;
 mod sides;
 
-pub(crate) use grid::{Grid, Join};
+pub(crate) use grid::{Grid, Join, Stretch};
 pub(crate) use groups::{Groups, RadiusSpread};
 
 use super::bodies::Bodies;

@@ -3,8 +3,10 @@
 
 mod cells;
 mod pairs;
+mod walk;
 
 pub(crate) use pairs::Join;
+pub(crate) use walk::Stretch;
 
 use crate::geometry::BoundingBox;
 use crate::pipeline::bodies::Bodies;

@@ -1,0 +1,292 @@
+//! Walking a straight path (a ray, or the centre of a moving circle) through a dense grid cell by
+//! cell, in order along the path: what spatial queries along a path visit.
+
+use super::{Grid, Layout};
+use bevy::prelude::*;
+
+/// A stretch of a straight path, with how far from it a body may lie and still be visited:
+/// what [`Grid::walk_cells`] walks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stretch {
+    /// Where the path starts.
+    pub(crate) origin: Vec2,
+    /// The path's unit direction.
+    pub(crate) direction: Vec2,
+    /// Where the stretch starts, as a distance from `origin` along `direction`.
+    pub(crate) start: f32,
+    /// Where the stretch ends, likewise.
+    pub(crate) end: f32,
+    /// How far from the stretch a body may lie and still be visited.
+    pub(crate) reach: f32,
+}
+
+/// How many bodies [`Grid::walk_cells`] remembers having visited.
+const RECENT: usize = 64;
+
+impl Grid {
+    /// Calls `visit` for each built body listed in a cell that comes within the stretch's
+    /// reach, cell by cell in order along the path, and returns `true`; in the folded layout it
+    /// visits nothing and returns `false` (walk it by boxes there: [`Grid::visit_box`]).
+    ///
+    /// The cells go by slices across the path's main axis (columns when it runs more across
+    /// than up). Before each slice, `going(distance)` is given the least distance along the
+    /// path at which the stretch, grown by its reach, enters the slice; when it answers `false`
+    /// the walk stops. So a body whose bounding box the grown stretch first meets at a distance
+    /// `d` comes before any slice that `going` is asked about with a distance past `d`. A body
+    /// is visited once, or now and then more (see [`RECENT`]).
+    pub(crate) fn walk_cells(
+        &self,
+        stretch: Stretch,
+        mut going: impl FnMut(f32) -> bool,
+        mut visit: impl FnMut(u32),
+    ) -> bool {
+        let Layout::Dense {
+            origin,
+            inverse_cell_size,
+        } = self.layout
+        else {
+            return false;
+        };
+        // In cells from the grid's origin, in `f64`: the products of `f32` values are exact,
+        // and what rounding is left is far below the reach's slack.
+        let inverse = f64::from(inverse_cell_size);
+        let from = (stretch.origin.as_dvec2() - origin.as_dvec2()) * inverse;
+        let along = stretch.direction.as_dvec2() * inverse;
+        let grow = f64::from(stretch.reach) * inverse;
+        let (start, end) = (f64::from(stretch.start), f64::from(stretch.end));
+        let at = |distance: f64| from + along * distance;
+        // The main axis and the other.
+        let (main, across) = if along.x.abs() >= along.y.abs() {
+            (0, 1)
+        } else {
+            (1, 0)
+        };
+        let counts = [self.columns, self.rows];
+        let Some(slices) = cells_along(
+            at(start)[main],
+            at(end)[main],
+            along[main],
+            grow,
+            counts[main],
+        ) else {
+            return true;
+        };
+        // The bodies visited lately, each in the slot its number picks: a body spans a few
+        // cells of the walk, and comes once unless another took its slot in between.
+        let mut recent = [u32::MAX; RECENT];
+        for slice in slices {
+            // Where the grown stretch is in the slice.
+            let near = f64::from(slice) - grow;
+            let far = f64::from(slice) + 1.0 + grow;
+            let (t_near, t_far) = (
+                (near - from[main]) / along[main],
+                (far - from[main]) / along[main],
+            );
+            let (enter, leave) = (t_near.min(t_far).max(start), t_near.max(t_far).min(end));
+            if enter > leave {
+                continue;
+            }
+            if !going(enter as f32) {
+                return true;
+            }
+            let (a, b) = (at(enter)[across], at(leave)[across]);
+            let Some(cells) = cells_along(a, b, b - a, grow, counts[across]) else {
+                continue;
+            };
+            for cell in cells {
+                let (column, row) = if main == 0 {
+                    (slice, cell)
+                } else {
+                    (cell, slice)
+                };
+                let cell = (row * self.columns + column) as usize;
+                let entries =
+                    &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
+                for entry in entries {
+                    let seen = &mut recent[entry.body as usize % RECENT];
+                    if *seen != entry.body {
+                        *seen = entry.body;
+                        visit(entry.body);
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The cells along one axis that the stretch from coordinate `a` to `b` (in cells), grown by
+/// `grow`, covers in a grid `count` cells across, in the order the path runs (`along`'s sign);
+/// `None` when it covers none (or is not finite).
+fn cells_along(
+    a: f64,
+    b: f64,
+    along: f64,
+    grow: f64,
+    count: u32,
+) -> Option<impl Iterator<Item = u32> + use<>> {
+    let (low, high) = (a.min(b) - grow, a.max(b) + grow);
+    // Written so that NaN fails and is rejected. Past these checks both are at least zero
+    // where they are cast, so that the (saturating) casts round down.
+    if !(high >= 0.0 && low < f64::from(count)) {
+        return None;
+    }
+    let (first, last) = (low.max(0.0) as u32, (high as u32).min(count - 1));
+    let forward = along >= 0.0;
+    Some((0..=last - first).map(move |step| if forward { first + step } else { last - step }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layers::{CollisionLayers, LayerMask};
+    use crate::pipeline::bodies::Bodies;
+    use crate::pipeline::broad_phase::tests::bodies_of;
+    use core::cell::Cell;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// `count` circles of radius 1 to `largest` scattered over `side` × `side`, in one grid.
+    fn scattered(count: usize, side: f32, largest: f32, seed: u64) -> (Bodies, Grid) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let layers = CollisionLayers::new(LayerMask::ALL, LayerMask::ALL);
+        let list: Vec<_> = (0..count)
+            .map(|_| {
+                let center = Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
+                (center, rng.random_range(1.0..largest), layers)
+            })
+            .collect();
+        let bodies = bodies_of(&list);
+        let mut grid = Grid::default();
+        let everyone = 0..count as u32;
+        grid.build(&bodies, core::slice::from_ref(&everyone), 4.0, 0.0, 0);
+        (bodies, grid)
+    }
+
+    /// The least distance along the stretch at which a circle grown by the reach meets it
+    /// (worked out in `f64`), if it does.
+    fn first_meeting(stretch: Stretch, center: Vec2, radius: f32) -> Option<f64> {
+        let origin = stretch.origin.as_dvec2();
+        let direction = stretch.direction.as_dvec2().normalize();
+        let offset = center.as_dvec2() - origin;
+        let reach = f64::from(radius) + f64::from(stretch.reach);
+        let along = offset.dot(direction);
+        let across = offset.perp_dot(direction);
+        let half_chord = (reach * reach - across * across).sqrt();
+        if half_chord.is_nan() {
+            return None;
+        }
+        let (start, end) = (f64::from(stretch.start), f64::from(stretch.end));
+        let (enter, leave) = (along - half_chord, along + half_chord);
+        (enter <= end && leave >= start).then_some(enter.max(start))
+    }
+
+    /// Walks the stretch, and checks that every body within its reach is visited, before any
+    /// slice entered past where the stretch first meets it.
+    fn check(bodies: &Bodies, grid: &Grid, stretch: Stretch) {
+        let entered = Cell::new(f32::NEG_INFINITY);
+        let mut first_visit: Vec<Option<f32>> = vec![None; bodies.entities.len()];
+        let walked = grid.walk_cells(
+            stretch,
+            |distance| {
+                assert!(
+                    distance >= entered.get(),
+                    "{stretch:?}: slices out of order"
+                );
+                entered.set(distance);
+                true
+            },
+            |body| {
+                first_visit[body as usize].get_or_insert(entered.get());
+            },
+        );
+        assert!(walked);
+        for (body, visit) in first_visit.iter().enumerate() {
+            let (center, radius) = (bodies.centers[body], bodies.radii[body]);
+            let Some(meeting) = first_meeting(stretch, center, radius) else {
+                continue;
+            };
+            let Some(entered) = visit else {
+                panic!("{stretch:?}: body {body} at {center} r {radius} was not visited");
+            };
+            assert!(
+                f64::from(*entered) <= meeting + 1e-3,
+                "{stretch:?}: body {body} visited in a slice entered at {entered}, met at {meeting}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_walk_visits_every_body_within_reach_in_order_along_the_path() {
+        for seed in 0..6 {
+            let (bodies, grid) = scattered(2000, 600.0, 12.0, seed);
+            let mut rng = StdRng::seed_from_u64(100 + seed);
+            for _ in 0..300 {
+                let origin = Vec2::new(
+                    rng.random_range(-100.0..700.0),
+                    rng.random_range(-100.0..700.0),
+                );
+                // Now and then along an axis, or a diagonal, where cell edges line up.
+                let direction = match rng.random_range(0..6) {
+                    0 => Vec2::X * if rng.random() { 1.0 } else { -1.0 },
+                    1 => Vec2::Y * if rng.random() { 1.0 } else { -1.0 },
+                    2 => Vec2::new(1.0, -1.0).normalize(),
+                    _ => Vec2::from_angle(rng.random_range(0.0..core::f32::consts::TAU)),
+                };
+                let start = rng.random_range(0.0..50.0);
+                let stretch = Stretch {
+                    origin,
+                    direction,
+                    start,
+                    end: start + rng.random_range(0.0..900.0),
+                    reach: if rng.random() {
+                        0.0
+                    } else {
+                        rng.random_range(0.0..30.0)
+                    },
+                };
+                check(&bodies, &grid, stretch);
+            }
+        }
+    }
+
+    #[test]
+    fn a_walk_stops_when_told() {
+        let (_, grid) = scattered(500, 300.0, 6.0, 7);
+        let stretch = Stretch {
+            origin: Vec2::ZERO,
+            direction: Vec2::new(3.0, 4.0) / 5.0,
+            start: 0.0,
+            end: 400.0,
+            reach: 0.0,
+        };
+        let mut asked = Vec::new();
+        grid.walk_cells(
+            stretch,
+            |distance| {
+                asked.push(distance);
+                distance < 100.0
+            },
+            |_| {},
+        );
+        let (last, before) = asked.split_last().unwrap();
+        assert!(*last >= 100.0 && before.iter().all(|&distance| distance < 100.0));
+    }
+
+    #[test]
+    fn a_folded_grid_is_not_walked() {
+        let (mut bodies, _) = scattered(500, 300.0, 6.0, 8);
+        bodies.centers[0] = Vec2::splat(1e7);
+        let mut grid = Grid::default();
+        grid.build(&bodies, core::slice::from_ref(&(0..500)), 4.0, 0.0, 0);
+        assert!(grid.folded().is_some());
+        let stretch = Stretch {
+            origin: Vec2::ZERO,
+            direction: Vec2::X,
+            start: 0.0,
+            end: 100.0,
+            reach: 0.0,
+        };
+        assert!(!grid.walk_cells(stretch, |_| true, |_| {}));
+    }
+}
