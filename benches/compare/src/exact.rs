@@ -13,7 +13,7 @@
 //! around its path meets the body's closed outline or interior ([`capsule`]). A pair
 //! **starts** on frame `k` when it touches on frame `k` and did not on frame `k − 1`.
 //!
-//! This is fair to all three engines. The walls and targets are convex and still, and a
+//! This is fair to every engine. The walls and targets are convex and still, and a
 //! bullet moves in a straight line at one speed, so between two wraps it touches a given body
 //! on one run of consecutive frames, and the start is the run's first frame: the frame the
 //! bullet first reaches the body, whether it ends that frame inside, touching, or already

@@ -15,13 +15,21 @@ use crate::started::Frame;
 pub const FIELD: Vec2 = Vec2::new(1920.0, 1080.0);
 
 /// Collision layers as bit masks; each engine turns them into its own layer type. Two bodies
-/// are tested when each one's memberships meet the other's filters, the rule all three share.
+/// are tested when each one's memberships meet the other's filters, the rule every engine shares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layers {
     /// The layers the body is on.
     pub memberships: u32,
     /// The layers it touches.
     pub filters: u32,
+}
+
+impl Layers {
+    /// Whether the body is a shot (a bullet or a laser) rather than something shots hit: how
+    /// Box2D, which needs one sensor in each pair, splits a scene into sensors and visitors.
+    pub fn is_shot(self) -> bool {
+        self.memberships & (BULLET | LASER) != 0
+    }
 }
 
 const BULLET: u32 = 1 << 0;
@@ -85,6 +93,11 @@ impl Path {
     /// Where the body is.
     pub fn position(&self) -> Vec2 {
         self.position
+    }
+
+    /// How far the body has turned, radians.
+    pub fn angle(&self) -> f32 {
+        self.angle
     }
 
     /// Where this frame's straight move started: `None` before the body first moved, and on

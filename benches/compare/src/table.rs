@@ -61,6 +61,7 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
         }
     }
     let mut differences = Vec::new();
+    let mut skipped = Vec::new();
     for &(scene, threads) in &rows {
         let row: Vec<Option<&Run>> = engines
             .iter()
@@ -71,14 +72,21 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
             scene.name(),
             scene.bodies().len()
         );
-        for run in &row {
-            line += &match run.and_then(|run| run.measurement) {
-                Some(measured) => format!(
+        for (&engine, run) in engines.iter().zip(&row) {
+            let reason = engine.cannot_run(scene);
+            line += &match (run.and_then(|run| run.measurement), reason) {
+                (Some(measured), _) => format!(
                     " {:.2} ({:.2}) |",
                     measured.median.as_secs_f64() * 1e3,
                     measured.p90.as_secs_f64() * 1e3
                 ),
-                None => " failed |".to_owned(),
+                (None, Some(reason)) => {
+                    if !skipped.contains(&(scene, engine, reason)) {
+                        skipped.push((scene, engine, reason));
+                    }
+                    " — |".to_owned()
+                }
+                (None, None) => " failed |".to_owned(),
             };
         }
         if has_ours {
@@ -97,7 +105,14 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
         let mut counts = Vec::new();
         for (&engine, run) in engines.iter().zip(&row) {
             let Some(started) = run.and_then(|run| run.measurement).map(|m| m.started) else {
-                counts.push("–".to_owned());
+                counts.push(
+                    if engine.cannot_run(scene).is_some() {
+                        "—"
+                    } else {
+                        "–"
+                    }
+                    .to_owned(),
+                );
                 continue;
             };
             let mark = match ours {
@@ -125,6 +140,13 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
          same frames as with ours, ≠: not."
     );
     println!("Machine: {}.", machine());
+    for (scene, engine, reason) in &skipped {
+        println!(
+            "—: {} does not run {}: {reason}.",
+            engine.name(),
+            scene.name()
+        );
+    }
     for (scene, threads, engine) in &differences {
         println!(
             "Contact starts differ from ours: {} on {} with {threads} thread(s).",
@@ -177,6 +199,7 @@ fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine
             line += &match collision_ms(runs, scene, engine, threads) {
                 Some(ms) if ms > 0.0 => format!(" {ms:.2} |"),
                 Some(_) => " ≤ 0 |".to_owned(),
+                None if engine.cannot_run(scene).is_some() => " — |".to_owned(),
                 None => " – |".to_owned(),
             };
         }
@@ -272,7 +295,7 @@ fn print_ratios(runs: &[Run]) {
             kind: SceneKind::Rain,
             size: 50_000,
         };
-        for peer in [Engine::Avian, Engine::Rapier] {
+        for peer in [Engine::Avian, Engine::Rapier, Engine::Box2d] {
             if let Some(theirs) = rain_50k(peer, 1) {
                 println!(
                     "rain-50k, one thread: ours is {:.0}× faster than {} on the whole frame.",

@@ -1,19 +1,20 @@
-//! The three engines behind one small interface: install the plugin, give an entity a
-//! collider, and feed contact starts to [`Recorder`](crate::started::Recorder).
+//! The engines behind one small interface: install the plugin, give an entity a collider, and
+//! feed contact starts to [`Recorder`](crate::started::Recorder).
 //!
 //! A [`BodyKind::Fast`](crate::scene::BodyKind::Fast) body gets each engine's own continuous
 //! collision detection: this crate's `Swept` (with `Swept::jump` on a frame it wraps); for
-//! avian2d and `bevy_rapier2d`, which sweep a body along its velocity, a moving rigid body with
-//! one (see their modules).
+//! avian2d, `bevy_rapier2d` and Box2D, which sweep a body along its velocity, a moving rigid
+//! body with one (see their modules).
 
 mod avian;
+pub mod box2d;
 mod none;
 mod ours;
 mod rapier;
 
 use bevy::prelude::*;
 
-use crate::scene::Body;
+use crate::scene::{Body, Scene, SceneKind};
 
 /// The set-up named in the environment variable `variable`, one of `choices` (name and
 /// set-up), or the first of them when it is not set.
@@ -45,16 +46,25 @@ pub enum Engine {
     /// `bevy_rapier2d` 0.36: sensor colliders with collision events for every body type (fast
     /// bullets on dynamic bodies with a velocity and `Ccd`).
     Rapier,
+    /// Box2D 3.2 through `boxdd` 0.6: kinematic bodies, one sensor shape in each pair and sensor
+    /// events (fast bullets on dynamic bodies with a velocity, against static sensors).
+    Box2d,
     /// No engine: the bodies move with no collider, the part of the frame the engines share.
     None,
 }
 
 impl Engine {
     /// Every engine, in table order.
-    pub const ALL: [Self; 4] = [Self::Ours, Self::Avian, Self::Rapier, Self::None];
+    pub const ALL: [Self; 5] = [
+        Self::Ours,
+        Self::Avian,
+        Self::Rapier,
+        Self::Box2d,
+        Self::None,
+    ];
 
     /// The engines that detect collisions.
-    pub const DETECTORS: [Self; 3] = [Self::Ours, Self::Avian, Self::Rapier];
+    pub const DETECTORS: [Self; 4] = [Self::Ours, Self::Avian, Self::Rapier, Self::Box2d];
 
     /// Its name on the command line and in the table.
     pub fn name(self) -> &'static str {
@@ -62,7 +72,18 @@ impl Engine {
             Self::Ours => "ours",
             Self::Avian => "avian2d",
             Self::Rapier => "rapier2d",
+            Self::Box2d => "box2d",
             Self::None => "none",
+        }
+    }
+
+    /// Why this engine cannot run `scene`, or `None` when it can. Such a run is skipped, and the
+    /// table shows "—" with this reason under it.
+    pub fn cannot_run(self, scene: Scene) -> Option<&'static str> {
+        match (self, scene.kind) {
+            (Self::Box2d, SceneKind::Crossfire) => Some(box2d::CROWD_NOTE),
+            (Self::Box2d, SceneKind::Mixed) => Some(box2d::MIXED_NOTE),
+            _ => None,
         }
     }
 
@@ -78,6 +99,7 @@ impl Engine {
             Self::Ours => ours::install(app),
             Self::Avian => avian::install(app),
             Self::Rapier => rapier::install(app),
+            Self::Box2d => box2d::install(app),
             Self::None => none::install(app),
         }
     }
@@ -89,6 +111,7 @@ impl Engine {
             Self::Ours => ours::fast_note(),
             Self::Avian => avian::fast_note(),
             Self::Rapier => rapier::fast_note(),
+            Self::Box2d => box2d::fast_note(),
             Self::None => none::fast_note(),
         }
     }
@@ -100,6 +123,7 @@ impl Engine {
             Self::Ours => ours::insert_collider(entity, body),
             Self::Avian => avian::insert_collider(entity, body),
             Self::Rapier => rapier::insert_collider(entity, body),
+            Self::Box2d => box2d::insert_collider(entity, body),
             Self::None => none::insert_collider(entity, body),
         }
     }
