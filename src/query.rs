@@ -163,15 +163,15 @@ impl SpatialQuery<'_> {
                 (ray.origin, *ray.direction),
                 max_distance,
                 0.0,
-                // A hit in a later piece is farther than this piece's start.
-                |piece_start| best.get().is_none_or(|best| best.distance >= piece_start),
+                // A hit found later lies past where the next step starts.
+                |step_start| best.get().is_none_or(|best| best.distance >= step_start),
                 |body| {
-                    // Always the whole ray, so that every answer is the geometry's own, bit for
-                    // bit.
-                    // No farther than the best so far.
+                    // Candidates no farther than the best so far...
                     let length = best.get().map_or(max_distance, |best| best.distance);
                     if filter.accepts(&self.bodies, body)
                         && self.near_path(body, ray.origin, *ray.direction, length, 0.0)
+                        // ...each against the whole ray, so that every answer is the
+                        // geometry's own, bit for bit.
                         && let Some(hit) = self.ray_hit(body, ray, max_distance)
                         && best.get().is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
@@ -257,7 +257,7 @@ impl SpatialQuery<'_> {
                 (center, *direction),
                 reach,
                 radius,
-                |piece_start| best.get().is_none_or(|best| best.distance >= piece_start),
+                |step_start| best.get().is_none_or(|best| best.distance >= step_start),
                 |body| {
                     if filter.accepts(&self.bodies, body)
                         && self.near_path(body, center, *direction, reach, radius)
@@ -369,7 +369,7 @@ impl SpatialQuery<'_> {
     /// Walks a path from `origin` along the unit `direction` for `max_distance` through
     /// `grid`, in order along it: before each step, `going(distance)` says whether to go on,
     /// given where the step starts; then `visit(body)` for each body the step finds within
-    /// `pad` of the path. A body may come more than once. A dense grid is walked cell by cell
+    /// `pad` of the path. A body may come more than once. A dense grid is walked slice by slice
     /// ([`Grid::walk_cells`]); a folded one by the boxes of pieces a few cells long, at most
     /// [`MAX_PIECES`] of them (longer ones on a long path through a sparse grid).
     fn walk(
@@ -419,14 +419,14 @@ impl SpatialQuery<'_> {
     }
 
     /// Whether body `body`'s bounding circle comes within `pad` of the path from `origin` along
-    /// the unit `direction` for `length`: a few operations that spare the exact test most of the
-    /// candidates a grid gives.
+    /// the unit `direction` for `length`: see [`near_path`].
     #[inline]
     fn near_path(&self, body: u32, origin: Vec2, direction: Vec2, length: f32, pad: f32) -> bool {
-        let offset = self.bodies.centers[body as usize] - origin;
-        let reach = self.bodies.radii[body as usize] + pad;
-        let along = direction.dot(offset);
-        direction.perp_dot(offset).abs() <= reach && along >= -reach && along <= length + reach
+        let (center, radius) = (
+            self.bodies.centers[body as usize],
+            self.bodies.radii[body as usize],
+        );
+        near_path(center, radius + pad, origin, direction, length)
     }
 
     /// Body `body` against the ray, as a hit with its entity.
@@ -471,6 +471,21 @@ impl SpatialQuery<'_> {
     }
 }
 
+/// Whether a circle of `radius` at `center` comes within reach of the path from `origin` along
+/// the unit `direction` for `length`: a few operations that spare the exact test most of the
+/// candidates a grid gives. It never turns away a circle that the exact ray test meets at a
+/// distance up to `length`: its bounds are grown by a few units in the last place of the
+/// distances, which the exact test rounds differently.
+#[inline]
+fn near_path(center: Vec2, radius: f32, origin: Vec2, direction: Vec2, length: f32) -> bool {
+    let offset = center - origin;
+    let along = direction.dot(offset);
+    let slack = 4.0 * f32::EPSILON * (along.abs() + radius);
+    direction.perp_dot(offset).abs() <= radius + slack
+        && along >= -radius - slack
+        && along <= length + radius + slack
+}
+
 /// The part `[start, end]` of the path from `origin` along `direction` (unit) for
 /// `max_distance` that passes through the grid's box grown by `pad`; `None` when it misses it.
 fn clip(
@@ -499,4 +514,44 @@ fn clip(
         end = end.min(near.max(far));
     }
     (start <= end).then_some((start, end))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::ray_circle;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// A circle that a ray meets at distance `d` is near the path of length `d`: cutting the
+    /// candidates at the nearest hit so far keeps every hit that ties with it.
+    #[test]
+    fn a_circle_a_ray_meets_is_near_the_path_up_to_its_hit() {
+        let mut rng = StdRng::seed_from_u64(29);
+        let mut hits = 0;
+        for _ in 0..200_000 {
+            let origin = Vec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
+            let direction = Dir2::new(Vec2::from_angle(rng.random_range(0.0..6.3))).unwrap();
+            // Centres near the ray's line, so that most rays hit, some head-on.
+            let along = rng.random_range(-5.0..60.0);
+            let across = rng.random_range(-3.0..3.0);
+            let center = origin + *direction * along + direction.perp() * across;
+            let radius = rng.random_range(0.01..4.0);
+            let Some(hit) = ray_circle(
+                Ray2d::new(origin, direction),
+                100.0,
+                Circle::new(center, radius),
+            ) else {
+                continue;
+            };
+            hits += 1;
+            assert!(
+                near_path(center, radius, origin, *direction, hit.distance),
+                "origin {origin:?} direction {direction:?} centre {center:?} r {radius}: \
+                 met at {}",
+                hit.distance
+            );
+        }
+        assert!(hits > 100_000);
+    }
 }

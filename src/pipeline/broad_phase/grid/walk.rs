@@ -1,5 +1,5 @@
-//! Walking a straight path (a ray, or the centre of a moving circle) through a dense grid cell by
-//! cell, in order along the path: what spatial queries along a path visit.
+//! Walking a straight path (a ray, or the centre of a moving circle) through a dense grid, slice
+//! by slice in order along the path: what spatial queries along a path visit.
 
 use super::{Grid, Layout};
 use bevy::prelude::*;
@@ -20,13 +20,14 @@ pub(crate) struct Stretch {
     pub(crate) reach: f32,
 }
 
-/// How many bodies [`Grid::walk_cells`] remembers having visited.
+/// How many slots [`Grid::walk_cells`] keeps for the bodies it visited: a body takes the slot
+/// of its number modulo this.
 const RECENT: usize = 64;
 
 impl Grid {
     /// Calls `visit` for each built body listed in a cell that comes within the stretch's
-    /// reach, cell by cell in order along the path, and returns `true`; in the folded layout it
-    /// visits nothing and returns `false` (walk it by boxes there: [`Grid::visit_box`]).
+    /// reach, and returns `true`; in the folded layout it visits nothing and returns `false`
+    /// (walk it by boxes there: [`Grid::visit_box`]).
     ///
     /// The cells go by slices across the path's main axis (columns when it runs more across
     /// than up). Before each slice, `going(distance)` is given the least distance along the
@@ -47,8 +48,8 @@ impl Grid {
         else {
             return false;
         };
-        // In cells from the grid's origin, in `f64`: the products of `f32` values are exact,
-        // and what rounding is left is far below the reach's slack.
+        // In cells from the grid's origin, in `f64`: what this rounds is far below what the
+        // bodies' cells were padded by (see `Grid::cells_covered`).
         let inverse = f64::from(inverse_cell_size);
         let from = (stretch.origin.as_dvec2() - origin.as_dvec2()) * inverse;
         let along = stretch.direction.as_dvec2() * inverse;
