@@ -142,11 +142,6 @@ pub struct SpatialQuery<'w> {
     index: Res<'w, SpatialIndex>,
 }
 
-/// How many cells long each piece of a ray is, when walking it through a folded grid...
-const CELLS_PER_PIECE: f32 = 4.0;
-/// ...with at most this many pieces in all.
-const MAX_PIECES: usize = 4096;
-
 impl SpatialQuery<'_> {
     /// The first collider along `ray` within `max_distance` (which may be `f32::INFINITY`):
     /// the one met at the smallest distance (ties: the smaller entity).
@@ -158,11 +153,8 @@ impl SpatialQuery<'_> {
     ) -> Option<RayCastHit> {
         let best: Cell<Option<RayCastHit>> = Cell::new(None);
         for grid in self.grids(filter) {
-            self.walk(
-                grid,
-                (ray.origin, *ray.direction),
-                max_distance,
-                0.0,
+            grid.walk(
+                Stretch::of_ray(ray, max_distance),
                 // A hit found later lies past where the next step starts.
                 |step_start| best.get().is_none_or(|best| best.distance >= step_start),
                 |body| {
@@ -195,11 +187,8 @@ impl SpatialQuery<'_> {
     ) -> Vec<RayCastHit> {
         let mut bodies = Vec::new();
         for grid in self.grids(filter) {
-            self.walk(
-                grid,
-                (ray.origin, *ray.direction),
-                max_distance,
-                0.0,
+            grid.walk(
+                Stretch::of_ray(ray, max_distance),
                 |_| true,
                 |body| {
                     if filter.accepts(&self.bodies, body)
@@ -246,17 +235,22 @@ impl SpatialQuery<'_> {
         // that each answer is the sweep's own.
         let reach = grids
             .iter()
-            .filter_map(|grid| clip(grid, center, *direction, max_distance, radius))
+            .filter_map(|grid| {
+                grid.clip(Stretch {
+                    reach: radius,
+                    ..Stretch::of_ray(Ray2d::new(center, direction), max_distance)
+                })
+            })
             .map(|(_, end)| end)
             .fold(0.0, f32::max)
             .min(max_distance);
         let best: Cell<Option<ShapeCastHit>> = Cell::new(None);
         for grid in grids {
-            self.walk(
-                grid,
-                (center, *direction),
-                reach,
-                radius,
+            grid.walk(
+                Stretch {
+                    reach: radius,
+                    ..Stretch::of_ray(Ray2d::new(center, direction), reach)
+                },
                 |step_start| best.get().is_none_or(|best| best.distance >= step_start),
                 |body| {
                     if filter.accepts(&self.bodies, body)
@@ -366,58 +360,6 @@ impl SpatialQuery<'_> {
         self.index.grids(&self.bodies, filter.mask).into_iter()
     }
 
-    /// Walks a path from `origin` along the unit `direction` for `max_distance` through
-    /// `grid`, in order along it: before each step, `going(distance)` says whether to go on,
-    /// given where the step starts; then `visit(body)` for each body the step finds within
-    /// `pad` of the path. A body may come more than once. A dense grid is walked slice by slice
-    /// ([`Grid::walk_cells`]); a folded one by the boxes of pieces a few cells long, at most
-    /// [`MAX_PIECES`] of them (longer ones on a long path through a sparse grid).
-    fn walk(
-        &self,
-        grid: &Grid,
-        (origin, direction): (Vec2, Vec2),
-        max_distance: f32,
-        pad: f32,
-        mut going: impl FnMut(f32) -> bool,
-        mut visit: impl FnMut(u32),
-    ) {
-        let Some((start, end)) = clip(grid, origin, direction, max_distance, pad) else {
-            return;
-        };
-        // Points of the path far from the origin are rounded by a few ulps of their
-        // coordinates: the path reaches that much farther.
-        let slack = 4.0 * f32::EPSILON * (origin.abs().max_element() + end.abs());
-        let stretch = Stretch {
-            origin,
-            direction,
-            start,
-            end,
-            reach: pad + slack,
-        };
-        if grid.walk_cells(stretch, &mut going, &mut visit) {
-            return;
-        }
-        let length = end - start;
-        let pieces = (length / (CELLS_PER_PIECE * grid.cell_size()))
-            .ceil()
-            .clamp(1.0, MAX_PIECES as f32) as usize;
-        let at = |distance: f32| origin + direction * distance;
-        for piece in 0..pieces {
-            let from = start + length * (piece as f32 / pieces as f32);
-            let to = if piece + 1 == pieces {
-                end
-            } else {
-                start + length * ((piece + 1) as f32 / pieces as f32)
-            };
-            if !going(from) {
-                return;
-            }
-            let (a, b) = (at(from), at(to));
-            let grow = pad + slack;
-            grid.visit_box(a.min(b) - grow, a.max(b) + grow, &mut visit);
-        }
-    }
-
     /// Whether body `body`'s bounding circle comes within `pad` of the path from `origin` along
     /// the unit `direction` for `length`: see [`near_path`].
     #[inline]
@@ -484,36 +426,6 @@ fn near_path(center: Vec2, radius: f32, origin: Vec2, direction: Vec2, length: f
     direction.perp_dot(offset).abs() <= radius + slack
         && along >= -radius - slack
         && along <= length + radius + slack
-}
-
-/// The part `[start, end]` of the path from `origin` along `direction` (unit) for
-/// `max_distance` that passes through the grid's box grown by `pad`; `None` when it misses it.
-fn clip(
-    grid: &Grid,
-    origin: Vec2,
-    direction: Vec2,
-    max_distance: f32,
-    pad: f32,
-) -> Option<(f32, f32)> {
-    if !(origin.is_finite() && max_distance >= 0.0) {
-        return None;
-    }
-    let (min, max) = grid.bounds();
-    let (min, max) = (min - pad, max + pad);
-    let (mut start, mut end) = (0.0_f32, max_distance);
-    for axis in 0..2 {
-        let (from, along) = (origin[axis], direction[axis]);
-        if along == 0.0 {
-            if from < min[axis] || from > max[axis] {
-                return None;
-            }
-            continue;
-        }
-        let (near, far) = ((min[axis] - from) / along, (max[axis] - from) / along);
-        start = start.max(near.min(far));
-        end = end.min(near.max(far));
-    }
-    (start <= end).then_some((start, end))
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Walking a straight path (a ray, or the centre of a moving circle) through a dense grid, slice
-//! by slice in order along the path: what spatial queries along a path visit.
+//! Walking a straight path (a ray, or the centre of a moving circle) through a grid in order
+//! along it: what spatial queries along a path visit. A dense grid is walked slice by slice, a
+//! folded one by the boxes of pieces of the path.
 
 use super::{Grid, Layout};
 use bevy::prelude::*;
@@ -20,11 +21,122 @@ pub(crate) struct Stretch {
     pub(crate) reach: f32,
 }
 
+impl Stretch {
+    /// The ray's path from its origin for `max_distance`, with no reach.
+    pub(crate) fn of_ray(ray: Ray2d, max_distance: f32) -> Self {
+        Self {
+            origin: ray.origin,
+            direction: *ray.direction,
+            start: 0.0,
+            end: max_distance,
+            reach: 0.0,
+        }
+    }
+}
+
+/// How many cells long each piece of a path is, when walking it through a folded grid...
+const CELLS_PER_PIECE: f32 = 4.0;
+/// ...with at most this many pieces in all.
+const MAX_PIECES: usize = 4096;
+
 /// How many slots [`Grid::walk_cells`] keeps for the bodies it visited: a body takes the slot
 /// of its number modulo this.
 const RECENT: usize = 64;
 
 impl Grid {
+    /// Walks the stretch through the grid, in order along it: before each step, `going(distance)`
+    /// says whether to go on, given where the step starts; then `visit(body)` for each body the
+    /// step finds within the stretch's reach. A body may come more than once. A dense grid is
+    /// walked slice by slice ([`Grid::walk_cells`]); a folded one by the boxes of pieces a few
+    /// cells long, at most [`MAX_PIECES`] of them (longer ones on a long path through a sparse
+    /// grid).
+    pub(crate) fn walk(
+        &self,
+        stretch: Stretch,
+        mut going: impl FnMut(f32) -> bool,
+        mut visit: impl FnMut(u32),
+    ) {
+        let Some((start, end)) = self.clip(stretch) else {
+            return;
+        };
+        // Points of the path far from the origin are rounded by a few ulps of their
+        // coordinates: the path reaches that much farther.
+        let slack = 4.0 * f32::EPSILON * (stretch.origin.abs().max_element() + end.abs());
+        let stretch = Stretch {
+            start,
+            end,
+            reach: stretch.reach + slack,
+            ..stretch
+        };
+        if !self.walk_cells(stretch, &mut going, &mut visit) {
+            self.walk_pieces(stretch, going, visit);
+        }
+    }
+
+    /// The part `(start, end)` of the stretch that passes through the grid's box grown by the
+    /// stretch's reach; `None` when it misses it (or is not one).
+    pub(crate) fn clip(&self, stretch: Stretch) -> Option<(f32, f32)> {
+        let Stretch {
+            origin,
+            direction,
+            reach,
+            ..
+        } = stretch;
+        if !(origin.is_finite() && stretch.end >= stretch.start) {
+            return None;
+        }
+        let (min, max) = self.bounds();
+        let (min, max) = (min - reach, max + reach);
+        let (mut start, mut end) = (stretch.start, stretch.end);
+        for axis in 0..2 {
+            let (from, along) = (origin[axis], direction[axis]);
+            if along == 0.0 {
+                if from < min[axis] || from > max[axis] {
+                    return None;
+                }
+                continue;
+            }
+            let (near, far) = ((min[axis] - from) / along, (max[axis] - from) / along);
+            start = start.max(near.min(far));
+            end = end.min(near.max(far));
+        }
+        (start <= end).then_some((start, end))
+    }
+
+    /// [`Grid::walk`] in the folded layout: by the boxes of pieces of the stretch.
+    fn walk_pieces(
+        &self,
+        stretch: Stretch,
+        mut going: impl FnMut(f32) -> bool,
+        mut visit: impl FnMut(u32),
+    ) {
+        let Stretch {
+            origin,
+            direction,
+            start,
+            end,
+            reach,
+        } = stretch;
+        let length = end - start;
+        let pieces = (length / (CELLS_PER_PIECE * self.cell_size()))
+            .ceil()
+            .clamp(1.0, MAX_PIECES as f32) as usize;
+        let at = |distance: f32| origin + direction * distance;
+        for piece in 0..pieces {
+            let from = start + length * (piece as f32 / pieces as f32);
+            let to = if piece + 1 == pieces {
+                end
+            } else {
+                start + length * ((piece + 1) as f32 / pieces as f32)
+            };
+            if !going(from) {
+                return;
+            }
+            let (a, b) = (at(from), at(to));
+            self.visit_box(a.min(b) - reach, a.max(b) + reach, &mut visit);
+        }
+    }
+
     /// Calls `visit` for each built body listed in a cell that comes within the stretch's
     /// reach, and returns `true`; in the folded layout it visits nothing and returns `false`
     /// (walk it by boxes there: [`Grid::visit_box`]).
