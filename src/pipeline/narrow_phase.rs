@@ -207,6 +207,11 @@ fn test_pair(
     let impact = if first_motion == second_motion {
         // No relative motion: where they are now says it all.
         None
+    } else if now.is_some()
+        && (bodies.overlapped_at_start(first, second) || bodies.overlapped_at_start(second, first))
+    {
+        // Overlapping at the start of the paths and now: no impact, as the sweep would find.
+        None
     } else {
         let first_start = bodies.start_shape(first, first_scratch);
         let second_start = bodies.start_shape(second, second_scratch);
