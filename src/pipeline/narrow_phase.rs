@@ -212,6 +212,11 @@ fn test_pair(
     {
         // Overlapping at the start of the paths and now: no impact, as the sweep would find.
         None
+    } else if now.is_none()
+        && (bodies.apart_along_path(first, second) || bodies.apart_along_path(second, first))
+    {
+        // Apart all along the paths, and now: no contact, as the sweep would find.
+        return None;
     } else {
         let first_start = bodies.start_shape(first, first_scratch);
         let second_start = bodies.start_shape(second, second_scratch);

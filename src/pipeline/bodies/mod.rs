@@ -175,6 +175,27 @@ impl Bodies {
         self.centers[polygon].distance_squared(start) < reach * reach
     }
 
+    /// Whether circle `disc`, all along its path, stays clear of the bounding circle of body
+    /// `still`, which did not move, by more than rounding could take back: the sweep finds no
+    /// touch, and they are apart now. Most swept pairs that meet nothing are such: the broad
+    /// phase compares the circle around a whole path, which is wider than the path.
+    #[inline]
+    pub fn apart_along_path(&self, still: usize, disc: usize) -> bool {
+        if self.motion(still) != Vec2::ZERO {
+            return false;
+        }
+        let Shape::Circle(now) = self.shape(disc) else {
+            return false;
+        };
+        // As `start_shape` places it, bit for bit.
+        let path = Segment::new(now.center + -self.motion(disc), now.center);
+        let center = self.centers[still];
+        let reach = self.radii[still] + now.radius;
+        let coordinates = center.abs().max_element() + now.center.abs().max_element() + reach;
+        let reach = reach + 1e-4 * reach + 64.0 * f32::EPSILON * coordinates;
+        path.distance_squared_to(center) > reach * reach
+    }
+
     /// A box that holds body `index` along its whole path (where it is now and where its path
     /// started), padded for rounding as the bounding circles are: for a long, thin body (a
     /// wall across the world) a far tighter bound than its circle.
@@ -406,6 +427,87 @@ mod tests {
                 sweep_from_start(bodies.shape(0), Vec2::ZERO, disc_start, motion),
                 SweepStart::Overlapping
             ));
+        }
+        assert!(
+            found > 10_000 && missed > 10_000,
+            "{found} found, {missed} not"
+        );
+    }
+
+    /// Whenever a swept disc is found clear of a still body all along its path by the quick
+    /// look, the exact sweep finds no touch and the shapes are apart now. Polygons, segments
+    /// and circles, near the origin and far from it; discs of every size, passing from just
+    /// inside the quick look's reach to just outside.
+    #[test]
+    fn a_disc_found_clear_along_its_path_meets_nothing_by_the_sweep_either() {
+        use crate::geometry::intersect;
+        use crate::geometry::sweep::{SweepStart, sweep_from_start};
+        use core::f32::consts::TAU;
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(12);
+        let (mut found, mut missed) = (0, 0);
+        for round in 0..100_000 {
+            let size = 10f32.powf(rng.random_range(-1.0..3.0));
+            let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
+            let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
+            let turn = rng.random_range(0.0..TAU);
+            let mut bodies = Bodies::default();
+            let entity = Entity::from_raw_u32(0).unwrap();
+            // A polygon with a corner, a segment's end or a circle's rim on its bounding
+            // circle, where the quick look is at its tightest.
+            let (shape, radius) = match round % 3 {
+                0 => {
+                    let corners = rng.random_range(3..9);
+                    bodies.vertices.extend((0..corners).map(|i| {
+                        center + Vec2::from_angle(turn + i as f32 * TAU / corners as f32) * size
+                    }));
+                    let shape = WorldShape::Polygon {
+                        start: 0,
+                        len: corners,
+                        inner_radius: 0.0,
+                    };
+                    (shape, conservative(center, size))
+                }
+                1 => {
+                    let half = Vec2::from_angle(turn) * size;
+                    let segment = Segment::new(center - half, center + half);
+                    (WorldShape::Segment(segment), conservative(center, size))
+                }
+                _ => (WorldShape::Circle(Circle::new(center, size)), size),
+            };
+            bodies.push(entity, None, (center, radius), shape, Vec2::ZERO);
+            // A path passing the body's centre about `radius + disc` away at its nearest.
+            let disc = size * 10f32.powf(rng.random_range(-3.0..2.0));
+            let side = Vec2::from_angle(rng.random_range(0.0..TAU));
+            let away = (radius + disc) * (1.0 + rng.random_range(-1e-3..1e-3));
+            let length = size * rng.random_range(0.0..4.0);
+            let along = rng.random_range(-1.5..0.5) * length;
+            let start = center + side * away + side.perp() * along;
+            let motion = side.perp() * length;
+            let now = Circle::new(start + motion, disc);
+            bodies.push(
+                entity,
+                None,
+                (now.center, disc),
+                WorldShape::Circle(now),
+                motion,
+            );
+            if !bodies.apart_along_path(0, 1) {
+                missed += 1;
+                continue;
+            }
+            found += 1;
+            let mut scratch = Vec::new();
+            let disc_start = bodies.start_shape(1, &mut scratch);
+            let body = bodies.shape(0);
+            assert!(
+                matches!(
+                    sweep_from_start(body, Vec2::ZERO, disc_start, motion),
+                    SweepStart::Apart(None)
+                ),
+                "{disc_start:?} moving {motion} meets {body:?}"
+            );
+            assert!(intersect(body, bodies.shape(1)).is_none());
         }
         assert!(
             found > 10_000 && missed > 10_000,
