@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::prelude::*;
@@ -50,7 +51,7 @@ const MEASURED_FRAMES: usize = 100;
 /// Under callgrind, fewer frames: the counts repeat exactly, so a few say it all.
 const COUNTED_FRAMES: usize = 10;
 /// The scenes measured: how many bullets, and how they differ from the plain rain.
-const SCENES: [(usize, Variant); 13] = [
+const SCENES: [(usize, Variant); 15] = [
     (0, Variant::Empty),
     (1_000, Variant::Plain),
     (10_000, Variant::Plain),
@@ -63,6 +64,8 @@ const SCENES: [(usize, Variant); 13] = [
     (50_000, Variant::HalfStill),
     (50_000, Variant::Clump),
     (50_000, Variant::Rows),
+    (50_000, Variant::FilterUnused),
+    (50_000, Variant::FilterOnEnemies),
     (1_000_000, Variant::Plain),
 ];
 
@@ -92,6 +95,12 @@ enum Variant {
     /// the enemies' rows are neighbours in their table, so that the contacts all come from a
     /// few stretches of it (a split of the work by table order gets them in a few pieces).
     Rows,
+    /// A [`PairFilter`] installed, and no collider carrying [`FilterPairs`]: what the
+    /// colliders that do not opt in pay.
+    FilterUnused,
+    /// The same filter asked about every pair: every enemy carries [`FilterPairs`]. It allows
+    /// every pair (after looking each entity up), so the contacts are the plain rain's.
+    FilterOnEnemies,
 }
 
 impl Variant {
@@ -107,7 +116,26 @@ impl Variant {
             Self::HalfStill => "rain, half still",
             Self::Clump => "clump",
             Self::Rows => "rain in rows",
+            Self::FilterUnused => "rain, filter, none opted in",
+            Self::FilterOnEnemies => "rain, filter, enemies opted in",
         }
+    }
+}
+
+/// The pair filter of [`Variant::FilterUnused`] and [`Variant::FilterOnEnemies`]: it turns
+/// away the pairs of a [`Blocked`] collider, and none is.
+#[derive(SystemParam)]
+struct NotBlocked<'w, 's> {
+    blocked: Query<'w, 's, (), With<Blocked>>,
+}
+
+/// Never given to a collider in the bench.
+#[derive(Component)]
+struct Blocked;
+
+impl PairFilter for NotBlocked<'_, '_> {
+    fn allows(&self, a: Entity, b: Entity) -> bool {
+        !(self.blocked.contains(a) || self.blocked.contains(b))
     }
 }
 
@@ -205,6 +233,9 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
         )
             .run_if(marking),
     );
+    if matches!(variant, Variant::FilterUnused | Variant::FilterOnEnemies) {
+        app.add_plugins(PairFilterPlugin::<NotBlocked>::default());
+    }
     let mut rng = StdRng::seed_from_u64(50_000);
     let world = app.world_mut();
     let bullet_filters = match variant {
@@ -231,7 +262,10 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
             (i % 16) as f32 * FIELD.x / 16.0 + 60.0,
             (i / 16) as f32 * 120.0 + 600.0,
         );
-        world.spawn(enemy(position));
+        let mut enemy = world.spawn(enemy(position));
+        if variant == Variant::FilterOnEnemies {
+            enemy.insert(FilterPairs);
+        }
     }
     if variant == Variant::FarOutlier {
         world.spawn(enemy(FAR_AWAY));
@@ -424,13 +458,17 @@ const COUNT_VARIABLE: &str = "SCENE_BENCH_COUNT";
 /// schedule, and nothing else.
 const COUNTED_FUNCTION: &str = "scene::counted_frame";
 /// The functions whose inclusive counts make up each stage's, as `callgrind_annotate` names
-/// them: the stages' systems, and within find contacts (the broad phase's passes, each batch
-/// of pairs tested as found) the passes and the tests they call.
+/// them: the stages' systems (find contacts has two: without a pair filter and with one), and
+/// within find contacts (the broad phase's passes, each batch of pairs tested as found) the
+/// passes and the tests they call.
 const PREPARE: [&str; 2] = [
     "bevy_collision_events::pipeline::prepare::prepare_bodies",
     "bevy_collision_events::pipeline::prepare::remember_path_starts",
 ];
-const BROAD_AND_NARROW: &str = "bevy_collision_events::pipeline::find_contacts::find_contacts";
+const BROAD_AND_NARROW: [&str; 2] = [
+    "bevy_collision_events::pipeline::find_contacts::find_contacts",
+    "bevy_collision_events::pipeline::find_contacts::find_filtered_contacts",
+];
 const BROAD_SEARCH: &str = "bevy_collision_events::pipeline::broad_phase::BroadPhase::passes";
 const PAIR_TESTS: &str = "bevy_collision_events::pipeline::narrow_phase::test_pairs";
 const EVENTS: &str = "bevy_collision_events::pipeline::events::write_contact_events";
@@ -559,7 +597,12 @@ fn print_instructions() {
         let search = inclusive(&[BROAD_SEARCH]);
         assert!(search > 0.0, "callgrind_annotate lists no {BROAD_SEARCH}");
         let broad = search - inclusive(&[PAIR_TESTS]);
-        let narrow = inclusive(&[BROAD_AND_NARROW]) - broad;
+        // The filtered system calls the plain one when nothing opts in: the outer one's count.
+        let broad_and_narrow = BROAD_AND_NARROW
+            .iter()
+            .map(|function| inclusive_count(&text, function))
+            .fold(0.0, f64::max);
+        let narrow = broad_and_narrow - broad;
         let [prepare, broad, narrow, events] =
             [inclusive(&PREPARE), broad, narrow, inclusive(&[EVENTS])].map(per_collider);
         println!(
@@ -637,6 +680,8 @@ fn print_table(rows: &[Row]) {
         Variant::HalfStill,
         Variant::Clump,
         Variant::Rows,
+        Variant::FilterUnused,
+        Variant::FilterOnEnemies,
     ] {
         if let (Some(plain), Some(other)) = (plain_50k, one_thread(50_000, variant)) {
             println!(

@@ -122,10 +122,10 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule |
+//! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule; [`PairFilterPlugin`] adds a game's [`PairFilter`] to it |
 //! | `debug`, `diagnostics` | the gizmo drawing plugin (feature `debug-draw`) and the diagnostics plugin (feature `diagnostics`): read what the pipeline placed and found |
 //! | `pipeline` | the stages, private: `prepare`, `find_contacts` (which owns the split of the broad phase's search and the narrow phase's tests), `events`, each owning its resource and system |
-//! | `settings`, `collider`, `layers`, `swept`, `contact`, `contacts` | the public types: tuning, components, events, the contacts resource |
+//! | `settings`, `collider`, `layers`, `swept`, `filter`, `contact`, `contacts` | the public types: tuning, components, pair filters, events, the contacts resource |
 //! | [`geometry`] | pure 2D geometry, one file per shape pair, usable on its own |
 
 mod collider;
@@ -135,6 +135,7 @@ mod contacts;
 pub mod debug;
 #[cfg(feature = "diagnostics")]
 pub mod diagnostics;
+mod filter;
 pub mod geometry;
 mod layers;
 mod pipeline;
@@ -146,8 +147,9 @@ mod swept;
 pub use collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
 pub use contact::{Contact, ContactEnded, ContactStarted};
 pub use contacts::{CollidingEntities, Contacts};
+pub use filter::{FilterPairs, PairFilter};
 pub use layers::{ColliderDisabled, CollisionLayers, LayerMask};
-pub use plugin::{CollisionPlugin, CollisionSystems};
+pub use plugin::{CollisionPlugin, CollisionSystems, PairFilterPlugin};
 pub use query::{NearestCollider, RayCastHit, ShapeCastHit, SpatialQuery, SpatialQueryFilter};
 pub use settings::CollisionSettings;
 pub use swept::Swept;
@@ -158,7 +160,8 @@ pub mod prelude {
     pub use crate::{
         CircleCollider, ColliderDisabled, ColliderError, CollidingEntities, CollisionLayers,
         CollisionPlugin, CollisionSettings, CollisionSystems, Contact, ContactEnded,
-        ContactStarted, Contacts, LayerMask, NearestCollider, PolygonCollider, RayCastHit,
-        SegmentCollider, ShapeCastHit, SpatialQuery, SpatialQueryFilter, Swept,
+        ContactStarted, Contacts, FilterPairs, LayerMask, NearestCollider, PairFilter,
+        PairFilterPlugin, PolygonCollider, RayCastHit, SegmentCollider, ShapeCastHit, SpatialQuery,
+        SpatialQueryFilter, Swept,
     };
 }

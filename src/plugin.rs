@@ -3,17 +3,20 @@
 use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
 use crate::contact::{Contact, ContactEnded, ContactStarted};
 use crate::contacts::{CollidingEntities, Contacts};
+use crate::filter::{FilterPairs, PairFilter};
 use crate::layers::{ColliderDisabled, CollisionLayers, LayerMask};
 use crate::pipeline;
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::ecs::system::ReadOnlySystemParam;
 use bevy::prelude::*;
 use bevy::transform::systems::{
     StaticTransformOptimizations, mark_dirty_trees, propagate_parent_transforms,
     sync_simple_transforms,
 };
 use bevy::transform::{TransformPlugin, TransformSystems};
+use core::marker::PhantomData;
 
 /// Finds the overlapping colliders every frame and sends [`Contact`], [`ContactStarted`] and
 /// [`ContactEnded`].
@@ -108,6 +111,10 @@ pub enum CollisionSystems {
     WriteEvents,
 }
 
+/// The schedule [`CollisionPlugin`] runs the pipeline in, for the plugins that add to it.
+#[derive(Resource)]
+pub(crate) struct PipelineSchedule(pub InternedScheduleLabel);
+
 impl Plugin for CollisionPlugin {
     fn build(&self, app: &mut App) {
         if self.propagate_transforms {
@@ -129,6 +136,7 @@ impl Plugin for CollisionPlugin {
         }
         pipeline::init(app);
         app.init_resource::<CollisionSettings>()
+            .insert_resource(PipelineSchedule(self.schedule))
             .insert_resource(Contacts::empty())
             .add_message::<Contact>()
             .add_message::<ContactStarted>()
@@ -140,6 +148,7 @@ impl Plugin for CollisionPlugin {
             .register_type::<LayerMask>()
             .register_type::<ColliderDisabled>()
             .register_type::<Swept>()
+            .register_type::<FilterPairs>()
             .register_type::<CollidingEntities>()
             .register_type::<CollisionSettings>()
             .configure_sets(
@@ -162,7 +171,10 @@ impl Plugin for CollisionPlugin {
                     )
                         .chain()
                         .in_set(CollisionSystems::Prepare),
-                    pipeline::find_contacts.in_set(CollisionSystems::FindContacts),
+                    // A `PairFilterPlugin` adds its own, filtered, in its place.
+                    pipeline::find_contacts
+                        .run_if(not(resource_exists::<InstalledFilter>))
+                        .in_set(CollisionSystems::FindContacts),
                     pipeline::events.in_set(CollisionSystems::WriteEvents),
                 ),
             );
@@ -177,5 +189,48 @@ impl Plugin for CollisionPlugin {
                  collider's GlobalTransform yourself"
             );
         }
+    }
+}
+
+/// Installs the pair filter `F` (see [`PairFilter`]): add it after [`CollisionPlugin`].
+/// An app has one filter at most: to apply several rules, put them in one [`SystemParam`](bevy::ecs::system::SystemParam).
+pub struct PairFilterPlugin<F>(PhantomData<fn() -> F>);
+
+impl<F> Default for PairFilterPlugin<F> {
+    fn default() -> Self {
+        Self(PhantomData)
+    }
+}
+
+/// Which filter an app installed: its type's name, for the message when a second one comes.
+#[derive(Resource)]
+pub(crate) struct InstalledFilter(&'static str);
+
+impl<F> Plugin for PairFilterPlugin<F>
+where
+    F: ReadOnlySystemParam + Send + Sync + 'static,
+    for<'w, 's> F::Item<'w, 's>: PairFilter,
+{
+    fn build(&self, app: &mut App) {
+        let Some(schedule) = app.world().get_resource::<PipelineSchedule>() else {
+            panic!(
+                "PairFilterPlugin::<{}> needs CollisionPlugin: add CollisionPlugin first",
+                core::any::type_name::<F>()
+            );
+        };
+        let schedule = schedule.0;
+        if let Some(installed) = app.world().get_resource::<InstalledFilter>() {
+            panic!(
+                "PairFilterPlugin::<{}> added after PairFilterPlugin::<{}>: an app has one pair \
+                 filter; put both rules in one SystemParam",
+                core::any::type_name::<F>(),
+                installed.0
+            );
+        }
+        app.insert_resource(InstalledFilter(core::any::type_name::<F>()))
+            .add_systems(
+                schedule,
+                pipeline::find_filtered_contacts::<F>.in_set(CollisionSystems::FindContacts),
+            );
     }
 }

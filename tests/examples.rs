@@ -20,6 +20,7 @@ macro_rules! example {
 }
 
 example!(debug_draw, "../examples/debug_draw.rs");
+example!(filter, "../examples/filter.rs");
 example!(fixed_step, "../examples/fixed_step.rs");
 example!(laser, "../examples/laser.rs");
 example!(layers, "../examples/layers.rs");
@@ -228,4 +229,58 @@ fn debug_draw_switches_through_its_gizmo_group() {
         .config::<CollisionGizmos>();
     assert!(!config.enabled && settings.bounding_circles);
     assert!(world.resource::<Contacts>().len() >= 2);
+}
+
+/// No bullet ever stops in the ship that fired it, though each starts inside it; each stops in
+/// the first other ship its straight path meets, as worked out here in f64 from the rings'
+/// directions.
+#[test]
+fn filter_lets_bullets_through_their_own_ship() {
+    use filter::{BULLET_RADIUS, Hits, RING_BULLETS, RING_EVERY, SHIP_RADIUS, SHIP_X, Ship};
+    // Three rings, the last given 40 frames to reach the neighbours (150 px at 5 px a frame).
+    let rings = 3;
+    let mut app = run(filter::example, RING_EVERY * (rings - 1) + 40);
+    let reach = f64::from(SHIP_RADIUS + BULLET_RADIUS);
+    let mut expected = Vec::new();
+    for (from, &x) in SHIP_X.iter().enumerate() {
+        for index in 0..RING_BULLETS {
+            let angle = index as f64 * std::f64::consts::TAU / RING_BULLETS as f64;
+            let (sin, cos) = angle.sin_cos();
+            // The nearest other ship whose grown circle the ray from this centre meets.
+            let hit = SHIP_X
+                .iter()
+                .enumerate()
+                .filter(|&(to, _)| to != from)
+                .filter_map(|(to, &other)| {
+                    let along = f64::from(other - x) * cos;
+                    let aside = f64::from(other - x) * sin;
+                    (along > 0.0 && aside.abs() < reach).then_some((along, to))
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((_, to)) = hit {
+                expected.push((from, to));
+            }
+        }
+    }
+    assert!(!expected.is_empty());
+    let world = app.world_mut();
+    let mut ships = world.query_filtered::<(Entity, &Transform), With<Ship>>();
+    let ship_at: Vec<(Entity, usize)> = ships
+        .iter(world)
+        .map(|(ship, transform)| {
+            let x = transform.translation.x;
+            (ship, SHIP_X.iter().position(|&at| at == x).unwrap())
+        })
+        .collect();
+    let index = |ship: Entity| ship_at.iter().find(|(at, _)| *at == ship).unwrap().1;
+    let mut seen: Vec<(usize, usize)> = world
+        .resource::<Hits>()
+        .0
+        .iter()
+        .map(|&(from, to)| (index(from), index(to)))
+        .collect();
+    let mut expected: Vec<(usize, usize)> = (0..rings).flat_map(|_| expected.clone()).collect();
+    seen.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(seen, expected);
 }

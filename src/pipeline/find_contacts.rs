@@ -15,30 +15,62 @@ use super::broad_phase::{BroadPhase, Grid, Pass};
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
 use crate::contacts::Contacts;
+use crate::filter::{FilterPairs, PairFilter};
 use crate::settings::CollisionSettings;
+use bevy::ecs::system::{ReadOnlySystemParam, StaticSystemParam, SystemParam};
 use bevy::prelude::*;
 use core::ops::Range;
 
+/// What every run of the stage reads and writes, whether a [`PairFilter`] is installed or not.
+#[derive(SystemParam)]
+pub(crate) struct Stage<'w, 's> {
+    bodies: Res<'w, Bodies>,
+    previous: Res<'w, Contacts>,
+    settings: Res<'w, CollisionSettings>,
+    broad_phase: ResMut<'w, BroadPhase>,
+    narrow_phase: ResMut<'w, NarrowPhase>,
+    scratch: Local<'s, SearchScratch>,
+}
+
 /// Finds this run's contacts: every pass of the broad phase, its pairs tested as found.
 #[inline(never)]
-pub(crate) fn find_contacts(
-    bodies: Res<Bodies>,
-    previous: Res<Contacts>,
-    settings: Res<CollisionSettings>,
-    mut broad_phase: ResMut<BroadPhase>,
-    mut narrow_phase: ResMut<NarrowPhase>,
-    mut scratch: Local<SearchScratch>,
-) {
-    let (tests, mut lists) = narrow_phase.start(&bodies, &previous);
-    let search = Search {
-        bodies: &bodies,
-        settings: &settings,
-        test: &|pairs: &[[u32; 2]], list: &mut Vec<_>| tests.test(pairs, list),
-    };
-    broad_phase.passes(&bodies, |grid, pass| {
-        search.pass(grid, &pass, &mut scratch, &mut lists);
-    });
-    narrow_phase.finish(tests, lists);
+pub(crate) fn find_contacts(stage: Stage) {
+    stage.run(&|_, _| true);
+}
+
+/// [`find_contacts`], with the installed [`PairFilter`] asked about each pair in which a
+/// collider carries [`FilterPairs`]. While no collider carries it, the same as without.
+#[inline(never)]
+pub(crate) fn find_filtered_contacts<F>(
+    stage: Stage,
+    filter: StaticSystemParam<F>,
+    filtered: Query<(), With<FilterPairs>>,
+) where
+    F: ReadOnlySystemParam,
+    for<'w, 's> F::Item<'w, 's>: PairFilter,
+{
+    if filtered.is_empty() {
+        return find_contacts(stage);
+    }
+    let filter = &*filter;
+    stage.run(&|a, b| !(filtered.contains(a) || filtered.contains(b)) || filter.allows(a, b));
+}
+
+impl Stage<'_, '_> {
+    /// Every pass of the broad phase, its pairs tested as found: those `keep` keeps.
+    fn run(mut self, keep: &(impl Fn(Entity, Entity) -> bool + Sync)) {
+        let (tests, mut lists) = self.narrow_phase.start(&self.bodies, &self.previous);
+        let search = Search {
+            bodies: &self.bodies,
+            settings: &self.settings,
+            test: &|pairs: &[[u32; 2]], list: &mut Vec<_>| tests.test(pairs, list, keep),
+        };
+        let scratch = &mut *self.scratch;
+        self.broad_phase.passes(&self.bodies, |grid, pass| {
+            search.pass(grid, &pass, scratch, &mut lists);
+        });
+        self.narrow_phase.finish(tests, lists);
+    }
 }
 
 /// Scratch space of the search, kept between runs.

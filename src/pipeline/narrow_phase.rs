@@ -103,9 +103,14 @@ pub(crate) struct PairTests<'a> {
 }
 
 impl PairTests<'_> {
-    /// Tests each of `pairs` (indices into the bodies) and appends the contacts to `list`,
-    /// this batch's sorted.
-    pub(crate) fn test(&self, pairs: &[[u32; 2]], list: &mut Vec<Contact>) {
+    /// Tests each of `pairs` (indices into the bodies) that `keep` keeps (asked with the
+    /// entities in order) and appends the contacts to `list`, this batch's sorted.
+    pub(crate) fn test(
+        &self,
+        pairs: &[[u32; 2]],
+        list: &mut Vec<Contact>,
+        keep: &impl Fn(Entity, Entity) -> bool,
+    ) {
         // A piece's new list: the room of a spare instead.
         if list.capacity() == 0
             && let Some(spare) = lock(&self.spares).pop()
@@ -113,7 +118,7 @@ impl PairTests<'_> {
             *list = spare;
         }
         let from = list.len();
-        test_pairs(self.bodies, self.previous, pairs, list);
+        test_pairs(self.bodies, self.previous, pairs, list, keep);
         // Sorted while they are at hand, on the thread that made them (in place: a stable
         // sort would allocate scratch space for these large values every time).
         let (before, batch) = list.split_at_mut(from);
@@ -154,7 +159,8 @@ fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spares: &mut Vec<Ve
     lists.push(all);
 }
 
-/// Runs the exact test on each pair and appends the contacts; `previous` holds the last run's.
+/// Runs the exact test on each pair that `keep` keeps and appends the contacts; `previous`
+/// holds the last run's.
 /// `scratch` holds a swept polygon moved back to the start of its path. (Not inlined, so that
 /// a profiler tells the tests from the search that calls them.)
 #[inline(never)]
@@ -163,12 +169,16 @@ fn test_pairs(
     previous: &Contacts,
     pairs: &[[u32; 2]],
     contacts: &mut Vec<Contact>,
+    keep: &impl Fn(Entity, Entity) -> bool,
 ) {
     let mut scratch = (Vec::new(), Vec::new());
     for &[first, second] in pairs {
         let (mut first, mut second) = (first as usize, second as usize);
         if bodies.entities[first] > bodies.entities[second] {
             core::mem::swap(&mut first, &mut second);
+        }
+        if !keep(bodies.entities[first], bodies.entities[second]) {
+            continue;
         }
         if let Some(contact) = test_pair(bodies, previous, [first, second], &mut scratch) {
             contacts.push(contact);

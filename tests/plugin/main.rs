@@ -9,6 +9,7 @@ mod debug;
 mod determinism;
 mod diagnostics;
 mod edits;
+mod filters;
 mod fixed_step;
 mod layers;
 mod lifecycle;

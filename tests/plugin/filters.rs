@@ -1,0 +1,207 @@
+//! Pair filters: a pair turned away by the game's [`PairFilter`] never becomes a contact, a pair
+//! of colliders without [`FilterPairs`] is never asked about, and the rest is as without a
+//! filter, at any thread count.
+
+use crate::common::{app, app_with_threads, contact_between, last_frame};
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Which ship fired a bullet.
+#[derive(Component)]
+struct FiredBy(Entity);
+
+/// How many times the filter was asked, and whether it turns every pair away.
+#[derive(Resource, Default)]
+struct Asked {
+    count: AtomicUsize,
+    refuse_all: bool,
+}
+
+/// A bullet never meets the ship that fired it; with [`Asked::refuse_all`], nothing meets.
+#[derive(SystemParam)]
+struct NotTheShooter<'w, 's> {
+    bullets: Query<'w, 's, &'static FiredBy>,
+    asked: Res<'w, Asked>,
+}
+
+impl PairFilter for NotTheShooter<'_, '_> {
+    fn allows(&self, a: Entity, b: Entity) -> bool {
+        self.asked.count.fetch_add(1, Ordering::Relaxed);
+        let fired = |bullet, other| {
+            self.bullets
+                .get(bullet)
+                .is_ok_and(|fired: &FiredBy| fired.0 == other)
+        };
+        !self.asked.refuse_all && !fired(a, b) && !fired(b, a)
+    }
+}
+
+fn filtered(mut app: App) -> App {
+    app.init_resource::<Asked>()
+        .add_plugins(PairFilterPlugin::<NotTheShooter>::default());
+    app
+}
+
+fn ship(app: &mut App, x: f32) -> Entity {
+    app.world_mut()
+        .spawn((CircleCollider::new(10.0), Transform::from_xyz(x, 0.0, 0.0)))
+        .id()
+}
+
+fn bullet(app: &mut App, x: f32, fired_by: Entity) -> Entity {
+    app.world_mut()
+        .spawn((
+            CircleCollider::new(3.0),
+            Transform::from_xyz(x, 0.0, 0.0),
+            FiredBy(fired_by),
+            FilterPairs,
+        ))
+        .id()
+}
+
+fn asked(app: &App) -> usize {
+    app.world()
+        .resource::<Asked>()
+        .count
+        .load(Ordering::Relaxed)
+}
+
+#[test]
+fn a_bullet_never_meets_its_shooter_and_still_meets_the_others() {
+    let mut app = filtered(app());
+    let (shooter, other) = (ship(&mut app, 0.0), ship(&mut app, 15.0));
+    // Inside its shooter and touching the other ship.
+    let shot = bullet(&mut app, 4.0, shooter);
+    for frame in 0..3 {
+        app.update();
+        assert!(contact_between(&app, shot, shooter).is_none(), "{frame}");
+        assert!(contact_between(&app, shot, other).is_some(), "{frame}");
+        // The two ships overlap as well, and neither carries `FilterPairs`.
+        assert!(contact_between(&app, shooter, other).is_some(), "{frame}");
+    }
+    let started = last_frame::<ContactStarted>(&app);
+    assert!(started.is_empty(), "nothing new after the first frame");
+    assert!(!app.world().resource::<Contacts>().contains(shot, shooter));
+    assert!(
+        asked(&app) >= 6,
+        "asked about both of the bullet's pairs each frame"
+    );
+}
+
+#[test]
+fn pairs_without_the_marker_are_never_asked_about() {
+    let mut app = filtered(app());
+    app.world_mut().resource_mut::<Asked>().refuse_all = true;
+    let (first, second) = (ship(&mut app, 0.0), ship(&mut app, 15.0));
+    app.update();
+    assert!(contact_between(&app, first, second).is_some());
+    assert_eq!(asked(&app), 0);
+}
+
+#[test]
+fn an_ongoing_contact_turned_away_ends() {
+    let mut app = filtered(app());
+    let (first, second) = (ship(&mut app, 0.0), ship(&mut app, 15.0));
+    app.world_mut().entity_mut(first).insert(FilterPairs);
+    app.update();
+    assert!(contact_between(&app, first, second).is_some());
+    app.world_mut().resource_mut::<Asked>().refuse_all = true;
+    app.update();
+    assert!(contact_between(&app, first, second).is_none());
+    let ended = last_frame::<ContactEnded>(&app);
+    assert_eq!(ended.len(), 1);
+    let pair = BTreeSet::from([ended[0].entity, ended[0].other]);
+    assert_eq!(pair, BTreeSet::from([first, second]));
+}
+
+#[test]
+#[should_panic(expected = "add CollisionPlugin first")]
+fn a_filter_without_the_collision_plugin_says_what_is_missing() {
+    App::new()
+        .init_resource::<Asked>()
+        .add_plugins(PairFilterPlugin::<NotTheShooter>::default());
+}
+
+/// Three ships and 1,500 bullets moving through them and each other, every bullet fired by
+/// one of the ships and opted in: on one thread and on two (the work split finely), the
+/// contacts of every frame are those of the same run without a filter, less each bullet's
+/// pair with its own shooter. (Pairs are named by spawn order: the apps' entities differ.)
+#[test]
+fn filtered_contacts_are_the_unfiltered_less_the_turned_away_at_any_thread_count() {
+    let run = |threads: usize, filter: bool| {
+        let mut app = app_with_threads(Some(threads));
+        app.insert_resource(CollisionSettings {
+            parallel_threshold: 8,
+        });
+        if filter {
+            app = filtered(app);
+        }
+        let mut spawned: Vec<Entity> = [-100.0, 0.0, 100.0]
+            .into_iter()
+            .map(|x| {
+                app.world_mut()
+                    .spawn((
+                        PolygonCollider::regular(6, 60.0),
+                        Transform::from_xyz(x, 0.0, 0.0),
+                    ))
+                    .id()
+            })
+            .collect();
+        let mut rng = StdRng::seed_from_u64(3);
+        for i in 0..1500 {
+            let shooter = spawned[i % 3];
+            let at = Vec3::new(rng.random_range(-200.0..200.0), -150.0, 0.0);
+            let velocity = Vec3::new(0.0, rng.random_range(2.0..9.0), 0.0);
+            let bullet = app.world_mut().spawn((
+                CircleCollider::new(rng.random_range(1.0..6.0)),
+                Transform::from_translation(at),
+                Speed(velocity),
+                FiredBy(shooter),
+                FilterPairs,
+            ));
+            spawned.push(bullet.id());
+        }
+        app.add_systems(Update, fly);
+        let order = |entity: Entity| spawned.iter().position(|&e| e == entity).unwrap();
+        (0..40)
+            .map(|_| {
+                app.update();
+                last_frame::<Contact>(&app)
+                    .iter()
+                    .map(|contact| {
+                        let (a, b) = (order(contact.a), order(contact.b));
+                        (a.min(b), a.max(b))
+                    })
+                    .collect::<BTreeSet<(usize, usize)>>()
+            })
+            .collect::<Vec<_>>()
+    };
+    let unfiltered = run(1, false);
+    // Bullet `i` (spawned after the three ships) was fired by ship `i % 3`.
+    let own =
+        |&(ship, bullet): &(usize, usize)| ship < 3 && bullet >= 3 && (bullet - 3) % 3 == ship;
+    let expected: Vec<BTreeSet<(usize, usize)>> = unfiltered
+        .iter()
+        .map(|frame| frame.iter().copied().filter(|pair| !own(pair)).collect())
+        .collect();
+    let turned_away: usize = unfiltered.iter().map(BTreeSet::len).sum::<usize>()
+        - expected.iter().map(BTreeSet::len).sum::<usize>();
+    assert!(turned_away > 1000, "{turned_away} pairs turned away");
+    for threads in [1, 2] {
+        assert!(run(threads, true) == expected, "{threads} threads");
+    }
+}
+
+#[derive(Component)]
+struct Speed(Vec3);
+
+fn fly(mut bullets: Query<(&mut Transform, &Speed)>) {
+    for (mut transform, speed) in &mut bullets {
+        transform.translation += speed.0;
+    }
+}
