@@ -51,7 +51,7 @@ const MEASURED_FRAMES: usize = 100;
 /// Under callgrind, fewer frames: the counts repeat exactly, so a few say it all.
 const COUNTED_FRAMES: usize = 10;
 /// The scenes measured: how many bullets, and how they differ from the plain rain.
-const SCENES: [(usize, Variant); 15] = [
+const SCENES: [(usize, Variant); 16] = [
     (0, Variant::Empty),
     (1_000, Variant::Plain),
     (10_000, Variant::Plain),
@@ -66,6 +66,7 @@ const SCENES: [(usize, Variant); 15] = [
     (50_000, Variant::Rows),
     (50_000, Variant::FilterUnused),
     (50_000, Variant::FilterOnEnemies),
+    (50_000, Variant::Bodies),
     (1_000_000, Variant::Plain),
 ];
 
@@ -101,6 +102,9 @@ enum Variant {
     /// The same filter asked about every pair: every enemy carries [`FilterPairs`]. It allows
     /// every pair (after looking each entity up), so the contacts are the plain rain's.
     FilterOnEnemies,
+    /// The enemies are the parts of [`BODIES`] bodies (children of a [`CollisionBody`]); the
+    /// bullets belong to none.
+    Bodies,
 }
 
 impl Variant {
@@ -118,6 +122,7 @@ impl Variant {
             Self::Rows => "rain in rows",
             Self::FilterUnused => "rain, filter, none opted in",
             Self::FilterOnEnemies => "rain, filter, enemies opted in",
+            Self::Bodies => "rain, enemies in 16 bodies",
         }
     }
 }
@@ -138,6 +143,9 @@ impl PairFilter for NotBlocked<'_, '_> {
         !(self.blocked.contains(a) || self.blocked.contains(b))
     }
 }
+
+/// [`Variant::Bodies`]: how many bodies the enemies make, four parts each.
+const BODIES: usize = 16;
 
 /// Where [`Variant::FarOutlier`] parks its extra enemy.
 const FAR_AWAY: Vec2 = Vec2::splat(1e7);
@@ -257,6 +265,17 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
     } else {
         ENEMIES
     };
+    let bodies: Vec<Entity> = if variant == Variant::Bodies {
+        (0..BODIES)
+            .map(|_| {
+                world
+                    .spawn((CollisionBody::default(), Transform::default()))
+                    .id()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     for i in 0..enemies {
         let position = Vec2::new(
             (i % 16) as f32 * FIELD.x / 16.0 + 60.0,
@@ -265,6 +284,10 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
         let mut enemy = world.spawn(enemy(position));
         if variant == Variant::FilterOnEnemies {
             enemy.insert(FilterPairs);
+        }
+        if variant == Variant::Bodies {
+            // Placed by their own transforms: each body sits at the origin.
+            enemy.insert(ChildOf(bodies[i % BODIES]));
         }
     }
     if variant == Variant::FarOutlier {
@@ -682,6 +705,7 @@ fn print_table(rows: &[Row]) {
         Variant::Rows,
         Variant::FilterUnused,
         Variant::FilterOnEnemies,
+        Variant::Bodies,
     ] {
         if let (Some(plain), Some(other)) = (plain_50k, one_thread(50_000, variant)) {
             println!(

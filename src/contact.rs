@@ -6,6 +6,7 @@
 use crate::geometry::{Containment, Impact, Points};
 use crate::layers::{CollisionLayers, LayerMask};
 use bevy::ecs::query::{QueryData, QueryFilter};
+use bevy::ecs::traversal::Traversal;
 use bevy::prelude::*;
 
 /// Two colliders overlap this frame, and where their outlines cross.
@@ -58,6 +59,9 @@ pub struct Contact {
     /// `a`'s and `b`'s [`CollisionLayers`] (the default, every layer, for a collider without
     /// the component): for telling the two apart by role, see [`by_layer`](Self::by_layer).
     pub layers: [CollisionLayers; 2],
+    /// `a`'s and `b`'s bodies: the [`CollisionBody`](crate::CollisionBody) each is a part of,
+    /// or the collider itself where it is part of none.
+    pub bodies: [Entity; 2],
 }
 
 /// Every field but the points is `Copy`; the points are copied in one go, not pushed one by
@@ -121,6 +125,18 @@ impl Contact {
         role: &Query<'_, '_, D, F>,
     ) -> Option<(Entity, Entity)> {
         pick(self.a, self.b, role)
+    }
+
+    /// The body of `entity`, one of the two colliders (see [`bodies`](Self::bodies)); `None`
+    /// if `entity` is neither.
+    pub fn body_of(&self, entity: Entity) -> Option<Entity> {
+        if entity == self.a {
+            Some(self.bodies[0])
+        } else if entity == self.b {
+            Some(self.bodies[1])
+        } else {
+            None
+        }
     }
 
     /// Whether `entity` is one of the two.
@@ -209,11 +225,18 @@ impl Contact {
 /// has despawned it for every later trigger of the run, and a trigger on an entity despawned so
 /// is dropped.
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[entity_event(propagate = PartToBody, auto_propagate)]
 pub struct ContactStarted {
-    /// The entity the event is about (the observed one, for observers).
+    /// The entity the event is about (the observed one, for observers: on a body, the body
+    /// its part's event reached).
     pub entity: Entity,
     /// The other collider of the pair.
     pub other: Entity,
+    /// The body of the collider the event was triggered on (see
+    /// [`CollisionBody`](crate::CollisionBody)): that collider itself, unless it is a part.
+    pub body: Entity,
+    /// The body of `other`.
+    pub other_body: Entity,
 }
 
 impl ContactStarted {
@@ -244,11 +267,49 @@ impl ContactStarted {
 /// in the plugin's schedule (`PostUpdate` by default), in the same order as
 /// [`ContactStarted`].
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[entity_event(propagate = PartToBody, auto_propagate)]
 pub struct ContactEnded {
-    /// The entity the event is about (the observed one, for observers).
+    /// The entity the event is about (the observed one, for observers: on a body, the body
+    /// its part's event reached).
     pub entity: Entity,
     /// The other collider of the pair.
     pub other: Entity,
+    /// The body of the collider the event was triggered on (see
+    /// [`CollisionBody`](crate::CollisionBody)): that collider itself, unless it is a part.
+    pub body: Entity,
+    /// The body of `other`.
+    pub other_body: Entity,
+}
+
+/// The way [`ContactStarted`] and [`ContactEnded`] travel as entity events: from a part up
+/// along [`ChildOf`] to its body, the body included, and no further. The event of a collider
+/// that is its own body goes nowhere else.
+#[derive(QueryData)]
+pub struct PartToBody {
+    entity: Entity,
+    child_of: Option<&'static ChildOf>,
+}
+
+impl Traversal<ContactStarted> for PartToBody {
+    fn traverse(item: Self::Item<'_, '_>, event: &ContactStarted) -> Option<Entity> {
+        item.towards(event.body)
+    }
+}
+
+impl Traversal<ContactEnded> for PartToBody {
+    fn traverse(item: Self::Item<'_, '_>, event: &ContactEnded) -> Option<Entity> {
+        item.towards(event.body)
+    }
+}
+
+impl PartToBodyItem<'_, '_> {
+    /// The next entity on the way up to `body`: none once there.
+    fn towards(&self, body: Entity) -> Option<Entity> {
+        (self.entity != body)
+            .then_some(self.child_of)
+            .flatten()
+            .map(ChildOf::parent)
+    }
 }
 
 impl ContactEnded {
@@ -301,6 +362,7 @@ pub(crate) mod fixtures {
             containment: Containment::Neither,
             impact: None,
             layers: [CollisionLayers::ALL; 2],
+            bodies: [entity(a), entity(b)],
         }
     }
 }

@@ -234,6 +234,7 @@ mod tests {
                 normal: Vec2::NEG_X,
             }),
             layers: [CollisionLayers::ALL; 2],
+            bodies: [entities[0], entities[1]],
         }]];
         contacts.replace(&mut current);
         (bodies, contacts)

@@ -125,9 +125,10 @@
 //! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule; [`PairFilterPlugin`] adds a game's [`PairFilter`] to it |
 //! | `debug`, `diagnostics` | the gizmo drawing plugin (feature `debug-draw`) and the diagnostics plugin (feature `diagnostics`): read what the pipeline placed and found |
 //! | `pipeline` | the stages, private: `prepare`, `find_contacts` (which owns the split of the broad phase's search and the narrow phase's tests), `events`, each owning its resource and system |
-//! | `settings`, `collider`, `layers`, `swept`, `filter`, `contact`, `contacts` | the public types: tuning, components, pair filters, events, the contacts resource |
+//! | `settings`, `collider`, `body`, `layers`, `swept`, `filter`, `contact`, `contacts` | the public types: tuning, components, bodies, pair filters, events, the contacts resource |
 //! | [`geometry`] | pure 2D geometry, one file per shape pair, usable on its own |
 
+mod body;
 mod collider;
 mod contact;
 mod contacts;
@@ -144,8 +145,9 @@ mod query;
 mod settings;
 mod swept;
 
+pub use body::CollisionBody;
 pub use collider::{CircleCollider, ColliderError, PolygonCollider, SegmentCollider};
-pub use contact::{Contact, ContactEnded, ContactStarted};
+pub use contact::{Contact, ContactEnded, ContactStarted, PartToBody};
 pub use contacts::{CollidingEntities, Contacts};
 pub use filter::{FilterPairs, PairFilter};
 pub use layers::{ColliderDisabled, CollisionLayers, LayerMask};
@@ -158,10 +160,10 @@ pub use swept::Swept;
 pub mod prelude {
     pub use crate::geometry::{Containment, Impact};
     pub use crate::{
-        CircleCollider, ColliderDisabled, ColliderError, CollidingEntities, CollisionLayers,
-        CollisionPlugin, CollisionSettings, CollisionSystems, Contact, ContactEnded,
-        ContactStarted, Contacts, FilterPairs, LayerMask, NearestCollider, PairFilter,
-        PairFilterPlugin, PolygonCollider, RayCastHit, SegmentCollider, ShapeCastHit, SpatialQuery,
-        SpatialQueryFilter, Swept,
+        CircleCollider, ColliderDisabled, ColliderError, CollidingEntities, CollisionBody,
+        CollisionLayers, CollisionPlugin, CollisionSettings, CollisionSystems, Contact,
+        ContactEnded, ContactStarted, Contacts, FilterPairs, LayerMask, NearestCollider,
+        PairFilter, PairFilterPlugin, PolygonCollider, RayCastHit, SegmentCollider, ShapeCastHit,
+        SpatialQuery, SpatialQueryFilter, Swept,
     };
 }

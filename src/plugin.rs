@@ -1,5 +1,6 @@
 //! [`CollisionPlugin`] and its system sets: wires the pipeline into a schedule.
 
+use crate::body::CollisionBody;
 use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
 use crate::contact::{Contact, ContactEnded, ContactStarted};
 use crate::contacts::{CollidingEntities, Contacts};
@@ -149,6 +150,7 @@ impl Plugin for CollisionPlugin {
             .register_type::<ColliderDisabled>()
             .register_type::<Swept>()
             .register_type::<FilterPairs>()
+            .register_type::<CollisionBody>()
             .register_type::<CollidingEntities>()
             .register_type::<CollisionSettings>()
             .configure_sets(

@@ -19,6 +19,7 @@ macro_rules! example {
     };
 }
 
+example!(body, "../examples/body.rs");
 example!(debug_draw, "../examples/debug_draw.rs");
 example!(filter, "../examples/filter.rs");
 example!(fixed_step, "../examples/fixed_step.rs");
@@ -283,4 +284,84 @@ fn filter_lets_bullets_through_their_own_ship() {
     seen.sort_unstable();
     expected.sort_unstable();
     assert_eq!(seen, expected);
+}
+
+/// The boss's one observer sees every part's hits: each bullet stops at the first part its
+/// column meets, as worked out here in f64, and no contact joins two parts of the boss.
+#[test]
+fn body_sees_each_hit_on_the_part_first_met() {
+    use body::{
+        BOSS_AT, BULLET_RADIUS, BULLET_SPEED, CORE_RADIUS, Hits, PLATE_OFFSET, PLATE_SIZE,
+        ROW_EVERY, ROW_X, ROW_Y,
+    };
+    let frames = 240;
+    let mut app = run(body::example, 0);
+    let mut contacts_between_parts = 0;
+    for _ in 0..frames {
+        app.update();
+        let world = app.world_mut();
+        let mut parts = world.query::<&body::Part>();
+        let contacts = world.resource::<Messages<Contact>>();
+        let mut reader = contacts.get_cursor();
+        for contact in reader.read(contacts) {
+            if parts.get(world, contact.a).is_ok() && parts.get(world, contact.b).is_ok() {
+                contacts_between_parts += 1;
+            }
+        }
+    }
+    assert_eq!(contacts_between_parts, 0);
+    // Where each column's bullet centre is when it first touches each part, in f64.
+    let radius = f64::from(BULLET_RADIUS);
+    let first_touch = |x: f64| -> Option<(f64, bool)> {
+        let (core_x, core_y) = (f64::from(BOSS_AT.x), f64::from(BOSS_AT.y));
+        let reach = f64::from(CORE_RADIUS) + radius;
+        let core = ((x - core_x).abs() < reach)
+            .then(|| (core_y - (reach * reach - (x - core_x).powi(2)).sqrt(), true));
+        let plates = [-1.0, 1.0].map(|side| {
+            let centre_x = f64::from(BOSS_AT.x + side * PLATE_OFFSET.x);
+            let bottom = f64::from(BOSS_AT.y + PLATE_OFFSET.y - PLATE_SIZE.y / 2.0);
+            let aside = ((x - centre_x).abs() - f64::from(PLATE_SIZE.x) / 2.0).max(0.0);
+            (aside < radius).then(|| (bottom - (radius * radius - aside * aside).sqrt(), false))
+        });
+        let mut touches: Vec<(f64, bool)> = plates.into_iter().flatten().chain(core).collect();
+        touches.sort_by(|p, q| p.0.total_cmp(&q.0));
+        if let [first, second, ..] = touches[..] {
+            assert!(
+                second.0 - first.0 > f64::from(BULLET_SPEED),
+                "column {x}: too close to call"
+            );
+        }
+        touches.first().copied()
+    };
+    let touches: Vec<(f64, bool)> = ROW_X
+        .iter()
+        .filter_map(|&x| first_touch(f64::from(x)))
+        .collect();
+    let weak_point = touches.iter().filter(|touch| touch.1).count();
+    let armour = touches.len() - weak_point;
+    // The rows whose every bullet has met the boss, rising from the frame after the one they
+    // were fired in; the bullets of the others have met nothing yet.
+    let frames_to = |y: f64| (y - f64::from(ROW_Y)) / f64::from(BULLET_SPEED) + 1.0;
+    let highest = touches.iter().map(|touch| touch.0).fold(f64::MIN, f64::max);
+    let lowest = touches.iter().map(|touch| touch.0).fold(f64::MAX, f64::min);
+    let rows = (0..frames)
+        .step_by(ROW_EVERY as usize)
+        .filter(|&fired| {
+            let (met_all, met_none) = (
+                f64::from(fired) + frames_to(highest) + 1.0 < f64::from(frames),
+                f64::from(fired) + frames_to(lowest) - 1.0 > f64::from(frames),
+            );
+            assert!(
+                met_all || met_none,
+                "the row fired at frame {fired} is too close to call"
+            );
+            met_all
+        })
+        .count();
+    assert!(weak_point > 0 && armour > 0 && rows >= 4);
+    let hits = app.world().resource::<Hits>();
+    assert_eq!(
+        (hits.weak_point, hits.armour),
+        (weak_point * rows, armour * rows)
+    );
 }

@@ -6,6 +6,7 @@
 
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
+use super::parts::{BodyTree, Parts};
 use crate::contact::{Contact, ContactEnded, ContactStarted};
 use crate::contacts::{CollidingEntities, Contacts};
 use crate::settings::CollisionSettings;
@@ -74,12 +75,12 @@ impl Watchers<'_, '_> {
 }
 
 /// How a pair's contact changed between two frames.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Change {
-    /// The pair `(a, b)` overlaps now and did not before.
-    Started(Entity, Entity),
-    /// The pair `(a, b)` overlapped before and does not now.
-    Ended(Entity, Entity),
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Change<'a> {
+    /// The pair overlaps now (this contact) and did not before.
+    Started(&'a Contact),
+    /// The pair overlapped before (this contact) and does not now.
+    Ended(&'a Contact),
 }
 
 /// Calls `visit` for every pair in one frame's contacts but not the other's, in `(a, b)`
@@ -87,7 +88,7 @@ enum Change {
 fn diff<'a>(
     previous: impl IntoIterator<Item = &'a Contact>,
     current: impl IntoIterator<Item = &'a Contact>,
-    mut visit: impl FnMut(Change),
+    mut visit: impl FnMut(Change<'a>),
 ) {
     let (mut old, mut new) = (
         previous.into_iter().peekable(),
@@ -106,13 +107,43 @@ fn diff<'a>(
                 new.next();
             }
             Ordering::Less => {
-                let ended = old.next().expect("peeked");
-                visit(Change::Ended(ended.a, ended.b));
+                visit(Change::Ended(old.next().expect("peeked")));
             }
             Ordering::Greater => {
-                let started = new.next().expect("peeked");
-                visit(Change::Started(started.a, started.b));
+                visit(Change::Started(new.next().expect("peeked")));
             }
+        }
+    }
+}
+
+/// The contact entity events, as [`trigger_if_spawned`] triggers them.
+trait ContactEvent: EntityEvent + Send + 'static {
+    /// The body of the collider the event is triggered on.
+    fn body(&self) -> Entity;
+    /// The same event, triggered on its body instead.
+    fn on_body(self) -> Self;
+}
+
+impl ContactEvent for ContactStarted {
+    fn body(&self) -> Entity {
+        self.body
+    }
+    fn on_body(self) -> Self {
+        Self {
+            entity: self.body,
+            ..self
+        }
+    }
+}
+
+impl ContactEvent for ContactEnded {
+    fn body(&self) -> Entity {
+        self.body
+    }
+    fn on_body(self) -> Self {
+        Self {
+            entity: self.body,
+            ..self
         }
     }
 }
@@ -120,15 +151,18 @@ fn diff<'a>(
 /// A command that triggers `event` on its entity if the entity still exists when the command is
 /// applied: an observer of an earlier trigger of the same run may have despawned it (a mine
 /// that removes what touched it), and an entity event on a despawned entity would hand its
-/// observers an entity that their commands cannot reach.
+/// observers an entity that their commands cannot reach. A despawned part's event goes to its
+/// body instead, if that still exists.
 fn trigger_if_spawned<E>(event: E) -> impl FnOnce(&mut World) + Send + 'static
 where
-    E: EntityEvent + Send + 'static,
+    E: ContactEvent,
     for<'a> E::Trigger<'a>: Default,
 {
     move |world: &mut World| {
         if world.get_entity(event.event_target()).is_ok() {
             world.trigger(event);
+        } else if event.body() != event.event_target() && world.get_entity(event.body()).is_ok() {
+            world.trigger(event.on_body());
         }
     }
 }
@@ -146,6 +180,7 @@ pub(crate) struct ChangeWriters<'w, 's> {
     ended: MessageWriter<'w, ContactEnded>,
     colliding: CollidingSets<'w, 's>,
     watchers: Watchers<'w, 's>,
+    tree: BodyTree<'w, 's>,
     commands: Commands<'w, 's>,
 }
 
@@ -158,6 +193,7 @@ impl ChangeWriters<'_, '_> {
             ended,
             colliding,
             watchers,
+            tree,
             commands,
         } = self;
         // Looked up on the first change only: most runs start and end nothing.
@@ -166,34 +202,69 @@ impl ChangeWriters<'_, '_> {
         // Looking an entity up costs a cache miss: none at all when no entity could be found.
         let any_observed = !watchers.observed.is_empty();
         let any_sets = !colliding.is_empty();
+        // Whether an observer could see an event of collider `entity`: one of it, or of an
+        // entity on the way up to its body (where a part's events travel), or of the body
+        // (which gets the event of a despawned part).
+        let watched = |entity: Entity, body: Entity| {
+            if entity == body {
+                watchers.watch(any_observed, entity)
+            } else {
+                any_observed
+                    && (watchers.watch(any_observed, body)
+                        || Parts::way_up(tree, entity, body)
+                            .any(|on_the_way| watchers.watch(any_observed, on_the_way)))
+            }
+        };
         diff(
             previous.iter().flatten(),
             current.iter().flatten(),
             |change| match change {
-                Change::Started(a, b) => {
+                Change::Started(contact) => {
+                    let [a, b] = [contact.a, contact.b];
+                    let [body_a, body_b] = contact.bodies;
                     started.write(ContactStarted {
                         entity: a,
                         other: b,
+                        body: body_a,
+                        other_body: body_b,
                     });
                     let everywhere = everywhere().started;
-                    for (entity, other) in [(a, b), (b, a)] {
-                        if everywhere || watchers.watch(any_observed, entity) {
-                            commands.queue(trigger_if_spawned(ContactStarted { entity, other }));
+                    for (entity, other, body, other_body) in
+                        [(a, b, body_a, body_b), (b, a, body_b, body_a)]
+                    {
+                        if everywhere || watched(entity, body) {
+                            commands.queue(trigger_if_spawned(ContactStarted {
+                                entity,
+                                other,
+                                body,
+                                other_body,
+                            }));
                         }
                         if any_sets && let Ok(mut set) = colliding.get_mut(entity) {
                             set.insert(other);
                         }
                     }
                 }
-                Change::Ended(a, b) => {
+                Change::Ended(contact) => {
+                    let [a, b] = [contact.a, contact.b];
+                    let [body_a, body_b] = contact.bodies;
                     ended.write(ContactEnded {
                         entity: a,
                         other: b,
+                        body: body_a,
+                        other_body: body_b,
                     });
                     let everywhere = everywhere().ended;
-                    for (entity, other) in [(a, b), (b, a)] {
-                        if everywhere || watchers.watch(any_observed, entity) {
-                            commands.queue(trigger_if_spawned(ContactEnded { entity, other }));
+                    for (entity, other, body, other_body) in
+                        [(a, b, body_a, body_b), (b, a, body_b, body_a)]
+                    {
+                        if everywhere || watched(entity, body) {
+                            commands.queue(trigger_if_spawned(ContactEnded {
+                                entity,
+                                other,
+                                body,
+                                other_body,
+                            }));
                         }
                         if any_sets && let Ok(mut set) = colliding.get_mut(entity) {
                             set.remove(other);
@@ -239,8 +310,13 @@ pub(crate) fn write_contact_events(
     mut contacts: ResMut<Contacts>,
     mut contact_writer: MessageWriter<Contact>,
     mut changes: ChangeWriters,
+    mut parts: Local<Parts>,
     settings: Res<CollisionSettings>,
 ) {
+    // Only while any `CollisionBody` exists: each contact is given its bodies.
+    if parts.find(&changes.tree) {
+        parts.assign(&mut narrow_phase.contacts);
+    }
     // This frame's contacts become current; last frame's are diffed, then their room reused.
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);
@@ -272,10 +348,21 @@ mod tests {
         pairs.iter().map(|&(a, b)| contact(a, b)).collect()
     }
 
-    fn changes(previous: &[(u32, u32)], current: &[(u32, u32)]) -> Vec<Change> {
+    /// How a pair changed, by its entities.
+    #[derive(Debug, PartialEq)]
+    enum Pair {
+        Started(Entity, Entity),
+        Ended(Entity, Entity),
+    }
+
+    fn changes(previous: &[(u32, u32)], current: &[(u32, u32)]) -> Vec<Pair> {
         let mut changes = Vec::new();
-        diff(&contacts(previous), &contacts(current), |change| {
-            changes.push(change)
+        let (previous, current) = (contacts(previous), contacts(current));
+        diff(&previous, &current, |change| {
+            changes.push(match change {
+                Change::Started(contact) => Pair::Started(contact.a, contact.b),
+                Change::Ended(contact) => Pair::Ended(contact.a, contact.b),
+            })
         });
         changes
     }
@@ -287,7 +374,7 @@ mod tests {
 
     #[test]
     fn starts_and_ends_come_in_pair_order() {
-        use Change::{Ended, Started};
+        use Pair::{Ended, Started};
         let (e1, e2, e3, e4, e5) = (entity(1), entity(2), entity(3), entity(4), entity(5));
         assert_eq!(
             changes(&[(1, 2), (1, 5), (3, 4)], &[(1, 3), (1, 5), (4, 5)]),
@@ -303,7 +390,7 @@ mod tests {
     #[test]
     fn an_empty_frame_ends_everything() {
         let (e1, e2) = (entity(1), entity(2));
-        assert_eq!(changes(&[(1, 2)], &[]), [Change::Ended(e1, e2)]);
-        assert_eq!(changes(&[], &[(1, 2)]), [Change::Started(e1, e2)]);
+        assert_eq!(changes(&[(1, 2)], &[]), [Pair::Ended(e1, e2)]);
+        assert_eq!(changes(&[], &[(1, 2)]), [Pair::Started(e1, e2)]);
     }
 }

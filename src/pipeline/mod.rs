@@ -20,6 +20,7 @@ mod events;
 mod find_contacts;
 mod narrow_phase;
 mod parallel;
+mod parts;
 mod prepare;
 pub(crate) mod spatial_index;
 

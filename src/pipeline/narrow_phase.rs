@@ -259,13 +259,16 @@ fn test_pair(
         (None, Some(impact)) => (Points::from_slice(&[impact.point]), Containment::Neither),
         (None, None) => return None,
     };
+    let (a, b) = (bodies.entities[first], bodies.entities[second]);
     Some(Contact {
-        a: bodies.entities[first],
-        b: bodies.entities[second],
+        a,
+        b,
         points,
         containment,
         impact,
         layers: [bodies.layers[first], bodies.layers[second]],
+        // Each its own body, until the events stage finds the parts of bodies.
+        bodies: [a, b],
     })
 }
 
@@ -288,6 +291,7 @@ mod tests {
             containment: Containment::Coincident,
             impact: None,
             layers: [CollisionLayers::ALL; 2],
+            bodies: [a, b],
         }
     }
 

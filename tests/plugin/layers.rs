@@ -99,7 +99,9 @@ fn disabling_a_collider_ends_its_contacts_and_enabling_restarts_them() {
         last_frame::<ContactEnded>(&app),
         vec![ContactEnded {
             entity: a.min(enemy),
-            other: a.max(enemy)
+            other: a.max(enemy),
+            body: a.min(enemy),
+            other_body: a.max(enemy),
         }]
     );
 

@@ -26,7 +26,9 @@ fn started_once_contact_every_frame_ended_once() {
         last_frame::<ContactStarted>(&app),
         vec![ContactStarted {
             entity: a.min(b),
-            other: a.max(b)
+            other: a.max(b),
+            body: a.min(b),
+            other_body: a.max(b),
         }]
     );
     assert!(contact_between(&app, a, b).is_some());
@@ -45,7 +47,9 @@ fn started_once_contact_every_frame_ended_once() {
         last_frame::<ContactEnded>(&app),
         vec![ContactEnded {
             entity: a.min(b),
-            other: a.max(b)
+            other: a.max(b),
+            body: a.min(b),
+            other_body: a.max(b),
         }]
     );
     app.update();
@@ -81,7 +85,9 @@ fn despawning_either_side_ends_the_contact() {
             last_frame::<ContactEnded>(&app),
             vec![ContactEnded {
                 entity: a.min(b),
-                other: a.max(b)
+                other: a.max(b),
+                body: a.min(b),
+                other_body: a.max(b),
             }]
         );
         assert!(app.world().resource::<Contacts>().is_empty());

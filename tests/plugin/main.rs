@@ -4,6 +4,7 @@
 //! One test binary (linking Bevy once), one module per concern.
 
 mod bad_input;
+mod bodies;
 mod common;
 mod debug;
 mod determinism;

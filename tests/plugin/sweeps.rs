@@ -141,7 +141,9 @@ fn passing_through_starts_then_ends_the_next_frame() {
         last_frame::<ContactStarted>(&app),
         [ContactStarted {
             entity: key.0,
-            other: key.1
+            other: key.1,
+            body: key.0,
+            other_body: key.1,
         }]
     );
     app.update();
@@ -150,7 +152,9 @@ fn passing_through_starts_then_ends_the_next_frame() {
         last_frame::<ContactEnded>(&app),
         [ContactEnded {
             entity: key.0,
-            other: key.1
+            other: key.1,
+            body: key.0,
+            other_body: key.1,
         }]
     );
 }

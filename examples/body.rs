@@ -1,0 +1,144 @@
+//! Multi-part bodies: a boss made of a weak point and two armour plates, one observer for all.
+//!
+//! The boss entity is a `CollisionBody`; its colliders are on its children. A part's
+//! `ContactStarted` travels up to the boss, so one observer on the boss sees every hit, and
+//! `original_event_target` says which part was hit. The plates overlap the weak point, yet
+//! two parts of one body never make a contact. Rows of bullets rise into the boss; each stops
+//! at the first part it meets.
+//!
+//! ```sh
+//! cargo run --example body                 # a window
+//! cargo run --example body -- --headless   # 240 frames, then what happened
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+const FRAMES: u32 = 240;
+/// Where the boss is.
+pub const BOSS_AT: Vec2 = Vec2::new(0.0, 100.0);
+/// The weak point: a circle at the boss's centre.
+pub const CORE_RADIUS: f32 = 20.0;
+/// The armour plates: rectangles either side, lower, overlapping the weak point.
+pub const PLATE_SIZE: Vec2 = Vec2::new(40.0, 20.0);
+/// The right plate's centre from the boss's (the left one's is its mirror image).
+pub const PLATE_OFFSET: Vec2 = Vec2::new(28.0, -20.0);
+/// A row of bullets: their x, rising from [`ROW_Y`].
+pub const ROW_X: [f32; 13] = [
+    -60.0, -50.0, -40.0, -30.0, -20.0, -10.0, 0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0,
+];
+/// Where the rows start.
+pub const ROW_Y: f32 = -300.0;
+/// Frames between two rows; the first is fired on the first frame.
+pub const ROW_EVERY: u32 = 40;
+/// The bullets' radius.
+pub const BULLET_RADIUS: f32 = 3.0;
+/// How far a bullet rises each frame.
+pub const BULLET_SPEED: f32 = 5.0;
+
+/// Which part of the boss is which.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The circle at the centre.
+    WeakPoint,
+    /// A plate either side.
+    Armour,
+}
+
+/// What the boss's observer counted.
+#[derive(Resource, Default)]
+pub struct Hits {
+    /// Bullets stopped by the weak point.
+    pub weak_point: usize,
+    /// Bullets stopped by a plate.
+    pub armour: usize,
+}
+
+#[derive(Component)]
+struct Bullet;
+
+fn main() {
+    let mode = support::mode(FRAMES);
+    let mut app = support::app(&mode, "body: a boss of three parts");
+    example(&mut app);
+    support::run(app, mode, |world| {
+        let hits = world.resource::<Hits>();
+        println!(
+            "the boss took {} hits on its weak point and {} on its armour",
+            hits.weak_point, hits.armour
+        );
+    });
+}
+
+/// The example, on a window's app or a headless one.
+pub fn example(app: &mut App) {
+    app.add_plugins(CollisionPlugin::default())
+        .init_resource::<Hits>()
+        .add_systems(Startup, spawn_boss)
+        .add_systems(Update, (fire, rise));
+}
+
+fn spawn_boss(mut commands: Commands) {
+    commands
+        .spawn((
+            CollisionBody::default(),
+            Transform::from_translation(BOSS_AT.extend(0.0)),
+        ))
+        .with_children(|boss| {
+            boss.spawn((
+                Part::WeakPoint,
+                CircleCollider::new(CORE_RADIUS),
+                Transform::default(),
+            ));
+            for side in [-1.0, 1.0] {
+                let offset = PLATE_OFFSET * Vec2::new(side, 1.0);
+                boss.spawn((
+                    Part::Armour,
+                    PolygonCollider::rectangle(PLATE_SIZE.x, PLATE_SIZE.y),
+                    Transform::from_translation(offset.extend(0.0)),
+                ));
+            }
+        })
+        // One observer for every part: the hit part is where the event started.
+        .observe(
+            |hit: On<ContactStarted>,
+             parts: Query<&Part>,
+             bullets: Query<(), With<Bullet>>,
+             mut hits: ResMut<Hits>,
+             mut commands: Commands| {
+                // A bullet that meets two parts at once stops at the first.
+                if !bullets.contains(hit.other) {
+                    return;
+                }
+                match parts.get(hit.original_event_target()) {
+                    Ok(Part::WeakPoint) => hits.weak_point += 1,
+                    Ok(Part::Armour) => hits.armour += 1,
+                    Err(_) => return,
+                }
+                commands.entity(hit.other).despawn();
+            },
+        );
+}
+
+/// Every [`ROW_EVERY`] frames, a row of bullets at the bottom.
+fn fire(mut commands: Commands, mut frame: Local<u32>) {
+    if frame.is_multiple_of(ROW_EVERY) {
+        for x in ROW_X {
+            commands.spawn((
+                Bullet,
+                CircleCollider::new(BULLET_RADIUS),
+                Transform::from_xyz(x, ROW_Y, 0.0),
+            ));
+        }
+    }
+    *frame += 1;
+}
+
+fn rise(mut bullets: Query<&mut Transform, With<Bullet>>) {
+    for mut transform in &mut bullets {
+        transform.translation.y += BULLET_SPEED;
+    }
+}

@@ -1,0 +1,48 @@
+//! [`CollisionBody`]: one entity made of several colliders.
+
+use bevy::prelude::*;
+
+/// Makes an entity a **body** whose parts are the colliders on it and on its descendants (along
+/// [`ChildOf`]): a boss with armour and a weak point, a ship with its shield, a character's
+/// hurtbox and hitbox. A collider belongs to the nearest body among itself and its ancestors;
+/// one under no body is a body of its own.
+///
+/// - [`Contact::bodies`](crate::Contact::bodies) and the `body` and `other_body` fields of
+///   [`ContactStarted`](crate::ContactStarted) and [`ContactEnded`](crate::ContactEnded) name
+///   each collider's body.
+/// - The entity events of a part travel up along [`ChildOf`] to its body, which its observers
+///   see: `On::event_target` is the body there, and `On::original_event_target` the part.
+///   When the part was despawned, the body still receives the part's
+///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself.
+/// - Two parts of one body overlapping are no contact, unless
+///   [`contacts_between_parts`](Self::contacts_between_parts) asks for them.
+///
+/// Colliders under no body pay nothing for this; while any body exists, each contact costs a
+/// look in a table of the bodies' parts.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// fn spawn_boss(mut commands: Commands) {
+///     commands
+///         .spawn((CollisionBody::default(), Transform::default()))
+///         .with_children(|boss| {
+///             boss.spawn((CircleCollider::new(12.0), Transform::default()));
+///             boss.spawn((
+///                 PolygonCollider::rectangle(40.0, 8.0),
+///                 Transform::from_xyz(0.0, -20.0, 0.0),
+///             ));
+///         })
+///         .observe(|hit: On<ContactStarted>| {
+///             info!("{} hit the boss's part {}", hit.other, hit.original_event_target());
+///         });
+/// }
+/// # bevy::ecs::system::assert_is_system(spawn_boss);
+/// ```
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Component, Clone, Debug, Default, PartialEq)]
+pub struct CollisionBody {
+    /// Whether two parts of this body that overlap make a contact. Off by default: the parts
+    /// of one body usually overlap by design.
+    pub contacts_between_parts: bool,
+}

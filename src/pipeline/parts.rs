@@ -1,0 +1,129 @@
+//! The parts of bodies: which collider belongs to which [`CollisionBody`], found once a run
+//! while any body exists, and given to the contacts before they become events.
+
+use crate::body::CollisionBody;
+use crate::contact::Contact;
+use bevy::ecs::entity::EntityHashMap;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+/// The hierarchy the parts are found in.
+#[derive(SystemParam)]
+pub(crate) struct BodyTree<'w, 's> {
+    bodies: Query<'w, 's, (Entity, &'static CollisionBody)>,
+    children: Query<'w, 's, &'static Children>,
+    parents: Query<'w, 's, &'static ChildOf>,
+}
+
+/// The body a part belongs to.
+#[derive(Clone, Copy)]
+struct PartOf {
+    body: Entity,
+    /// Whether the body asks for contacts between its parts.
+    contacts_between_parts: bool,
+}
+
+/// Each part's body: every entity at or under a [`CollisionBody`], down to the next body.
+/// Kept from run to run for its room.
+#[derive(Default)]
+pub(crate) struct Parts {
+    /// One bit per entity index: set for the indices of parts, a quick "no" for the others
+    /// (most colliders, in a game of many bullets and a few bodies).
+    marked: Vec<u64>,
+    body_of: EntityHashMap<PartOf>,
+}
+
+impl Parts {
+    /// Finds every body's parts in `tree`; `false` when there is no body (then nothing is
+    /// looked at, and no contact changes).
+    pub(crate) fn find(&mut self, tree: &BodyTree) -> bool {
+        for &part in self.body_of.keys() {
+            self.marked[part.index_u32() as usize / 64] = 0;
+        }
+        self.body_of.clear();
+        if tree.bodies.is_empty() {
+            return false;
+        }
+        let mut below = Vec::new();
+        for (body, settings) in &tree.bodies {
+            let part = PartOf {
+                body,
+                contacts_between_parts: settings.contacts_between_parts,
+            };
+            below.clear();
+            below.push(body);
+            while let Some(entity) = below.pop() {
+                // A body under this one holds its own parts.
+                if entity != body && tree.bodies.contains(entity) {
+                    continue;
+                }
+                self.mark(entity, part);
+                if let Ok(children) = tree.children.get(entity) {
+                    below.extend(children.iter());
+                }
+            }
+        }
+        true
+    }
+
+    fn mark(&mut self, entity: Entity, part: PartOf) {
+        let index = entity.index_u32() as usize;
+        if index / 64 >= self.marked.len() {
+            self.marked.resize(index / 64 + 1, 0);
+        }
+        self.marked[index / 64] |= 1 << (index % 64);
+        self.body_of.insert(entity, part);
+    }
+
+    /// The body of collider `entity`: itself, unless it is a part.
+    fn part_of(&self, entity: Entity) -> Option<PartOf> {
+        let index = entity.index_u32() as usize;
+        let marked = self
+            .marked
+            .get(index / 64)
+            .is_some_and(|bits| bits & (1 << (index % 64)) != 0);
+        if marked {
+            self.body_of.get(&entity).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Gives each contact of `lists` its bodies, and leaves out the contacts between two parts
+    /// of one body that does not ask for them.
+    pub(crate) fn assign(&self, lists: &mut [Vec<Contact>]) {
+        for list in lists {
+            list.retain_mut(|contact| {
+                let (a, b) = (self.part_of(contact.a), self.part_of(contact.b));
+                if let (Some(a), Some(b)) = (a, b)
+                    && a.body == b.body
+                    && !a.contacts_between_parts
+                {
+                    return false;
+                }
+                contact.bodies = [
+                    a.map_or(contact.a, |part| part.body),
+                    b.map_or(contact.b, |part| part.body),
+                ];
+                true
+            });
+        }
+    }
+
+    /// The entities from part `entity` up to its `body`, both included, along [`ChildOf`]:
+    /// where its entity events travel.
+    pub(crate) fn way_up<'a>(
+        tree: &'a BodyTree,
+        entity: Entity,
+        body: Entity,
+    ) -> impl Iterator<Item = Entity> + 'a {
+        let mut next = Some(entity);
+        core::iter::from_fn(move || {
+            let current = next?;
+            next = (current != body)
+                .then(|| tree.parents.get(current).ok().map(ChildOf::parent))
+                .flatten();
+            Some(current)
+        })
+    }
+}

@@ -1,0 +1,312 @@
+//! Multi-part bodies: colliders on the children of a [`CollisionBody`] are its parts. Their
+//! contacts name the body, their entity events reach the body's observers, and two parts of one
+//! body do not meet unless the body asks.
+
+use crate::common::{app, app_with_threads, contact_between, last_frame};
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+/// What an observer saw: `(event target, original target, other, body, other body, started)`.
+#[derive(Resource, Default)]
+struct Seen(Vec<(Entity, Entity, Entity, Entity, Entity, bool)>);
+
+fn seen(app: &App) -> Vec<(Entity, Entity, Entity, Entity, Entity, bool)> {
+    app.world().resource::<Seen>().0.clone()
+}
+
+fn record_started(hit: On<ContactStarted>, mut seen: ResMut<Seen>) {
+    let original = hit.original_event_target();
+    seen.0.push((
+        hit.entity,
+        original,
+        hit.other,
+        hit.body,
+        hit.other_body,
+        true,
+    ));
+}
+
+fn record_ended(end: On<ContactEnded>, mut seen: ResMut<Seen>) {
+    let original = end.original_event_target();
+    seen.0.push((
+        end.entity,
+        original,
+        end.other,
+        end.body,
+        end.other_body,
+        false,
+    ));
+}
+
+/// A boss at the origin: a core circle of radius 10 and, overlapping it, a plate below; the
+/// boss's observer records what it sees.
+struct Boss {
+    body: Entity,
+    core: Entity,
+    plate: Entity,
+}
+
+fn spawn_boss(app: &mut App, settings: CollisionBody) -> Boss {
+    app.init_resource::<Seen>();
+    let world = app.world_mut();
+    let body = world.spawn((settings, Transform::default())).id();
+    let core = world
+        .spawn((
+            CircleCollider::new(10.0),
+            Transform::default(),
+            ChildOf(body),
+        ))
+        .id();
+    let plate = world
+        .spawn((
+            PolygonCollider::rectangle(40.0, 8.0),
+            Transform::from_xyz(0.0, -12.0, 0.0),
+            ChildOf(body),
+        ))
+        .id();
+    world
+        .entity_mut(body)
+        .observe(record_started)
+        .observe(record_ended);
+    Boss { body, core, plate }
+}
+
+fn bullet(app: &mut App, at: Vec2) -> Entity {
+    app.world_mut()
+        .spawn((
+            CircleCollider::new(2.0),
+            Transform::from_translation(at.extend(0.0)),
+        ))
+        .id()
+}
+
+#[test]
+fn the_body_sees_its_parts_hits_and_contacts_name_the_body() {
+    let mut app = app();
+    let boss = spawn_boss(&mut app, CollisionBody::default());
+    // On the plate's far end, clear of the core.
+    let shot = bullet(&mut app, Vec2::new(18.0, -12.0));
+    app.update();
+    assert_eq!(
+        seen(&app),
+        [(boss.body, boss.plate, shot, boss.body, shot, true)]
+    );
+    let contact = contact_between(&app, boss.plate, shot).expect("the bullet hits the plate");
+    assert_eq!(contact.body_of(boss.plate), Some(boss.body));
+    assert_eq!(contact.body_of(shot), Some(shot));
+    let started = last_frame::<ContactStarted>(&app);
+    assert_eq!(started.len(), 1, "the core and the plate do not meet");
+    let (plate_first, _) = (started[0].entity == boss.plate, ());
+    let (body, other_body) = if plate_first {
+        (boss.body, shot)
+    } else {
+        (shot, boss.body)
+    };
+    assert_eq!((started[0].body, started[0].other_body), (body, other_body));
+    assert!(contact_between(&app, boss.core, boss.plate).is_none());
+    // The bullet moves off: the body sees the end.
+    app.world_mut()
+        .entity_mut(shot)
+        .insert(Transform::from_xyz(100.0, 0.0, 0.0));
+    app.world_mut().resource_mut::<Seen>().0.clear();
+    app.update();
+    assert_eq!(
+        seen(&app),
+        [(boss.body, boss.plate, shot, boss.body, shot, false)]
+    );
+}
+
+#[test]
+fn the_parts_meet_when_the_body_asks() {
+    let mut app = app();
+    let boss = spawn_boss(
+        &mut app,
+        CollisionBody {
+            contacts_between_parts: true,
+        },
+    );
+    app.update();
+    let contact = contact_between(&app, boss.core, boss.plate).expect("core and plate overlap");
+    assert_eq!(contact.bodies, [boss.body, boss.body]);
+}
+
+#[test]
+fn a_despawned_part_s_end_reaches_its_body_and_a_despawned_body_ends_its_contacts() {
+    let mut app = app();
+    let boss = spawn_boss(&mut app, CollisionBody::default());
+    let shot = bullet(&mut app, Vec2::new(18.0, -12.0));
+    app.update();
+    app.world_mut().resource_mut::<Seen>().0.clear();
+    app.world_mut().despawn(boss.plate);
+    app.update();
+    // Triggered on the body itself: the plate is gone.
+    assert_eq!(
+        seen(&app),
+        [(boss.body, boss.body, shot, boss.body, shot, false)]
+    );
+
+    let mut app = crate::common::app();
+    let boss = spawn_boss(&mut app, CollisionBody::default());
+    // Over the core and the plate's top edge.
+    let shot = bullet(&mut app, Vec2::new(0.0, -8.0));
+    app.world_mut()
+        .entity_mut(shot)
+        .observe(record_started)
+        .observe(record_ended);
+    app.update();
+    assert_eq!(
+        last_frame::<ContactStarted>(&app).len(),
+        2,
+        "core and plate"
+    );
+    app.world_mut().resource_mut::<Seen>().0.clear();
+    app.world_mut().despawn(boss.body);
+    app.update();
+    let ended = last_frame::<ContactEnded>(&app);
+    assert_eq!(ended.len(), 2);
+    let mut seen = seen(&app);
+    seen.sort();
+    let mut expected = vec![
+        (shot, shot, boss.core, shot, boss.body, false),
+        (shot, shot, boss.plate, shot, boss.body, false),
+    ];
+    expected.sort();
+    assert_eq!(
+        seen, expected,
+        "the bullet hears both ends, naming the body"
+    );
+}
+
+#[test]
+fn a_body_under_a_body_keeps_its_parts_and_a_plain_parent_hears_nothing() {
+    let mut app = app();
+    let boss = spawn_boss(&mut app, CollisionBody::default());
+    let world = app.world_mut();
+    // A turret of its own on the boss, far from the core and the plate.
+    let turret = world
+        .spawn((
+            CollisionBody::default(),
+            Transform::from_xyz(100.0, 0.0, 0.0),
+            ChildOf(boss.body),
+        ))
+        .id();
+    let barrel = world
+        .spawn((
+            CircleCollider::new(5.0),
+            Transform::default(),
+            ChildOf(turret),
+        ))
+        .id();
+    // A bullet under a plain parent, with an observer, over the barrel.
+    let folder = world
+        .spawn(Transform::default())
+        .observe(record_started)
+        .id();
+    let shot = world
+        .spawn((
+            CircleCollider::new(2.0),
+            Transform::from_xyz(102.0, 0.0, 0.0),
+            ChildOf(folder),
+        ))
+        .id();
+    app.update();
+    let contact = contact_between(&app, barrel, shot).expect("the bullet hits the barrel");
+    assert_eq!(contact.body_of(barrel), Some(turret));
+    assert_eq!(contact.body_of(shot), Some(shot));
+    assert!(
+        seen(&app).is_empty(),
+        "neither the boss nor the folder sees it"
+    );
+}
+
+/// Twenty bodies of three overlapping parts each and 800 bullets flying through them: the
+/// contacts (with their bodies) and what the bodies' observers see are the same on one thread
+/// and on two, and no contact joins two parts of one body.
+#[test]
+fn bodies_give_the_same_contacts_and_events_at_any_thread_count() {
+    let run = |threads: usize| {
+        let mut app = app_with_threads(Some(threads));
+        app.insert_resource(CollisionSettings {
+            parallel_threshold: 8,
+        })
+        .init_resource::<Seen>();
+        let mut rng = StdRng::seed_from_u64(9);
+        let mut spawned = Vec::new();
+        for index in 0..20 {
+            let at = Vec3::new(index as f32 * 50.0 - 500.0, 0.0, 0.0);
+            let body = app
+                .world_mut()
+                .spawn((CollisionBody::default(), Transform::from_translation(at)))
+                .observe(record_started)
+                .observe(record_ended)
+                .id();
+            spawned.push(body);
+            for part in 0..3 {
+                let offset = Vec3::new(0.0, part as f32 * 12.0 - 12.0, 0.0);
+                let part = app.world_mut().spawn((
+                    CircleCollider::new(10.0),
+                    Transform::from_translation(offset),
+                    ChildOf(body),
+                ));
+                spawned.push(part.id());
+            }
+        }
+        for _ in 0..800 {
+            let at = Vec3::new(rng.random_range(-520.0..500.0), -100.0, 0.0);
+            let speed = Vec3::new(0.0, rng.random_range(1.0..6.0), 0.0);
+            let shot = app.world_mut().spawn((
+                CircleCollider::new(2.0),
+                Transform::from_translation(at),
+                Speed(speed),
+            ));
+            spawned.push(shot.id());
+        }
+        app.add_systems(Update, fly);
+        let order = |entity: Entity| spawned.iter().position(|&e| e == entity).unwrap();
+        let frames: Vec<_> = (0..40)
+            .map(|_| {
+                app.world_mut().resource_mut::<Seen>().0.clear();
+                app.update();
+                let contacts: Vec<_> = last_frame::<Contact>(&app)
+                    .iter()
+                    .map(|contact| {
+                        assert_ne!(
+                            contact.bodies[0], contact.bodies[1],
+                            "two parts of one body"
+                        );
+                        [contact.a, contact.b, contact.bodies[0], contact.bodies[1]].map(order)
+                    })
+                    .collect();
+                let events: Vec<_> = seen(&app)
+                    .iter()
+                    .map(|&(target, original, other, body, other_body, started)| {
+                        (
+                            [target, original, other, body, other_body].map(order),
+                            started,
+                        )
+                    })
+                    .collect();
+                (contacts, events)
+            })
+            .collect();
+        frames
+    };
+    let one = run(1);
+    let seen_by_bodies: usize = one.iter().map(|(_, events)| events.len()).sum();
+    assert!(
+        seen_by_bodies > 500,
+        "{seen_by_bodies} events seen by bodies"
+    );
+    assert!(one == run(2));
+}
+
+#[derive(Component)]
+struct Speed(Vec3);
+
+fn fly(mut bullets: Query<(&mut Transform, &Speed)>) {
+    for (mut transform, speed) in &mut bullets {
+        transform.translation += speed.0;
+    }
+}
