@@ -16,9 +16,14 @@ use bevy::prelude::*;
 ///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself.
 /// - Two parts of one body overlapping are no contact, unless
 ///   [`contacts_between_parts`](Self::contacts_between_parts) asks for them.
+/// - A global observer (added with `App::add_observer`) sees a part's event at each step of
+///   its way up: keep the first with `hit.entity == hit.original_event_target()`.
+/// - The events name each collider's body when they are written: a part moved to another body
+///   while touching something keeps its old body in that contact's [`ContactEnded`](crate::ContactEnded).
 ///
-/// Colliders under no body pay nothing for this; while any body exists, each contact costs a
-/// look in a table of the bodies' parts.
+/// While no body exists, nothing is looked up. While any does, each run walks the bodies'
+/// descendants once, and each contact costs a quick look (a bit per entity) and, for the
+/// parts, a look in a table.
 ///
 /// ```
 /// # use bevy::prelude::*;

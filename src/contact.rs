@@ -3,6 +3,7 @@
 //! and [`CollidingEntities`](crate::CollidingEntities), has a file of its own). Data only: the
 //! pipeline's events stage writes them.
 
+use crate::body::CollisionBody;
 use crate::geometry::{Containment, Impact, Points};
 use crate::layers::{CollisionLayers, LayerMask};
 use bevy::ecs::query::{QueryData, QueryFilter};
@@ -194,7 +195,10 @@ impl Contact {
 ///
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
 /// [`EntityEvent`] it is triggered once for **each** of the two entities (with `entity` that
-/// one and `other` the other), so an observer on either fires:
+/// one and `other` the other), so an observer on either fires. The event of a part of a
+/// [`CollisionBody`] then travels up to its body (see [`PartToBody`]): a global observer (one
+/// added with `App::add_observer`) sees it at each step, and can keep only the first with
+/// `hit.entity == hit.original_event_target()`.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -282,12 +286,14 @@ pub struct ContactEnded {
 }
 
 /// The way [`ContactStarted`] and [`ContactEnded`] travel as entity events: from a part up
-/// along [`ChildOf`] to its body, the body included, and no further. The event of a collider
-/// that is its own body goes nowhere else.
+/// along [`ChildOf`] to its body, the body included, and no further (nor past any other
+/// [`CollisionBody`], should the hierarchy change while the events are triggered). The event
+/// of a collider that is its own body goes nowhere else.
 #[derive(QueryData)]
 pub struct PartToBody {
     entity: Entity,
     child_of: Option<&'static ChildOf>,
+    is_body: Has<CollisionBody>,
 }
 
 impl Traversal<ContactStarted> for PartToBody {
@@ -303,23 +309,12 @@ impl Traversal<ContactEnded> for PartToBody {
 }
 
 impl PartToBodyItem<'_, '_> {
-    /// The next entity on the way up to `body`: none once there.
+    /// The next entity on the way up to `body`: none once there, or at another body.
     fn towards(&self, body: Entity) -> Option<Entity> {
-        (self.entity != body)
+        (self.entity != body && !self.is_body)
             .then_some(self.child_of)
             .flatten()
             .map(ChildOf::parent)
-    }
-}
-
-impl ContactEnded {
-    /// The pair as `(the collider that `role` holds, the other)`: see [`Contact::pick`]. A
-    /// despawned collider is held by no query.
-    pub fn pick<D: QueryData, F: QueryFilter>(
-        &self,
-        role: &Query<'_, '_, D, F>,
-    ) -> Option<(Entity, Entity)> {
-        pick(self.entity, self.other, role)
     }
 }
 

@@ -12,8 +12,9 @@ use bevy::prelude::*;
 /// only when at least one of the two colliders carries [`FilterPairs`], after the broad
 /// phase has found the pair (their bounding circles meet and their layers match) and before
 /// the exact test: a pair it turns away costs no exact test, and makes no contact. Pairs of
-/// colliders without [`FilterPairs`] are never asked about, and cost what they cost without a
-/// filter.
+/// colliders without [`FilterPairs`] are never asked about. While no collider carries it, the
+/// filter costs nothing; while any does, each candidate pair costs a look at whether either
+/// collider carries it.
 ///
 /// The filter may be asked from several threads at once, in no set order: its answer should
 /// depend only on the pair and what it reads. A pair turned away that was a contact of the

@@ -92,7 +92,7 @@
 //!
 //! # Fixed time step
 //!
-//! Games that move their bodies in `FixedUpdate` run the pipeline at the fixed step too:
+//! Games that move their colliders in `FixedUpdate` run the pipeline at the fixed step too:
 //!
 //! ```no_run
 //! # use bevy::prelude::*;

@@ -40,8 +40,8 @@ pub struct CollisionPlugin {
 
 impl CollisionPlugin {
     /// Runs the pipeline in `schedule` instead of [`PostUpdate`], for instance
-    /// `FixedPostUpdate` to test at the fixed time step, for games that move their bodies in
-    /// `FixedUpdate`.
+    /// `FixedPostUpdate` to test at the fixed time step, for games that move their colliders
+    /// in `FixedUpdate`.
     ///
     /// Bevy propagates transforms only in `PostUpdate`, so in any other schedule the plugin
     /// propagates them itself, right before its [`CollisionSystems::Prepare`] (Bevy's own
@@ -232,7 +232,10 @@ where
         app.insert_resource(InstalledFilter(core::any::type_name::<F>()))
             .add_systems(
                 schedule,
-                pipeline::find_filtered_contacts::<F>.in_set(CollisionSystems::FindContacts),
+                pipeline::find_filtered_contacts::<F>
+                    .in_set(CollisionSystems::FindContacts)
+                    // The plain one does not run beside it (its run condition).
+                    .ambiguous_with(pipeline::find_contacts),
             );
     }
 }

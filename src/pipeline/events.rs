@@ -118,40 +118,31 @@ fn diff<'a>(
 
 /// The contact entity events, as [`trigger_if_spawned`] triggers them.
 trait ContactEvent: EntityEvent + Send + 'static {
-    /// The body of the collider the event is triggered on.
-    fn body(&self) -> Entity;
-    /// The same event, triggered on its body instead.
-    fn on_body(self) -> Self;
+    /// The event to trigger instead when its entity, a part, was despawned: none for a start
+    /// (the part is gone), the same event on the body for an end (so that the body hears
+    /// that the contact it heard start is over).
+    fn for_body_of_despawned_part(self) -> Option<Self>;
 }
 
 impl ContactEvent for ContactStarted {
-    fn body(&self) -> Entity {
-        self.body
-    }
-    fn on_body(self) -> Self {
-        Self {
-            entity: self.body,
-            ..self
-        }
+    fn for_body_of_despawned_part(self) -> Option<Self> {
+        None
     }
 }
 
 impl ContactEvent for ContactEnded {
-    fn body(&self) -> Entity {
-        self.body
-    }
-    fn on_body(self) -> Self {
-        Self {
+    fn for_body_of_despawned_part(self) -> Option<Self> {
+        (self.body != self.entity).then_some(Self {
             entity: self.body,
             ..self
-        }
+        })
     }
 }
 
 /// A command that triggers `event` on its entity if the entity still exists when the command is
 /// applied: an observer of an earlier trigger of the same run may have despawned it (a mine
 /// that removes what touched it), and an entity event on a despawned entity would hand its
-/// observers an entity that their commands cannot reach. A despawned part's event goes to its
+/// observers an entity that their commands cannot reach. A despawned part's end goes to its
 /// body instead, if that still exists.
 fn trigger_if_spawned<E>(event: E) -> impl FnOnce(&mut World) + Send + 'static
 where
@@ -161,8 +152,10 @@ where
     move |world: &mut World| {
         if world.get_entity(event.event_target()).is_ok() {
             world.trigger(event);
-        } else if event.body() != event.event_target() && world.get_entity(event.body()).is_ok() {
-            world.trigger(event.on_body());
+        } else if let Some(on_body) = event.for_body_of_despawned_part()
+            && world.get_entity(on_body.event_target()).is_ok()
+        {
+            world.trigger(on_body);
         }
     }
 }

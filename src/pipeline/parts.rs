@@ -53,8 +53,11 @@ impl Parts {
             below.clear();
             below.push(body);
             while let Some(entity) = below.pop() {
-                // A body under this one holds its own parts.
-                if entity != body && tree.bodies.contains(entity) {
+                // A body under this one holds its own parts; an entity seen already is part
+                // of a loop of `ChildOf`, which Bevy does not forbid.
+                if entity != body && tree.bodies.contains(entity)
+                    || self.body_of.contains_key(&entity)
+                {
                     continue;
                 }
                 self.mark(entity, part);

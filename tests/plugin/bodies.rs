@@ -221,6 +221,60 @@ fn a_body_under_a_body_keeps_its_parts_and_a_plain_parent_hears_nothing() {
     );
 }
 
+/// A global observer sees a part's start on the part and again on its body, and keeps one by
+/// its original target; a collider on the body entity itself is a part of it like the others.
+#[test]
+fn a_global_observer_sees_each_step_and_a_body_may_be_a_collider() {
+    let mut app = app();
+    app.init_resource::<Seen>().add_observer(record_started);
+    let world = app.world_mut();
+    let body = world
+        .spawn((
+            CollisionBody::default(),
+            CircleCollider::new(5.0),
+            Transform::default(),
+        ))
+        .id();
+    let part = world
+        .spawn((
+            CircleCollider::new(3.0),
+            Transform::from_xyz(20.0, 0.0, 0.0),
+            ChildOf(body),
+        ))
+        .id();
+    let shot = bullet(&mut app, Vec2::new(24.0, 0.0));
+    app.update();
+    assert!(
+        contact_between(&app, body, part).is_none(),
+        "two parts of one body"
+    );
+    let mut seen = seen(&app);
+    seen.sort();
+    let mut expected = vec![
+        (part, part, shot, body, shot, true),
+        (body, part, shot, body, shot, true),
+        (shot, shot, part, shot, body, true),
+    ];
+    expected.sort();
+    assert_eq!(seen, expected);
+    let first_steps = seen
+        .iter()
+        .filter(|(target, original, ..)| target == original)
+        .count();
+    assert_eq!(first_steps, 2, "one for each collider of the pair");
+    // The body's own collider hit: the event starts on the body, and goes no further.
+    app.world_mut().resource_mut::<Seen>().0.clear();
+    app.world_mut()
+        .entity_mut(shot)
+        .insert(Transform::from_xyz(6.0, 0.0, 0.0));
+    app.update();
+    let seen_now = crate::bodies::seen(&app);
+    assert!(
+        seen_now.contains(&(body, body, shot, body, shot, true)),
+        "{seen_now:?}"
+    );
+}
+
 /// Twenty bodies of three overlapping parts each and 800 bullets flying through them: the
 /// contacts (with their bodies) and what the bodies' observers see are the same on one thread
 /// and on two, and no contact joins two parts of one body.

@@ -9,6 +9,11 @@ use bevy_collision_events::prelude::*;
 /// The conflicting (unordered, clashing) system pairs of `PostUpdate` that involve one of the
 /// plugin's systems.
 fn ambiguities_involving_the_plugin(app: &mut App) -> usize {
+    ambiguities_among(app, 4)
+}
+
+/// The same, for an app whose plugin has `systems` systems.
+fn ambiguities_among(app: &mut App, systems: usize) -> usize {
     app.update();
     let schedule = app
         .world()
@@ -24,9 +29,9 @@ fn ambiguities_involving_the_plugin(app: &mut App) -> usize {
     .into_iter()
     .flat_map(|set| graph.systems_in_set(set.intern()).unwrap().iter().copied())
     .collect();
-    // One system per set (finding contacts runs the broad and narrow phases), and one more in prepare
-    // that remembers where swept paths start.
-    assert_eq!(ours.len(), 4, "the plugin's systems");
+    // One system per set (finding contacts runs the broad and narrow phases; without a pair
+    // filter), and one more in prepare that remembers where swept paths start.
+    assert_eq!(ours.len(), systems, "the plugin's systems");
     graph
         .conflicting_systems()
         .iter()
@@ -48,4 +53,45 @@ fn the_ambiguity_check_sees_an_unordered_clash() {
     let mut app = app();
     app.add_systems(PostUpdate, clear_contacts);
     assert!(ambiguities_involving_the_plugin(&mut app) > 0);
+}
+
+/// A filter that lets everything through.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Everything<'w> {
+    _time: Res<'w, Time>,
+}
+
+impl PairFilter for Everything<'_> {
+    fn allows(&self, _: Entity, _: Entity) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_pair_filter_adds_no_ambiguity() {
+    let mut app = app();
+    app.add_plugins(PairFilterPlugin::<Everything>::default());
+    // The filtered system beside the plain one, which it stands in for.
+    assert_eq!(ambiguities_among(&mut app, 5), 0);
+}
+
+/// A second filter that lets everything through.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Anything<'w> {
+    _time: Res<'w, Time>,
+}
+
+impl PairFilter for Anything<'_> {
+    fn allows(&self, _: Entity, _: Entity) -> bool {
+        true
+    }
+}
+
+#[test]
+#[should_panic(expected = "an app has one pair filter")]
+fn a_second_pair_filter_says_there_is_one() {
+    app().add_plugins((
+        PairFilterPlugin::<Everything>::default(),
+        PairFilterPlugin::<Anything>::default(),
+    ));
 }

@@ -191,7 +191,11 @@ impl Bodies {
         let path = Segment::new(now.center + -self.motion(disc), now.center);
         let center = self.centers[still];
         let reach = self.radii[still] + now.radius;
-        let coordinates = center.abs().max_element() + now.center.abs().max_element() + reach;
+        // The sweep's rounding grows with the path's length too.
+        let coordinates = center.abs().max_element()
+            + now.center.abs().max_element()
+            + self.motion(disc).abs().max_element()
+            + reach;
         let reach = reach + 1e-4 * reach + 64.0 * f32::EPSILON * coordinates;
         path.distance_squared_to(center) > reach * reach
     }
@@ -436,8 +440,9 @@ mod tests {
 
     /// Whenever a swept disc is found clear of a still body all along its path by the quick
     /// look, the exact sweep finds no touch and the shapes are apart now. Polygons, segments
-    /// and circles, near the origin and far from it; discs of every size, passing from just
-    /// inside the quick look's reach to just outside.
+    /// and circles, near the origin and far from it; discs of every size on paths up to ten
+    /// thousand times the body's size, passing from just inside the quick look's reach to just
+    /// outside.
     #[test]
     fn a_disc_found_clear_along_its_path_meets_nothing_by_the_sweep_either() {
         use crate::geometry::intersect;
@@ -480,7 +485,8 @@ mod tests {
             let disc = size * 10f32.powf(rng.random_range(-3.0..2.0));
             let side = Vec2::from_angle(rng.random_range(0.0..TAU));
             let away = (radius + disc) * (1.0 + rng.random_range(-1e-3..1e-3));
-            let length = size * rng.random_range(0.0..4.0);
+            // Paths up to ten thousand times the body's size.
+            let length = size * 10f32.powf(rng.random_range(-1.0..4.0));
             let along = rng.random_range(-1.5..0.5) * length;
             let start = center + side * away + side.perp() * along;
             let motion = side.perp() * length;
