@@ -8,13 +8,16 @@
 //!   tolerance, not of geometry);
 //! - **containment** against `parry2d`'s point queries;
 //! - the same answer in both argument orders, `overlap` agreeing with `intersect`, and no NaN
-//!   for any finite input, degenerate ones included.
+//!   for any finite input, degenerate ones included;
+//! - **push-out** against a dense search over directions, parry2d saying what overlaps: the
+//!   move separates the pair, and no shorter move in any of 360 directions does.
 //!
 //! Thousands of cases per pair, from a fixed seed so that CI is reproducible.
 
 use bevy::math::{DVec2, Vec2};
 use bevy_collision_events::geometry::{
-    Circle, Containment, Intersection, Segment, Shape, TOLERANCE, intersect, overlap, polygon_size,
+    Circle, Containment, Intersection, PushOut, Segment, Shape, TOLERANCE, intersect, overlap,
+    polygon_size, push_out,
 };
 use parry2d::math::{Pose, Vector as ParryVector};
 use parry2d::query;
@@ -652,4 +655,158 @@ proptest! {
             prop_assert!(hit.points.iter().all(|p| p.is_finite()), "{:?}", hit);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Push-out, against a dense search over directions with parry2d's overlap
+
+/// Cases per push-out property: each case asks parry2d a few thousand questions.
+const PUSH_OUT_CASES: u32 = 2000;
+/// Directions searched around the circle, and moves tried along each.
+const PUSH_OUT_DIRECTIONS: usize = 360;
+const PUSH_OUT_STEPS: usize = 10;
+
+/// Two shapes of any kind, the second moved so that its first point lies near a point of the
+/// first: most such pairs overlap.
+fn overlapping_pair() -> impl Strategy<Value = (Generated, Generated)> {
+    (any_shape(), any_shape(), point()).prop_map(|(first, second, nudge)| {
+        let offset = first.some_point() - second.some_point() + nudge * 0.25;
+        (first, second.translated(offset))
+    })
+}
+
+/// Moving `first` by the push-out (a little further) separates the pair, and no shorter move
+/// does: along each of [`PUSH_OUT_DIRECTIONS`] directions, every move up to a little less than
+/// the depth still overlaps, all as parry2d sees it. Pairs whose parry2d verdict a hair's move
+/// flips are let through where the verdicts differ.
+fn check_push_out(first: &Generated, second: &Generated) -> Result<(), TestCaseError> {
+    let (a, b) = (first.shape(), second.shape());
+    let out = push_out(a, b);
+    prop_assert_eq!(out.is_some(), overlap(a, b));
+    let Some(out) = out else {
+        return Ok(());
+    };
+    prop_assert!(out.depth.is_finite() && out.depth >= 0.0);
+    prop_assert!((out.direction.length() - 1.0).abs() < 1e-5, "{:?}", out);
+    let scale = 1.0 + first.size() + second.size();
+    let margin = 2e-3 * scale;
+    let moved = first.translated(out.direction * (out.depth + margin));
+    if reference_overlap(&moved, second) {
+        prop_assert!(
+            reference_is_borderline(&moved, second, margin / 2.0),
+            "moved by {:?} and a little more, still overlapping",
+            out
+        );
+    }
+    if out.depth <= margin {
+        return Ok(());
+    }
+    for k in 0..PUSH_OUT_DIRECTIONS {
+        let direction =
+            Vec2::from_angle(k as f32 * std::f32::consts::TAU / PUSH_OUT_DIRECTIONS as f32);
+        for step in 1..=PUSH_OUT_STEPS {
+            let along = (out.depth - margin) * step as f32 / PUSH_OUT_STEPS as f32;
+            let shorter = first.translated(direction * along);
+            if !reference_overlap(&shorter, second) {
+                prop_assert!(
+                    reference_is_borderline(&shorter, second, margin / 2.0),
+                    "a move of {} along {} separates, shorter than {:?}",
+                    along,
+                    direction,
+                    out
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(Config { cases: PUSH_OUT_CASES, ..config() })]
+
+    #[test]
+    fn push_out_is_the_least_move_that_separates((first, second) in overlapping_pair()) {
+        check_push_out(&first, &second)?;
+    }
+}
+
+/// Named cases: the answer itself, where it is known.
+#[test]
+fn push_out_named_cases() {
+    let square = |center: Vec2, half: f32| {
+        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .map(|(x, y)| center + Vec2::new(x, y) * half)
+    };
+    let close = |out: Option<PushOut>, translation: Vec2| {
+        let out = out.expect("they overlap");
+        assert!(
+            out.translation().distance(translation) < 1e-4,
+            "{out:?}, expected {translation}"
+        );
+    };
+    // A small square deep inside a large one, nearer its right side: out to the right.
+    let (inner, outer) = (square(Vec2::new(6.0, 0.0), 1.0), square(Vec2::ZERO, 10.0));
+    close(
+        push_out(Shape::Polygon(&inner), Shape::Polygon(&outer)),
+        Vec2::new(5.0, 0.0),
+    );
+    // The other way round: the large square moves left until the small one only touches it.
+    close(
+        push_out(Shape::Polygon(&outer), Shape::Polygon(&inner)),
+        Vec2::new(-5.0, 0.0),
+    );
+    // An L-shaped wall, cut into pieces along y = 2, and a laser across its foot: moving up
+    // would leave its left end inside the upright; it leaves through the bottom edge.
+    let l_shape = [
+        (0.0, 0.0),
+        (8.0, 0.0),
+        (8.0, 2.0),
+        (2.0, 2.0),
+        (2.0, 8.0),
+        (0.0, 8.0),
+    ]
+    .map(|(x, y)| Vec2::new(x, y));
+    let laser = Segment::new(Vec2::new(0.5, 1.5), Vec2::new(6.0, 1.5));
+    close(
+        push_out(Shape::Segment(laser), Shape::Polygon(&l_shape)),
+        Vec2::new(0.0, -1.5),
+    );
+    // A segment lying along that cut, inside the wall (the cut is no edge): out through the
+    // left edge, nearer than the upright's right edge.
+    let along_cut = Segment::new(Vec2::new(0.4, 2.0), Vec2::new(1.4, 2.0));
+    close(
+        push_out(Shape::Segment(along_cut), Shape::Polygon(&l_shape)),
+        Vec2::new(-1.4, 0.0),
+    );
+    // A circle in the inner corner, overlapping both arms: out to where it touches both inner
+    // edges at once, not along either edge's normal.
+    let ball = Circle::new(Vec2::new(2.5, 2.5), 1.0);
+    close(
+        push_out(Shape::Circle(ball), Shape::Polygon(&l_shape)),
+        Vec2::new(0.5, 0.5),
+    );
+    // Two crossing segments: apart until they touch end on.
+    let (across, up) = (
+        Segment::new(Vec2::new(-1.0, 0.0), Vec2::new(3.0, 0.0)),
+        Segment::new(Vec2::new(0.0, -2.0), Vec2::new(0.0, 2.0)),
+    );
+    close(
+        push_out(Shape::Segment(across), Shape::Segment(up)),
+        Vec2::new(1.0, 0.0),
+    );
+    // Touching only: depth zero.
+    let touching = push_out(
+        Shape::Circle(Circle::new(Vec2::ZERO, 1.0)),
+        Shape::Circle(Circle::new(Vec2::new(2.0, 0.0), 1.0)),
+    )
+    .unwrap();
+    assert_eq!(touching.depth, 0.0);
+    assert_eq!(touching.direction, Vec2::NEG_X);
+    assert!(
+        push_out(
+            Shape::Circle(Circle::new(Vec2::ZERO, 1.0)),
+            Shape::Polygon(&inner)
+        )
+        .is_none()
+    );
 }

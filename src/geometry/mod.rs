@@ -38,6 +38,9 @@
 //! [`sweep()`], for both shapes moving, in either order. Its module docs state the
 //! conventions: time, point, normal, and what `None` means.
 //!
+//! **Push-out** asks how to separate two overlapping shapes: [`push_out`] gives the least
+//! translation of the first ([`PushOut`]: a unit direction and a depth), for any two shapes.
+//!
 //! **Ray casts** ask where a ray first meets a shape, and where it leaves a solid one:
 //! [`ray_cast`] for any [`Shape`], or [`ray_circle`], [`ray_segment`] and [`ray_polygon`];
 //! [`RayIntersection`] gives the distance, point and normal, whether the ray starts inside, and the exit.
@@ -78,6 +81,7 @@ mod point;
 mod polygon_circle;
 mod polygon_polygon;
 mod polygon_segment;
+mod push_out;
 mod ray;
 mod ray_cast;
 mod segment;
@@ -93,6 +97,7 @@ pub use point::{ClosestPoint, closest_point, point_in_circle, point_in_polygon};
 pub use polygon_circle::{intersect_polygon_circle, overlap_polygon_circle};
 pub use polygon_polygon::{intersect_polygon_polygon, overlap_polygon_polygon};
 pub use polygon_segment::{intersect_polygon_segment, overlap_polygon_segment};
+pub use push_out::{PushOut, push_out};
 pub use ray_cast::{RayExit, RayIntersection, ray_cast, ray_circle, ray_polygon, ray_segment};
 pub use segment_circle::{intersect_segment_circle, overlap_segment_circle};
 pub use segment_segment::{intersect_segment_segment, overlap_segment_segment};
