@@ -158,7 +158,7 @@ pub use swept::Swept;
 
 /// Everything a game needs, for `use bevy_collision_events::prelude::*`.
 pub mod prelude {
-    pub use crate::geometry::{Containment, Impact};
+    pub use crate::geometry::{Containment, Impact, PushOut};
     pub use crate::{
         CircleCollider, ColliderDisabled, ColliderError, CollidingEntities, CollisionBody,
         CollisionLayers, CollisionPlugin, CollisionSettings, CollisionSystems, Contact,

@@ -1,6 +1,9 @@
 //! Spatial queries: the [`SpatialQuery`] system param, its filter and its answers.
 
-use crate::geometry::{Circle, RayExit, Shape, closest_point, overlap, ray_cast, sweep};
+use crate::contact::Contact;
+use crate::geometry::{
+    Circle, PushOut, RayExit, Shape, closest_point, overlap, push_out, ray_cast, sweep,
+};
 use crate::layers::LayerMask;
 use crate::pipeline::bodies::Bodies;
 use crate::pipeline::broad_phase::{Grid, Stretch};
@@ -143,6 +146,19 @@ pub struct SpatialQuery<'w> {
 }
 
 impl SpatialQuery<'_> {
+    /// The least move of collider `entity` that separates it from collider `from`, where the
+    /// two overlap: [`geometry::push_out`](crate::geometry::push_out) of their shapes as the
+    /// last prepare placed them. `None` when they do not overlap there, or when either was
+    /// not placed (no collider, switched off, or skipped). See also [`Contact::push_out`].
+    ///
+    /// The first call of a frame makes a table of the frame's colliders by entity, which
+    /// costs about as much as placing them took.
+    pub fn push_out(&self, entity: Entity, from: Entity) -> Option<PushOut> {
+        let place = |entity| self.index.place_of(&self.bodies, entity);
+        let (moved, other) = (place(entity)?, place(from)?);
+        push_out(self.bodies.shape(moved), self.bodies.shape(other))
+    }
+
     /// The first collider along `ray` within `max_distance` (which may be `f32::INFINITY`):
     /// the one met at the smallest distance (ties: the smaller entity).
     pub fn cast_ray(
@@ -426,6 +442,41 @@ fn near_path(center: Vec2, radius: f32, origin: Vec2, direction: Vec2, length: f
     direction.perp_dot(offset).abs() <= radius + slack
         && along >= -radius - slack
         && along <= length + radius + slack
+}
+
+impl Contact {
+    /// The least move of `entity`, one of the two colliders, that separates it from the other:
+    /// [`SpatialQuery::push_out`] for this pair. The way a character without a physics engine
+    /// gets out of a wall it walked into:
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_collision_events::prelude::*;
+    /// #[derive(Component)]
+    /// struct Player;
+    ///
+    /// fn out_of_walls(
+    ///     mut contacts: MessageReader<Contact>,
+    ///     query: SpatialQuery,
+    ///     mut player: Single<(Entity, &mut Transform), With<Player>>,
+    /// ) {
+    ///     let (entity, ref mut transform) = *player;
+    ///     for contact in contacts.read() {
+    ///         if let Some(out) = contact.push_out(entity, &query) {
+    ///             transform.translation += out.translation().extend(0.0);
+    ///         }
+    ///     }
+    /// }
+    /// # bevy::ecs::system::assert_is_system(out_of_walls);
+    /// ```
+    ///
+    /// Read in the same frame's schedule, after
+    /// [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents), the answer is
+    /// for where the pair is in this contact; later, for where the last prepare placed them.
+    /// `None` if `entity` is neither collider, or the two no longer overlap.
+    pub fn push_out(&self, entity: Entity, query: &SpatialQuery) -> Option<PushOut> {
+        query.push_out(entity, self.other(entity)?)
+    }
 }
 
 #[cfg(test)]

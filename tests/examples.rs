@@ -26,6 +26,7 @@ example!(fixed_step, "../examples/fixed_step.rs");
 example!(laser, "../examples/laser.rs");
 example!(layers, "../examples/layers.rs");
 example!(mine, "../examples/mine.rs");
+example!(push_out, "../examples/push_out.rs");
 example!(queries, "../examples/queries.rs");
 example!(swept, "../examples/swept.rs");
 
@@ -364,4 +365,68 @@ fn body_sees_each_hit_on_the_part_first_met() {
         (hits.weak_point, hits.armour),
         (weak_point * rows, armour * rows)
     );
+}
+
+/// The player never ends a frame inside the wall, by the distance to the wall's edges worked
+/// out here in f64; it slides along the wall's right-hand arm with its edge touching it, and
+/// comes to rest in the inner corner, touching both arms.
+#[test]
+fn push_out_keeps_the_player_out_of_the_wall() {
+    use push_out::{PLAYER_RADIUS, Player, Pushes, WALL};
+    let mut app = run(push_out::example, 0);
+    let wall: Vec<bevy::math::DVec2> = WALL.iter().map(|p| p.as_dvec2()).collect();
+    let distance_to_wall = |p: bevy::math::DVec2| {
+        (0..wall.len())
+            .map(|i| {
+                let (a, b) = (wall[i], wall[(i + 1) % wall.len()]);
+                let s = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+                p.distance(a + (b - a) * s)
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let inside_wall = |p: bevy::math::DVec2| {
+        let mut inside = false;
+        for i in 0..wall.len() {
+            let (a, b) = (wall[i], wall[(i + 1) % wall.len()]);
+            if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) {
+                inside = !inside;
+            }
+        }
+        inside
+    };
+    let radius = f64::from(PLAYER_RADIUS);
+    // The right-hand arm's inner face, and the ceiling's underside.
+    let (face_x, ceiling_y) = (f64::from(WALL[1].x) - radius, f64::from(WALL[1].y) - radius);
+    let mut sliding = 0;
+    for frame in 0..240 {
+        app.update();
+        let world = app.world_mut();
+        let mut player = world.query_filtered::<&Transform, With<Player>>();
+        let at = player
+            .single(world)
+            .unwrap()
+            .translation
+            .truncate()
+            .as_dvec2();
+        assert!(!inside_wall(at), "frame {frame}: {at}");
+        assert!(distance_to_wall(at) >= radius - 1e-3, "frame {frame}: {at}");
+        if (at.x - face_x).abs() < 1e-3 && at.y < ceiling_y - 1.0 {
+            sliding += 1;
+        }
+    }
+    // The player reaches the arm after about a hundred frames, then slides up it.
+    assert!(sliding > 40, "{sliding} frames sliding along the arm");
+    let world = app.world_mut();
+    let mut player = world.query_filtered::<&Transform, With<Player>>();
+    let at = player
+        .single(world)
+        .unwrap()
+        .translation
+        .truncate()
+        .as_dvec2();
+    assert!(
+        at.distance(bevy::math::DVec2::new(face_x, ceiling_y)) < 1e-3,
+        "at rest in the corner: {at}"
+    );
+    assert!(app.world().resource::<Pushes>().0 > 100);
 }

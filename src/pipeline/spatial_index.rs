@@ -11,6 +11,7 @@ use super::bodies::Bodies;
 use super::broad_phase::{Grid, Groups, MAX_GROUPS, RadiusSpread};
 use super::parallel::lock;
 use crate::layers::LayerMask;
+use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use smallvec::SmallVec;
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -19,6 +20,9 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 #[derive(Resource, Default)]
 pub struct SpatialIndex {
     state: OnceLock<IndexState>,
+    /// Each collider's place in [`Bodies`], by entity: made the first time a frame's query
+    /// names colliders by entity.
+    places: OnceLock<EntityHashMap<u32>>,
     /// The last frame's groups and grids, emptied of meaning but not of room: this frame's
     /// are built in them.
     spare: Mutex<Spare>,
@@ -28,6 +32,7 @@ pub struct SpatialIndex {
 #[derive(Default)]
 struct Spare {
     groups: Option<Groups>,
+    places: Option<EntityHashMap<u32>>,
     /// The last grid built for each group, by the group's place in the list (a game's groups
     /// mostly keep their places from frame to frame, and so their sizes).
     grids: Vec<Grid>,
@@ -47,10 +52,13 @@ impl SpatialIndex {
     /// Forgets the last frame's grids, keeping their room: the prepare stage calls it when it
     /// rewrites [`Bodies`].
     pub(crate) fn reset(&mut self) {
+        let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if let Some(places) = self.places.take() {
+            spare.places = Some(places);
+        }
         let Some(state) = self.state.take() else {
             return;
         };
-        let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
         spare.groups = Some(state.groups);
         let built = state
             .grids
@@ -67,6 +75,23 @@ impl SpatialIndex {
         if let Some(everyone) = state.everyone.into_inner() {
             spare.everyone = Some(everyone);
         }
+    }
+
+    /// Where collider `entity` is in `bodies`, if it was placed this frame.
+    pub(crate) fn place_of(&self, bodies: &Bodies, entity: Entity) -> Option<usize> {
+        let places = self.places.get_or_init(|| {
+            let mut places = lock(&self.spare).places.take().unwrap_or_default();
+            places.clear();
+            places.extend(
+                bodies
+                    .entities
+                    .iter()
+                    .enumerate()
+                    .map(|(index, &entity)| (entity, index as u32)),
+            );
+            places
+        });
+        places.get(&entity).map(|&index| index as usize)
     }
 
     /// A grid to build group `group`'s in (`None`: everyone's): the room of the last one built

@@ -568,3 +568,74 @@ fn every_query_agrees_with_brute_force_on_random_scenes() {
         check_scene(&mut app, placed, &mut rng, 1500);
     }
 }
+
+/// `SpatialQuery::push_out` and `Contact::push_out` answer for the shapes where the pipeline
+/// placed them (turned and scaled by their transforms, worked out here), and not for pairs
+/// apart, switched off or gone.
+#[test]
+fn push_out_answers_for_the_placed_shapes() {
+    use bevy_collision_events::geometry::push_out;
+    let mut app = app();
+    // A concave chevron, turned a quarter and doubled, and a circle in its notch.
+    let local = vec![v(0.0, 10.0), v(10.0, -10.0), v(0.0, -2.0), v(-10.0, -10.0)];
+    let placement = Transform::from_xyz(50.0, 20.0, 0.0)
+        .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2))
+        .with_scale(Vec3::splat(2.0));
+    let world_vertices: Vec<Vec2> = local
+        .iter()
+        .map(|&p| placement.transform_point(p.extend(0.0)).truncate())
+        .collect();
+    let wall = app
+        .world_mut()
+        .spawn((PolygonCollider::new(local), placement))
+        .id();
+    // Off the chevron's axis: no tie between two ways out.
+    let ball_at = v(44.0, 23.0);
+    let ball = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(5.0),
+            Transform::from_translation(ball_at.extend(0.0)),
+        ))
+        .id();
+    let far = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(1.0),
+            Transform::from_xyz(500.0, 0.0, 0.0),
+        ))
+        .id();
+    app.update();
+    let expected = push_out(
+        Shape::Circle(Circle::new(ball_at, 5.0)),
+        Shape::Polygon(&world_vertices),
+    )
+    .expect("the ball overlaps the chevron");
+    assert!(expected.depth > 1.0, "{expected:?}");
+    let contact = crate::common::contact_between(&app, ball, wall).expect("a contact");
+    let (by_query, by_contact, reversed, apart) = ask(&mut app, move |query| {
+        (
+            query.push_out(ball, wall),
+            contact.push_out(ball, &query),
+            query.push_out(wall, ball),
+            query.push_out(ball, far),
+        )
+    });
+    // The placed vertices may round differently from those worked out here, by an ulp.
+    for answer in [by_query, by_contact] {
+        let answer = answer.expect("an answer");
+        assert!(
+            answer.translation().distance(expected.translation()) < 1e-4,
+            "{answer:?}, expected {expected:?}"
+        );
+    }
+    let reversed = reversed.expect("the other way round");
+    assert!(reversed.translation().distance(-expected.translation()) < 1e-4);
+    assert_eq!(apart, None);
+    app.world_mut().entity_mut(wall).insert(ColliderDisabled);
+    app.update();
+    assert_eq!(ask(&mut app, move |query| query.push_out(ball, wall)), None);
+    app.world_mut().despawn(ball);
+    app.update();
+    assert_eq!(ask(&mut app, move |query| query.push_out(ball, wall)), None);
+}

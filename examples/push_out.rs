@@ -1,0 +1,97 @@
+//! Push-out: a player that walks into a wall is moved back out of it, and slides along it.
+//!
+//! There is no physics engine: the player just moves. Each frame, after the contacts are
+//! written, `Contact::push_out` gives the least move that takes the player out of the wall it
+//! overlaps: the way out and how far. Moving by it leaves the player touching the wall. The
+//! wall is one concave polygon, an L: in its inner corner the player is held by both arms at
+//! once, and the one push-out gets it out of both.
+//!
+//! ```sh
+//! cargo run --example push_out                 # a window
+//! cargo run --example push_out -- --headless   # 240 frames, then where the player ended
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+const FRAMES: u32 = 240;
+/// The wall: a ceiling and a right-hand wall in one concave polygon.
+pub const WALL: [Vec2; 6] = [
+    Vec2::new(-300.0, 120.0),
+    Vec2::new(100.0, 120.0),
+    Vec2::new(100.0, -250.0),
+    Vec2::new(140.0, -250.0),
+    Vec2::new(140.0, 150.0),
+    Vec2::new(-300.0, 150.0),
+];
+/// Where the player starts.
+pub const PLAYER_START: Vec2 = Vec2::new(-200.0, -150.0);
+/// The player's radius.
+pub const PLAYER_RADIUS: f32 = 12.0;
+/// How far the player walks each frame: up and to the right.
+pub const PLAYER_STEP: Vec2 = Vec2::new(3.0, 1.5);
+
+/// The player.
+#[derive(Component)]
+pub struct Player;
+
+/// How many frames the player was pushed out of the wall.
+#[derive(Resource, Default)]
+pub struct Pushes(pub usize);
+
+fn main() {
+    let mode = support::mode(FRAMES);
+    let mut app = support::app(&mode, "push_out: a player that slides along walls");
+    example(&mut app);
+    support::run(app, mode, |world| {
+        let pushes = world.resource::<Pushes>().0;
+        let mut player = world.query_filtered::<&Transform, With<Player>>();
+        let at = player.single(world).expect("one player").translation;
+        println!("pushed out of the wall on {pushes} frames; the player ended at {at}");
+    });
+}
+
+/// The example, on a window's app or a headless one.
+pub fn example(app: &mut App) {
+    app.add_plugins(CollisionPlugin::default())
+        .init_resource::<Pushes>()
+        .add_systems(Startup, spawn)
+        .add_systems(Update, walk)
+        .add_systems(
+            PostUpdate,
+            out_of_walls.after(CollisionSystems::WriteEvents),
+        );
+}
+
+fn spawn(mut commands: Commands) {
+    commands.spawn((PolygonCollider::new(WALL.to_vec()), Transform::default()));
+    commands.spawn((
+        Player,
+        CircleCollider::new(PLAYER_RADIUS),
+        Transform::from_translation(PLAYER_START.extend(0.0)),
+    ));
+}
+
+fn walk(mut player: Single<&mut Transform, With<Player>>) {
+    player.translation += PLAYER_STEP.extend(0.0);
+}
+
+/// Each contact of the player's says how to get out: move by it, and the player only touches
+/// the wall.
+fn out_of_walls(
+    mut contacts: MessageReader<Contact>,
+    query: SpatialQuery,
+    mut player: Single<(Entity, &mut Transform), With<Player>>,
+    mut pushes: ResMut<Pushes>,
+) {
+    let (entity, ref mut transform) = *player;
+    for contact in contacts.read() {
+        if let Some(out) = contact.push_out(entity, &query) {
+            transform.translation += out.translation().extend(0.0);
+            pushes.0 += 1;
+        }
+    }
+}
