@@ -51,7 +51,7 @@ const MEASURED_FRAMES: usize = 100;
 /// Under callgrind, fewer frames: the counts repeat exactly, so a few say it all.
 const COUNTED_FRAMES: usize = 10;
 /// The scenes measured: how many bullets, and how they differ from the plain rain.
-const SCENES: [(usize, Variant); 16] = [
+const SCENES: [(usize, Variant); 18] = [
     (0, Variant::Empty),
     (1_000, Variant::Plain),
     (10_000, Variant::Plain),
@@ -67,6 +67,8 @@ const SCENES: [(usize, Variant); 16] = [
     (50_000, Variant::FilterUnused),
     (50_000, Variant::FilterOnEnemies),
     (50_000, Variant::Bodies),
+    (50_000, Variant::TurningLaser),
+    (50_000, Variant::SteppingLaser),
     (1_000_000, Variant::Plain),
 ];
 
@@ -105,6 +107,11 @@ enum Variant {
     /// The enemies are the parts of [`BODIES`] bodies (children of a [`CollisionBody`]); the
     /// bullets belong to none.
     Bodies,
+    /// One more enemy: a laser [`LASER_LENGTH`] long at the middle of the field, turning
+    /// [`LASER_TURN`] a frame, swept.
+    TurningLaser,
+    /// The same laser, not swept: it steps from pose to pose.
+    SteppingLaser,
 }
 
 impl Variant {
@@ -123,6 +130,8 @@ impl Variant {
             Self::FilterUnused => "rain, filter, none opted in",
             Self::FilterOnEnemies => "rain, filter, enemies opted in",
             Self::Bodies => "rain, enemies in 16 bodies",
+            Self::TurningLaser => "rain, a turning laser, swept",
+            Self::SteppingLaser => "rain, a turning laser, not swept",
         }
     }
 }
@@ -141,6 +150,20 @@ struct Blocked;
 impl PairFilter for NotBlocked<'_, '_> {
     fn allows(&self, a: Entity, b: Entity) -> bool {
         !(self.blocked.contains(a) || self.blocked.contains(b))
+    }
+}
+
+/// [`Variant::TurningLaser`]'s laser: its length, and its turn each frame (radians, 30°).
+const LASER_LENGTH: f32 = 500.0;
+const LASER_TURN: f32 = std::f32::consts::FRAC_PI_6;
+
+/// The laser of [`Variant::TurningLaser`] and [`Variant::SteppingLaser`].
+#[derive(Component)]
+struct TurningLaser;
+
+fn turn_laser(mut lasers: Query<&mut Transform, With<TurningLaser>>) {
+    for mut transform in &mut lasers {
+        transform.rotate_z(LASER_TURN);
     }
 }
 
@@ -225,7 +248,7 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
         1.0 / 60.0,
     )))
     .init_resource::<StageClock>()
-    .add_systems(Update, move_bullets)
+    .add_systems(Update, (move_bullets, turn_laser))
     .add_systems(
         Collisions,
         (
@@ -292,6 +315,17 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
     }
     if variant == Variant::FarOutlier {
         world.spawn(enemy(FAR_AWAY));
+    }
+    if matches!(variant, Variant::TurningLaser | Variant::SteppingLaser) {
+        let mut laser = world.spawn((
+            TurningLaser,
+            SegmentCollider::new(Vec2::ZERO, Vec2::new(LASER_LENGTH, 0.0)),
+            CollisionLayers::new(ENEMY, bullet_filters),
+            Transform::from_xyz(FIELD.x / 2.0, FIELD.y / 2.0, 0.0),
+        ));
+        if variant == Variant::TurningLaser {
+            laser.insert(Swept::default());
+        }
     }
     if variant == Variant::HugeWall {
         world.spawn((
@@ -386,7 +420,13 @@ fn colliders(bullets: usize, variant: Variant) -> usize {
     match variant {
         Variant::Empty => 0,
         _ => {
-            let extra = matches!(variant, Variant::FarOutlier | Variant::HugeWall);
+            let extra = matches!(
+                variant,
+                Variant::FarOutlier
+                    | Variant::HugeWall
+                    | Variant::TurningLaser
+                    | Variant::SteppingLaser
+            );
             bullets + ENEMIES + usize::from(extra)
         }
     }
@@ -706,6 +746,8 @@ fn print_table(rows: &[Row]) {
         Variant::FilterUnused,
         Variant::FilterOnEnemies,
         Variant::Bodies,
+        Variant::TurningLaser,
+        Variant::SteppingLaser,
     ] {
         if let (Some(plain), Some(other)) = (plain_50k, one_thread(50_000, variant)) {
             println!(

@@ -31,11 +31,21 @@ use bevy::prelude::*;
 ///
 /// # What is swept
 /// The **translation** of the entity's [`GlobalTransform`], from where it was at the
-/// pipeline's last run to where it is now, in a straight line. Rotation and scale are not
-/// swept: the collider keeps its current rotation and scale along the whole path (the shape
-/// that moves is the current one, shifted back by the change in translation). A collider met
-/// anywhere along the path is a contact of this run; see [`Contact::impact`](crate::Contact::impact)
-/// for what is reported, and when.
+/// pipeline's last run to where it is now, in a straight line; and for a segment or a polygon
+/// its **turn** too, about the entity's translation point, turning and moving together at
+/// steady rates over the run (a boss's laser swinging across the screen, a spinning blade).
+/// The turn is the change in the angle of the transform's x axis, taken the shorter way
+/// round: at most half a turn a run. A collider that turns faster (a blade spinning more than
+/// half a turn a frame) is swept the other way round; run the pipeline at a fixed step fast
+/// enough for half a turn a step ([`CollisionPlugin::new`](crate::CollisionPlugin::new)).
+/// A circle's turn changes nothing and is not looked at. Scale is not swept: the collider keeps
+/// its current scale along the whole path. A collider met anywhere along the way is a contact
+/// of this run; see [`Contact::impact`](crate::Contact::impact) for what is reported, and when.
+///
+/// A translation alone is swept exactly. A turn is swept by conservative advancement: time
+/// steps forward by the distance between the two shapes over the most any of their points can
+/// move, so no step passes a contact, until the shapes are within
+/// [`TOLERANCE`](crate::geometry::TOLERANCE) of their size; the impact is reported there.
 ///
 /// Both colliders of a pair may be swept: their motions are tested together.
 ///
@@ -63,6 +73,10 @@ pub struct Swept {
     /// reflected: a scene saved and loaded again starts with no path, not a stale one.
     #[reflect(ignore)]
     start: Option<Vec2>,
+    /// The angle of the x axis of the world transform at the pipeline's last run (radians):
+    /// where this run's turn starts. Kept for segments and polygons only.
+    #[reflect(ignore)]
+    start_angle: f32,
 }
 
 impl Swept {
@@ -90,6 +104,26 @@ impl Swept {
     /// The path's start for the next run: `translation` when it is within range.
     pub(crate) fn set_start(&mut self, translation: Vec2) {
         self.start = in_range(translation).then_some(translation);
+    }
+
+    /// The path's start for the next run, and the angle its turn starts from.
+    pub(crate) fn set_start_turned(&mut self, translation: Vec2, angle: f32) {
+        self.set_start(translation);
+        self.start_angle = if angle.is_finite() { angle } else { 0.0 };
+    }
+
+    /// The turn to sweep from the path's start to `angle` (radians): the shorter way round,
+    /// within half a turn either way; zero without a start.
+    pub(crate) fn turn_to(&self, angle: f32) -> f32 {
+        if self.start.is_none() || !angle.is_finite() {
+            return 0.0;
+        }
+        let turn = (angle - self.start_angle).rem_euclid(core::f32::consts::TAU);
+        if turn > core::f32::consts::PI {
+            turn - core::f32::consts::TAU
+        } else {
+            turn
+        }
     }
 
     /// The motion to sweep from the path's start to `translation`: zero without a start, or

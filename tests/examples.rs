@@ -29,6 +29,7 @@ example!(mine, "../examples/mine.rs");
 example!(push_out, "../examples/push_out.rs");
 example!(queries, "../examples/queries.rs");
 example!(swept, "../examples/swept.rs");
+example!(turning_laser, "../examples/turning_laser.rs");
 
 use bevy::prelude::*;
 use bevy_collision_events::debug::CollisionGizmos;
@@ -429,4 +430,34 @@ fn push_out_keeps_the_player_out_of_the_wall() {
         "at rest in the corner: {at}"
     );
     assert!(app.world().resource::<Pushes>().0 > 100);
+}
+
+/// After a few turns the laser has cleared every bullet within its reach, counted here from the
+/// grid, and none beyond: though it turns 25° a frame, it skips none.
+#[test]
+fn turning_laser_clears_every_bullet_it_passes_over() {
+    use turning_laser::{BULLET_RADIUS, Bullet, Cleared, FIELD_REACH, FIELD_SPACING, LASER_LENGTH};
+    let mut app = run(turning_laser::example, 60);
+    let cells = (FIELD_REACH / FIELD_SPACING) as i32;
+    let reach = f64::from(LASER_LENGTH + BULLET_RADIUS);
+    let (mut within, mut beyond) = (0, 0);
+    for row in -cells..=cells {
+        for column in -cells..=cells {
+            let distance = f64::from(FIELD_SPACING) * f64::from(row * row + column * column).sqrt();
+            if distance < f64::from(FIELD_SPACING) {
+                continue;
+            }
+            // No bullet lies within a pixel of the reach, either way.
+            assert!((distance - reach).abs() > 1.0);
+            if distance <= reach {
+                within += 1;
+            } else {
+                beyond += 1;
+            }
+        }
+    }
+    let world = app.world_mut();
+    let left = world.query::<&Bullet>().iter(world).count();
+    assert_eq!(world.resource::<Cleared>().0, within);
+    assert_eq!(left, beyond);
 }

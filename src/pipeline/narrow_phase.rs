@@ -20,7 +20,7 @@ use super::bodies::Bodies;
 use super::parallel::lock;
 use crate::contact::Contact;
 use crate::contacts::{Contacts, follow_each_other};
-use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
+use crate::geometry::sweep::{SweepStart, Turn, sweep_from_start, sweep_turning, touching_at_end};
 use crate::geometry::{Containment, Impact, Intersection, Points, intersect};
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -214,7 +214,44 @@ fn test_pair(
     let (first_motion, second_motion) = (bodies.motion(first), bodies.motion(second));
     let now = intersect_now(bodies, first, second);
     let mut at_start = None;
-    let impact = if first_motion == second_motion {
+    let turns = (bodies.turn(first), bodies.turn(second));
+    let impact = if turns.0.is_some() || turns.1.is_some() {
+        // A segment or polygon that turned: its whole motion, turn and path together.
+        let turn = |index: usize, turn: Option<Turn>| {
+            turn.unwrap_or(Turn {
+                translation: bodies.motion(index),
+                ..Turn::default()
+            })
+        };
+        let (first_turn, second_turn) = (turn(first, turns.0), turn(second, turns.1));
+        match sweep_turning(
+            bodies.shape(first),
+            first_turn,
+            bodies.shape(second),
+            second_turn,
+        ) {
+            SweepStart::Overlapping => {
+                let (a, b) = (bodies.entities[first], bodies.entities[second]);
+                if now.is_none() && !previous.contains(a, b) {
+                    let start = bodies.start_shape(first, first_scratch);
+                    at_start = intersect(start, bodies.start_shape(second, second_scratch));
+                }
+                None
+            }
+            SweepStart::Apart(Some(impact)) => Some(impact),
+            // Stepping stops a tolerance short of a touch: a pair touching now was met at the
+            // end at the latest.
+            SweepStart::Apart(None) => now.as_ref().map(|hit| Impact {
+                time: 1.0,
+                point: hit
+                    .points
+                    .first()
+                    .copied()
+                    .unwrap_or(bodies.centers[second]),
+                normal: (second_turn.translation - first_turn.translation).normalize_or(Vec2::Y),
+            }),
+        }
+    } else if first_motion == second_motion {
         // No relative motion: where they are now says it all.
         None
     } else if now.is_some()

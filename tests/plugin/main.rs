@@ -20,3 +20,4 @@ mod scale;
 mod schedule;
 mod shapes;
 mod sweeps;
+mod turns;

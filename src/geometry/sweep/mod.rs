@@ -92,6 +92,7 @@ mod polygon_polygon;
 mod polygon_segment;
 mod segment_circle;
 mod segment_segment;
+mod turn;
 
 pub use circle_circle::sweep_circle_circle;
 pub use polygon_circle::sweep_polygon_circle;
@@ -105,6 +106,7 @@ use bevy::math::Vec2;
 use core::cmp::Ordering;
 pub(crate) use guard::touching_at_end;
 use guard::{is_valid, is_whole};
+pub(crate) use turn::{Turn, sweep_turning};
 
 /// When and where two shapes, `first` moving by `first_motion` and `second` by
 /// `second_motion` over the same interval, first touch; see the [module docs](self) for the

@@ -1,6 +1,7 @@
 //! [`Bodies`]: every collider placed in the world this frame, as flat arrays. The prepare
 //! stage writes them; the broad and narrow phases read them.
 
+use crate::geometry::sweep::Turn;
 use crate::geometry::{BoundingBox, Circle, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
@@ -63,6 +64,9 @@ pub struct Bodies {
     /// now; zero for a body that is not swept (or did not move). The bounding circle covers
     /// the whole path.
     motions: Vec<Vec2>,
+    /// The swept segments and polygons that turned this run, by body, in body order: how each
+    /// moved (its translation is its entry in `motions` too). Empty in most runs.
+    turning: Vec<(u32, Turn)>,
     /// World vertices of every polygon, back to back.
     pub vertices: Vec<Vec2>,
 }
@@ -94,6 +98,37 @@ impl Bodies {
         self.radii.push(radius);
         self.shapes.push(shape);
         self.motions.push(motion);
+    }
+
+    /// Appends a body that turned as it moved (see [`Bodies::push`]): its bounding circle
+    /// holds it all along its turn and path.
+    pub(crate) fn push_turning(
+        &mut self,
+        entity: Entity,
+        layers: Option<&CollisionLayers>,
+        (center, radius): (Vec2, f32),
+        shape: WorldShape,
+        turn: Turn,
+    ) {
+        // Turning about the pivot, no point leaves the circle round the pivot through the
+        // farthest point of the bounding circle.
+        let reach = turn.pivot.distance(center) + radius;
+        let bounds = (turn.pivot, conservative(turn.pivot, reach));
+        self.turning.push((self.entities.len() as u32, turn));
+        self.push(entity, layers, bounds, shape, turn.translation);
+    }
+
+    /// How body `index` turned as it moved, if it did.
+    #[inline]
+    pub(crate) fn turn(&self, index: usize) -> Option<Turn> {
+        if self.turning.is_empty() {
+            return None;
+        }
+        let at = self
+            .turning
+            .binary_search_by_key(&(index as u32), |&(body, _)| body)
+            .ok()?;
+        Some(self.turning[at].1)
     }
 
     /// How far body `index` moved along its swept path, to where it is now: zero unless swept.
@@ -137,7 +172,7 @@ impl Bodies {
         let WorldShape::Polygon { inner_radius, .. } = self.shapes[placed] else {
             return false;
         };
-        if self.motions[placed] != Vec2::ZERO {
+        if self.motions[placed] != Vec2::ZERO || self.turn(polygon).is_some() {
             return false;
         }
         let Shape::Circle(disc) = self.shape(disc) else {
@@ -161,7 +196,8 @@ impl Bodies {
         let WorldShape::Polygon { inner_radius, .. } = self.shapes[placed] else {
             return false;
         };
-        if self.motions[placed] != Vec2::ZERO || inner_radius <= 0.0 {
+        if self.motions[placed] != Vec2::ZERO || inner_radius <= 0.0 || self.turn(polygon).is_some()
+        {
             return false;
         }
         let Shape::Circle(now) = self.shape(disc) else {
@@ -204,6 +240,14 @@ impl Bodies {
     /// started), padded for rounding as the bounding circles are: for a long, thin body (a
     /// wall across the world) a far tighter bound than its circle.
     pub(crate) fn path_box(&self, index: usize) -> BoundingBox {
+        if self.turn(index).is_some() {
+            // A turning body: the box of its bounding circle, which holds the turn.
+            let (center, radius) = (self.centers[index], self.radii[index]);
+            return BoundingBox {
+                min: center - radius,
+                max: center + radius,
+            };
+        }
         let now = match self.shape(index) {
             Shape::Circle(disc) => BoundingBox {
                 min: disc.center - disc.radius,
@@ -226,6 +270,22 @@ impl Bodies {
     /// Body `index`'s world shape at the start of its swept path: where it is now, shifted
     /// back by its motion. A moved polygon's vertices are written to `scratch`.
     pub fn start_shape<'a>(&'a self, index: usize, scratch: &'a mut Vec<Vec2>) -> Shape<'a> {
+        if let Some(turn) = self.turn(index) {
+            let back = Vec2::from_angle(-turn.angle);
+            let start =
+                |point: Vec2| turn.pivot - turn.translation + back.rotate(point - turn.pivot);
+            return match self.shape(index) {
+                Shape::Circle(disc) => Shape::Circle(Circle::new(start(disc.center), disc.radius)),
+                Shape::Segment(segment) => {
+                    Shape::Segment(Segment::new(start(segment.a), start(segment.b)))
+                }
+                Shape::Polygon(vertices) => {
+                    scratch.clear();
+                    scratch.extend(vertices.iter().map(|&vertex| start(vertex)));
+                    Shape::Polygon(scratch)
+                }
+            };
+        }
         let back = -self.motion(index);
         match self.shape(index) {
             _ if back == Vec2::ZERO => self.shape(index),

@@ -27,6 +27,7 @@ impl Bodies {
         let nothing = WorldShape::Circle(Circle::new(Vec2::ZERO, 0.0));
         self.shapes.resize(swept, nothing);
         self.motions.resize(swept, Vec2::ZERO);
+        self.turning.clear();
         self.vertices.clear();
         let circles = CircleSlots {
             entities: &mut self.entities,

@@ -21,7 +21,7 @@ mod queries;
 
 use super::bodies::{Bodies, WorldShape, clear_radius, conservative};
 use super::spatial_index::SpatialIndex;
-use crate::collider::PolygonCollider;
+use crate::collider::{PolygonCollider, SegmentCollider};
 use crate::geometry::{Circle, Segment};
 use crate::layers::CollisionLayers;
 use crate::settings::CollisionSettings;
@@ -61,14 +61,25 @@ pub(crate) fn prepare_bodies(
 /// [`prepare_bodies`] has read the paths' starts. Disabled and skipped colliders are
 /// remembered too, so that a collider switched back on sweeps only its last move.
 #[inline(never)]
-pub(crate) fn remember_path_starts(mut swept: Query<(&mut Swept, &GlobalTransform)>) {
+pub(crate) fn remember_path_starts(mut swept: Query<(&mut Swept, &GlobalTransform, Turns)>) {
     // The start is the plugin's own bookkeeping: no change for users to see.
-    swept.par_iter_mut().for_each(|(mut swept, transform)| {
-        swept
-            .bypass_change_detection()
-            .set_start(transform.translation().truncate());
-    });
+    swept
+        .par_iter_mut()
+        .for_each(|(mut swept, transform, (polygon, segment))| {
+            let translation = transform.translation().truncate();
+            let swept = swept.bypass_change_detection();
+            // A circle's turn changes nothing: only segments and polygons keep their angle.
+            if polygon || segment {
+                let x_axis = transform.affine().matrix3.x_axis.truncate();
+                swept.set_start_turned(translation, x_axis.to_angle());
+            } else {
+                swept.set_start(translation);
+            }
+        });
 }
+
+/// Whether a collider is of a kind whose turn is swept: a polygon, a segment.
+type Turns = (Has<PolygonCollider>, Has<SegmentCollider>);
 
 /// Appends every polygon, its vertices to [`Bodies::vertices`].
 fn place_polygons(
@@ -127,7 +138,10 @@ fn place_polygon(
         len: vertices.len() as u32,
         inner_radius: clear_radius(local.inner_radius * least_stretch, bounds.0, bounds.1),
     };
-    bodies.push(entity, layers, bounds, shape, placement.motion(swept));
+    match placement.turn(swept) {
+        Some(turn) => bodies.push_turning(entity, layers, bounds, shape, turn),
+        None => bodies.push(entity, layers, bounds, shape, placement.motion(swept)),
+    }
     Ok(())
 }
 
@@ -159,7 +173,10 @@ fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &m
             let center = world.a.midpoint(world.b);
             let bounds = (center, conservative(center, world.half_length()));
             let shape = WorldShape::Segment(world);
-            bodies.push(entity, layers, bounds, shape, placement.motion(swept));
+            match placement.turn(swept) {
+                Some(turn) => bodies.push_turning(entity, layers, bounds, shape, turn),
+                None => bodies.push(entity, layers, bounds, shape, placement.motion(swept)),
+            }
         });
 }
 

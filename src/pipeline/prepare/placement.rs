@@ -2,6 +2,7 @@
 //! cannot be placed, and the warnings that say so.
 
 use crate::collider::{CircleCollider, ColliderError};
+use crate::geometry::sweep::Turn;
 use crate::geometry::{Circle, MIN_SIZE};
 use crate::swept::Swept;
 use bevy::ecs::entity::EntityHashSet;
@@ -144,6 +145,24 @@ impl Placement {
     #[inline]
     pub(super) fn motion(&self, swept: Option<&Swept>) -> Vec2 {
         swept.map_or(Vec2::ZERO, |swept| swept.motion_to(self.translation))
+    }
+
+    /// The angle of the placement's x axis, which a swept segment or polygon turns by.
+    #[inline]
+    pub(super) fn angle(&self) -> f32 {
+        self.x_axis.to_angle()
+    }
+
+    /// How a swept segment or polygon moved to this placement: its translation, and its turn
+    /// about its translation point. `None` unless it turned.
+    pub(super) fn turn(&self, swept: Option<&Swept>) -> Option<Turn> {
+        let swept = swept?;
+        let angle = swept.turn_to(self.angle());
+        (angle != 0.0).then(|| Turn {
+            translation: swept.motion_to(self.translation),
+            angle,
+            pivot: self.translation,
+        })
     }
 }
 

@@ -1,0 +1,96 @@
+//! Turning sweeps: a boss's laser swinging through a field of bullets, clearing every one it
+//! passes over, though it turns 25° a frame.
+//!
+//! The laser is a `SegmentCollider` with `Swept`: the pipeline sweeps its whole turn between
+//! two frames, not only where it ends up. At 25° a frame its tip jumps over 170 px between
+//! poses; without `Swept` it would pass over most bullets without a contact. Each bullet it
+//! meets is removed, by an observer on the laser.
+//!
+//! ```sh
+//! cargo run --example turning_laser                 # a window
+//! cargo run --example turning_laser -- --headless   # 60 frames, then what happened
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+const FRAMES: u32 = 60;
+/// The laser's length, from the boss at the origin.
+pub const LASER_LENGTH: f32 = 400.0;
+/// How far the laser turns each frame, radians (25°).
+pub const LASER_TURN: f32 = 0.436_332_3;
+/// The bullet field: a square grid, this far apart...
+pub const FIELD_SPACING: f32 = 40.0;
+/// ...out to this far from the boss on either axis.
+pub const FIELD_REACH: f32 = 480.0;
+/// The bullets' radius.
+pub const BULLET_RADIUS: f32 = 3.0;
+
+/// A bullet of the field.
+#[derive(Component)]
+pub struct Bullet;
+
+/// The laser.
+#[derive(Component)]
+pub struct Laser;
+
+/// How many bullets the laser cleared.
+#[derive(Resource, Default)]
+pub struct Cleared(pub usize);
+
+fn main() {
+    let mode = support::mode(FRAMES);
+    let mut app = support::app(&mode, "turning_laser: a swept laser clears a bullet field");
+    example(&mut app);
+    support::run(app, mode, |world| {
+        let cleared = world.resource::<Cleared>().0;
+        let left = world.query::<&Bullet>().iter(world).count();
+        println!("the laser cleared {cleared} bullets; {left} are out of its reach");
+    });
+}
+
+/// The example, on a window's app or a headless one.
+pub fn example(app: &mut App) {
+    app.add_plugins(CollisionPlugin::default())
+        .init_resource::<Cleared>()
+        .add_systems(Startup, spawn)
+        .add_systems(Update, turn_laser);
+}
+
+fn spawn(mut commands: Commands) {
+    commands
+        .spawn((
+            Laser,
+            SegmentCollider::new(Vec2::ZERO, Vec2::new(LASER_LENGTH, 0.0)),
+            Swept::default(),
+            Transform::default(),
+        ))
+        .observe(
+            |hit: On<ContactStarted>, mut commands: Commands, mut cleared: ResMut<Cleared>| {
+                commands.entity(hit.other).despawn();
+                cleared.0 += 1;
+            },
+        );
+    let cells = (FIELD_REACH / FIELD_SPACING) as i32;
+    for row in -cells..=cells {
+        for column in -cells..=cells {
+            let at = Vec2::new(column as f32, row as f32) * FIELD_SPACING;
+            // Leave the boss room.
+            if at.length() < FIELD_SPACING {
+                continue;
+            }
+            commands.spawn((
+                Bullet,
+                CircleCollider::new(BULLET_RADIUS),
+                Transform::from_translation(at.extend(0.0)),
+            ));
+        }
+    }
+}
+
+fn turn_laser(mut laser: Single<&mut Transform, With<Laser>>) {
+    laser.rotate_z(LASER_TURN);
+}
