@@ -80,7 +80,8 @@ fn walk(mut player: Single<&mut Transform, With<Player>>) {
 }
 
 /// Each contact of the player's says how to get out: move by it, and the player only touches
-/// the wall.
+/// the wall. Every answer is for where the player was before any of them: a second wall's push
+/// counts only what the first did not already cover along its direction.
 fn out_of_walls(
     mut contacts: MessageReader<Contact>,
     query: SpatialQuery,
@@ -88,10 +89,13 @@ fn out_of_walls(
     mut pushes: ResMut<Pushes>,
 ) {
     let (entity, ref mut transform) = *player;
+    let mut moved = Vec2::ZERO;
     for contact in contacts.read() {
         if let Some(out) = contact.push_out(entity, &query) {
-            transform.translation += out.translation().extend(0.0);
+            let still_to_go = (out.depth - moved.dot(out.direction)).max(0.0);
+            moved += out.direction * still_to_go;
             pushes.0 += 1;
         }
     }
+    transform.translation += moved.extend(0.0);
 }

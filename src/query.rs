@@ -461,11 +461,15 @@ impl Contact {
     ///     mut player: Single<(Entity, &mut Transform), With<Player>>,
     /// ) {
     ///     let (entity, ref mut transform) = *player;
+    ///     // Each answer is for where the player was before any of them: a second wall's push
+    ///     // counts only what the first did not already cover along its direction.
+    ///     let mut moved = Vec2::ZERO;
     ///     for contact in contacts.read() {
     ///         if let Some(out) = contact.push_out(entity, &query) {
-    ///             transform.translation += out.translation().extend(0.0);
+    ///             moved += out.direction * (out.depth - moved.dot(out.direction)).max(0.0);
     ///         }
     ///     }
+    ///     transform.translation += moved.extend(0.0);
     /// }
     /// # bevy::ecs::system::assert_is_system(out_of_walls);
     /// ```

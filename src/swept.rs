@@ -35,10 +35,13 @@ use bevy::prelude::*;
 /// its **turn** too, about the entity's translation point, turning and moving together at
 /// steady rates over the run (a boss's laser swinging across the screen, a spinning blade).
 /// The turn is the change in the angle of the transform's x axis, taken the shorter way
-/// round: at most half a turn a run. A collider that turns faster (a blade spinning more than
+/// round: at most half a turn a run. A collider mirrored or un-mirrored since the last run (a
+/// negative scale on one axis: a character turned to face the other way) is not turned. A
+/// circle's turn changes nothing and is not looked at, even a circle set off its entity's
+/// centre (`CircleCollider::with_offset`), which is swept along its translation only. A collider that turns faster (a blade spinning more than
 /// half a turn a frame) is swept the other way round; run the pipeline at a fixed step fast
 /// enough for half a turn a step ([`CollisionPlugin::new`](crate::CollisionPlugin::new)).
-/// A circle's turn changes nothing and is not looked at. Scale is not swept: the collider keeps
+/// Scale is not swept: the collider keeps
 /// its current scale along the whole path. A collider met anywhere along the way is a contact
 /// of this run; see [`Contact::impact`](crate::Contact::impact) for what is reported, and when.
 ///
@@ -77,6 +80,9 @@ pub struct Swept {
     /// where this run's turn starts. Kept for segments and polygons only.
     #[reflect(ignore)]
     start_angle: f32,
+    /// Whether the world transform mirrored the collider at the pipeline's last run.
+    #[reflect(ignore)]
+    start_mirrored: bool,
 }
 
 impl Swept {
@@ -106,16 +112,19 @@ impl Swept {
         self.start = in_range(translation).then_some(translation);
     }
 
-    /// The path's start for the next run, and the angle its turn starts from.
-    pub(crate) fn set_start_turned(&mut self, translation: Vec2, angle: f32) {
+    /// The path's start for the next run, the angle its turn starts from, and whether the
+    /// collider is mirrored there.
+    pub(crate) fn set_start_turned(&mut self, translation: Vec2, angle: f32, mirrored: bool) {
         self.set_start(translation);
         self.start_angle = if angle.is_finite() { angle } else { 0.0 };
+        self.start_mirrored = mirrored;
     }
 
     /// The turn to sweep from the path's start to `angle` (radians): the shorter way round,
-    /// within half a turn either way; zero without a start.
-    pub(crate) fn turn_to(&self, angle: f32) -> f32 {
-        if self.start.is_none() || !angle.is_finite() {
+    /// within half a turn either way; zero without a start, and for a collider mirrored since
+    /// (a character turned to face the other way is flipped, not turned).
+    pub(crate) fn turn_to(&self, angle: f32, mirrored: bool) -> f32 {
+        if self.start.is_none() || !angle.is_finite() || mirrored != self.start_mirrored {
             return 0.0;
         }
         let turn = (angle - self.start_angle).rem_euclid(core::f32::consts::TAU);

@@ -211,10 +211,20 @@ fn test_pair(
     [first, second]: [usize; 2],
     (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
 ) -> Option<Contact> {
+    // A laser swinging among still bullets: most in its bounding circle lie outside the
+    // angles it swept, and meet it nowhere.
+    let turning = bodies.any_turning();
+    if turning && (bodies.outside_turn(first, second) || bodies.outside_turn(second, first)) {
+        return None;
+    }
     let (first_motion, second_motion) = (bodies.motion(first), bodies.motion(second));
     let now = intersect_now(bodies, first, second);
     let mut at_start = None;
-    let turns = (bodies.turn(first), bodies.turn(second));
+    let turns = if turning {
+        (bodies.turn(first), bodies.turn(second))
+    } else {
+        (None, None)
+    };
     let impact = if turns.0.is_some() || turns.1.is_some() {
         // A segment or polygon that turned: its whole motion, turn and path together.
         let turn = |index: usize, turn: Option<Turn>| {

@@ -218,12 +218,9 @@ fn circle_out(center: DVec2, radius: f64, corners: &[DVec2]) -> DVec2 {
     let feet = curves.iter().flat_map(|&curve| match curve {
         Curve::Line(a, b) => vec![nearest_on_segment(center, a, b), a, b],
         Curve::Round(corner) => {
-            let away = (center - corner).normalize_or_zero();
-            if away == DVec2::ZERO {
-                vec![]
-            } else {
-                vec![corner + away * radius]
-            }
+            // A centre on the corner itself may leave it any way: straight up, say.
+            let away = (center - corner).normalize_or(DVec2::Y);
+            vec![corner + away * radius]
         }
     });
     let distance_to = |curve: &Curve| match *curve {

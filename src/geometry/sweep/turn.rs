@@ -59,25 +59,21 @@ pub(crate) fn sweep_turning(
         CornerList::with_capacity(b.corners()),
     );
     for step in 0..MAX_STEPS {
-        let gap = distance(a.at(time, &mut first_now), b.at(time, &mut second_now));
+        let (first_posed, second_posed) = (a.at(time, &mut first_now), b.at(time, &mut second_now));
+        let near = Moving::speed_near(&a, &b, second_posed, time).min(Moving::speed_near(
+            &b,
+            &a,
+            first_posed,
+            time,
+        ));
+        let gap = distance(first_posed, second_posed);
         if gap.distance <= 0.0 && step == 0 {
             return SweepStart::Overlapping;
         }
         if gap.distance <= tolerance {
-            let normal = (gap.on_first - gap.on_second).normalize_or_zero();
-            let normal = if normal == DVec2::ZERO {
-                // Touching at a point already: against the relative motion.
-                (b.translation - a.translation).normalize_or(DVec2::Y)
-            } else {
-                normal
-            };
-            return SweepStart::Apart(Some(Impact {
-                time: time as f32,
-                point: ((gap.on_first + gap.on_second) / 2.0).as_vec2(),
-                normal: normal.as_vec2(),
-            }));
+            return SweepStart::Apart(Some(impact(&a, &b, time, &gap)));
         }
-        let speed = speed.min(Moving::speed_near(&a, &b, time, gap.distance));
+        let speed = speed.min(near + (a.angle.abs() + b.angle.abs()) * gap.distance);
         if speed <= 0.0 {
             return SweepStart::Apart(None);
         }
@@ -86,7 +82,38 @@ pub(crate) fn sweep_turning(
             return SweepStart::Apart(None);
         }
     }
+    // The steps shrink without end only while the shapes stay a hair apart: the rest of the
+    // motion in fixed sub-steps, so that a pair that does meet is not let through.
+    let rest = time;
+    for step in 1..=FINAL_STEPS {
+        let time = rest + (1.0 - rest) * step as f64 / FINAL_STEPS as f64;
+        let gap = distance(a.at(time, &mut first_now), b.at(time, &mut second_now));
+        if gap.distance <= tolerance {
+            return SweepStart::Apart(Some(impact(&a, &b, time, &gap)));
+        }
+    }
     SweepStart::Apart(None)
+}
+
+/// Sub-steps of what is left of the motion when the advancement runs out of steps.
+const FINAL_STEPS: usize = 256;
+
+/// The impact at `time`, where the shapes are `gap` apart: the point between their nearest
+/// points, the normal from the second's towards the first's (where they touch at a point
+/// already, against the first's motion there relative to the second's).
+fn impact(a: &Moving, b: &Moving, time: f64, gap: &Gap) -> Impact {
+    let normal = (gap.on_first - gap.on_second).normalize_or_zero();
+    let normal = if normal == DVec2::ZERO {
+        let point = gap.on_first;
+        (b.velocity_at(point, time) - a.velocity_at(point, time)).normalize_or(DVec2::Y)
+    } else {
+        normal
+    };
+    Impact {
+        time: time as f32,
+        point: ((gap.on_first + gap.on_second) / 2.0).as_vec2(),
+        normal: normal.as_vec2(),
+    }
 }
 
 /// A shape in `f64` at the end of its motion, and the motion.
@@ -130,7 +157,10 @@ impl Moving {
                 (reach, (high - low).length() / 2.0)
             }
         };
-        let finite = reach.is_finite() && turn.translation.is_finite() && turn.angle.is_finite();
+        let finite = reach.is_finite()
+            && turn.pivot.is_finite()
+            && turn.translation.is_finite()
+            && turn.angle.is_finite();
         finite.then_some(Self {
             shape,
             translation: turn.translation.as_dvec2(),
@@ -164,13 +194,14 @@ impl Moving {
         }
         // Angles as seen from the pivot, measured from the circle's direction: the circle
         // spans `±spread`.
-        let spread = (radius / distance).asin() + margin;
+        // The corners left out lie a hair from the pivot: their angle is widened for too.
+        let spread = (radius / distance).asin() + margin * (2.0 + (1.0 + turning.reach) / distance);
         let angle_of = |point: DVec2| {
             let offset = point - pivot;
             to_circle.perp_dot(offset).atan2(to_circle.dot(offset))
         };
         // The shape's corners, but the pivot itself (which does not move); the shape must lie
-        // within a half-turn of angles, seen from the pivot, for one interval to hold it.
+        // within a quarter turn of angles, seen from the pivot, for one interval to hold it.
         let far = points
             .iter()
             .filter(|&&point| point.distance(pivot) > margin * (1.0 + turning.reach));
@@ -189,9 +220,8 @@ impl Moving {
         if first.is_none() || high - low >= core::f64::consts::FRAC_PI_2 {
             return false;
         }
-        // Polygon edges between corners bulge no further in angle than their corners, seen
-        // from outside the polygon; a pivot inside it is ruled out by the quarter-turn limit
-        // above only for thin shapes, so polygons are told apart by their corners' spread.
+        // A wedge narrower than half a turn is convex, so it holds the hull of the corners,
+        // and the whole shape with it. (A pivot inside the shape spreads its corners wider.)
         let (swept_low, swept_high) = if turning.angle >= 0.0 {
             (low - turning.angle, high)
         } else {
@@ -204,30 +234,29 @@ impl Moving {
         start > margin && start + widened < core::f64::consts::TAU - margin
     }
 
-    /// For a circle (that does not turn) and a turning shape: a bound on how fast their
-    /// distance, `gap` at `time`, can shrink, tighter than the turning shape's fastest point.
-    /// Only the shape's points as near its pivot as the circle's rim, and `gap` beyond, can
-    /// come nearest the circle before they touch; they move no faster than the turn carries a
-    /// point that far out. (Unbounded where it does not apply.)
-    fn speed_near(a: &Self, b: &Self, time: f64, gap: f64) -> f64 {
-        let (circle, turning) = match (&a.shape, &b.shape) {
-            (Corners::Circle(..), Corners::Points(_)) => (a, b),
-            (Corners::Points(_), Corners::Circle(..)) => (b, a),
-            _ => return f64::INFINITY,
-        };
-        let Corners::Circle(center, radius) = circle.shape else {
-            return f64::INFINITY;
-        };
-        if circle.angle != 0.0 {
+    /// A bound on how fast the distance between `turning` and `other` (which does not turn,
+    /// placed at `time` as `other_posed`) can shrink while it is at most `gap` more than now,
+    /// less the `gap` term the caller adds: tighter than `turning`'s fastest point. The points
+    /// of `turning` nearest `other` lie no farther from its pivot than `other`'s farthest
+    /// point, its drift over the rest of the motion, and the gap; the turn carries them no
+    /// faster than that distance allows. Unbounded where it does not apply.
+    fn speed_near(turning: &Self, other: &Self, other_posed: Posed, time: f64) -> f64 {
+        if other.angle != 0.0 {
             return f64::INFINITY;
         }
-        let back = time - 1.0;
-        let relative = circle.translation - turning.translation;
-        // The circle's centre as seen from the pivot, now and at most this far off later.
-        let from_pivot =
-            (center + circle.translation * back) - (turning.pivot + turning.translation * back);
-        let farthest = from_pivot.length() + relative.length() + radius + gap;
-        relative.length() + turning.angle.abs() * farthest.min(turning.reach)
+        let pivot = turning.pivot + turning.translation * (time - 1.0);
+        let farthest = match other_posed {
+            Posed::Circle(center, radius) => center.distance(pivot) + radius,
+            Posed::Points(points) => points.iter().map(|p| p.distance(pivot)).fold(0.0, f64::max),
+        };
+        let relative = (other.translation - turning.translation).length();
+        relative + turning.angle.abs() * (farthest + relative).min(turning.reach)
+    }
+
+    /// How fast the point of the shape at `point` moves at `time`.
+    fn velocity_at(&self, point: DVec2, time: f64) -> DVec2 {
+        let pivot = self.pivot + self.translation * (time - 1.0);
+        self.translation + (point - pivot).perp() * self.angle
     }
 
     /// How many corners it has (none for a circle).
@@ -266,6 +295,7 @@ impl Moving {
 }
 
 /// A shape placed at one time.
+#[derive(Clone, Copy)]
 enum Posed<'a> {
     Circle(DVec2, f64),
     Points(&'a [DVec2]),

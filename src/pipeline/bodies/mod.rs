@@ -1,13 +1,14 @@
 //! [`Bodies`]: every collider placed in the world this frame, as flat arrays. The prepare
 //! stage writes them; the broad and narrow phases read them.
 
-use crate::geometry::sweep::Turn;
 use crate::geometry::{BoundingBox, Circle, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
 mod slots;
+mod turning;
 
 pub use slots::{CircleSlots, SweptSlots};
+use turning::Turning;
 
 /// A collider placed in the world this frame.
 #[derive(Clone, Copy, Debug)]
@@ -64,9 +65,9 @@ pub struct Bodies {
     /// now; zero for a body that is not swept (or did not move). The bounding circle covers
     /// the whole path.
     motions: Vec<Vec2>,
-    /// The swept segments and polygons that turned this run, by body, in body order: how each
-    /// moved (its translation is its entry in `motions` too). Empty in most runs.
-    turning: Vec<(u32, Turn)>,
+    /// The swept segments and polygons that turned this run, in body order (see
+    /// [`Turning`]). Empty in most runs.
+    turning: Vec<Turning>,
     /// World vertices of every polygon, back to back.
     pub vertices: Vec<Vec2>,
 }
@@ -98,37 +99,6 @@ impl Bodies {
         self.radii.push(radius);
         self.shapes.push(shape);
         self.motions.push(motion);
-    }
-
-    /// Appends a body that turned as it moved (see [`Bodies::push`]): its bounding circle
-    /// holds it all along its turn and path.
-    pub(crate) fn push_turning(
-        &mut self,
-        entity: Entity,
-        layers: Option<&CollisionLayers>,
-        (center, radius): (Vec2, f32),
-        shape: WorldShape,
-        turn: Turn,
-    ) {
-        // Turning about the pivot, no point leaves the circle round the pivot through the
-        // farthest point of the bounding circle.
-        let reach = turn.pivot.distance(center) + radius;
-        let bounds = (turn.pivot, conservative(turn.pivot, reach));
-        self.turning.push((self.entities.len() as u32, turn));
-        self.push(entity, layers, bounds, shape, turn.translation);
-    }
-
-    /// How body `index` turned as it moved, if it did.
-    #[inline]
-    pub(crate) fn turn(&self, index: usize) -> Option<Turn> {
-        if self.turning.is_empty() {
-            return None;
-        }
-        let at = self
-            .turning
-            .binary_search_by_key(&(index as u32), |&(body, _)| body)
-            .ok()?;
-        Some(self.turning[at].1)
     }
 
     /// How far body `index` moved along its swept path, to where it is now: zero unless swept.

@@ -70,8 +70,10 @@ pub(crate) fn remember_path_starts(mut swept: Query<(&mut Swept, &GlobalTransfor
             let swept = swept.bypass_change_detection();
             // A circle's turn changes nothing: only segments and polygons keep their angle.
             if polygon || segment {
-                let x_axis = transform.affine().matrix3.x_axis.truncate();
-                swept.set_start_turned(translation, x_axis.to_angle());
+                let axes = transform.affine().matrix3;
+                let (x_axis, y_axis) = (axes.x_axis.truncate(), axes.y_axis.truncate());
+                let mirrored = x_axis.perp_dot(y_axis) < 0.0;
+                swept.set_start_turned(translation, x_axis.to_angle(), mirrored);
             } else {
                 swept.set_start(translation);
             }

@@ -157,7 +157,8 @@ impl Placement {
     /// about its translation point. `None` unless it turned.
     pub(super) fn turn(&self, swept: Option<&Swept>) -> Option<Turn> {
         let swept = swept?;
-        let angle = swept.turn_to(self.angle());
+        let mirrored = self.x_axis.perp_dot(self.y_axis) < 0.0;
+        let angle = swept.turn_to(self.angle(), mirrored);
         (angle != 0.0).then(|| Turn {
             translation: swept.motion_to(self.translation),
             angle,
