@@ -58,10 +58,13 @@
 //! | [`CircleCollider`], [`SegmentCollider`], [`PolygonCollider`] | the shapes, in local space, placed by `GlobalTransform` |
 //! | [`CollisionLayers`], [`LayerMask`] | who can touch whom (32 layers); bullets need never meet bullets |
 //! | [`ColliderDisabled`] | switch a collider off without despawning it |
-//! | [`Swept`] | test the path a fast collider moved along, not only where it ends up: no bullet through a wall |
+//! | [`Swept`] | test the path a fast collider moved along, and a segment's or polygon's turn, not only where it ends up: no bullet through a wall, no bullet skipped by a swinging laser |
+//! | [`CollisionBody`] | one entity made of colliders on its children: contacts name the body, and its observers see its parts' hits |
+//! | [`PairFilter`], [`FilterPairs`], [`PairFilterPlugin`] | a game's own rule for which pairs may meet, beyond layers |
 //! | [`Contact`] | a message every frame for every overlapping pair, with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) |
 //! | [`ContactStarted`], [`ContactEnded`] | a pair's first and last frame: messages and entity events |
 //! | [`Contacts`], [`CollidingEntities`] | what overlaps now, without reading messages |
+//! | [`SpatialQuery`] | rays, circle casts, shape and point queries, the nearest collider, and [`Contact::push_out`]: the least move out of an overlap |
 //! | [`CollisionSystems`], [`CollisionSettings`] | ordering against the pipeline; tuning |
 //! | [`geometry`] | the pure geometry underneath, usable on its own |
 //!

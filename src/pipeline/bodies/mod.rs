@@ -8,7 +8,7 @@ mod slots;
 mod turning;
 
 pub use slots::{CircleSlots, SweptSlots};
-use turning::Turning;
+pub(crate) use turning::Turning;
 
 /// A collider placed in the world this frame.
 #[derive(Clone, Copy, Debug)]
