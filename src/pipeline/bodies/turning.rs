@@ -1,12 +1,12 @@
-//! The bodies that turned this run: how each moved, and the sector of angles it swept, for a
-//! quick answer to "can it meet this still circle at all".
+//! The bodies that turned this run: how each moved, and the wedge of directions it swept, for
+//! a quick answer to "can it meet this still circle at all".
 
 use super::{Bodies, WorldShape, conservative};
 use crate::geometry::Shape;
 use crate::geometry::sweep::Turn;
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
-use core::f32::consts::{PI, TAU};
+use core::f32::consts::PI;
 
 /// A swept segment or polygon that turned this run.
 #[derive(Clone, Copy, Debug)]
@@ -14,18 +14,17 @@ pub(crate) struct Turning {
     /// Its place in [`Bodies`].
     body: u32,
     turn: Turn,
-    /// The angles it swept about its pivot, when it only turned (no translation) and its
+    /// The wedge it swept about its pivot, when it only turned (no translation) and its
     /// corners lie within a quarter turn of each other as seen from the pivot.
     sector: Option<Sector>,
 }
 
-/// Angles about a pivot, measured from `reference` (a unit vector): from `low` to `high`
-/// radians, counter-clockwise.
+/// The wedge of directions a turning body swept about its pivot, narrower than half a turn:
+/// from `low` counter-clockwise to `high`, both unit vectors.
 #[derive(Clone, Copy, Debug)]
 struct Sector {
-    reference: Vec2,
-    low: f32,
-    high: f32,
+    low: Vec2,
+    high: Vec2,
 }
 
 /// Angles closer than this (radians) count as touching: well above `f32` rounding of angles
@@ -81,8 +80,8 @@ impl Bodies {
         Some(&self.turning[at])
     }
 
-    /// Whether the still circle `circle` lies outside the sector of angles that body
-    /// `turning`, which only turned, swept about its pivot: then they never met, and do not
+    /// Whether the still circle `circle` lies clear of the wedge that body `turning`, which
+    /// only turned, swept about its pivot: then they never met, and do not
     /// overlap now. `false` where that does not apply or cannot tell. (A laser swinging among
     /// still bullets meets few of those in its bounding circle.)
     #[inline]
@@ -101,28 +100,26 @@ impl Bodies {
         let Shape::Circle(disc) = self.shape(circle) else {
             return false;
         };
+        // The circle misses the wedge (taken as two rays from the pivot and what lies between)
+        // when its centre lies outside it and farther than its radius from both rays, by a
+        // margin for rounding.
         let offset = disc.center - turn.pivot;
-        let distance = offset.length();
-        if distance
-            <= disc.radius * (1.0 + ANGLE_MARGIN) + f32::EPSILON * turn.pivot.abs().max_element()
-        {
-            return false;
-        }
-        let angle = sector
-            .reference
-            .perp_dot(offset)
-            .atan2(sector.reference.dot(offset));
-        let spread = (disc.radius / distance).min(1.0).asin() + ANGLE_MARGIN;
-        // The swept angles, widened by the circle's spread either side and wrapped round,
-        // must miss the circle's own angle.
-        let start = (sector.low - spread - angle).rem_euclid(TAU);
-        let widened = sector.high - sector.low + 2.0 * spread;
-        start > ANGLE_MARGIN && start + widened < TAU - ANGLE_MARGIN
+        let margin = ANGLE_MARGIN * (disc.radius + offset.abs().max_element());
+        let clear_of = |ray: Vec2| {
+            let across = if ray.dot(offset) > 0.0 {
+                ray.perp_dot(offset).abs()
+            } else {
+                offset.length()
+            };
+            across > disc.radius + margin
+        };
+        let inside = sector.low.perp_dot(offset) >= 0.0 && offset.perp_dot(sector.high) >= 0.0;
+        !inside && clear_of(sector.low) && clear_of(sector.high)
     }
 }
 
 impl Sector {
-    /// The angles a shape with these `corners` (at the end of its `turn`, which has no
+    /// The wedge a shape with these `corners` (at the end of its `turn`, which has no
     /// translation) swept about its pivot; `reach` is its farthest point from the pivot.
     fn swept(corners: &[Vec2], turn: Turn, reach: f32) -> Option<Self> {
         if turn.translation != Vec2::ZERO {
@@ -151,10 +148,14 @@ impl Sector {
         } else {
             (low, high - turn.angle)
         };
+        let (low, high) = (low - ANGLE_MARGIN, high + ANGLE_MARGIN);
+        // The wedge test holds for wedges narrower than half a turn.
+        if high - low >= PI {
+            return None;
+        }
         Some(Self {
-            reference,
-            low: low - ANGLE_MARGIN,
-            high: high + ANGLE_MARGIN,
+            low: reference.rotate(Vec2::from_angle(low)),
+            high: reference.rotate(Vec2::from_angle(high)),
         })
     }
 }
