@@ -81,6 +81,7 @@ mod point;
 mod polygon_circle;
 mod polygon_polygon;
 mod polygon_segment;
+mod precise;
 mod push_out;
 mod ray;
 mod ray_cast;

@@ -20,12 +20,11 @@
 
 mod pieces;
 
+use super::precise::{contains, edges, nearest_on_segment, segment_crossing};
 use super::{Shape, overlap};
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use pieces::{
-    Piece, convex_hull, distance_to_piece, edges, nearest_on_segment, polygon_pieces, turn,
-};
+use pieces::{Piece, convex_hull, distance_to_piece, polygon_pieces, turn};
 
 /// The least translation that separates two overlapping shapes: [`push_out`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -360,18 +359,6 @@ fn nearest_outside(
     best.unwrap_or(origin)
 }
 
-/// Where segments `a`–`b` and `c`–`d` cross, if they do (not when parallel).
-fn segment_crossing(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> Option<DVec2> {
-    let (along, other) = (b - a, d - c);
-    let denominator = along.perp_dot(other);
-    if denominator == 0.0 {
-        return None;
-    }
-    let s = (c - a).perp_dot(other) / denominator;
-    let u = (c - a).perp_dot(along) / denominator;
-    ((0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&u)).then(|| a + along * s)
-}
-
 /// Where segment `a`–`b` crosses the circle of `radius` round `center`.
 fn segment_circle_crossings(a: DVec2, b: DVec2, center: DVec2, radius: f64) -> Vec<DVec2> {
     let along = b - a;
@@ -436,18 +423,4 @@ fn enters_polygon(thin: &[DVec2], polygon: &[DVec2], tolerance: f64) -> bool {
     cuts.windows(2).any(|pair| {
         pair[1] > pair[0] && strictly_inside(start + along * ((pair[0] + pair[1]) / 2.0))
     })
-}
-
-/// Whether `point` lies inside the polygon loop (crossing number; on the outline either way).
-fn contains(polygon: &[DVec2], point: DVec2) -> bool {
-    let mut inside = false;
-    for (a, b) in edges(polygon) {
-        if (a.y > point.y) != (b.y > point.y) {
-            let x = a.x + (point.y - a.y) / (b.y - a.y) * (b.x - a.x);
-            if point.x < x {
-                inside = !inside;
-            }
-        }
-    }
-    inside
 }

@@ -1,6 +1,7 @@
 //! Convex pieces in `f64`: a polygon cut into triangles (or kept whole when convex), a
 //! segment as a piece of two points, and what the push-out search asks of them.
 
+use crate::geometry::precise::{edges, nearest_on_segment};
 use bevy::math::DVec2;
 
 /// A convex piece: a counter-clockwise polygon of three or more points, or a segment of two.
@@ -107,16 +108,6 @@ pub(super) fn convex_hull(mut points: Vec<DVec2>) -> Vec<DVec2> {
     hull
 }
 
-/// The distance from `p` to the closed segment `a`–`b`, and the nearest point.
-pub(super) fn nearest_on_segment(p: DVec2, a: DVec2, b: DVec2) -> DVec2 {
-    let along = b - a;
-    let length_squared = along.length_squared();
-    if length_squared == 0.0 {
-        return a;
-    }
-    a + along * ((p - a).dot(along) / length_squared).clamp(0.0, 1.0)
-}
-
 /// The distance from `p` to a convex piece (zero inside a polygon piece).
 pub(super) fn distance_to_piece(p: DVec2, piece: &[DVec2]) -> f64 {
     let n = piece.len();
@@ -129,13 +120,6 @@ pub(super) fn distance_to_piece(p: DVec2, piece: &[DVec2]) -> f64 {
     edges(piece)
         .map(|(a, b)| p.distance(nearest_on_segment(p, a, b)))
         .fold(f64::INFINITY, f64::min)
-}
-
-/// The edges of a piece: each once (a segment's one edge once).
-pub(super) fn edges(piece: &[DVec2]) -> impl Iterator<Item = (DVec2, DVec2)> + '_ {
-    let n = piece.len();
-    let count = if n <= 2 { n.saturating_sub(1) } else { n };
-    (0..count).map(move |i| (piece[i], piece[(i + 1) % n]))
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! [`TOLERANCE`](crate::geometry::TOLERANCE) of their size. The distances are exact, in `f64`.
 
 use super::{Impact, SweepStart};
+use crate::geometry::precise::{contains, edges, nearest_on_segment, segment_crossing};
 use crate::geometry::{Shape, TOLERANCE};
 use bevy::math::DVec2;
 use bevy::prelude::*;
@@ -392,38 +393,11 @@ fn points_to_points(first: &[DVec2], second: &[DVec2]) -> Gap {
     best
 }
 
-/// The edges of a loop of corners (one for a segment, none for a point: its point twice).
-fn edges(points: &[DVec2]) -> impl Iterator<Item = (DVec2, DVec2)> + '_ {
-    let n = points.len();
-    let count = match n {
-        0 => 0,
-        1 | 2 => 1,
-        _ => n,
-    };
-    (0..count).map(move |i| (points[i], points[(i + 1) % n]))
-}
-
-fn nearest_on_segment(p: DVec2, a: DVec2, b: DVec2) -> DVec2 {
-    let along = b - a;
-    let length_squared = along.length_squared();
-    if length_squared == 0.0 {
-        return a;
-    }
-    a + along * ((p - a).dot(along) / length_squared).clamp(0.0, 1.0)
-}
-
 /// The nearest points of segments `a`–`b` and `c`–`d`: where they cross, or the nearest of
 /// each end to the other segment.
 fn nearest_between_segments(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> (DVec2, DVec2) {
-    let (along, other) = (b - a, d - c);
-    let denominator = along.perp_dot(other);
-    if denominator != 0.0 {
-        let s = (c - a).perp_dot(other) / denominator;
-        let u = (c - a).perp_dot(along) / denominator;
-        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&u) {
-            let crossing = a + along * s;
-            return (crossing, crossing);
-        }
+    if let Some(crossing) = segment_crossing(a, b, c, d) {
+        return (crossing, crossing);
     }
     [
         (a, nearest_on_segment(a, c, d)),
@@ -434,19 +408,6 @@ fn nearest_between_segments(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> (DVec2, D
     .into_iter()
     .min_by(|(p, q), (r, s)| p.distance_squared(*q).total_cmp(&r.distance_squared(*s)))
     .expect("four candidates")
-}
-
-/// Whether `point` lies inside the loop (crossing number).
-fn contains(points: &[DVec2], point: DVec2) -> bool {
-    let mut inside = false;
-    for (a, b) in edges(points) {
-        if (a.y > point.y) != (b.y > point.y)
-            && point.x < a.x + (point.y - a.y) / (b.y - a.y) * (b.x - a.x)
-        {
-            inside = !inside;
-        }
-    }
-    inside
 }
 
 #[cfg(test)]
