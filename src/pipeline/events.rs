@@ -116,8 +116,41 @@ fn diff<'a>(
     }
 }
 
+/// One side of a pair: a collider, the other, and their bodies.
+#[derive(Clone, Copy)]
+struct Side {
+    entity: Entity,
+    other: Entity,
+    body: Entity,
+    other_body: Entity,
+}
+
+impl Side {
+    /// The pair seen from `a` (its message's side), then from `b`.
+    fn both(contact: &Contact) -> [Self; 2] {
+        let [body_a, body_b] = contact.bodies;
+        [
+            Self {
+                entity: contact.a,
+                other: contact.b,
+                body: body_a,
+                other_body: body_b,
+            },
+            Self {
+                entity: contact.b,
+                other: contact.a,
+                body: body_b,
+                other_body: body_a,
+            },
+        ]
+    }
+}
+
 /// The contact entity events, as [`trigger_if_spawned`] triggers them.
 trait ContactEvent: EntityEvent + Send + 'static {
+    /// The event about `side`'s collider.
+    fn on(side: Side) -> Self;
+
     /// The event to trigger instead when its entity, a part, was despawned: none for a start
     /// (the part is gone), the same event on the body for an end (so that the body hears
     /// that the contact it heard start is over).
@@ -125,12 +158,40 @@ trait ContactEvent: EntityEvent + Send + 'static {
 }
 
 impl ContactEvent for ContactStarted {
+    fn on(side: Side) -> Self {
+        let Side {
+            entity,
+            other,
+            body,
+            other_body,
+        } = side;
+        Self {
+            entity,
+            other,
+            body,
+            other_body,
+        }
+    }
     fn for_body_of_despawned_part(self) -> Option<Self> {
         None
     }
 }
 
 impl ContactEvent for ContactEnded {
+    fn on(side: Side) -> Self {
+        let Side {
+            entity,
+            other,
+            body,
+            other_body,
+        } = side;
+        Self {
+            entity,
+            other,
+            body,
+            other_body,
+        }
+    }
     fn for_body_of_despawned_part(self) -> Option<Self> {
         (self.body != self.entity).then_some(Self {
             entity: self.body,
@@ -213,54 +274,28 @@ impl ChangeWriters<'_, '_> {
             current.iter().flatten(),
             |change| match change {
                 Change::Started(contact) => {
-                    let [a, b] = [contact.a, contact.b];
-                    let [body_a, body_b] = contact.bodies;
-                    started.write(ContactStarted {
-                        entity: a,
-                        other: b,
-                        body: body_a,
-                        other_body: body_b,
-                    });
+                    let sides = Side::both(contact);
+                    started.write(ContactStarted::on(sides[0]));
                     let everywhere = everywhere().started;
-                    for (entity, other, body, other_body) in
-                        [(a, b, body_a, body_b), (b, a, body_b, body_a)]
-                    {
-                        if everywhere || watched(entity, body) {
-                            commands.queue(trigger_if_spawned(ContactStarted {
-                                entity,
-                                other,
-                                body,
-                                other_body,
-                            }));
+                    for side in sides {
+                        if everywhere || watched(side.entity, side.body) {
+                            commands.queue(trigger_if_spawned(ContactStarted::on(side)));
                         }
-                        if any_sets && let Ok(mut set) = colliding.get_mut(entity) {
-                            set.insert(other);
+                        if any_sets && let Ok(mut set) = colliding.get_mut(side.entity) {
+                            set.insert(side.other);
                         }
                     }
                 }
                 Change::Ended(contact) => {
-                    let [a, b] = [contact.a, contact.b];
-                    let [body_a, body_b] = contact.bodies;
-                    ended.write(ContactEnded {
-                        entity: a,
-                        other: b,
-                        body: body_a,
-                        other_body: body_b,
-                    });
+                    let sides = Side::both(contact);
+                    ended.write(ContactEnded::on(sides[0]));
                     let everywhere = everywhere().ended;
-                    for (entity, other, body, other_body) in
-                        [(a, b, body_a, body_b), (b, a, body_b, body_a)]
-                    {
-                        if everywhere || watched(entity, body) {
-                            commands.queue(trigger_if_spawned(ContactEnded {
-                                entity,
-                                other,
-                                body,
-                                other_body,
-                            }));
+                    for side in sides {
+                        if everywhere || watched(side.entity, side.body) {
+                            commands.queue(trigger_if_spawned(ContactEnded::on(side)));
                         }
-                        if any_sets && let Ok(mut set) = colliding.get_mut(entity) {
-                            set.remove(other);
+                        if any_sets && let Ok(mut set) = colliding.get_mut(side.entity) {
+                            set.remove(side.other);
                         }
                     }
                 }
