@@ -225,7 +225,8 @@ fn test_pair(
     } else {
         (None, None)
     };
-    let impact = if turns.0.is_some() || turns.1.is_some() {
+    let turned = turns.0.is_some() || turns.1.is_some();
+    let (swept, relative_motion) = if turned {
         // A segment or polygon that turned: its whole motion, turn and path together.
         let turn = |index: usize, turn: Option<Turn>| {
             turn.unwrap_or(Turn {
@@ -234,41 +235,17 @@ fn test_pair(
             })
         };
         let (first_turn, second_turn) = (turn(first, turns.0), turn(second, turns.1));
-        match sweep_turning(
-            bodies.shape(first),
-            first_turn,
-            bodies.shape(second),
-            second_turn,
-        ) {
-            SweepStart::Overlapping => {
-                let (a, b) = (bodies.entities[first], bodies.entities[second]);
-                if now.is_none() && !previous.contains(a, b) {
-                    let start = bodies.start_shape(first, first_scratch);
-                    at_start = intersect(start, bodies.start_shape(second, second_scratch));
-                }
-                None
-            }
-            SweepStart::Apart(Some(impact)) => Some(impact),
-            // Stepping stops a tolerance short of a touch: a pair touching now was met at the
-            // end at the latest.
-            SweepStart::Apart(None) => now.as_ref().map(|hit| Impact {
-                time: 1.0,
-                point: hit
-                    .points
-                    .first()
-                    .copied()
-                    .unwrap_or(bodies.centers[second]),
-                normal: (second_turn.translation - first_turn.translation).normalize_or(Vec2::Y),
-            }),
-        }
+        let (first_now, second_now) = (bodies.shape(first), bodies.shape(second));
+        let swept = sweep_turning(first_now, first_turn, second_now, second_turn);
+        (swept, second_turn.translation - first_turn.translation)
     } else if first_motion == second_motion {
         // No relative motion: where they are now says it all.
-        None
+        (SweepStart::Apart(None), Vec2::ZERO)
     } else if now.is_some()
         && (bodies.overlapped_at_start(first, second) || bodies.overlapped_at_start(second, first))
     {
         // Overlapping at the start of the paths and now: no impact, as the sweep would find.
-        None
+        (SweepStart::Overlapping, Vec2::ZERO)
     } else if now.is_none()
         && (bodies.apart_along_path(first, second) || bodies.apart_along_path(second, first))
     {
@@ -277,28 +254,40 @@ fn test_pair(
     } else {
         let first_start = bodies.start_shape(first, first_scratch);
         let second_start = bodies.start_shape(second, second_scratch);
-        match sweep_from_start(first_start, first_motion, second_start, second_motion) {
-            SweepStart::Overlapping => {
-                // Met at the start of the paths and apart now: a new contact, where the
-                // outlines crossed at the start, unless it is the end of the last run's.
-                let (a, b) = (bodies.entities[first], bodies.entities[second]);
-                if now.is_none() && !previous.contains(a, b) {
-                    at_start = intersect(first_start, second_start);
-                }
-                None
+        let swept = sweep_from_start(first_start, first_motion, second_start, second_motion);
+        (swept, second_motion - first_motion)
+    };
+    let impact = match swept {
+        SweepStart::Overlapping => {
+            // Met at the start of the paths and apart now: a new contact, where the outlines
+            // crossed at the start, unless it is the end of the last run's.
+            let (a, b) = (bodies.entities[first], bodies.entities[second]);
+            if now.is_none() && !previous.contains(a, b) {
+                let first_start = bodies.start_shape(first, first_scratch);
+                at_start = intersect(first_start, bodies.start_shape(second, second_scratch));
             }
-            SweepStart::Apart(Some(impact)) => Some(impact),
-            // The sweep moves the start shapes forward again, which rounding can leave an ulp
-            // from where the bodies are now: a pair touching now, apart at the start, met at
-            // the end at the latest.
-            SweepStart::Apart(None) => now.as_ref().and_then(|_| {
-                let (first_now, second_now) = (bodies.shape(first), bodies.shape(second));
-                touching_at_end(first_now, Vec2::ZERO, second_now, Vec2::ZERO).map(|touch| Impact {
-                    normal: (second_motion - first_motion).normalize_or(Vec2::Y),
-                    ..touch
-                })
-            }),
+            None
         }
+        SweepStart::Apart(Some(impact)) => Some(impact),
+        // Without relative motion, nothing was swept.
+        SweepStart::Apart(None) if relative_motion == Vec2::ZERO && !turned => None,
+        // A pair touching now, apart at the start, was met at the end at the latest: the
+        // turning sweep stops a tolerance short of a touch, and the linear one moves the start
+        // shapes forward again, which rounding can leave an ulp from where the bodies are now.
+        SweepStart::Apart(None) => now.as_ref().and_then(|hit| {
+            let normal = relative_motion.normalize_or(Vec2::Y);
+            if turned {
+                let point = hit.points.first().copied();
+                return Some(Impact {
+                    time: 1.0,
+                    point: point.unwrap_or(bodies.centers[second]),
+                    normal,
+                });
+            }
+            let (first_now, second_now) = (bodies.shape(first), bodies.shape(second));
+            touching_at_end(first_now, Vec2::ZERO, second_now, Vec2::ZERO)
+                .map(|touch| Impact { normal, ..touch })
+        }),
     };
     let (points, containment) = match (now.or(at_start), impact) {
         (Some(hit), _) => (hit.points, hit.containment),
