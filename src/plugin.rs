@@ -166,13 +166,7 @@ impl Plugin for CollisionPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    (
-                        pipeline::prepare,
-                        // Skipped by the executor, without a task, when nothing is swept.
-                        pipeline::remember_path_starts.run_if(any_with_component::<Swept>),
-                    )
-                        .chain()
-                        .in_set(CollisionSystems::Prepare),
+                    pipeline::prepare.in_set(CollisionSystems::Prepare),
                     // A `PairFilterPlugin` adds its own, filtered, in its place.
                     pipeline::find_contacts
                         .run_if(not(resource_exists::<InstalledFilter>))

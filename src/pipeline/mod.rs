@@ -27,7 +27,6 @@ pub(crate) mod spatial_index;
 pub(crate) use events::write_contact_events as events;
 pub(crate) use find_contacts::{find_contacts, find_filtered_contacts};
 pub(crate) use prepare::prepare_bodies as prepare;
-pub(crate) use prepare::remember_path_starts;
 
 use bevy::prelude::*;
 

@@ -101,6 +101,35 @@ fn a_laser_that_is_not_swept_jumps_over_what_lies_between() {
     assert!(contact_between(&app, laser, bullet).is_none());
 }
 
+/// A laser switched off while it turns past a bullet, then switched back on, sweeps only its
+/// last turn: the bullet it passed while off is not met, and the one its last turn passes is.
+#[test]
+fn a_laser_switched_back_on_sweeps_only_its_last_turn() {
+    let mut app = app();
+    let laser = spawn_laser(&mut app, 0.0);
+    let passed_while_off = spawn_bullet(&mut app, Vec2::from_angle(0.3) * 250.0);
+    let passed_after = spawn_bullet(&mut app, Vec2::from_angle(0.9) * 250.0);
+    app.update();
+    app.world_mut().entity_mut(laser).insert(ColliderDisabled);
+    turn_to(&mut app, laser, 0.5, Vec2::ZERO);
+    turn_to(&mut app, laser, 0.7, Vec2::ZERO);
+    app.world_mut()
+        .entity_mut(laser)
+        .remove::<ColliderDisabled>();
+    turn_to(&mut app, laser, 1.1, Vec2::ZERO);
+    assert!(contact_between(&app, laser, passed_while_off).is_none());
+    let contact = contact_between(&app, laser, passed_after).expect("met on its last turn");
+    let impact = contact.impact.expect("an impact");
+    // Its last turn is 0.7 -> 1.1 rad: the bullet at 0.9 rad is reached about halfway.
+    let reached = 0.9 - (BULLET_RADIUS / 250.0).asin();
+    let expected_time = (reached - 0.7) / 0.4;
+    assert!(
+        (impact.time - expected_time).abs() < 1e-3,
+        "time {}, expected {expected_time}",
+        impact.time
+    );
+}
+
 /// A laser turning into a wall meets it when its line reaches the wall's end: the wall, a
 /// segment from 100 to 400 px along 20°, is met at two thirds of a 30° turn.
 #[test]

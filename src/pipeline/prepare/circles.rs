@@ -11,18 +11,76 @@ use crate::pipeline::bodies::{Bodies, CircleSlots, SweptSlots, WorldShape};
 use crate::pipeline::parallel::ParallelSplit;
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
+use bevy::ecs::change_detection::ContiguousMut;
 use bevy::prelude::*;
 use core::ops::Range;
 
 /// One table's circles, as Bevy stores them: each component's column as a slice, an optional
 /// one `None` when the table lacks it.
-type CircleTable<'w> = (
-    &'w [Entity],
-    &'w [CircleCollider],
-    &'w [GlobalTransform],
-    Option<&'w [CollisionLayers]>,
-    Option<&'w [Swept]>,
-);
+struct CircleTable<'w> {
+    entities: &'w [Entity],
+    circles: &'w [CircleCollider],
+    transforms: &'w [GlobalTransform],
+    layers: Option<&'w [CollisionLayers]>,
+    /// Read for where each path starts, and written with where the next one does.
+    swept: Option<&'w mut [Swept]>,
+}
+
+impl CircleTable<'_> {
+    fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Splits off the first `at` rows.
+    fn split_at(self, at: usize) -> (Self, Self) {
+        let (entities, entities_rest) = self.entities.split_at(at);
+        let (circles, circles_rest) = self.circles.split_at(at);
+        let (transforms, transforms_rest) = self.transforms.split_at(at);
+        let (layers, layers_rest) = match self.layers {
+            Some(layers) => {
+                let (layers, rest) = layers.split_at(at);
+                (Some(layers), Some(rest))
+            }
+            None => (None, None),
+        };
+        let (swept, swept_rest) = match self.swept {
+            Some(swept) => {
+                let (swept, rest) = swept.split_at_mut(at);
+                (Some(swept), Some(rest))
+            }
+            None => (None, None),
+        };
+        (
+            Self {
+                entities,
+                circles,
+                transforms,
+                layers,
+                swept,
+            },
+            Self {
+                entities: entities_rest,
+                circles: circles_rest,
+                transforms: transforms_rest,
+                layers: layers_rest,
+                swept: swept_rest,
+            },
+        )
+    }
+
+    /// Row `row`'s sweep, when its table has them, with where the row is now: the motion along
+    /// its path (zero without a sweep), and its start remembered for the next path.
+    #[inline]
+    fn travel(&mut self, row: usize) -> Vec2 {
+        let translation = self.transforms[row].translation().xy();
+        let Some(swept) = self.swept.as_deref_mut() else {
+            return Vec2::ZERO;
+        };
+        let motion = swept[row].motion_to(translation);
+        swept[row].set_start(translation);
+        motion
+    }
+}
 
 /// Writes every circle into the first slots of `bodies`, table by table (a tight loop over
 /// each table's columns): the still ones (of tables without [`Swept`]), then the swept ones,
@@ -30,40 +88,50 @@ type CircleTable<'w> = (
 /// piece of a table fills its own slots. Warns of the circles left out.
 pub(super) fn place_circles(
     bodies: &mut Bodies,
-    circles: &CircleColliders,
+    circles: &mut CircleColliders,
     settings: &CollisionSettings,
     warnings: &mut SkipWarnings,
 ) {
-    let Ok(tables) = circles.contiguous_iter() else {
+    let Ok(tables) = circles.contiguous_iter_mut() else {
         // Every component of the query is stored in tables, so this cannot happen.
         bodies.circle_slots(0, 0);
         place_circles_one_by_one(bodies, circles, warnings);
         return;
     };
+    let tables = tables.map(
+        |(entities, circles, transforms, layers, swept)| CircleTable {
+            entities,
+            circles,
+            transforms,
+            layers,
+            // The start is the plugin's own bookkeeping: no change for users to see.
+            swept: swept.map(|swept| ContiguousMut::bypass_change_detection_split(swept).0),
+        },
+    );
     let (swept_tables, still_tables): (Vec<CircleTable>, Vec<CircleTable>) =
-        tables.partition(|table| table.4.is_some());
-    let rows = |tables: &[CircleTable]| tables.iter().map(|table| table.0.len()).sum();
+        tables.partition(|table| table.swept.is_some());
+    let rows = |tables: &[CircleTable]| tables.iter().map(CircleTable::len).sum();
     let (still, swept) = (rows(&still_tables), rows(&swept_tables));
     let (mut still_slots, mut swept_slots) = bodies.circle_slots(still, swept);
     let mut skipped = Vec::new();
     match ParallelSplit::of(still + swept, settings) {
         None => {
-            fill_tables(&still_tables, &mut still_slots, &mut skipped);
-            fill_tables(&swept_tables, &mut swept_slots, &mut skipped);
+            fill_tables(still_tables, &mut still_slots, &mut skipped);
+            fill_tables(swept_tables, &mut swept_slots, &mut skipped);
         }
         Some(split) => {
             let size = split.piece_size;
-            let mut pieces = cut(&still_tables, still_slots, size, Piece::Still);
-            pieces.extend(cut(&swept_tables, swept_slots, size, Piece::Swept));
+            let mut pieces = cut(still_tables, still_slots, size, Piece::Still);
+            pieces.extend(cut(swept_tables, swept_slots, size, Piece::Swept));
             skipped = split
                 .work_through(pieces, |piece, _| {
                     let mut skipped = Vec::new();
                     match piece {
-                        Piece::Still(part, mut slots) => {
-                            fill_slots(&part, &mut slots, 0, &mut skipped);
+                        Piece::Still(mut part, mut slots) => {
+                            fill_slots(&mut part, &mut slots, 0, &mut skipped);
                         }
-                        Piece::Swept(part, mut slots) => {
-                            fill_slots(&part, &mut slots, 0, &mut skipped);
+                        Piece::Swept(mut part, mut slots) => {
+                            fill_slots(&mut part, &mut slots, 0, &mut skipped);
                         }
                     }
                     skipped
@@ -88,31 +156,33 @@ enum Piece<'w, 'b> {
 /// Writes the circles of `tables`, in order, into `slots` (one per circle), listing those it
 /// leaves out in `skipped` (see [`fill_slots`]).
 fn fill_tables<S: TableSlots>(
-    tables: &[CircleTable],
+    tables: Vec<CircleTable>,
     slots: &mut S,
     skipped: &mut Vec<(Entity, Skipped)>,
 ) {
     let mut first = 0;
-    for table in tables {
-        fill_slots(table, slots, first, skipped);
-        first += table.0.len();
+    for mut table in tables {
+        fill_slots(&mut table, slots, first, skipped);
+        first += table.len();
     }
 }
 
 /// Cuts `tables` (their circles in order, one slot each in `slots`) into pieces of at most
 /// `piece_size` rows of one table, each with its slots, made into a [`Piece`] by `piece`.
 fn cut<'w, 'b, S: TableSlots>(
-    tables: &[CircleTable<'w>],
+    tables: Vec<CircleTable<'w>>,
     slots: S,
     piece_size: usize,
     piece: fn(CircleTable<'w>, S) -> Piece<'w, 'b>,
 ) -> Vec<Piece<'w, 'b>> {
     let mut rest = slots;
     let mut pieces = Vec::new();
-    for table in tables {
-        for first in (0..table.0.len()).step_by(piece_size) {
-            let part = table_part(table, first..table.0.len().min(first + piece_size));
-            let (slots, after) = rest.split_at(part.0.len());
+    for mut table in tables {
+        while table.len() > 0 {
+            let rows = piece_size.min(table.len());
+            let (part, after) = table.split_at(rows);
+            table = after;
+            let (slots, after) = rest.split_at(part.len());
             rest = after;
             pieces.push(piece(part, slots));
         }
@@ -131,16 +201,10 @@ trait TableSlots: Sized {
 
     /// Finishes the slots from `first` on, whose discs were written, with rows `rows` of
     /// `table`.
-    fn finish_block(&mut self, first: usize, table: &CircleTable, rows: Range<usize>);
+    fn finish_block(&mut self, first: usize, table: &mut CircleTable, rows: Range<usize>);
 
-    /// Writes row `at.1` of table `at.0` into slot `index`: its disc, placed by `placement`.
-    fn write_row(
-        &mut self,
-        index: usize,
-        at: (&CircleTable, usize),
-        disc: Circle,
-        placement: Placement,
-    );
+    /// Writes row `row` of `table` into slot `index`: its disc.
+    fn write_row(&mut self, index: usize, table: &mut CircleTable, row: usize, disc: Circle);
 
     /// Marks slot `index` a placeholder.
     fn skip(&mut self, index: usize);
@@ -156,22 +220,14 @@ impl TableSlots for CircleSlots<'_> {
     }
 
     /// A still circle's disc is its own bounding circle: only its entity and layers are left.
-    fn finish_block(&mut self, first: usize, table: &CircleTable, rows: Range<usize>) {
-        let (entities, _, _, layers, _) = *table;
-        let layers = layers.map(|layers| &layers[rows.clone()]);
-        self.write_entities(first, &entities[rows], layers);
+    fn finish_block(&mut self, first: usize, table: &mut CircleTable, rows: Range<usize>) {
+        let layers = table.layers.map(|layers| &layers[rows.clone()]);
+        self.write_entities(first, &table.entities[rows], layers);
     }
 
-    fn write_row(
-        &mut self,
-        index: usize,
-        (table, row): (&CircleTable, usize),
-        disc: Circle,
-        _: Placement,
-    ) {
-        let (entities, _, _, layers, _) = *table;
-        let layers = layers.map(|layers| &layers[row..=row]);
-        self.write(index, &entities[row..=row], layers, &[disc]);
+    fn write_row(&mut self, index: usize, table: &mut CircleTable, row: usize, disc: Circle) {
+        let layers = table.layers.map(|layers| &layers[row..=row]);
+        self.write(index, &table.entities[row..=row], layers, &[disc]);
     }
 
     fn skip(&mut self, index: usize) {
@@ -189,35 +245,31 @@ impl TableSlots for SweptSlots<'_> {
         (centers, radii)
     }
 
-    /// How far each swept circle moved, then its shape, its bound grown over its path, its
-    /// entity and layers ([`SweptSlots::finish_block`]).
-    fn finish_block(&mut self, first: usize, table: &CircleTable, rows: Range<usize>) {
-        let (entities, _, transforms, layers, swept) = *table;
+    /// How far each swept circle moved (its start remembered for the next path), then its
+    /// shape, its bound grown over its path, its entity and layers
+    /// ([`SweptSlots::finish_block`]).
+    fn finish_block(&mut self, first: usize, table: &mut CircleTable, rows: Range<usize>) {
         let (_, _, motions) = self.discs_and_motions_mut(first..first + rows.len());
-        match swept {
+        let transforms = &table.transforms[rows.clone()];
+        match table.swept.as_deref_mut() {
             Some(swept) => {
-                let paths = swept[rows.clone()].iter().zip(&transforms[rows.clone()]);
+                let paths = swept[rows.clone()].iter_mut().zip(transforms);
                 for (motion, (swept, transform)) in motions.iter_mut().zip(paths) {
-                    *motion = swept.motion_to(transform.translation().xy());
+                    let translation = transform.translation().xy();
+                    *motion = swept.motion_to(translation);
+                    swept.set_start(translation);
                 }
             }
             None => motions.fill(Vec2::ZERO),
         }
-        let layers = layers.map(|layers| &layers[rows.clone()]);
-        SweptSlots::finish_block(self, first, &entities[rows], layers);
+        let layers = table.layers.map(|layers| &layers[rows.clone()]);
+        SweptSlots::finish_block(self, first, &table.entities[rows], layers);
     }
 
-    fn write_row(
-        &mut self,
-        index: usize,
-        (table, row): (&CircleTable, usize),
-        disc: Circle,
-        placement: Placement,
-    ) {
-        let (entities, _, _, layers, swept) = *table;
-        let motion = placement.motion(swept.map(|swept| &swept[row]));
-        let layers = layers.map(|layers| &layers[row]);
-        self.write(index, entities[row], layers, disc, motion);
+    fn write_row(&mut self, index: usize, table: &mut CircleTable, row: usize, disc: Circle) {
+        let motion = table.travel(row);
+        let layers = table.layers.map(|layers| &layers[row]);
+        self.write(index, table.entities[row], layers, disc, motion);
     }
 
     fn skip(&mut self, index: usize) {
@@ -228,17 +280,20 @@ impl TableSlots for SweptSlots<'_> {
 /// Places every circle one by one: for a query that cannot be read table by table.
 fn place_circles_one_by_one(
     bodies: &mut Bodies,
-    circles: &CircleColliders,
+    circles: &mut CircleColliders,
     warnings: &mut SkipWarnings,
 ) {
     circles
-        .iter()
-        .for_each(|(entity, circle, transform, layers, swept)| {
-            push_circle(bodies, warnings, (entity, circle, transform, layers, swept));
+        .iter_mut()
+        .for_each(|(entity, circle, transform, layers, mut swept)| {
+            let swept = swept.as_mut().map(Mut::bypass_change_detection);
+            let circle = (entity, circle, transform, layers, swept);
+            push_circle(bodies, warnings, circle);
         });
 }
 
-/// Appends one circle after the rest, or warns why it cannot be placed.
+/// Appends one circle after the rest, or warns why it cannot be placed; remembers where a
+/// swept one is, for its next path.
 #[inline]
 fn push_circle(
     bodies: &mut Bodies,
@@ -248,31 +303,23 @@ fn push_circle(
         &CircleCollider,
         &GlobalTransform,
         Option<&CollisionLayers>,
-        Option<&Swept>,
+        Option<&mut Swept>,
     ),
 ) {
     match place_circle(circle, transform) {
         Ok((disc, placement)) => {
             let bounds = (disc.center, disc.radius);
             let shape = WorldShape::Circle(disc);
-            bodies.push(entity, layers, bounds, shape, placement.motion(swept));
+            let motion = placement.motion(swept.as_deref());
+            bodies.push(entity, layers, bounds, shape, motion);
         }
         Err(why) => {
             warnings.skip(entity, why);
         }
     }
-}
-
-/// Rows `range` of a table.
-fn table_part<'w>(table: &CircleTable<'w>, range: Range<usize>) -> CircleTable<'w> {
-    let (entities, circles, transforms, layers, swept) = *table;
-    (
-        &entities[range.clone()],
-        &circles[range.clone()],
-        &transforms[range.clone()],
-        layers.map(|layers| &layers[range.clone()]),
-        swept.map(|swept| &swept[range]),
-    )
+    if let Some(swept) = swept {
+        swept.set_start(transform.translation().xy());
+    }
 }
 
 /// How many circles [`fill_slots`] places at a time: a block's discs are checked while they
@@ -285,18 +332,17 @@ const BLOCK: usize = 256;
 /// circle that is not usable is placed one by one: each circle left out is marked a
 /// placeholder and listed in `skipped`, with why.
 fn fill_slots<S: TableSlots>(
-    table: &CircleTable,
+    table: &mut CircleTable,
     slots: &mut S,
     first: usize,
     skipped: &mut Vec<(Entity, Skipped)>,
 ) {
-    let (entities, circles, transforms, _, _) = *table;
-    for start in (0..entities.len()).step_by(BLOCK) {
-        let rows = start..entities.len().min(start + BLOCK);
+    for start in (0..table.len()).step_by(BLOCK) {
+        let rows = start..table.len().min(start + BLOCK);
         let (centers, radii) = slots.discs_mut(first + rows.start..first + rows.end);
         if usual_discs(
-            &circles[rows.clone()],
-            &transforms[rows.clone()],
+            &table.circles[rows.clone()],
+            &table.transforms[rows.clone()],
             centers,
             radii,
         ) {
@@ -304,13 +350,13 @@ fn fill_slots<S: TableSlots>(
             continue;
         }
         for row in rows {
-            match place_circle(&circles[row], &transforms[row]) {
-                Ok((disc, placement)) => {
-                    slots.write_row(first + row, (table, row), disc, placement)
-                }
+            match place_circle(&table.circles[row], &table.transforms[row]) {
+                Ok((disc, _)) => slots.write_row(first + row, table, row, disc),
                 Err(why) => {
+                    // Remembered all the same: usable again, it sweeps only its last move.
+                    table.travel(row);
                     slots.skip(first + row);
-                    skipped.push((entities[row], why));
+                    skipped.push((table.entities[row], why));
                 }
             }
         }
@@ -335,6 +381,11 @@ fn usual_discs(
     let mut axes_usable = true;
     let discs = centers.iter_mut().zip(radii.iter_mut());
     for (((center, radius), circle), transform) in discs.zip(circles).zip(transforms) {
+        // Most bullets are neither turned nor scaled: their disc is only moved.
+        if let Some(translation) = Placement::unturned(transform) {
+            (*center, *radius) = (translation + circle.offset(), circle.radius());
+            continue;
+        }
         let placement = Placement::unchecked(transform);
         // Non-finite axes or translation make the centre or the radius NaN or infinite, which
         // fail the checks below. `&` rather than `&&`: no branch.
@@ -414,13 +465,15 @@ mod tests {
                 swept
             })
             .collect();
-        let table: CircleTable = (
-            &entities,
-            &circles,
-            &transforms,
-            Some(&layers),
-            Some(&swept),
-        );
+        // Filling the slots moves each start to where the circle is now.
+        let mut filled_swept = swept.clone();
+        let mut table = CircleTable {
+            entities: &entities,
+            circles: &circles,
+            transforms: &transforms,
+            layers: Some(&layers),
+            swept: Some(&mut filled_swept),
+        };
         let by_hand = |index: usize| Entity::from_raw_u32(1000 + index as u32).unwrap();
         let disc = Circle::new(Vec2::new(-50.0, 0.0), 2.0);
         let mut slotted = Bodies::default();
@@ -438,7 +491,7 @@ mod tests {
             &mut discs.1
         ));
         let mut skipped = Vec::new();
-        fill_slots(&table, &mut slots, 2, &mut skipped);
+        fill_slots(&mut table, &mut slots, 2, &mut skipped);
         slotted.drop_placeholders();
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].0, entities[unplaceable]);
@@ -455,18 +508,27 @@ mod tests {
             );
         }
         let mut warnings = SkipWarnings::default();
+        let mut pushed_swept = swept.clone();
         for row in 0..rows {
             let circle = (
                 entities[row],
                 &circles[row],
                 &transforms[row],
                 Some(&layers[row]),
-                Some(&swept[row]),
+                Some(&mut pushed_swept[row]),
             );
             push_circle(&mut pushed, &mut warnings, circle);
         }
         slotted.assert_same_as(&pushed);
         assert!(slotted.motion(2 + 1) != Vec2::ZERO, "the circles moved");
+        // Every start, the skipped circle's too, is where its circle is now (a NaN translation
+        // is out of range: no start), one by one as in blocks.
+        for row in 0..rows {
+            let now = transforms[row].translation().truncate();
+            let expected = (row != unplaceable).then_some(now);
+            assert_eq!(filled_swept[row].start(), expected, "row {row}");
+            assert_eq!(pushed_swept[row].start(), expected, "row {row}");
+        }
     }
 
     /// The block path agrees with the one-by-one path: "usable" exactly for the circles that

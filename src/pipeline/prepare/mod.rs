@@ -13,7 +13,8 @@
 //! ones, a block at a time: their discs straight into their slots, then checked all at once
 //! (the bulk need no check one by one), then the rest of each slot, each array in one tight
 //! pass; split across the task pool when there are enough of them. What it writes per still
-//! bullet is kept to its entity, layers and bounding circle.
+//! bullet is kept to its entity, layers and bounding circle. Each swept collider's start for
+//! its next path is written as its path is read, in the same pass.
 
 mod circles;
 mod placement;
@@ -29,59 +30,56 @@ use crate::swept::Swept;
 use bevy::prelude::*;
 use circles::place_circles;
 use placement::{Placement, SkipWarnings, Skipped, least_stretch, too_small};
-use queries::{CircleColliders, PolygonColliders, SecondColliders, SegmentColliders};
+use queries::{PolygonColliders, PrepareQueries, SegmentColliders};
 
-/// Writes every enabled collider's world shape and bounding circle into [`Bodies`].
+/// Writes every enabled collider's world shape and bounding circle into [`Bodies`], and
+/// remembers where each swept collider is, for its next path.
 #[inline(never)]
 pub(crate) fn prepare_bodies(
     // The spatial index is of the bodies: rewritten, it is forgotten with them.
     (mut bodies, mut index): (ResMut<Bodies>, ResMut<SpatialIndex>),
     settings: Res<CollisionSettings>,
     mut warnings: Local<SkipWarnings>,
-    mut polygons: PolygonColliders,
-    segments: SegmentColliders,
-    circles: CircleColliders,
-    second_colliders: SecondColliders,
+    mut colliders: PrepareQueries,
 ) {
     let bodies = &mut *bodies;
     index.reset();
-    for entity in &second_colliders {
+    for entity in &colliders.second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
     }
     // The circles first, in place (the still ones, then the swept ones); then everything
     // placed one by one.
-    place_circles(bodies, &circles, &settings, &mut warnings);
-    bodies.reserve(polygons.iter().len() + segments.iter().len());
-    place_polygons(bodies, &mut polygons, &mut warnings);
-    place_segments(bodies, &segments, &mut warnings);
+    place_circles(bodies, &mut colliders.circles, &settings, &mut warnings);
+    bodies.reserve(colliders.polygons.iter().len() + colliders.segments.iter().len());
+    place_polygons(bodies, &mut colliders.polygons, &mut warnings);
+    place_segments(bodies, &mut colliders.segments, &mut warnings);
     warnings.end_frame();
-}
-
-/// Remembers where each swept collider is, for its next path: runs right after
-/// [`prepare_bodies`] has read the paths' starts. Disabled and skipped colliders are
-/// remembered too, so that a collider switched back on sweeps only its last move.
-#[inline(never)]
-pub(crate) fn remember_path_starts(mut swept: Query<(&mut Swept, &GlobalTransform, Turns)>) {
-    // The start is the plugin's own bookkeeping: no change for users to see.
-    swept
-        .par_iter_mut()
-        .for_each(|(mut swept, transform, (polygon, segment))| {
-            let translation = transform.translation().truncate();
+    colliders
+        .unplaced
+        .iter_mut()
+        .for_each(|(mut swept, transform, polygon, segment)| {
             let swept = swept.bypass_change_detection();
-            // A circle's turn changes nothing: only segments and polygons keep their angle.
-            if polygon || segment {
-                let axes = transform.affine().matrix3;
-                let (x_axis, y_axis) = (axes.x_axis.truncate(), axes.y_axis.truncate());
-                let mirrored = x_axis.perp_dot(y_axis) < 0.0;
-                swept.set_start_turned(translation, x_axis.to_angle(), mirrored);
-            } else {
-                swept.set_start(translation);
-            }
+            remember_start(swept, transform, polygon || segment);
         });
 }
 
-/// Whether a collider is of a kind whose turn is swept: a polygon, a segment.
-type Turns = (Has<PolygonCollider>, Has<SegmentCollider>);
+/// Remembers where a swept collider is, for its next path: its translation, and for one that
+/// `turns` (a segment or polygon; a circle's turn changes nothing) the angle of its x axis and
+/// whether it is mirrored. Skipped colliders are remembered too, so that one usable again
+/// sweeps only its last move. The start is the plugin's own bookkeeping: written without a
+/// change for users to see.
+#[inline]
+fn remember_start(swept: &mut Swept, transform: &GlobalTransform, turns: bool) {
+    let translation = transform.translation().truncate();
+    if turns {
+        let axes = transform.affine().matrix3;
+        let (x_axis, y_axis) = (axes.x_axis.truncate(), axes.y_axis.truncate());
+        let mirrored = x_axis.perp_dot(y_axis) < 0.0;
+        swept.set_start_turned(translation, x_axis.to_angle(), mirrored);
+    } else {
+        swept.set_start(translation);
+    }
+}
 
 /// Appends every polygon, its vertices to [`Bodies::vertices`].
 fn place_polygons(
@@ -92,14 +90,20 @@ fn place_polygons(
     // `for_each` rather than `for`: Bevy's internal iteration is the faster path.
     polygons
         .iter_mut()
-        .for_each(|(entity, mut polygon, transform, layers, swept)| {
+        .for_each(|(entity, mut polygon, transform, layers, mut swept)| {
             // Validated again if its vertices changed since they were checked (an edit through
             // reflection skips the constructor), whenever that was, even while it was switched
             // off: `O(n)` when nothing changed. Without marking it changed: the check keeps the
             // vertices as they were, or drops repeated ones.
             let polygon = polygon.bypass_change_detection();
-            if let Err(why) = place_polygon(bodies, entity, polygon, transform, layers, swept) {
+            let swept = swept.as_mut().map(Mut::bypass_change_detection);
+            let placed =
+                place_polygon(bodies, entity, polygon, transform, layers, swept.as_deref());
+            if let Err(why) = placed {
                 warnings.skip(entity, why);
+            }
+            if let Some(swept) = swept {
+                remember_start(swept, transform, true);
             }
         });
 }
@@ -148,38 +152,52 @@ fn place_polygon(
 }
 
 /// Appends every segment.
-fn place_segments(bodies: &mut Bodies, segments: &SegmentColliders, warnings: &mut SkipWarnings) {
+fn place_segments(
+    bodies: &mut Bodies,
+    segments: &mut SegmentColliders,
+    warnings: &mut SkipWarnings,
+) {
     segments
-        .iter()
-        .for_each(|(entity, segment, transform, layers, swept)| {
-            if let Err(error) = segment.validate() {
-                warnings.skip(entity, Skipped::Invalid(error));
-                return;
+        .iter_mut()
+        .for_each(|(entity, segment, transform, layers, mut swept)| {
+            let swept = swept.as_mut().map(Mut::bypass_change_detection);
+            let placed =
+                place_segment(bodies, entity, segment, transform, layers, swept.as_deref());
+            if let Err(why) = placed {
+                warnings.skip(entity, why);
             }
-            let placement = match Placement::of(transform) {
-                Ok(placement) => placement,
-                Err(why) => {
-                    warnings.skip(entity, why);
-                    return;
-                }
-            };
-            let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
-            if !world.is_valid() {
-                warnings.skip(entity, Skipped::OutOfRange);
-                return;
-            }
-            if too_small((world.b - world.a).abs().max_element()) {
-                warnings.skip(entity, Skipped::TooSmall);
-                return;
-            }
-            let center = world.a.midpoint(world.b);
-            let bounds = (center, conservative(center, world.half_length()));
-            let shape = WorldShape::Segment(world);
-            match placement.turn(swept) {
-                Some(turn) => bodies.push_turning(entity, layers, bounds, shape, turn),
-                None => bodies.push(entity, layers, bounds, shape, placement.motion(swept)),
+            if let Some(swept) = swept {
+                remember_start(swept, transform, true);
             }
         });
+}
+
+/// Appends one segment, or says why it cannot be placed.
+fn place_segment(
+    bodies: &mut Bodies,
+    entity: Entity,
+    segment: &SegmentCollider,
+    transform: &GlobalTransform,
+    layers: Option<&CollisionLayers>,
+    swept: Option<&Swept>,
+) -> Result<(), Skipped> {
+    segment.validate().map_err(Skipped::Invalid)?;
+    let placement = Placement::of(transform)?;
+    let world = Segment::new(placement.apply(segment.a()), placement.apply(segment.b()));
+    if !world.is_valid() {
+        return Err(Skipped::OutOfRange);
+    }
+    if too_small((world.b - world.a).abs().max_element()) {
+        return Err(Skipped::TooSmall);
+    }
+    let center = world.a.midpoint(world.b);
+    let bounds = (center, conservative(center, world.half_length()));
+    let shape = WorldShape::Segment(world);
+    match placement.turn(swept) {
+        Some(turn) => bodies.push_turning(entity, layers, bounds, shape, turn),
+        None => bodies.push(entity, layers, bounds, shape, placement.motion(swept)),
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -106,6 +106,19 @@ impl Placement {
         Ok(placement)
     }
 
+    /// The translation of a transform that neither turns, scales nor shears (its axes are the
+    /// unit axes, compared at once); `None` for any other. Such a transform places a shape
+    /// by its translation alone, and is usable whenever that is finite.
+    #[inline(always)]
+    pub(super) fn unturned(transform: &GlobalTransform) -> Option<Vec2> {
+        let affine = transform.affine();
+        let (x_axis, y_axis) = (affine.matrix3.x_axis, affine.matrix3.y_axis);
+        let axes = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y);
+        axes.cmpeq(Vec4::new(1.0, 0.0, 0.0, 1.0))
+            .all()
+            .then(|| affine.translation.xy())
+    }
+
     /// The placement, whether or not the transform is usable.
     #[inline(always)]
     pub(super) fn unchecked(transform: &GlobalTransform) -> Self {

@@ -1,13 +1,26 @@
 //! What the prepare stage reads: each collider kind with its transform, layers and sweep,
-//! the switched-off ones left out.
+//! the switched-off ones left out; and the swept entities that none of them reads.
 
 use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::swept::Swept;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-/// The query every collider kind is read with: `C` is how the collider is read.
-pub(super) type Colliders<'w, 's, C, F = ()> = Query<
+/// Everything the prepare stage reads of the world: each collider kind, the entities with
+/// more than one, and the swept entities that none of the kinds reads.
+#[derive(SystemParam)]
+pub(crate) struct PrepareQueries<'w, 's> {
+    pub polygons: PolygonColliders<'w, 's>,
+    pub segments: SegmentColliders<'w, 's>,
+    pub circles: CircleColliders<'w, 's>,
+    pub second_colliders: SecondColliders<'w, 's>,
+    pub unplaced: UnplacedSwept<'w, 's>,
+}
+
+/// The query every collider kind is read with: `C` is how the collider is read. The sweep is
+/// written to as it is read: where this run's path ends, the next one starts.
+pub(crate) type Colliders<'w, 's, C, F = ()> = Query<
     'w,
     's,
     (
@@ -15,20 +28,20 @@ pub(super) type Colliders<'w, 's, C, F = ()> = Query<
         C,
         &'static GlobalTransform,
         Option<&'static CollisionLayers>,
-        Option<&'static Swept>,
+        Option<&'static mut Swept>,
     ),
     (Without<ColliderDisabled>, F),
 >;
 
 /// The polygons, written to only when an edit in place must be validated again.
-pub(super) type PolygonColliders<'w, 's> = Colliders<'w, 's, &'static mut PolygonCollider>;
+pub(crate) type PolygonColliders<'w, 's> = Colliders<'w, 's, &'static mut PolygonCollider>;
 
 /// The segments: those of entities without a polygon (which takes precedence).
-pub(super) type SegmentColliders<'w, 's> =
+pub(crate) type SegmentColliders<'w, 's> =
     Colliders<'w, 's, &'static SegmentCollider, Without<PolygonCollider>>;
 
 /// The circles: those of entities without a polygon or segment (which take precedence).
-pub(super) type CircleColliders<'w, 's> = Colliders<
+pub(crate) type CircleColliders<'w, 's> = Colliders<
     'w,
     's,
     &'static CircleCollider,
@@ -37,7 +50,7 @@ pub(super) type CircleColliders<'w, 's> = Colliders<
 
 /// Entities with more than one collider kind: all but the first (polygon, then segment, then
 /// circle) are skipped.
-pub(super) type SecondColliders<'w, 's> = Query<
+pub(crate) type SecondColliders<'w, 's> = Query<
     'w,
     's,
     Entity,
@@ -49,4 +62,26 @@ pub(super) type SecondColliders<'w, 's> = Query<
         )>,
         Without<ColliderDisabled>,
     ),
+>;
+
+/// Swept entities that no collider query reads (switched off, or without a collider yet),
+/// with whether they turn (a polygon or a segment): where their next paths start is
+/// remembered all the same, so that one switched back on sweeps only its last move.
+pub(crate) type UnplacedSwept<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static mut Swept,
+        &'static GlobalTransform,
+        Has<PolygonCollider>,
+        Has<SegmentCollider>,
+    ),
+    Or<(
+        With<ColliderDisabled>,
+        (
+            Without<CircleCollider>,
+            Without<SegmentCollider>,
+            Without<PolygonCollider>,
+        ),
+    )>,
 >;
