@@ -311,6 +311,13 @@ pub(crate) fn drop_near_duplicates(points: &mut Points, tolerance: f32) {
     const PAIRWISE: usize = 16;
     let tolerance_squared = tolerance * tolerance;
     let close = |p: Vec2, q: Vec2| p.distance_squared(q) <= tolerance_squared;
+    // A circle's crossings with a polygon or a segment: most often two, or one.
+    if let [first, second] = points[..] {
+        if close(first, second) {
+            points.truncate(1);
+        }
+        return;
+    }
     if points.len() <= PAIRWISE {
         let mut kept = 0;
         for index in 0..points.len() {

@@ -134,7 +134,7 @@ impl Bodies {
     ///
     /// A polygon that moved this run is left to the edges: its bounding circle holds its whole
     /// path, so its centre is not where the polygon is now.
-    #[inline]
+    #[inline(always)]
     pub fn deep_inside(&self, polygon: usize, disc: usize) -> bool {
         let Some(placed) = polygon.checked_sub(self.still) else {
             return false;
