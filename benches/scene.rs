@@ -524,7 +524,7 @@ const COUNTED_FUNCTION: &str = "scene::counted_frame";
 /// them: the stages' systems (find contacts has two: without a pair filter and with one), and
 /// within find contacts (the broad phase's passes, each batch of pairs tested as found) the
 /// passes and the tests they call.
-const PREPARE: [&str; 1] = ["bevy_collision_events::pipeline::prepare::prepare_bodies"];
+const PREPARE: [&str; 1] = ["bevy_collision_events::pipeline::prepare::place_colliders"];
 const BROAD_AND_NARROW: [&str; 2] = [
     "bevy_collision_events::pipeline::find_contacts::find_contacts",
     "bevy_collision_events::pipeline::find_contacts::find_filtered_contacts",

@@ -3,7 +3,7 @@
 
 use crate::contacts::Contacts;
 use crate::geometry::Shape;
-use crate::pipeline::bodies::Bodies;
+use crate::pipeline::placed::PlacedColliders;
 use crate::plugin::{CollisionPlugin, CollisionSystems};
 use bevy::asset::Assets;
 use bevy::color::palettes::css;
@@ -122,33 +122,33 @@ impl Default for CollisionGizmos {
 
 /// Draws the colliders and contacts of the pipeline's last run.
 fn draw_colliders(
-    bodies: Res<Bodies>,
+    placed: Res<PlacedColliders>,
     contacts: Res<Contacts>,
     store: Res<GizmoConfigStore>,
     mut gizmos: Gizmos<CollisionGizmos>,
 ) {
     let (config, settings) = store.config::<CollisionGizmos>();
     if config.enabled {
-        draw(&bodies, &contacts, settings, &mut gizmos);
+        draw(&placed, &contacts, settings, &mut gizmos);
     }
 }
 
 /// Draws into `gizmos` what `settings` asks for.
 fn draw(
-    bodies: &Bodies,
+    placed: &PlacedColliders,
     contacts: &Contacts,
     settings: &CollisionGizmos,
     gizmos: &mut GizmoBuffer<CollisionGizmos, ()>,
 ) {
-    for index in 0..bodies.entities.len() {
+    for index in 0..placed.entities.len() {
         if settings.outlines {
-            let touching = contacts.touching(bodies.entities[index]).next().is_some();
+            let touching = contacts.touching(placed.entities[index]).next().is_some();
             let color = if touching {
                 settings.touching_color
             } else {
                 settings.idle_color
             };
-            match bodies.shape(index) {
+            match placed.shape(index) {
                 Shape::Circle(disc) => {
                     gizmos.circle_2d(
                         Isometry2d::from_translation(disc.center),
@@ -163,8 +163,8 @@ fn draw(
             }
         }
         if settings.bounding_circles {
-            let center = Isometry2d::from_translation(bodies.centers[index]);
-            gizmos.circle_2d(center, bodies.radii[index], settings.bounds_color);
+            let center = Isometry2d::from_translation(placed.centers[index]);
+            gizmos.circle_2d(center, placed.radii[index], settings.bounds_color);
         }
     }
     for contact in contacts.iter() {
@@ -191,31 +191,31 @@ mod tests {
     use crate::contact::Contact;
     use crate::geometry::{Circle, Containment, Impact, Points, Segment};
     use crate::layers::CollisionLayers;
-    use crate::pipeline::bodies::WorldShape;
+    use crate::pipeline::placed::WorldShape;
 
     /// A touching circle and segment, and an idle circle beside them.
-    fn scene() -> (Bodies, Contacts) {
-        let mut bodies = Bodies::default();
+    fn scene() -> (PlacedColliders, Contacts) {
+        let mut placed = PlacedColliders::default();
         let mut entities: Vec<Entity> = (1..4).filter_map(Entity::from_raw_u32).collect();
         entities.sort();
         let disc = |x: f32| Circle::new(Vec2::new(x, 0.0), 2.0);
         let wall = Segment::new(Vec2::new(1.0, -5.0), Vec2::new(1.0, 5.0));
         let place = |x: f32| (Vec2::new(x, 0.0), 2.0);
-        bodies.push(
+        placed.push(
             entities[0],
             None,
             place(0.0),
             WorldShape::Circle(disc(0.0)),
             Vec2::ZERO,
         );
-        bodies.push(
+        placed.push(
             entities[1],
             None,
             (Vec2::new(1.0, 0.0), 5.0),
             WorldShape::Segment(wall),
             Vec2::ZERO,
         );
-        bodies.push(
+        placed.push(
             entities[2],
             None,
             place(50.0),
@@ -237,13 +237,13 @@ mod tests {
             bodies: [entities[0], entities[1]],
         }]];
         contacts.replace(&mut current);
-        (bodies, contacts)
+        (placed, contacts)
     }
 
     fn drawn(settings: &CollisionGizmos) -> GizmoBuffer<CollisionGizmos, ()> {
-        let (bodies, contacts) = scene();
+        let (placed, contacts) = scene();
         let mut buffer = GizmoBuffer::new();
-        draw(&bodies, &contacts, settings, &mut buffer);
+        draw(&placed, &contacts, settings, &mut buffer);
         buffer
     }
 

@@ -3,7 +3,7 @@
 
 use crate::contact::{ContactEnded, ContactStarted};
 use crate::contacts::Contacts;
-use crate::pipeline::bodies::Bodies;
+use crate::pipeline::placed::PlacedColliders;
 use crate::plugin::{CollisionPlugin, CollisionSystems};
 use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
 use bevy::ecs::schedule::InternedScheduleLabel;
@@ -12,8 +12,9 @@ use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
 /// Publishes what each run of the collision pipeline took and found through Bevy's
-/// [`DiagnosticsStore`](bevy::diagnostic::DiagnosticsStore), as Bevy's own diagnostics plugins do: read them with a
-/// `Res<DiagnosticsStore>` (a HUD), or print them with Bevy's `LogDiagnosticsPlugin`.
+/// [`DiagnosticsStore`](bevy::diagnostic::DiagnosticsStore), as Bevy's own diagnostics plugins do:
+/// read them with a `Res<DiagnosticsStore>` (a HUD), or print them with Bevy's
+/// `LogDiagnosticsPlugin`.
 ///
 /// | path | what |
 /// |---|---|
@@ -132,7 +133,7 @@ fn lap<const BOUNDARY: usize>(mut clock: ResMut<StageClock>) {
 fn publish(
     mut clock: ResMut<StageClock>,
     mut diagnostics: Diagnostics,
-    bodies: Res<Bodies>,
+    placed: Res<PlacedColliders>,
     contacts: Res<Contacts>,
     mut started: MessageReader<ContactStarted>,
     mut ended: MessageReader<ContactEnded>,
@@ -151,7 +152,7 @@ fn publish(
         }
     }
     let counts = [
-        (CollisionDiagnosticsPlugin::COLLIDERS, bodies.entities.len()),
+        (CollisionDiagnosticsPlugin::COLLIDERS, placed.entities.len()),
         (CollisionDiagnosticsPlugin::CONTACTS, contacts.len()),
         (CollisionDiagnosticsPlugin::STARTED, started.read().count()),
         (CollisionDiagnosticsPlugin::ENDED, ended.read().count()),

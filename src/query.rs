@@ -5,8 +5,8 @@ use crate::geometry::{
     Circle, PushOut, RayExit, Shape, closest_point, overlap, push_out, ray_cast, sweep,
 };
 use crate::layers::LayerMask;
-use crate::pipeline::bodies::Bodies;
 use crate::pipeline::broad_phase::{Grid, Stretch};
+use crate::pipeline::placed::PlacedColliders;
 use crate::pipeline::spatial_index::SpatialIndex;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::system::SystemParam;
@@ -45,17 +45,18 @@ impl SpatialQueryFilter {
         self
     }
 
-    /// Whether body `index` passes.
+    /// Whether collider `index` passes.
     #[inline]
-    fn accepts(&self, bodies: &Bodies, index: u32) -> bool {
+    fn accepts(&self, placed: &PlacedColliders, index: u32) -> bool {
         let index = index as usize;
-        bodies.layers[index].memberships.intersects(self.mask)
-            && (self.excluded.is_empty() || !self.excluded.contains(&bodies.entities[index]))
+        placed.layers[index].memberships.intersects(self.mask)
+            && (self.excluded.is_empty() || !self.excluded.contains(&placed.entities[index]))
     }
 }
 
-/// Where a ray meets a collider: [`SpatialQuery::cast_ray`] and [`SpatialQuery::ray_hits`].
-/// The fields are those of [`geometry::RayIntersection`](crate::geometry::RayIntersection), with the entity.
+/// Where a ray meets a collider: [`SpatialQuery::cast_ray`] and [`SpatialQuery::ray_hits`]. The
+/// fields are those of [`geometry::RayIntersection`](crate::geometry::RayIntersection), with the
+/// entity.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayCastHit {
     /// The collider hit.
@@ -141,7 +142,7 @@ pub struct NearestCollider {
 /// ```
 #[derive(SystemParam)]
 pub struct SpatialQuery<'w> {
-    bodies: Res<'w, Bodies>,
+    placed: Res<'w, PlacedColliders>,
     index: Res<'w, SpatialIndex>,
 }
 
@@ -154,9 +155,9 @@ impl SpatialQuery<'_> {
     /// The first call of a frame makes a table of the frame's colliders by entity, which
     /// costs about as much as placing them took.
     pub fn push_out(&self, entity: Entity, from: Entity) -> Option<PushOut> {
-        let place = |entity| self.index.place_of(&self.bodies, entity);
+        let place = |entity| self.index.place_of(&self.placed, entity);
         let (moved, other) = (place(entity)?, place(from)?);
-        push_out(self.bodies.shape(moved), self.bodies.shape(other))
+        push_out(self.placed.shape(moved), self.placed.shape(other))
     }
 
     /// The first collider along `ray` within `max_distance` (which may be `f32::INFINITY`):
@@ -173,14 +174,14 @@ impl SpatialQuery<'_> {
                 Stretch::of_ray(ray, max_distance),
                 // A hit found later lies past where the next step starts.
                 |step_start| best.get().is_none_or(|best| best.distance >= step_start),
-                |body| {
+                |collider| {
                     // Candidates no farther than the best so far...
                     let length = best.get().map_or(max_distance, |best| best.distance);
-                    if filter.accepts(&self.bodies, body)
-                        && self.near_path(body, ray.origin, *ray.direction, length, 0.0)
+                    if filter.accepts(&self.placed, collider)
+                        && self.near_path(collider, ray.origin, *ray.direction, length, 0.0)
                         // ...each against the whole ray, so that every answer is the
                         // geometry's own, bit for bit.
-                        && let Some(hit) = self.ray_hit(body, ray, max_distance)
+                        && let Some(hit) = self.ray_hit(collider, ray, max_distance)
                         && best.get().is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
                         })
@@ -201,25 +202,25 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
     ) -> Vec<RayCastHit> {
-        let mut bodies = Vec::new();
+        let mut placed = Vec::new();
         for grid in self.grids(filter) {
             grid.walk(
                 Stretch::of_ray(ray, max_distance),
                 |_| true,
-                |body| {
-                    if filter.accepts(&self.bodies, body)
-                        && self.near_path(body, ray.origin, *ray.direction, max_distance, 0.0)
+                |collider| {
+                    if filter.accepts(&self.placed, collider)
+                        && self.near_path(collider, ray.origin, *ray.direction, max_distance, 0.0)
                     {
-                        bodies.push(body);
+                        placed.push(collider);
                     }
                 },
             );
         }
-        bodies.sort_unstable();
-        bodies.dedup();
-        let mut hits: Vec<RayCastHit> = bodies
+        placed.sort_unstable();
+        placed.dedup();
+        let mut hits: Vec<RayCastHit> = placed
             .into_iter()
-            .filter_map(|body| self.ray_hit(body, ray, max_distance))
+            .filter_map(|collider| self.ray_hit(collider, ray, max_distance))
             .collect();
         hits.sort_unstable_by(|p, q| {
             p.distance
@@ -268,10 +269,10 @@ impl SpatialQuery<'_> {
                     ..Stretch::of_ray(Ray2d::new(center, direction), reach)
                 },
                 |step_start| best.get().is_none_or(|best| best.distance >= step_start),
-                |body| {
-                    if filter.accepts(&self.bodies, body)
-                        && self.near_path(body, center, *direction, reach, radius)
-                        && let Some(hit) = self.circle_hit(body, circle, *direction, reach)
+                |collider| {
+                    if filter.accepts(&self.placed, collider)
+                        && self.near_path(collider, center, *direction, reach, radius)
+                        && let Some(hit) = self.circle_hit(collider, circle, *direction, reach)
                         && best.get().is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
                         })
@@ -297,11 +298,11 @@ impl SpatialQuery<'_> {
         };
         let mut found = Vec::new();
         for grid in self.grids(filter) {
-            grid.visit_box(min, max, |body| {
-                if filter.accepts(&self.bodies, body)
-                    && overlap(shape, self.bodies.shape(body as usize))
+            grid.visit_box(min, max, |collider| {
+                if filter.accepts(&self.placed, collider)
+                    && overlap(shape, self.placed.shape(collider as usize))
                 {
-                    found.push(self.bodies.entities[body as usize]);
+                    found.push(self.placed.entities[collider as usize]);
                 }
             });
         }
@@ -340,15 +341,15 @@ impl SpatialQuery<'_> {
             loop {
                 let limit = best.map_or(max_distance, |best| best.distance);
                 let half = half_width.min(limit);
-                let everyone = grid.visit_box(point - half, point + half, |body| {
-                    if !filter.accepts(&self.bodies, body) {
+                let everyone = grid.visit_box(point - half, point + half, |collider| {
+                    if !filter.accepts(&self.placed, collider) {
                         return;
                     }
-                    let Some(closest) = closest_point(self.bodies.shape(body as usize), point)
+                    let Some(closest) = closest_point(self.placed.shape(collider as usize), point)
                     else {
                         return;
                     };
-                    let entity = self.bodies.entities[body as usize];
+                    let entity = self.placed.entities[collider as usize];
                     let limit = best.map_or(max_distance, |best| best.distance);
                     let nearer = closest.distance < limit
                         || (closest.distance == limit
@@ -373,25 +374,32 @@ impl SpatialQuery<'_> {
 
     /// The grids holding the colliders the filter may accept.
     fn grids(&self, filter: &SpatialQueryFilter) -> impl Iterator<Item = &Grid> {
-        self.index.grids(&self.bodies, filter.mask).into_iter()
+        self.index.grids(&self.placed, filter.mask).into_iter()
     }
 
-    /// Whether body `body`'s bounding circle comes within `pad` of the path from `origin` along
-    /// the unit `direction` for `length`: see [`near_path`].
+    /// Whether collider `collider`'s bounding circle comes within `pad` of the path from `origin`
+    /// along the unit `direction` for `length`: see [`near_path`].
     #[inline]
-    fn near_path(&self, body: u32, origin: Vec2, direction: Vec2, length: f32, pad: f32) -> bool {
+    fn near_path(
+        &self,
+        collider: u32,
+        origin: Vec2,
+        direction: Vec2,
+        length: f32,
+        pad: f32,
+    ) -> bool {
         let (center, radius) = (
-            self.bodies.centers[body as usize],
-            self.bodies.radii[body as usize],
+            self.placed.centers[collider as usize],
+            self.placed.radii[collider as usize],
         );
         near_path(center, radius + pad, origin, direction, length)
     }
 
-    /// Body `body` against the ray, as a hit with its entity.
-    fn ray_hit(&self, body: u32, ray: Ray2d, max_distance: f32) -> Option<RayCastHit> {
-        let hit = ray_cast(ray, max_distance, self.bodies.shape(body as usize))?;
+    /// Collider `collider` against the ray, as a hit with its entity.
+    fn ray_hit(&self, collider: u32, ray: Ray2d, max_distance: f32) -> Option<RayCastHit> {
+        let hit = ray_cast(ray, max_distance, self.placed.shape(collider as usize))?;
         Some(RayCastHit {
-            entity: self.bodies.entities[body as usize],
+            entity: self.placed.entities[collider as usize],
             distance: hit.distance,
             point: hit.point,
             normal: hit.normal,
@@ -400,16 +408,16 @@ impl SpatialQuery<'_> {
         })
     }
 
-    /// Body `body` against the circle moving along `direction` for `reach` (finite).
+    /// Collider `collider` against the circle moving along `direction` for `reach` (finite).
     fn circle_hit(
         &self,
-        body: u32,
+        collider: u32,
         circle: Circle,
         direction: Vec2,
         reach: f32,
     ) -> Option<ShapeCastHit> {
-        let shape = self.bodies.shape(body as usize);
-        let entity = self.bodies.entities[body as usize];
+        let shape = self.placed.shape(collider as usize);
+        let entity = self.placed.entities[collider as usize];
         if overlap(Shape::Circle(circle), shape) {
             let point = closest_point(shape, circle.center).map_or(circle.center, |c| c.point);
             return Some(ShapeCastHit {

@@ -250,7 +250,7 @@ fn the_checker_sees_imports_and_loops() {
     let module = |path: &str| path.split("::").map(str::to_string).collect::<Module>();
     assert!(graph[&module("pipeline::find_contacts")].contains(&module("pipeline::broad_phase")));
     assert!(graph[&module("pipeline::prepare")].contains(&module("collider")));
-    assert!(graph[&module("pipeline")].contains(&module("pipeline::bodies")));
+    assert!(graph[&module("pipeline")].contains(&module("pipeline::placed")));
     assert!(graph[&module("geometry::sweep")].contains(&module("geometry")));
     // A loop of three is found, and a chain is not one.
     let edges = |pairs: &[(&str, &str)]| {

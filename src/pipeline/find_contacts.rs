@@ -3,17 +3,17 @@
 //! they are found.
 //!
 //! This stage owns the split of the work across Bevy's `ComputeTaskPool` (see
-//! [`ParallelSplit`]): with enough bodies in a pass, their search is cut into pieces, and each
+//! [`ParallelSplit`]): with enough colliders in a pass, their search is cut into pieces, and each
 //! piece's thread tests the pairs it found, so that no list of every candidate is written and
-//! read again. A crowded piece (bodies spawned together over the same targets) hands its
-//! extra pairs back for another thread to test. With too few bodies to split but enough pairs
+//! read again. A crowded piece (colliders spawned together over the same targets) hands its
+//! extra pairs back for another thread to test. With too few colliders to split but enough pairs
 //! (a crowd over one target), the pairs alone are split. The broad phase and its grid know
-//! nothing of this: they build, and answer "which pairs among these bodies".
+//! nothing of this: they build, and answer "which pairs among these colliders".
 
-use super::bodies::Bodies;
 use super::broad_phase::{BroadPhase, Grid, Pass};
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
+use super::placed::PlacedColliders;
 use crate::contacts::Contacts;
 use crate::filter::{FilterPairs, PairFilter};
 use crate::settings::CollisionSettings;
@@ -24,7 +24,7 @@ use core::ops::Range;
 /// What every run of the stage reads and writes, whether a [`PairFilter`] is installed or not.
 #[derive(SystemParam)]
 pub(crate) struct Stage<'w, 's> {
-    bodies: Res<'w, Bodies>,
+    placed: Res<'w, PlacedColliders>,
     previous: Res<'w, Contacts>,
     settings: Res<'w, CollisionSettings>,
     broad_phase: ResMut<'w, BroadPhase>,
@@ -59,14 +59,14 @@ pub(crate) fn find_filtered_contacts<F>(
 impl Stage<'_, '_> {
     /// Every pass of the broad phase, its pairs tested as found: those `keep` keeps.
     fn run(mut self, keep: &(impl Fn(Entity, Entity) -> bool + Sync)) {
-        let (tests, mut lists) = self.narrow_phase.start(&self.bodies, &self.previous);
+        let (tests, mut lists) = self.narrow_phase.start(&self.placed, &self.previous);
         let search = Search {
-            bodies: &self.bodies,
+            placed: &self.placed,
             settings: &self.settings,
             test: &|pairs: &[[u32; 2]], list: &mut Vec<_>| tests.test(pairs, list, keep),
         };
         let scratch = &mut *self.scratch;
-        self.broad_phase.passes(&self.bodies, |grid, pass| {
+        self.broad_phase.passes(&self.placed, |grid, pass| {
             search.pass(grid, &pass, scratch, &mut lists);
         });
         self.narrow_phase.finish(tests, lists);
@@ -84,7 +84,7 @@ pub(crate) struct SearchScratch {
 
 /// What every pass of one run shares.
 struct Search<'a, F> {
-    bodies: &'a Bodies,
+    placed: &'a PlacedColliders,
     settings: &'a CollisionSettings,
     /// The exact tests: appends what it makes of a batch of pairs to a list.
     test: &'a F,
@@ -92,7 +92,7 @@ struct Search<'a, F> {
 
 /// A piece of a pass split across threads.
 enum Work<'a> {
-    /// Find the pairs of these runs' bodies, then test them.
+    /// Find the pairs of these runs' colliders, then test them.
     Search(&'a [Range<u32>]),
     /// Test these pairs, found by another piece.
     Test(Vec<[u32; 2]>),
@@ -120,7 +120,7 @@ impl<F> Search<'_, F> {
         let Some(split) = ParallelSplit::of(pass.len, self.settings) else {
             let pairs = &mut scratch.pairs;
             pairs.clear();
-            grid.query_runs(self.bodies, pass.runs, pass.join, pairs);
+            grid.query_runs(self.placed, pass.runs, pass.join, pairs);
             match ParallelSplit::of(pairs.len(), self.settings) {
                 Some(split) => {
                     let batches = pairs.chunks(split.piece_size).collect();
@@ -131,7 +131,7 @@ impl<F> Search<'_, F> {
             return;
         };
         let pieces = cut(pass.runs, split.piece_size as u32, &mut scratch.pieces);
-        // An exact test costs ten to twenty times the search for one body's pairs: a batch of
+        // An exact test costs ten to twenty times the search for one collider's pairs: a batch of
         // pairs a quarter of a piece's size is already a few times the piece's own search.
         let batch_size = (split.piece_size / 4).max(1);
         let work = pieces.into_iter().map(Work::Search).collect();
@@ -139,12 +139,12 @@ impl<F> Search<'_, F> {
             let mut pairs = match work {
                 Work::Search(runs) => {
                     let mut pairs = Vec::new();
-                    grid.query_runs(self.bodies, runs, pass.join, &mut pairs);
+                    grid.query_runs(self.placed, runs, pass.join, &mut pairs);
                     pairs
                 }
                 Work::Test(pairs) => return self.test_alone(&pairs),
             };
-            // Bodies that crowd over the same targets were often spawned together, so they
+            // Colliders that crowd over the same targets were often spawned together, so they
             // are neighbours in their table and one piece finds all their pairs: those beyond
             // a batch are handed back, for another thread to take.
             while pairs.len() > batch_size {
@@ -166,7 +166,7 @@ impl<F> Search<'_, F> {
     }
 }
 
-/// Cuts `runs` into pieces of about `piece_size` bodies each, in `scratch`: each piece the
+/// Cuts `runs` into pieces of about `piece_size` colliders each, in `scratch`: each piece the
 /// runs (or parts of runs) it holds. A piece may hold many short runs.
 fn cut<'a>(
     runs: &[Range<u32>],
@@ -219,29 +219,32 @@ mod tests {
     use crate::pipeline::broad_phase::tests::{bodies_of, brute_force, sorted};
     use std::sync::Mutex;
 
-    /// The pairs every pass finds among `bodies`, split as `settings` say, and the size of
+    /// The pairs every pass finds among `colliders`, split as `settings` say, and the size of
     /// each batch handed to the tests.
-    fn search_all(bodies: &Bodies, settings: &CollisionSettings) -> (Vec<[u32; 2]>, Vec<usize>) {
+    fn search_all(
+        placed: &PlacedColliders,
+        settings: &CollisionSettings,
+    ) -> (Vec<[u32; 2]>, Vec<usize>) {
         let batches = Mutex::new(Vec::new());
         let test = |batch: &[[u32; 2]], pairs: &mut Vec<[u32; 2]>| {
             batches.lock().unwrap().push(batch.len());
             pairs.extend(batch);
         };
         let search = Search {
-            bodies,
+            placed,
             settings,
             test: &test,
         };
         let (mut lists, mut scratch) = (Vec::new(), SearchScratch::default());
-        BroadPhase::default().passes(bodies, |grid, pass| {
+        BroadPhase::default().passes(placed, |grid, pass| {
             search.pass(grid, &pass, &mut scratch, &mut lists);
         });
         (lists.concat(), batches.into_inner().unwrap())
     }
 
-    /// Split across two threads, with the bodies that crowd over the targets at the start of
+    /// Split across two threads, with the colliders that crowd over the targets at the start of
     /// the list (so in the first pieces, which hand most of their pairs back for another
-    /// thread), or with the pairs alone split (too few bodies to split, but enough pairs):
+    /// thread), or with the pairs alone split (too few colliders to split, but enough pairs):
     /// the same pairs as a quadratic loop, each once, and as found on one thread.
     #[cfg(feature = "parallel")]
     #[test]
@@ -265,13 +268,13 @@ mod tests {
             })
             .collect();
         discs.extend((0..40).map(|index| (Vec2::splat(index as f32 * 1.5), 20.0, targets)));
-        let bodies = bodies_of(&discs);
-        let expected = brute_force(&bodies);
+        let placed = bodies_of(&discs);
+        let expected = brute_force(&placed);
         assert!(expected.len() > 5000, "{}", expected.len());
         let serial = CollisionSettings {
             parallel_threshold: usize::MAX,
         };
-        let (pairs, batches) = search_all(&bodies, &serial);
+        let (pairs, batches) = search_all(&placed, &serial);
         assert_eq!(sorted(&pairs), expected);
         assert_eq!(batches.len(), 2, "one batch per pass on one thread");
         // The bullets' query is cut into pieces and the targets' among themselves is one:
@@ -291,7 +294,7 @@ mod tests {
             let settings = CollisionSettings {
                 parallel_threshold: threshold,
             };
-            let (pairs, batches) = search_all(&bodies, &settings);
+            let (pairs, batches) = search_all(&placed, &settings);
             let least = if threshold == 1 { pieces + 1 } else { 3 };
             assert!(batches.len() >= least, "{threshold}: {batches:?}");
             assert_eq!(sorted(&pairs), expected, "{threshold}");
@@ -308,11 +311,11 @@ mod tests {
             .map(|piece| piece.iter().map(|run| run.end - run.start).sum())
             .collect();
         assert_eq!(sizes, [4, 4, 4, 4, 4, 1]);
-        let bodies: Vec<u32> = pieces
+        let placed: Vec<u32> = pieces
             .iter()
             .flat_map(|piece| piece.iter().cloned().flatten())
             .collect();
         let expected: Vec<u32> = runs.iter().cloned().flatten().collect();
-        assert_eq!(bodies, expected, "every body once, in order");
+        assert_eq!(placed, expected, "every collider once, in order");
     }
 }

@@ -1,38 +1,38 @@
 //! The per-frame stages, in order: [`prepare`] places every collider in the world, the
-//! [`broad_phase`] finds the pairs whose bounding circles meet, the [`narrow_phase`] runs the
-//! exact test on each, and [`events`] turns the result into messages and triggers. The broad
-//! and narrow phases run in one system, [`find_contacts`](mod@find_contacts): it owns the split of their work
-//! across the task pool, and on each piece runs the broad phase's search and then the exact
-//! tests of the pairs found.
+//! [`broad_phase`] finds the pairs whose bounding circles meet, the [`narrow_phase`] runs the exact
+//! test on each, and [`events`] turns the result into messages and triggers. The broad and narrow
+//! phases run in one system, [`find_contacts`](mod@find_contacts): it owns the split of their work
+//! across the task pool, and on each piece runs the broad phase's search and then the exact tests
+//! of the pairs found.
 //!
 //! Each stage owns the resource it writes and reads only those of the stages before it:
-//! [`Bodies`](bodies::Bodies) (prepare), `BroadPhase` (its groups and grid), `NarrowPhase`,
-//! and the public [`Contacts`](crate::Contacts) (events). The plugin puts each system into
-//! its [`CollisionSystems`](crate::CollisionSystems) set;
-//! [`ParallelSplit`](parallel::ParallelSplit) is the one rule by which a stage decides whether,
-//! and how finely, to split its work across the task pool, and the one way it runs the
-//! pieces. Each system, the grid's search and the exact tests are `#[inline(never)]`, so that
-//! a profiler (the scene bench's `--instructions`) counts each under its own name.
+//! [`PlacedColliders`](placed::PlacedColliders) (prepare), `BroadPhase` (its groups and grid),
+//! `NarrowPhase`, and the public [`Contacts`](crate::Contacts) (events). The plugin puts each
+//! system into its [`CollisionSystems`](crate::CollisionSystems) set;
+//! [`ParallelSplit`](parallel::ParallelSplit) is the one rule by which a stage decides whether, and
+//! how finely, to split its work across the task pool, and the one way it runs the pieces. Each
+//! system, the grid's search and the exact tests are `#[inline(never)]`, so that a profiler (the
+//! scene bench's `--instructions`) counts each under its own name.
 
-pub(crate) mod bodies;
 pub(crate) mod broad_phase;
 mod events;
 mod find_contacts;
 mod narrow_phase;
 mod parallel;
 mod parts;
+pub(crate) mod placed;
 mod prepare;
 pub(crate) mod spatial_index;
 
 pub(crate) use events::write_contact_events as events;
 pub(crate) use find_contacts::{find_contacts, find_filtered_contacts};
-pub(crate) use prepare::prepare_bodies as prepare;
+pub(crate) use prepare::place_colliders as prepare;
 
 use bevy::prelude::*;
 
 /// Initialises the resources the stages own.
 pub(crate) fn init(app: &mut App) {
-    app.init_resource::<bodies::Bodies>()
+    app.init_resource::<placed::PlacedColliders>()
         .init_resource::<broad_phase::BroadPhase>()
         .init_resource::<narrow_phase::NarrowPhase>()
         .init_resource::<events::ContactEventKeys>()

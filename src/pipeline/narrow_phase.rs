@@ -11,13 +11,13 @@
 //! of their paths: an impact makes it a contact even when they are apart again at the end.
 //! The contacts are put in `(a, b)` order (each pair of entities meets once), so the result
 //! is the same whatever the thread count. Each batch's contacts are sorted as they are made,
-//! on the thread that made them; when the lists then do not overlap (bodies in the order of
+//! on the thread that made them; when the lists then do not overlap (colliders in the order of
 //! their entities, or against it), they are only put in order, and handed on as they are (the
 //! events stage and [`Contacts`](crate::Contacts) read them one after the other); when any
 //! overlap, they are joined and the whole is sorted.
 
-use super::bodies::Bodies;
 use super::parallel::lock;
+use super::placed::PlacedColliders;
 use crate::contact::Contact;
 use crate::contacts::{Contacts, follow_each_other};
 use crate::geometry::sweep::{SweepStart, Turn, sweep_from_start, sweep_turning, touching_at_end};
@@ -45,19 +45,19 @@ impl NarrowPhase {
     /// a few threads make.
     const MAX_SPARES: usize = 64;
 
-    /// Starts a run: the tests of the pairs among `bodies` (`previous` holding the last run's
+    /// Starts a run: the tests of the pairs among `colliders` (`previous` holding the last run's
     /// contacts), and the lists their contacts go into: one for now, the calling thread's,
     /// with the largest room kept.
     pub(crate) fn start<'a>(
         &mut self,
-        bodies: &'a Bodies,
+        placed: &'a PlacedColliders,
         previous: &'a Contacts,
     ) -> (PairTests<'a>, Vec<Vec<Contact>>) {
         self.recycle();
         let mut lists = core::mem::take(&mut self.contacts);
         lists.push(self.spares.pop().unwrap_or_default());
         let tests = PairTests {
-            bodies,
+            placed,
             previous,
             spares: Mutex::new(core::mem::take(&mut self.spares)),
             out_of_order: AtomicBool::new(false),
@@ -93,7 +93,7 @@ impl NarrowPhase {
 
 /// The exact tests of one run, shared by the threads that run them.
 pub(crate) struct PairTests<'a> {
-    bodies: &'a Bodies,
+    placed: &'a PlacedColliders,
     /// The last run's contacts.
     previous: &'a Contacts,
     /// Empty lists with room, for the pieces' new lists.
@@ -103,7 +103,7 @@ pub(crate) struct PairTests<'a> {
 }
 
 impl PairTests<'_> {
-    /// Tests each of `pairs` (indices into the bodies) that `keep` keeps (asked with the
+    /// Tests each of `pairs` (indices into the colliders) that `keep` keeps (asked with the
     /// entities in order) and appends the contacts to `list`, this batch's sorted.
     pub(crate) fn test(
         &self,
@@ -118,7 +118,7 @@ impl PairTests<'_> {
             *list = spare;
         }
         let from = list.len();
-        test_pairs(self.bodies, self.previous, pairs, list, keep);
+        test_pairs(self.placed, self.previous, pairs, list, keep);
         // Sorted while they are at hand, on the thread that made them (in place: a stable
         // sort would allocate scratch space for these large values every time).
         let (before, batch) = list.split_at_mut(from);
@@ -132,7 +132,7 @@ impl PairTests<'_> {
 }
 
 /// Puts `lists` (each sorted, unless `in_order` is `false`) in the order of their first
-/// contacts, so that they read as one sorted list, without copying them into one: bodies come
+/// contacts, so that they read as one sorted list, without copying them into one: colliders come
 /// in the order of their tables, which follows their entities' (or runs against it) as long as
 /// the game has not despawned and respawned many of them, and a split's pieces then make
 /// lists that do not overlap. When any overlap, or one was not sorted, they are joined into
@@ -165,7 +165,7 @@ fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spares: &mut Vec<Ve
 /// a profiler tells the tests from the search that calls them.)
 #[inline(never)]
 fn test_pairs(
-    bodies: &Bodies,
+    placed: &PlacedColliders,
     previous: &Contacts,
     pairs: &[[u32; 2]],
     contacts: &mut Vec<Contact>,
@@ -174,54 +174,54 @@ fn test_pairs(
     let mut scratch = (Vec::new(), Vec::new());
     for &[first, second] in pairs {
         let (mut first, mut second) = (first as usize, second as usize);
-        if bodies.entities[first] > bodies.entities[second] {
+        if placed.entities[first] > placed.entities[second] {
             core::mem::swap(&mut first, &mut second);
         }
-        if !keep(bodies.entities[first], bodies.entities[second]) {
+        if !keep(placed.entities[first], placed.entities[second]) {
             continue;
         }
-        if let Some(contact) = test_pair(bodies, previous, [first, second], &mut scratch) {
+        if let Some(contact) = test_pair(placed, previous, [first, second], &mut scratch) {
             contacts.push(contact);
         }
     }
 }
 
-/// Where bodies `first` and `second` meet now, as [`intersect`] finds: a disc deep inside a
-/// polygon (see [`Bodies::deep_inside`]; in a bullet hell, about two in five of the pairs
+/// Where colliders `first` and `second` meet now, as [`intersect`] finds: a disc deep inside a
+/// polygon (see [`PlacedColliders::deep_inside`]; in a bullet hell, about two in five of the pairs
 /// of a bullet and an enemy) without looking at the polygon's edges.
 #[inline]
-fn intersect_now(bodies: &Bodies, first: usize, second: usize) -> Option<Intersection> {
-    if bodies.deep_inside(first, second) {
+fn intersect_now(placed: &PlacedColliders, first: usize, second: usize) -> Option<Intersection> {
+    if placed.deep_inside(first, second) {
         return Some(Intersection::contained(Containment::SecondInFirst));
     }
-    if bodies.deep_inside(second, first) {
+    if placed.deep_inside(second, first) {
         return Some(Intersection::contained(Containment::FirstInSecond));
     }
-    intersect(bodies.shape(first), bodies.shape(second))
+    intersect(placed.shape(first), placed.shape(second))
 }
 
-/// The contact between bodies `first` and `second` (`first` the lower entity), if they touch
+/// The contact between colliders `first` and `second` (`first` the lower entity), if they touch
 /// now or, when either is swept, met along their paths: after being apart at the start, or
 /// at the start itself when they were no contact of the last run (`previous`): a collider
 /// that moved onto the start of a swept one's path since then.
 #[inline]
 fn test_pair(
-    bodies: &Bodies,
+    placed: &PlacedColliders,
     previous: &Contacts,
     [first, second]: [usize; 2],
     (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
 ) -> Option<Contact> {
     // A laser swinging among still bullets: most in its bounding circle lie outside the
     // angles it swept, and meet it nowhere.
-    let turning = bodies.any_turning();
-    if turning && (bodies.outside_turn(first, second) || bodies.outside_turn(second, first)) {
+    let turning = placed.any_turning();
+    if turning && (placed.outside_turn(first, second) || placed.outside_turn(second, first)) {
         return None;
     }
-    let (first_motion, second_motion) = (bodies.motion(first), bodies.motion(second));
-    let now = intersect_now(bodies, first, second);
+    let (first_motion, second_motion) = (placed.motion(first), placed.motion(second));
+    let now = intersect_now(placed, first, second);
     let mut at_start = None;
     let turns = if turning {
-        (bodies.turn(first), bodies.turn(second))
+        (placed.turn(first), placed.turn(second))
     } else {
         (None, None)
     };
@@ -230,30 +230,30 @@ fn test_pair(
         // A segment or polygon that turned: its whole motion, turn and path together.
         let turn = |index: usize, turn: Option<Turn>| {
             turn.unwrap_or(Turn {
-                translation: bodies.motion(index),
+                translation: placed.motion(index),
                 ..Turn::default()
             })
         };
         let (first_turn, second_turn) = (turn(first, turns.0), turn(second, turns.1));
-        let (first_now, second_now) = (bodies.shape(first), bodies.shape(second));
+        let (first_now, second_now) = (placed.shape(first), placed.shape(second));
         let swept = sweep_turning(first_now, first_turn, second_now, second_turn);
         (swept, second_turn.translation - first_turn.translation)
     } else if first_motion == second_motion {
         // No relative motion: where they are now says it all.
         (SweepStart::Apart(None), Vec2::ZERO)
     } else if now.is_some()
-        && (bodies.overlapped_at_start(first, second) || bodies.overlapped_at_start(second, first))
+        && (placed.overlapped_at_start(first, second) || placed.overlapped_at_start(second, first))
     {
         // Overlapping at the start of the paths and now: no impact, as the sweep would find.
         (SweepStart::Overlapping, Vec2::ZERO)
     } else if now.is_none()
-        && (bodies.apart_along_path(first, second) || bodies.apart_along_path(second, first))
+        && (placed.apart_along_path(first, second) || placed.apart_along_path(second, first))
     {
         // Apart all along the paths, and now: no contact, as the sweep would find.
         return None;
     } else {
-        let first_start = bodies.start_shape(first, first_scratch);
-        let second_start = bodies.start_shape(second, second_scratch);
+        let first_start = placed.start_shape(first, first_scratch);
+        let second_start = placed.start_shape(second, second_scratch);
         let swept = sweep_from_start(first_start, first_motion, second_start, second_motion);
         (swept, second_motion - first_motion)
     };
@@ -261,10 +261,10 @@ fn test_pair(
         SweepStart::Overlapping => {
             // Met at the start of the paths and apart now: a new contact, where the outlines
             // crossed at the start, unless it is the end of the last run's.
-            let (a, b) = (bodies.entities[first], bodies.entities[second]);
+            let (a, b) = (placed.entities[first], placed.entities[second]);
             if now.is_none() && !previous.contains(a, b) {
-                let first_start = bodies.start_shape(first, first_scratch);
-                at_start = intersect(first_start, bodies.start_shape(second, second_scratch));
+                let first_start = placed.start_shape(first, first_scratch);
+                at_start = intersect(first_start, placed.start_shape(second, second_scratch));
             }
             None
         }
@@ -273,18 +273,18 @@ fn test_pair(
         SweepStart::Apart(None) if relative_motion == Vec2::ZERO && !turned => None,
         // A pair touching now, apart at the start, was met at the end at the latest: the
         // turning sweep stops a tolerance short of a touch, and the linear one moves the start
-        // shapes forward again, which rounding can leave an ulp from where the bodies are now.
+        // shapes forward again, which rounding can leave an ulp from where the colliders are now.
         SweepStart::Apart(None) => now.as_ref().and_then(|hit| {
             let normal = relative_motion.normalize_or(Vec2::Y);
             if turned {
                 let point = hit.points.first().copied();
                 return Some(Impact {
                     time: 1.0,
-                    point: point.unwrap_or(bodies.centers[second]),
+                    point: point.unwrap_or(placed.centers[second]),
                     normal,
                 });
             }
-            let (first_now, second_now) = (bodies.shape(first), bodies.shape(second));
+            let (first_now, second_now) = (placed.shape(first), placed.shape(second));
             touching_at_end(first_now, Vec2::ZERO, second_now, Vec2::ZERO)
                 .map(|touch| Impact { normal, ..touch })
         }),
@@ -295,14 +295,14 @@ fn test_pair(
         (None, Some(impact)) => (Points::from_slice(&[impact.point]), Containment::Neither),
         (None, None) => return None,
     };
-    let (a, b) = (bodies.entities[first], bodies.entities[second]);
+    let (a, b) = (placed.entities[first], placed.entities[second]);
     Some(Contact {
         a,
         b,
         points,
         containment,
         impact,
-        layers: [bodies.layers[first], bodies.layers[second]],
+        layers: [placed.layers[first], placed.layers[second]],
         // Each its own body, until the events stage finds the parts of bodies.
         bodies: [a, b],
     })

@@ -7,20 +7,20 @@
 //! grid of fifty thousand bullets. Past [`MAX_GROUPS`] distinct layer values, one grid holds
 //! every collider instead (as in the broad phase), and each candidate's layers are checked.
 
-use super::bodies::Bodies;
 use super::broad_phase::{Grid, Groups, MAX_GROUPS, RadiusSpread};
 use super::parallel::lock;
+use super::placed::PlacedColliders;
 use crate::layers::LayerMask;
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use smallvec::SmallVec;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-/// The spatial index of this frame's [`Bodies`]: see the [module docs](self).
+/// The spatial index of this frame's [`PlacedColliders`]: see the [module docs](self).
 #[derive(Resource, Default)]
 pub struct SpatialIndex {
     state: OnceLock<IndexState>,
-    /// Each collider's place in [`Bodies`], by entity: made the first time a frame's query
+    /// Each collider's place in [`PlacedColliders`], by entity: made the first time a frame's query
     /// names colliders by entity.
     places: OnceLock<EntityHashMap<u32>>,
     /// The last frame's groups and grids, emptied of meaning but not of room: this frame's
@@ -50,7 +50,7 @@ struct IndexState {
 
 impl SpatialIndex {
     /// Forgets the last frame's grids, keeping their room: the prepare stage calls it when it
-    /// rewrites [`Bodies`].
+    /// rewrites [`PlacedColliders`].
     pub(crate) fn reset(&mut self) {
         let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
         if let Some(places) = self.places.take() {
@@ -77,13 +77,13 @@ impl SpatialIndex {
         }
     }
 
-    /// Where collider `entity` is in `bodies`, if it was placed this frame.
-    pub(crate) fn place_of(&self, bodies: &Bodies, entity: Entity) -> Option<usize> {
+    /// Where collider `entity` is in `colliders`, if it was placed this frame.
+    pub(crate) fn place_of(&self, placed: &PlacedColliders, entity: Entity) -> Option<usize> {
         let places = self.places.get_or_init(|| {
             let mut places = lock(&self.spare).places.take().unwrap_or_default();
             places.clear();
             places.extend(
-                bodies
+                placed
                     .entities
                     .iter()
                     .enumerate()
@@ -105,12 +105,16 @@ impl SpatialIndex {
         .unwrap_or_default()
     }
 
-    /// The grids that together hold every body whose memberships meet `mask`: more bodies may
-    /// be in them, so a query checks each candidate's layers.
-    pub(crate) fn grids<'a>(&'a self, bodies: &Bodies, mask: LayerMask) -> SmallVec<[&'a Grid; 4]> {
+    /// The grids that together hold every collider whose memberships meet `mask`: more colliders
+    /// may be in them, so a query checks each candidate's layers.
+    pub(crate) fn grids<'a>(
+        &'a self,
+        placed: &PlacedColliders,
+        mask: LayerMask,
+    ) -> SmallVec<[&'a Grid; 4]> {
         let state = self.state.get_or_init(|| {
             let mut groups = lock(&self.spare).groups.take().unwrap_or_default();
-            groups.build(bodies);
+            groups.build(placed);
             let grids = groups.active().iter().map(|_| OnceLock::new()).collect();
             IndexState {
                 groups,
@@ -122,10 +126,10 @@ impl SpatialIndex {
         if groups.len() > MAX_GROUPS {
             let grid = state.everyone.get_or_init(|| {
                 let mut grid = self.spare_grid(None);
-                let everyone = 0..bodies.entities.len() as u32;
+                let everyone = 0..placed.entities.len() as u32;
                 let everyone = core::slice::from_ref(&everyone);
-                let typical_radius = RadiusSpread::of(&bodies.radii, everyone).typical;
-                grid.build(bodies, everyone, typical_radius, 0.0, 0);
+                let typical_radius = RadiusSpread::of(&placed.radii, everyone).typical;
+                grid.build(placed, everyone, typical_radius, 0.0, 0);
                 grid
             });
             return SmallVec::from_buf_and_len([grid; 4], 1);
@@ -139,8 +143,8 @@ impl SpatialIndex {
                 grid.get_or_init(|| {
                     let mut grid = self.spare_grid(Some(index));
                     let runs = state.groups.runs_of(index);
-                    let typical_radius = RadiusSpread::of(&bodies.radii, &runs).typical;
-                    grid.build(bodies, &runs, typical_radius, 0.0, 0);
+                    let typical_radius = RadiusSpread::of(&placed.radii, &runs).typical;
+                    grid.build(placed, &runs, typical_radius, 0.0, 0);
                     grid
                 })
             })
@@ -157,7 +161,7 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     /// `count` circles scattered over `side` × `side`, on two layers.
-    fn scattered(count: usize, side: f32, seed: u64) -> Bodies {
+    fn scattered(count: usize, side: f32, seed: u64) -> PlacedColliders {
         let mut rng = StdRng::seed_from_u64(seed);
         let list: Vec<_> = (0..count)
             .map(|index| {
@@ -174,14 +178,16 @@ mod tests {
     }
 
     /// What the grids for `mask` list in each of a few boxes, sorted.
-    fn listed(index: &SpatialIndex, bodies: &Bodies, mask: LayerMask) -> Vec<Vec<u32>> {
+    fn listed(index: &SpatialIndex, placed: &PlacedColliders, mask: LayerMask) -> Vec<Vec<u32>> {
         let boxes = [(0.0, 50.0), (100.0, 400.0), (-1e4, 1e4), (380.0, 381.0)];
         boxes
             .iter()
             .map(|&(low, high)| {
                 let mut found = Vec::new();
-                for grid in index.grids(bodies, mask) {
-                    grid.visit_box(Vec2::splat(low), Vec2::splat(high), |body| found.push(body));
+                for grid in index.grids(placed, mask) {
+                    grid.visit_box(Vec2::splat(low), Vec2::splat(high), |collider| {
+                        found.push(collider)
+                    });
                 }
                 found.sort_unstable();
                 found.dedup();
@@ -192,7 +198,7 @@ mod tests {
 
     /// `count` circles on layer values of their own (more than [`MAX_GROUPS`]): one grid
     /// over everyone.
-    fn many_layer_values(count: usize) -> Bodies {
+    fn many_layer_values(count: usize) -> PlacedColliders {
         let list: Vec<_> = (0..count)
             .map(|index| {
                 let center = Vec2::new((index % 40) as f32 * 10.0, (index / 40) as f32 * 10.0);
@@ -203,7 +209,7 @@ mod tests {
         bodies_of(&list)
     }
 
-    /// Grids built in the room of an earlier frame's (more bodies then, spread wider, folded,
+    /// Grids built in the room of an earlier frame's (more colliders then, spread wider, folded,
     /// one grid over everyone, or fewer) list what grids built new list; and the room is
     /// taken.
     #[test]
@@ -219,7 +225,7 @@ mod tests {
             many_layer_values(100),
         ];
         let mut index = SpatialIndex::default();
-        for (frame, bodies) in frames.iter().enumerate() {
+        for (frame, placed) in frames.iter().enumerate() {
             index.reset();
             let kept = lock(&index.spare).grids.first().map(Grid::room);
             for mask in [
@@ -227,12 +233,12 @@ mod tests {
                 LayerMask::layer(0) | LayerMask::layer(1),
             ] {
                 let fresh = SpatialIndex::default();
-                let expected = listed(&fresh, bodies, mask);
+                let expected = listed(&fresh, placed, mask);
                 assert!(
                     expected.iter().any(|found| !found.is_empty()),
                     "frame {frame}"
                 );
-                assert_eq!(listed(&index, bodies, mask), expected, "frame {frame}");
+                assert_eq!(listed(&index, placed, mask), expected, "frame {frame}");
             }
             // The first group's grid was built in the room kept for it.
             if let Some(kept) = kept.filter(|&room| room > 0) {

@@ -1,17 +1,17 @@
-//! Bodies grouped by their [`CollisionLayers`] value, as runs of consecutive body indices.
+//! Colliders grouped by their [`CollisionLayers`] value, as runs of consecutive collider indices.
 
 use crate::layers::CollisionLayers;
-use crate::pipeline::bodies::Bodies;
+use crate::pipeline::placed::PlacedColliders;
 use bevy::platform::collections::HashMap;
 use core::ops::Range;
 
-/// Bodies sharing one `CollisionLayers` value (bodies arrive archetype by archetype, so a
-/// group is usually one or a few runs of consecutive body indices: see
+/// Colliders sharing one `CollisionLayers` value (colliders arrive archetype by archetype, so a
+/// group is usually one or a few runs of consecutive collider indices: see
 /// [`Groups::runs_of`]).
 #[derive(Default)]
 pub(crate) struct Group {
     pub layers: CollisionLayers,
-    /// How many bodies the group holds.
+    /// How many colliders the group holds.
     pub len: usize,
 }
 
@@ -22,23 +22,23 @@ pub(crate) struct Groups {
     /// How many of `groups` are this frame's (the rest are spare allocations).
     active: usize,
     index_of_layers: HashMap<CollisionLayers, usize>,
-    /// Every run of every group, in body order, with its group's index.
+    /// Every run of every group, in collider order, with its group's index.
     runs_in_order: Vec<(Range<u32>, usize)>,
 }
 
 impl Groups {
-    /// This frame's groups, in order of first appearance among the bodies.
+    /// This frame's groups, in order of first appearance among the colliders.
     pub fn active(&self) -> &[Group] {
         &self.groups[..self.active]
     }
 
-    /// Every run of every group in body order, with the index of its group in
+    /// Every run of every group in collider order, with the index of its group in
     /// [`active`](Self::active).
     pub fn runs_in_order(&self) -> &[(Range<u32>, usize)] {
         &self.runs_in_order
     }
 
-    /// The runs of group `group` (an index in [`active`](Self::active)), in body order.
+    /// The runs of group `group` (an index in [`active`](Self::active)), in collider order.
     pub fn runs_of(&self, group: usize) -> Vec<Range<u32>> {
         self.runs_in_order
             .iter()
@@ -47,17 +47,17 @@ impl Groups {
             .collect()
     }
 
-    /// Sorts bodies into groups by layers, as runs.
-    pub fn build(&mut self, bodies: &Bodies) {
+    /// Sorts colliders into groups by layers, as runs.
+    pub fn build(&mut self, placed: &PlacedColliders) {
         for group in &mut self.groups[..self.active] {
             group.len = 0;
         }
         self.active = 0;
         self.index_of_layers.clear();
         self.runs_in_order.clear();
-        let layers = &bodies.layers;
+        let layers = &placed.layers;
         // The groups of recent runs, by a cheap hash of their layers: layer values alternating
-        // body by body (within one archetype) need no hash map lookup.
+        // collider by collider (within one archetype) need no hash map lookup.
         // (A slot's group is `usize::MAX` until it is filled.)
         let mut recent = [(CollisionLayers::NONE, usize::MAX); RECENT];
         let mut run_start = 0;
@@ -81,8 +81,8 @@ impl Groups {
             self.runs_in_order
                 .push((run_start as u32..end as u32, group));
             // Only the count: the radii are summed per side, over its joined runs (see
-            // `RadiusSpread::of`), not here run by run, where layer values alternating body
-            // by body would chain each group's sums through memory.
+            // `RadiusSpread::of`), not here run by run, where layer values alternating collider
+            // by collider would chain each group's sums through memory.
             self.groups[group].len += end - run_start;
             run_start = end;
         }
@@ -91,14 +91,14 @@ impl Groups {
     }
 }
 
-/// Where the run of bodies with the layers of body `start` ends: eight bodies compared at a
-/// time, without an early exit, so that the compiler can use vector instructions for the long
+/// Where the run of colliders with the layers of collider `start` ends: eight colliders compared at
+/// a time, without an early exit, so that the compiler can use vector instructions for the long
 /// runs of a bullet hell.
 fn run_end(layers: &[CollisionLayers], start: usize) -> usize {
     const LANES: usize = 8;
     let first = layers[start];
     let mut end = start + 1;
-    // A run of one (layer values alternating body by body) costs one comparison.
+    // A run of one (layer values alternating collider by collider) costs one comparison.
     if layers.get(end).is_none_or(|next| *next != first) {
         return end;
     }
@@ -133,24 +133,24 @@ fn recent_slot(layers: CollisionLayers) -> usize {
     (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RECENT.trailing_zeros())) as usize
 }
 
-/// How the bounding radii of some bodies run: what a grid over them sizes its cells by.
+/// How the bounding radii of some colliders run: what a grid over them sizes its cells by.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct RadiusSpread {
     /// The mean radius of all but a few outliers far wider than the rest (see
-    /// [`RadiusSpread::of`]); zero for no body.
+    /// [`RadiusSpread::of`]); zero for no collider.
     pub typical: f32,
-    /// The largest radius, outliers included; zero for no body.
+    /// The largest radius, outliers included; zero for no collider.
     pub largest: f32,
 }
 
-/// A body this many times wider than the mean of the others is an outlier, whose size is left
+/// A collider this many times wider than the mean of the others is an outlier, whose size is left
 /// out of the typical one when such outliers make up most of the mean.
 const OUTLIER_FACTOR: f32 = 16.0;
 
 impl RadiusSpread {
-    /// The spread of the radii of the bodies of `runs`.
+    /// The spread of the radii of the colliders of `runs`.
     ///
-    /// The typical radius is the mean, unless a few bodies far wider than the rest make it
+    /// The typical radius is the mean, unless a few colliders far wider than the rest make it
     /// more than twice the mean of the others: one wall across the whole world among
     /// thousands of bullets would otherwise size every cell for the wall, and the bullets
     /// would all share one. Those outliers (over [`OUTLIER_FACTOR`] times the mean of the
@@ -169,7 +169,7 @@ impl RadiusSpread {
         }
         let mean = sum / len as f32;
         let (mut typical, mut kept_largest) = (mean, largest);
-        // Each pass leaves out at least the largest body kept before. Eight passes settle
+        // Each pass leaves out at least the largest collider kept before. Eight passes settle
         // outliers of up to eight sizes, each far from the next; beyond, the typical radius
         // stays above the others' mean, which costs time, never a pair.
         for _ in 0..8 {
@@ -211,7 +211,7 @@ fn sum_and_max(radii: &[f32]) -> (f32, f32) {
         for lane in 0..LANES {
             sums[lane] += chunk[lane];
             // A comparison rather than `f32::max`, whose care for NaN costs three more
-            // instructions a lane: radii are never NaN (prepare skips such bodies).
+            // instructions a lane: radii are never NaN (prepare skips such colliders).
             if chunk[lane] > maxima[lane] {
                 maxima[lane] = chunk[lane];
             }
@@ -237,15 +237,15 @@ mod tests {
     use super::*;
     use crate::geometry::Circle;
     use crate::layers::LayerMask;
-    use crate::pipeline::bodies::WorldShape;
+    use crate::pipeline::placed::WorldShape;
     use bevy::prelude::*;
 
-    fn bodies_with_layers(layers: &[u32]) -> Bodies {
-        let mut bodies = Bodies::default();
+    fn bodies_with_layers(layers: &[u32]) -> PlacedColliders {
+        let mut placed = PlacedColliders::default();
         for (index, &layer) in layers.iter().enumerate() {
             let layers = CollisionLayers::new(LayerMask(layer), LayerMask::ALL);
             let radius = index as f32;
-            bodies.push(
+            placed.push(
                 Entity::from_raw_u32(index as u32).unwrap(),
                 Some(&layers),
                 (Vec2::ZERO, radius),
@@ -253,10 +253,10 @@ mod tests {
                 Vec2::ZERO,
             );
         }
-        bodies
+        placed
     }
 
-    /// One body far wider than thousands of others, or a few of several sizes, leave the
+    /// One collider far wider than thousands of others, or a few of several sizes, leave the
     /// typical radius the others' mean; sizes that merely vary, or outliers too few to move
     /// the mean much, leave it the mean of all.
     #[test]
@@ -354,8 +354,8 @@ mod tests {
 
     #[test]
     fn runs_end_where_the_layers_change() {
-        let bodies = bodies_with_layers(&[[1; 20].as_slice(), &[2; 3], &[1; 9], &[3]].concat());
-        let layers = &bodies.layers;
+        let placed = bodies_with_layers(&[[1; 20].as_slice(), &[2; 3], &[1; 9], &[3]].concat());
+        let layers = &placed.layers;
         assert_eq!(run_end(layers, 0), 20);
         assert_eq!(run_end(layers, 5), 20);
         assert_eq!(run_end(layers, 20), 23);
@@ -376,7 +376,7 @@ mod tests {
     #[test]
     fn no_bodies_no_groups() {
         let mut groups = Groups::default();
-        groups.build(&Bodies::default());
+        groups.build(&PlacedColliders::default());
         assert!(groups.active().is_empty());
     }
 }

@@ -1,34 +1,34 @@
-//! Stage 2, broad phase: the pairs of bodies whose bounding circles overlap and whose layers
+//! Stage 2, broad phase: the pairs of colliders whose bounding circles overlap and whose layers
 //! match.
 //!
 //! # How
-//! 1. **Groups by layers.** Bodies with the same [`CollisionLayers`](crate::CollisionLayers)
+//! 1. **Groups by layers.** Colliders with the same [`CollisionLayers`](crate::CollisionLayers)
 //!    form a group.
 //! 2. **Sides.** Groups that never meet each other join one side (see `sides`): all the
 //!    player's bullets, whatever their layer values, are one side; a group that meets itself
 //!    is a side alone. So in a bullet hell the thousands of bullets of one side are never
 //!    compared with each other at all.
-//! 3. **One pass per side.** Largest side first, each side meets all the smaller sides it can
-//!    touch in one pass: those are binned together into a uniform grid over their bounding
-//!    box, each body in every cell that its box, grown by the side's largest bounding radius
-//!    (no more than twice its typical radius, the mean of all but a few outliers far wider than
-//!    the rest: a few far wider bodies do not grow every box, nor size every cell),
-//!    covers; then each body of the side reads the one cell under its centre, without sort or
-//!    duplicate check (a wider one reads the cells of its box shrunk by that growth, each pair
-//!    from the first cell the two share). The side is read a block of bodies at a time: all
-//!    their cells first (vector instructions), then the few whose cell holds anyone, listed
-//!    without a branch. A side that meets itself is binned and queried
-//!    against itself, each pair from the first cell the two boxes share. A group spread far
-//!    wider than its bodies (one collider parked far away) keeps body-wide cells and folds them
-//!    onto a fixed array like tiles, rather than widening its cells until everything shares
-//!    one (see `grid`). With more than a couple of dozen sides (or a few hundred distinct layer
-//!    values, which would take long to merge), comparing side by side would cost more than it
-//!    saves: then one grid holds every body and each candidate's layers are checked instead.
+//! 3. **One pass per side.** Largest side first, each side meets all the smaller sides it can touch
+//!    in one pass: those are binned together into a uniform grid over their bounding box, each
+//!    collider in every cell that its box, grown by the side's largest bounding radius (no more
+//!    than twice its typical radius, the mean of all but a few outliers far wider than the rest: a
+//!    few far wider colliders do not grow every box, nor size every cell), covers; then each
+//!    collider of the side reads the one cell under its centre, without sort or duplicate check (a
+//!    wider one reads the cells of its box shrunk by that growth, each pair from the first cell the
+//!    two share). The side is read a block of colliders at a time: all their cells first (vector
+//!    instructions), then the few whose cell holds anyone, listed without a branch. A side that
+//!    meets itself is binned and queried against itself, each pair from the first cell the two
+//!    boxes share. A group spread far wider than its colliders (one collider parked far away) keeps
+//!    collider-wide cells and folds them onto a fixed array like tiles, rather than widening its
+//!    cells until everything shares one (see `grid`). With more than a couple of dozen sides (or a
+//!    few hundred distinct layer values, which would take long to merge), comparing side by side
+//!    would cost more than it saves: then one grid holds every collider and each candidate's layers
+//!    are checked instead.
 //! 4. **The exact circle check** (the squared distance between centres against the squared
 //!    sum of radii, no square root) decides each candidate, after its layers where a side
 //!    holds several layer values.
 //!
-//! The broad phase builds each pass's grid and hands it over with the bodies to query against
+//! The broad phase builds each pass's grid and hands it over with the colliders to query against
 //! it ([`BroadPhase::passes`]); the [find contacts](mod@super::find_contacts) stage runs the
 //! queries, split across threads as it sees fit, and tests the pairs as they come.
 
@@ -39,7 +39,7 @@ mod sides;
 pub(crate) use grid::{Grid, Join, Stretch};
 pub(crate) use groups::{Groups, RadiusSpread};
 
-use super::bodies::Bodies;
+use super::placed::PlacedColliders;
 use bevy::prelude::*;
 use core::ops::Range;
 use sides::{MAX_MERGED_GROUPS, Side, Sides};
@@ -55,7 +55,7 @@ pub(crate) struct BroadPhase {
     partner_runs: Vec<Range<u32>>,
 }
 
-/// One pass of the search: the bodies of `runs` (`len` of them, indices into the bodies)
+/// One pass of the search: the colliders of `runs` (`len` of them, indices into the colliders)
 /// queried against the grid built for the pass, paired as `join` says.
 pub(crate) struct Pass<'a> {
     pub runs: &'a [Range<u32>],
@@ -69,12 +69,12 @@ pub(crate) struct Pass<'a> {
 pub(crate) const MAX_GROUPS: usize = 24;
 
 /// How much larger than the typical bounding radius of a side (see [`RadiusSpread`]) its grid
-/// growth may be: bodies wider than that (a laser among bullets) read the cells of their box
+/// growth may be: colliders wider than that (a laser among bullets) read the cells of their box
 /// instead of one cell, rather than growing every cell.
 const MAX_GROWTH_PER_TYPICAL_RADIUS: f32 = 2.0;
 
 impl Side {
-    /// The pass that queries this side's bodies, paired as `join` says.
+    /// The pass that queries this side's colliders, paired as `join` says.
     fn pass(&self, join: Join) -> Pass<'_> {
         Pass {
             runs: &self.runs,
@@ -86,16 +86,20 @@ impl Side {
 
 impl BroadPhase {
     /// Builds this frame's groups and sides, then, pass after pass, the grid of each pass,
-    /// and hands it to `search` with the bodies to query against it: between them, the passes
-    /// find every candidate pair (body indices whose bounding circles overlap and whose layers
+    /// and hands it to `search` with the colliders to query against it: between them, the passes
+    /// find every candidate pair (collider indices whose bounding circles overlap and whose layers
     /// match), each once.
     #[inline(never)]
-    pub(crate) fn passes(&mut self, bodies: &Bodies, mut search: impl FnMut(&Grid, Pass<'_>)) {
-        self.groups.build(bodies);
+    pub(crate) fn passes(
+        &mut self,
+        placed: &PlacedColliders,
+        mut search: impl FnMut(&Grid, Pass<'_>),
+    ) {
+        self.groups.build(placed);
         let merged = self.groups.active().len() <= MAX_MERGED_GROUPS;
         if merged {
             let (groups, runs) = (self.groups.active(), self.groups.runs_in_order());
-            self.sides.build(groups, runs, &bodies.radii);
+            self.sides.build(groups, runs, &placed.radii);
         }
         let Self {
             sides,
@@ -105,14 +109,14 @@ impl BroadPhase {
         } = self;
         let sides = sides.active();
         if !merged || sides.len() > MAX_GROUPS {
-            // Too many sides to compare side by side: one grid over every body, with the
+            // Too many sides to compare side by side: one grid over every collider, with the
             // layers checked on each candidate instead.
-            let all_bodies = 0..bodies.entities.len() as u32;
+            let all_bodies = 0..placed.entities.len() as u32;
             let everyone = core::slice::from_ref(&all_bodies);
-            let typical_radius = RadiusSpread::of(&bodies.radii, everyone).typical;
-            grid.build(bodies, everyone, typical_radius, 0.0, 0);
+            let typical_radius = RadiusSpread::of(&placed.radii, everyone).typical;
+            grid.build(placed, everyone, typical_radius, 0.0, 0);
             let join = Join::Within { check_layers: true };
-            let len = bodies.entities.len();
+            let len = placed.entities.len();
             search(
                 grid,
                 Pass {
@@ -125,7 +129,7 @@ impl BroadPhase {
         }
         for (index, side) in sides.iter().enumerate() {
             if side.meets_itself {
-                grid.build(bodies, &side.runs, side.radius.typical, 0.0, 0);
+                grid.build(placed, &side.runs, side.radius.typical, 0.0, 0);
                 let join = Join::Within {
                     check_layers: false,
                 };
@@ -151,10 +155,10 @@ impl BroadPhase {
                 .largest
                 .min(MAX_GROWTH_PER_TYPICAL_RADIUS * side.radius.typical);
             // Cells about as wide as a partner's grown bounding radius: a few cells per partner,
-            // and few bodies of the side in a cell with one that they do not touch.
+            // and few colliders of the side in a cell with one that they do not touch.
             let partner_reach =
                 (partner_radius / partner_count as f32).max(side.radius.typical) + growth;
-            grid.build(bodies, partner_runs, 0.5 * partner_reach, growth, side.len);
+            grid.build(placed, partner_runs, 0.5 * partner_reach, growth, side.len);
             search(grid, side.pass(Join::Between { check_layers }));
         }
     }
@@ -165,11 +169,11 @@ pub(crate) mod tests {
     use super::*;
     use crate::geometry::Circle;
     use crate::layers::{CollisionLayers, LayerMask};
-    use crate::pipeline::bodies::WorldShape;
+    use crate::pipeline::placed::WorldShape;
 
     /// `count` discs on a ring of overlapping neighbours, each on its own layer value (so many
-    /// groups), able to touch only the bodies whose index has the same parity.
-    fn ring(count: usize) -> Bodies {
+    /// groups), able to touch only the colliders whose index has the same parity.
+    fn ring(count: usize) -> PlacedColliders {
         let discs: Vec<_> = (0..count)
             .map(|index| {
                 let center = Vec2::from_angle(index as f32 * 0.37) * 50.0;
@@ -182,11 +186,11 @@ pub(crate) mod tests {
         bodies_of(&discs)
     }
 
-    /// Bodies (centre, radius, layers) as given.
-    pub(crate) fn bodies_of(list: &[(Vec2, f32, CollisionLayers)]) -> Bodies {
-        let mut bodies = Bodies::default();
+    /// Colliders (centre, radius, layers) as given.
+    pub(crate) fn bodies_of(list: &[(Vec2, f32, CollisionLayers)]) -> PlacedColliders {
+        let mut placed = PlacedColliders::default();
         for (index, &(center, radius, layers)) in list.iter().enumerate() {
-            bodies.push(
+            placed.push(
                 Entity::from_raw_u32(index as u32).unwrap(),
                 Some(&layers),
                 (center, radius),
@@ -194,34 +198,37 @@ pub(crate) mod tests {
                 Vec2::ZERO,
             );
         }
-        bodies
+        placed
     }
 
-    /// The broad phase run once over `bodies`, and the pairs its passes find.
-    fn run(bodies: &Bodies) -> (BroadPhase, Vec<[u32; 2]>) {
+    /// The broad phase run once over `colliders`, and the pairs its passes find.
+    fn run(placed: &PlacedColliders) -> (BroadPhase, Vec<[u32; 2]>) {
         let mut broad_phase = BroadPhase::default();
-        let pairs = run_again(&mut broad_phase, bodies);
+        let pairs = run_again(&mut broad_phase, placed);
         (broad_phase, pairs)
     }
 
-    /// The pairs `broad_phase`'s passes find among `bodies`.
-    pub(crate) fn run_again(broad_phase: &mut BroadPhase, bodies: &Bodies) -> Vec<[u32; 2]> {
+    /// The pairs `broad_phase`'s passes find among `colliders`.
+    pub(crate) fn run_again(
+        broad_phase: &mut BroadPhase,
+        placed: &PlacedColliders,
+    ) -> Vec<[u32; 2]> {
         let mut pairs = Vec::new();
-        broad_phase.passes(bodies, |grid, pass| {
-            grid.query_runs(bodies, pass.runs, pass.join, &mut pairs);
+        broad_phase.passes(placed, |grid, pass| {
+            grid.query_runs(placed, pass.runs, pass.join, &mut pairs);
         });
         pairs
     }
 
     /// Every pair that a quadratic loop finds, sorted.
-    pub(crate) fn brute_force(bodies: &Bodies) -> Vec<[u32; 2]> {
-        let count = bodies.entities.len();
+    pub(crate) fn brute_force(placed: &PlacedColliders) -> Vec<[u32; 2]> {
+        let count = placed.entities.len();
         let mut pairs = Vec::new();
         for i in 0..count {
             for j in i + 1..count {
-                let reach = bodies.radii[i] + bodies.radii[j];
-                if bodies.layers[i].interacts_with(&bodies.layers[j])
-                    && bodies.centers[i].distance_squared(bodies.centers[j]) <= reach * reach
+                let reach = placed.radii[i] + placed.radii[j];
+                if placed.layers[i].interacts_with(&placed.layers[j])
+                    && placed.centers[i].distance_squared(placed.centers[j]) <= reach * reach
                 {
                     pairs.push([i as u32, j as u32]);
                 }
@@ -238,21 +245,21 @@ pub(crate) mod tests {
 
     #[test]
     fn past_the_group_limit_one_grid_checks_layers_per_pair() {
-        let bodies = ring(60);
-        let (broad_phase, pairs) = run(&bodies);
+        let placed = ring(60);
+        let (broad_phase, pairs) = run(&placed);
         assert!(broad_phase.groups.active().len() > MAX_GROUPS);
-        let expected = brute_force(&bodies);
+        let expected = brute_force(&placed);
         assert!(!expected.is_empty());
         assert_eq!(sorted(&pairs), expected);
     }
 
     /// `count` discs of radius 2 scattered over 600 × 600, on layers that `layers` gives each
-    /// index, and then `extra` bodies (centre, radius, layers) wherever they are put.
+    /// index, and then `extra` colliders (centre, radius, layers) wherever they are put.
     fn scattered(
         count: usize,
         layers: impl Fn(usize) -> CollisionLayers,
         extra: &[(Vec2, f32, CollisionLayers)],
-    ) -> Bodies {
+    ) -> PlacedColliders {
         use rand::{RngExt, SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(count as u64);
         let mut discs: Vec<_> = (0..count)
@@ -268,32 +275,32 @@ pub(crate) mod tests {
     #[test]
     fn a_far_outlier_does_not_pile_its_group_into_one_cell() {
         // One group that touches itself, with members parked far away on either side: its box
-        // is millions of bodies wide, yet each cell holds a handful of bodies.
+        // is millions of colliders wide, yet each cell holds a handful of colliders.
         let all = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(0));
         let outliers = [
             (Vec2::splat(1e7), 2.0, all),
             (Vec2::new(-1e9, 3e8), 2.0, all),
             (Vec2::new(300.0, 1e12), 2.0, all),
-            // Bodies almost a period of the folding wide (the array is 64 cells of about 4
+            // Colliders almost a period of the folding wide (the array is 64 cells of about 4
             // units across): their ranges overlap folded copies of their neighbours' cells.
             (Vec2::new(100.0, 150.0), 115.0, all),
             (Vec2::new(240.0, 200.0), 120.0, all),
             (Vec2::new(420.0, 380.0), 100.0, all),
         ];
-        let bodies = scattered(3000, |_| all, &outliers);
-        let (broad_phase, pairs) = run(&bodies);
+        let placed = scattered(3000, |_| all, &outliers);
+        let (broad_phase, pairs) = run(&placed);
         assert_eq!(broad_phase.grid.folded(), Some(0));
         assert!(
             broad_phase.grid.fullest_cell() <= 16,
             "{}",
             broad_phase.grid.fullest_cell()
         );
-        let expected = brute_force(&bodies);
+        let expected = brute_force(&placed);
         assert!(expected.len() > 100);
         assert_eq!(sorted(&pairs), expected);
     }
 
-    /// One body far wider than the thousands of small ones it shares a group with (radius
+    /// One collider far wider than the thousands of small ones it shares a group with (radius
     /// 1e6 to 1e8, just reaching them): the cells stay sized for the small ones, and every
     /// pair is found, within the group and between sides.
     #[test]
@@ -303,11 +310,11 @@ pub(crate) mod tests {
         for radius in [1e6, 1e7, 1e8] {
             let huge = (Vec2::new(300.0, 20.0 - radius), radius, all);
             let layers = |index| if index % 2 == 0 { all } else { bullets };
-            let bodies = scattered(3000, layers, &[huge]);
-            let (broad_phase, pairs) = run(&bodies);
+            let placed = scattered(3000, layers, &[huge]);
+            let (broad_phase, pairs) = run(&placed);
             let fullest = broad_phase.grid.fullest_cell();
             assert!(fullest <= 16, "radius {radius}: {fullest} in a cell");
-            let expected = brute_force(&bodies);
+            let expected = brute_force(&placed);
             assert!(expected.len() > 100, "radius {radius}");
             assert_eq!(sorted(&pairs), expected, "radius {radius}");
         }
@@ -327,17 +334,17 @@ pub(crate) mod tests {
             })
             .collect();
         list.extend((0..5).map(|i| (Vec2::splat(100.0 * i as f32 + 50.0), 10.0, all)));
-        let bodies = bodies_of(&list);
-        let (broad_phase, pairs) = run(&bodies);
+        let placed = bodies_of(&list);
+        let (broad_phase, pairs) = run(&placed);
         assert!(broad_phase.grid.fullest_cell() <= 16);
-        let expected = brute_force(&bodies);
+        let expected = brute_force(&placed);
         assert!(expected.len() > 20, "{}", expected.len());
         assert_eq!(sorted(&pairs), expected);
     }
 
-    /// A body that is not finite (which the pipeline never places, but the grid must not
-    /// trust) meets nothing, and the other bodies still find every pair: its box does not
-    /// become the grid's. (It did: one NaN made every body share the first cell, while
+    /// A collider that is not finite (which the pipeline never places, but the grid must not
+    /// trust) meets nothing, and the other colliders still find every pair: its box does not
+    /// become the grid's. (It did: one NaN made every collider share the first cell, while
     /// queries read other cells.)
     #[test]
     fn a_body_that_is_not_finite_leaves_the_others_their_pairs() {
@@ -363,9 +370,9 @@ pub(crate) mod tests {
                     list.push((at + Vec2::new(0.5, 0.0), 1.0, enemies));
                 }
             }
-            let bodies = bodies_of(&list);
-            let (_, pairs) = run(&bodies);
-            let expected = brute_force(&bodies);
+            let placed = bodies_of(&list);
+            let (_, pairs) = run(&placed);
+            let expected = brute_force(&placed);
             assert!(expected.contains(&[0, 1]), "{stray:?}");
             assert_eq!(sorted(&pairs), expected, "{stray:?}");
         }
@@ -385,20 +392,20 @@ pub(crate) mod tests {
             (Vec2::new(100.0, 100.0), 8000.0, bullets),
             (Vec2::splat(1e7 + 10.0), 3.0, bullets),
         ];
-        let bodies = scattered(
+        let placed = scattered(
             4000,
             |i| if i % 20 == 0 { enemies } else { bullets },
             &extra,
         );
-        let (mut broad_phase, pairs) = run(&bodies);
+        let (mut broad_phase, pairs) = run(&placed);
         assert_eq!(
             broad_phase.grid.folded(),
             Some(1),
             "the huge enemy kept aside"
         );
-        assert_eq!(sorted(&pairs), brute_force(&bodies));
+        assert_eq!(sorted(&pairs), brute_force(&placed));
         // And past the group limit, one folded grid for everyone, with layers checked per pair.
-        let bodies = scattered(
+        let placed = scattered(
             2000,
             |i| {
                 let parity = LayerMask::layer((i % 2) as u32);
@@ -409,15 +416,15 @@ pub(crate) mod tests {
                 (Vec2::ZERO, 3000.0, bullets),
             ],
         );
-        let pairs = run_again(&mut broad_phase, &bodies);
+        let pairs = run_again(&mut broad_phase, &placed);
         assert!(broad_phase.groups.active().len() > MAX_GROUPS);
         assert_eq!(broad_phase.grid.folded(), Some(1));
-        assert_eq!(sorted(&pairs), brute_force(&bodies));
+        assert_eq!(sorted(&pairs), brute_force(&placed));
     }
 
     #[test]
     fn many_kinds_of_bullet_are_one_side_and_still_find_every_pair() {
-        // Twenty kinds of bullet, alternating body by body, that never meet each other; two
+        // Twenty kinds of bullet, alternating collider by collider, that never meet each other; two
         // kinds of enemy, each meeting only some kinds; a few bullets far wider than the rest
         // (lasers), which read a box of cells rather than one cell.
         let (enemy, elite) = (LayerMask::layer(0), LayerMask::layer(1));
@@ -456,13 +463,13 @@ pub(crate) mod tests {
                 // And an enemy parked far away: the partners' grid folds.
                 extra.push((Vec2::splat(3e7), 12.0, enemies));
             }
-            let bodies = scattered(4000, bullet, &extra);
-            let (broad_phase, pairs) = run(&bodies);
+            let placed = scattered(4000, bullet, &extra);
+            let (broad_phase, pairs) = run(&placed);
             // The bullets, and the enemies with the elites (which never meet each other
             // either), each pair's layers checked.
             assert_eq!(broad_phase.sides.active().len(), 2);
             assert_eq!(broad_phase.grid.folded().is_some(), far_away);
-            let expected = brute_force(&bodies);
+            let expected = brute_force(&placed);
             assert!(expected.len() > 100, "{}", expected.len());
             assert_eq!(sorted(&pairs), expected);
         }
@@ -488,10 +495,10 @@ pub(crate) mod tests {
             ],
         ];
         for case in cases {
-            let bodies = bodies_of(&case);
-            let expected = brute_force(&bodies);
+            let placed = bodies_of(&case);
+            let expected = brute_force(&placed);
             assert!(!expected.is_empty());
-            let (_, pairs) = run(&bodies);
+            let (_, pairs) = run(&placed);
             assert_eq!(sorted(&pairs), expected);
         }
     }
@@ -525,10 +532,10 @@ pub(crate) mod tests {
                     touching += 1;
                 }
             }
-            let bodies = bodies_of(&list);
-            let (_, pairs) = run(&bodies);
+            let placed = bodies_of(&list);
+            let (_, pairs) = run(&placed);
             let found = sorted(&pairs);
-            assert_eq!(found, brute_force(&bodies));
+            assert_eq!(found, brute_force(&placed));
         }
         assert!(touching > 10_000, "{touching}");
     }
@@ -536,7 +543,7 @@ pub(crate) mod tests {
     #[test]
     fn hundreds_of_layer_values_share_one_grid() {
         // Each bullet on a layer value of its own: too many to merge into sides.
-        let bodies = scattered(
+        let placed = scattered(
             2 * MAX_MERGED_GROUPS,
             |index| {
                 let kind = LayerMask(((index as u32) << 2) | 1);
@@ -548,17 +555,17 @@ pub(crate) mod tests {
                 CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0)),
             )],
         );
-        let (broad_phase, pairs) = run(&bodies);
+        let (broad_phase, pairs) = run(&placed);
         assert!(broad_phase.groups.active().len() > MAX_MERGED_GROUPS);
-        let expected = brute_force(&bodies);
+        let expected = brute_force(&placed);
         assert!(expected.len() > 50, "{}", expected.len());
         assert_eq!(sorted(&pairs), expected);
     }
 
     #[test]
     fn below_the_group_limit_groups_are_compared_pairwise() {
-        let mut bodies = ring(20);
-        bodies
+        let mut placed = ring(20);
+        placed
             .layers
             .iter_mut()
             .enumerate()
@@ -567,8 +574,8 @@ pub(crate) mod tests {
                 *layers =
                     CollisionLayers::new(parity | LayerMask::layer(2 + index as u32 % 5), parity);
             });
-        let (broad_phase, pairs) = run(&bodies);
+        let (broad_phase, pairs) = run(&placed);
         assert!(broad_phase.groups.active().len() <= MAX_GROUPS);
-        assert_eq!(sorted(&pairs), brute_force(&bodies));
+        assert_eq!(sorted(&pairs), brute_force(&placed));
     }
 }

@@ -15,10 +15,10 @@ use core::ops::Range;
 pub(crate) struct Side {
     /// The layer values of its groups.
     pub layers: Vec<CollisionLayers>,
-    /// Its bodies, as runs of consecutive body indices in body order (runs of its different
-    /// groups that follow each other are joined).
+    /// Its colliders, as runs of consecutive collider indices in collider order (runs of its
+    /// different groups that follow each other are joined).
     pub runs: Vec<Range<u32>>,
-    /// How many bodies the runs hold.
+    /// How many colliders the runs hold.
     pub len: usize,
     /// How the members' bounding radii run.
     pub radius: RadiusSpread,
@@ -38,13 +38,13 @@ impl Side {
             || !self.layers.iter().any(|mine| mine.interacts_with(layers))
     }
 
-    /// Whether some body of this side may meet some body of `other`.
+    /// Whether some collider of this side may meet some collider of `other`.
     pub fn meets(&self, other: &Self) -> bool {
         self.interactions(other).any(|interacts| interacts)
     }
 
-    /// Whether every body of this side meets every body of `other` when their circles touch,
-    /// so that no pair's layers need checking.
+    /// Whether every collider of this side meets every collider of `other` when their circles
+    /// touch, so that no pair's layers need checking.
     pub fn always_meets(&self, other: &Self) -> bool {
         self.interactions(other).all(|interacts| interacts)
     }
@@ -61,7 +61,7 @@ impl Side {
 }
 
 /// Beyond this many distinct layer values, merging them into sides would cost more than it
-/// saves (it is quadratic in their number): the broad phase puts every body in one grid.
+/// saves (it is quadratic in their number): the broad phase puts every collider in one grid.
 pub(crate) const MAX_MERGED_GROUPS: usize = 256;
 
 /// This frame's sides, rebuilt every frame while keeping last frame's allocations.
@@ -85,8 +85,8 @@ impl Sides {
     /// Merges `groups` into sides: largest first, each group that does not meet itself joins
     /// the first side none of whose groups it meets. Quadratic in the number of groups: the
     /// broad phase calls it for at most [`MAX_MERGED_GROUPS`] of them. `runs_in_order` is
-    /// every group's runs in body order (see
-    /// [`Groups::runs_in_order`](super::groups::Groups::runs_in_order)), `radii` the bodies'
+    /// every group's runs in collider order (see
+    /// [`Groups::runs_in_order`](super::groups::Groups::runs_in_order)), `radii` the colliders'
     /// bounding radii.
     pub fn build(
         &mut self,
@@ -135,8 +135,8 @@ impl Sides {
             self.side_of_group[index] = side;
         }
         // Runs that follow each other on one side are joined here, before they reach the
-        // side's list: layer values alternating body by body in one archetype make runs of
-        // one body, all on the same side.
+        // side's list: layer values alternating collider by collider in one archetype make runs of
+        // one collider, all on the same side.
         let mut joined: Option<(usize, Range<u32>)> = None;
         for (run, group) in runs_in_order {
             let side = self.side_of_group[*group];

@@ -7,8 +7,8 @@ use super::queries::CircleColliders;
 use crate::collider::CircleCollider;
 use crate::geometry::{Circle, MAX_COORDINATE, MIN_SIZE, all_in_range};
 use crate::layers::CollisionLayers;
-use crate::pipeline::bodies::{Bodies, CircleSlots, SweptSlots, WorldShape};
 use crate::pipeline::parallel::ParallelSplit;
+use crate::pipeline::placed::{CircleSlots, PlacedColliders, SweptSlots, WorldShape};
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
 use bevy::ecs::change_detection::ContiguousMut;
@@ -82,20 +82,20 @@ impl CircleTable<'_> {
     }
 }
 
-/// Writes every circle into the first slots of `bodies`, table by table (a tight loop over
+/// Writes every circle into the first slots of `colliders`, table by table (a tight loop over
 /// each table's columns): the still ones (of tables without [`Swept`]), then the swept ones,
 /// split across the task pool when there are enough of them (see [`ParallelSplit`]): each
 /// piece of a table fills its own slots. Warns of the circles left out.
 pub(super) fn place_circles(
-    bodies: &mut Bodies,
+    placed: &mut PlacedColliders,
     circles: &mut CircleColliders,
     settings: &CollisionSettings,
     warnings: &mut SkipWarnings,
 ) {
     let Ok(tables) = circles.contiguous_iter_mut() else {
         // Every component of the query is stored in tables, so this cannot happen.
-        bodies.circle_slots(0, 0);
-        place_circles_one_by_one(bodies, circles, warnings);
+        placed.circle_slots(0, 0);
+        place_circles_one_by_one(placed, circles, warnings);
         return;
     };
     let tables = tables.map(
@@ -112,7 +112,7 @@ pub(super) fn place_circles(
         tables.partition(|table| table.swept.is_some());
     let rows = |tables: &[CircleTable]| tables.iter().map(CircleTable::len).sum();
     let (still, swept) = (rows(&still_tables), rows(&swept_tables));
-    let (mut still_slots, mut swept_slots) = bodies.circle_slots(still, swept);
+    let (mut still_slots, mut swept_slots) = placed.circle_slots(still, swept);
     let mut skipped = Vec::new();
     match ParallelSplit::of(still + swept, settings) {
         None => {
@@ -140,7 +140,7 @@ pub(super) fn place_circles(
         }
     }
     if !skipped.is_empty() {
-        bodies.drop_placeholders();
+        placed.drop_placeholders();
     }
     for (entity, why) in skipped {
         warnings.skip(entity, why);
@@ -279,7 +279,7 @@ impl TableSlots for SweptSlots<'_> {
 
 /// Places every circle one by one: for a query that cannot be read table by table.
 fn place_circles_one_by_one(
-    bodies: &mut Bodies,
+    placed: &mut PlacedColliders,
     circles: &mut CircleColliders,
     warnings: &mut SkipWarnings,
 ) {
@@ -288,7 +288,7 @@ fn place_circles_one_by_one(
         .for_each(|(entity, circle, transform, layers, mut swept)| {
             let swept = swept.as_mut().map(Mut::bypass_change_detection);
             let circle = (entity, circle, transform, layers, swept);
-            push_circle(bodies, warnings, circle);
+            push_circle(placed, warnings, circle);
         });
 }
 
@@ -296,7 +296,7 @@ fn place_circles_one_by_one(
 /// swept one is, for its next path.
 #[inline]
 fn push_circle(
-    bodies: &mut Bodies,
+    placed: &mut PlacedColliders,
     warnings: &mut SkipWarnings,
     (entity, circle, transform, layers, swept): (
         Entity,
@@ -311,7 +311,7 @@ fn push_circle(
             let bounds = (disc.center, disc.radius);
             let shape = WorldShape::Circle(disc);
             let motion = placement.motion(swept.as_deref());
-            bodies.push(entity, layers, bounds, shape, motion);
+            placed.push(entity, layers, bounds, shape, motion);
         }
         Err(why) => {
             warnings.skip(entity, why);
@@ -476,7 +476,7 @@ mod tests {
         };
         let by_hand = |index: usize| Entity::from_raw_u32(1000 + index as u32).unwrap();
         let disc = Circle::new(Vec2::new(-50.0, 0.0), 2.0);
-        let mut slotted = Bodies::default();
+        let mut slotted = PlacedColliders::default();
         let (_, mut slots) = slotted.circle_slots(0, 2 + rows);
         for index in 0..2 {
             slots.write(index, by_hand(index), None, disc, Vec2::Y);
@@ -495,7 +495,7 @@ mod tests {
         slotted.drop_placeholders();
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].0, entities[unplaceable]);
-        let mut pushed = Bodies::default();
+        let mut pushed = PlacedColliders::default();
         pushed.circle_slots(0, 0);
         for index in 0..2 {
             let shape = WorldShape::Circle(disc);

@@ -1,12 +1,11 @@
 //! Stage 1, prepare: every enabled collider's world-space shape and bounding circle.
 //!
-//! Reads each collider with its [`GlobalTransform`] (so it runs after transform propagation)
-//! and writes [`Bodies`], the flat arrays the broad and narrow phases work on. A collider whose
-//! transform is not finite, whose scale is zero on an axis, or whose world shape falls outside
-//! the range the geometry resolves (beyond `MAX_COORDINATE`, or smaller than `MIN_SIZE` but not
-//! a point), is skipped with one warning (the next one only after it has been usable again),
-//! and so is an entity's second collider kind:
-//! an entity has at most one collider.
+//! Reads each collider with its [`GlobalTransform`] (so it runs after transform propagation) and
+//! writes [`PlacedColliders`], the flat arrays the broad and narrow phases work on. A collider
+//! whose transform is not finite, whose scale is zero on an axis, or whose world shape falls
+//! outside the range the geometry resolves (beyond `MAX_COORDINATE`, or smaller than `MIN_SIZE` but
+//! not a point), is skipped with one warning (the next one only after it has been usable again),
+//! and so is an entity's second collider kind: an entity has at most one collider.
 //!
 //! Circles, the bulk of a bullet hell, are read table by table (each component's column as a
 //! slice), and written first, in place, the still ones (not [`Swept`]) and then the swept
@@ -20,7 +19,7 @@ mod circles;
 mod placement;
 mod queries;
 
-use super::bodies::{Bodies, WorldShape, clear_radius, conservative};
+use super::placed::{PlacedColliders, WorldShape, clear_radius, conservative};
 use super::spatial_index::SpatialIndex;
 use crate::collider::{PolygonCollider, SegmentCollider};
 use crate::geometry::{Circle, Segment};
@@ -32,27 +31,27 @@ use circles::place_circles;
 use placement::{Placement, SkipWarnings, Skipped, least_stretch, too_small};
 use queries::{PolygonColliders, PrepareQueries, SegmentColliders};
 
-/// Writes every enabled collider's world shape and bounding circle into [`Bodies`], and
+/// Writes every enabled collider's world shape and bounding circle into [`PlacedColliders`], and
 /// remembers where each swept collider is, for its next path.
 #[inline(never)]
-pub(crate) fn prepare_bodies(
-    // The spatial index is of the bodies: rewritten, it is forgotten with them.
-    (mut bodies, mut index): (ResMut<Bodies>, ResMut<SpatialIndex>),
+pub(crate) fn place_colliders(
+    // The spatial index is of the colliders: rewritten, it is forgotten with them.
+    (mut placed, mut index): (ResMut<PlacedColliders>, ResMut<SpatialIndex>),
     settings: Res<CollisionSettings>,
     mut warnings: Local<SkipWarnings>,
     mut colliders: PrepareQueries,
 ) {
-    let bodies = &mut *bodies;
+    let placed = &mut *placed;
     index.reset();
     for entity in &colliders.second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
     }
     // The circles first, in place (the still ones, then the swept ones); then everything
     // placed one by one.
-    place_circles(bodies, &mut colliders.circles, &settings, &mut warnings);
-    bodies.reserve(colliders.polygons.iter().len() + colliders.segments.iter().len());
-    place_polygons(bodies, &mut colliders.polygons, &mut warnings);
-    place_segments(bodies, &mut colliders.segments, &mut warnings);
+    place_circles(placed, &mut colliders.circles, &settings, &mut warnings);
+    placed.reserve(colliders.polygons.iter().len() + colliders.segments.iter().len());
+    place_polygons(placed, &mut colliders.polygons, &mut warnings);
+    place_segments(placed, &mut colliders.segments, &mut warnings);
     warnings.end_frame();
     colliders
         .unplaced
@@ -81,9 +80,9 @@ fn remember_start(swept: &mut Swept, transform: &GlobalTransform, turns: bool) {
     }
 }
 
-/// Appends every polygon, its vertices to [`Bodies::vertices`].
+/// Appends every polygon, its vertices to [`PlacedColliders::vertices`].
 fn place_polygons(
-    bodies: &mut Bodies,
+    placed: &mut PlacedColliders,
     polygons: &mut PolygonColliders,
     warnings: &mut SkipWarnings,
 ) {
@@ -97,9 +96,9 @@ fn place_polygons(
             // vertices as they were, or drops repeated ones.
             let polygon = polygon.bypass_change_detection();
             let swept = swept.as_mut().map(Mut::bypass_change_detection);
-            let placed =
-                place_polygon(bodies, entity, polygon, transform, layers, swept.as_deref());
-            if let Err(why) = placed {
+            let outcome =
+                place_polygon(placed, entity, polygon, transform, layers, swept.as_deref());
+            if let Err(why) = outcome {
                 warnings.skip(entity, why);
             }
             if let Some(swept) = swept {
@@ -110,7 +109,7 @@ fn place_polygons(
 
 /// Appends one polygon, or says why it cannot be placed.
 fn place_polygon(
-    bodies: &mut Bodies,
+    placed: &mut PlacedColliders,
     entity: Entity,
     polygon: &mut PolygonCollider,
     transform: &GlobalTransform,
@@ -133,9 +132,9 @@ fn place_polygon(
     if too_small(2.0 * bounds.1) {
         return Err(Skipped::TooSmall);
     }
-    let start = bodies.vertices.len() as u32;
+    let start = placed.vertices.len() as u32;
     let vertices = polygon.vertices();
-    bodies
+    placed
         .vertices
         .extend(vertices.iter().map(|&v| placement.apply(v)));
     let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
@@ -145,15 +144,15 @@ fn place_polygon(
         inner_radius: clear_radius(local.inner_radius * least_stretch, bounds.0, bounds.1),
     };
     match placement.turn(swept) {
-        Some(turn) => bodies.push_turning(entity, layers, bounds, shape, turn),
-        None => bodies.push(entity, layers, bounds, shape, placement.motion(swept)),
+        Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
+        None => placed.push(entity, layers, bounds, shape, placement.motion(swept)),
     }
     Ok(())
 }
 
 /// Appends every segment.
 fn place_segments(
-    bodies: &mut Bodies,
+    placed: &mut PlacedColliders,
     segments: &mut SegmentColliders,
     warnings: &mut SkipWarnings,
 ) {
@@ -161,9 +160,9 @@ fn place_segments(
         .iter_mut()
         .for_each(|(entity, segment, transform, layers, mut swept)| {
             let swept = swept.as_mut().map(Mut::bypass_change_detection);
-            let placed =
-                place_segment(bodies, entity, segment, transform, layers, swept.as_deref());
-            if let Err(why) = placed {
+            let outcome =
+                place_segment(placed, entity, segment, transform, layers, swept.as_deref());
+            if let Err(why) = outcome {
                 warnings.skip(entity, why);
             }
             if let Some(swept) = swept {
@@ -174,7 +173,7 @@ fn place_segments(
 
 /// Appends one segment, or says why it cannot be placed.
 fn place_segment(
-    bodies: &mut Bodies,
+    placed: &mut PlacedColliders,
     entity: Entity,
     segment: &SegmentCollider,
     transform: &GlobalTransform,
@@ -194,8 +193,8 @@ fn place_segment(
     let bounds = (center, conservative(center, world.half_length()));
     let shape = WorldShape::Segment(world);
     match placement.turn(swept) {
-        Some(turn) => bodies.push_turning(entity, layers, bounds, shape, turn),
-        None => bodies.push(entity, layers, bounds, shape, placement.motion(swept)),
+        Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
+        None => placed.push(entity, layers, bounds, shape, placement.motion(swept)),
     }
     Ok(())
 }

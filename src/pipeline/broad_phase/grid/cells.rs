@@ -24,7 +24,7 @@ impl CellRange {
 impl Grid {
     /// The cells the box `half_width` around `center` covers, clipped to the grid; `None` when
     /// it misses the grid or is not finite. In the dense layout the box is taken in the grid's
-    /// own coordinates (from its origin, where a body's centre and a queried point round
+    /// own coordinates (from its origin, where a collider's centre and a queried point round
     /// alike) and padded by a few units in their last place, so that rounding in its edges
     /// never loses a pair that the exact check keeps. (The folded layout works in `f64`.)
     #[inline]

@@ -1,5 +1,5 @@
-//! A uniform grid over some bodies (one group, or the sides a side meets), for finding the
-//! bodies near a bounding circle.
+//! A uniform grid over some colliders (one group, or the sides a side meets), for finding the
+//! colliders near a bounding circle.
 
 mod cells;
 mod pairs;
@@ -9,54 +9,54 @@ pub(crate) use pairs::Join;
 pub(crate) use walk::Stretch;
 
 use crate::geometry::BoundingBox;
-use crate::pipeline::bodies::Bodies;
+use crate::pipeline::placed::PlacedColliders;
 use bevy::math::DVec2;
 use bevy::prelude::*;
 use core::ops::Range;
 
-/// A uniform grid over some bodies, each binned into every cell its bounding box (grown, see
+/// A uniform grid over some colliders, each binned into every cell its bounding box (grown, see
 /// [`Grid::build`]) covers, stored compactly (cell `c`'s entries are
 /// `entries[starts[c]..starts[c + 1]]`).
 ///
 /// Two layouts, chosen per build:
-/// - **Dense** (the usual one): the cells tile the bodies' bounding box, about a body wide, or
-///   wider so that there are no more than a few cells per body, with an empty border.
-/// - **Wrapped**, for a group spread far wider than its bodies could fill (one collider parked
+/// - **Dense** (the usual one): the cells tile the colliders' bounding box, about a collider wide,
+///   or wider so that there are no more than a few cells per collider, with an empty border.
+/// - **Wrapped**, for a group spread far wider than its colliders could fill (one collider parked
 ///   far away, a few distant clusters): dense cells over such a box would be so wide that most
-///   bodies shared one, and the tests grew with the square of the count. Instead the cells stay
-///   about a body wide over the whole box, and the box's cells are folded onto a power-of-two
-///   array, cell `(column, row)` stored at `(column mod columns, row mod rows)` like tiles. Bodies
-///   far apart may share an array cell, and the exact circle check rejects them; a pair is
-///   reported once, from the first *real* cell the two share (see [`Grid::query_run_wrapped`]).
-///   A body spanning a whole period of the folding (more columns or rows than the array has)
-///   cannot be folded: it is kept aside and checked against every queried body, by the box of
-///   its path first (see [`Aside`]). One body far larger than the rest (a wall across the
+///   colliders shared one, and the tests grew with the square of the count. Instead the cells stay
+///   about a collider wide over the whole box, and the box's cells are folded onto a power-of-two
+///   array, cell `(column, row)` stored at `(column mod columns, row mod rows)` like tiles.
+///   Colliders far apart may share an array cell, and the exact circle check rejects them; a pair
+///   is reported once, from the first *real* cell the two share (see [`Grid::query_run_wrapped`]).
+///   A collider spanning a whole period of the folding (more columns or rows than the array has)
+///   cannot be folded: it is kept aside and checked against every queried collider, by the box of
+///   its path first (see [`Aside`]). One collider far larger than the rest (a wall across the
 ///   world) lays the grid over its own box, so the grid folds and keeps it aside.
 #[derive(Default)]
 pub(crate) struct Grid {
     layout: Layout,
-    /// The box the grid was laid over: every built body's bounding box lies in it.
+    /// The box the grid was laid over: every built collider's bounding box lies in it.
     bounds: (Vec2, Vec2),
     columns: u32,
     rows: u32,
     starts: Vec<u32>,
     entries: Vec<Entry>,
-    /// Per array cell, whether a queried centre there has any built body to meet: the cell
-    /// holds entries (bodies kept aside are met in a pass of their own). One more, `false`, for
+    /// Per array cell, whether a queried centre there has any built collider to meet: the cell
+    /// holds entries (colliders kept aside are met in a pass of their own). One more, `false`, for
     /// the cells past the last (the sentinels, clamped onto it). What [`Grid::query_block`]
-    /// lists its bodies by.
+    /// lists its colliders by.
     listed: Vec<bool>,
-    /// Each built body's cells, kept while counting so filling need not recompute them.
+    /// Each built collider's cells, kept while counting so filling need not recompute them.
     ranges: Vec<CellRange>,
-    /// Wrapped layout: the bodies kept aside, too wide to fold.
+    /// Wrapped layout: the colliders kept aside, too wide to fold.
     oversized: Vec<Aside>,
-    /// Wrapped layout: every built body, for a queried body too wide to fold.
+    /// Wrapped layout: every built collider, for a queried collider too wide to fold.
     members: Vec<u32>,
     /// What a column or row number is masked with to find its array column or row: all ones
     /// in the dense layout, `columns − 1` and `rows − 1` wrapped.
     column_mask: u32,
     row_mask: u32,
-    /// How much each built body's box was grown on every side (see [`Grid::build`]).
+    /// How much each built collider's box was grown on every side (see [`Grid::build`]).
     growth: f32,
 }
 
@@ -89,19 +89,19 @@ impl Default for Layout {
     }
 }
 
-/// A body kept aside, too wide to fold (see [`Grid`]), with a box around its whole path:
-/// checked against every queried body, and the box, far tighter than the bounding circle for
-/// a long wall across the world, spares the exact check of every body its circle covers.
+/// A collider kept aside, too wide to fold (see [`Grid`]), with a box around its whole path:
+/// checked against every queried collider, and the box, far tighter than the bounding circle for
+/// a long wall across the world, spares the exact check of every collider its circle covers.
 #[derive(Clone, Copy)]
 struct Aside {
-    body: u32,
+    collider: u32,
     bounds: BoundingBox,
 }
 
-/// A binned body, with its first cell (for reporting a pair only once).
+/// A binned collider, with its first cell (for reporting a pair only once).
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    body: u32,
+    collider: u32,
     first_column: u32,
     first_row: u32,
 }
@@ -117,7 +117,7 @@ pub(super) struct CellRange {
     pub(super) last_row: u32,
 }
 
-/// What a body's box covers in the grid.
+/// What a collider's box covers in the grid.
 pub(super) enum Covered {
     Cells(CellRange),
     /// Wrapped layout: more columns or rows than the array has, too wide to fold.
@@ -128,31 +128,30 @@ pub(super) enum Covered {
 /// `f32` (see [`Grid::centre_cells`]).
 const MAX_DENSE_CELLS_ACROSS: u32 = 1 << 24;
 
-/// The cell [`Grid::centre_cells`] gives a body wider than the growth: no cell (the grid has
+/// The cell [`Grid::centre_cells`] gives a collider wider than the growth: no cell (the grid has
 /// fewer cells than this).
 const WIDER_THAN_GROWTH: u32 = u32::MAX;
 
 /// The cell [`Grid::folded_centre_cells`] gives a centre outside the grid's box: no cell.
 const OUTSIDE_THE_GRID: u32 = u32::MAX - 1;
 
-/// How much wider than a body a dense cell may grow, before the grid folds instead.
+/// How much wider than a collider a dense cell may grow, before the grid folds instead.
 const MAX_CELL_GROWTH: f32 = 4.0;
 
 impl Grid {
-    /// Bins the bodies of `runs`, each body's box grown by `growth` on every side (and padded,
-    /// see [`Grid::cells_covered`]), with cells
-    /// about twice `typical_radius` wide, and no more than a few per built body plus one per
-    /// four of the `queried` bodies that will query it.
+    /// Bins the colliders of `runs`, each collider's box grown by `growth` on every side (and
+    /// padded, see [`Grid::cells_covered`]), with cells about twice `typical_radius` wide, and no
+    /// more than a few per built collider plus one per four of the `queried` colliders that will
+    /// query it.
     ///
-    /// Grown by the largest radius of the bodies to be queried (all but a few outliers), a
-    /// grid answers a query with one cell: every built body that such a body can touch has its
-    /// grown box over the queried centre, so it is in the centre's cell, once. The dense
-    /// layout keeps an empty border of cells around the box, so that a centre outside it falls
-    /// in an empty cell without a test. Spatial queries and pairs within one group use no
-    /// growth.
+    /// Grown by the largest radius of the colliders to be queried (all but a few outliers), a grid
+    /// answers a query with one cell: every built collider that such a collider can touch has its
+    /// grown box over the queried centre, so it is in the centre's cell, once. The dense layout
+    /// keeps an empty border of cells around the box, so that a centre outside it falls in an empty
+    /// cell without a test. Spatial queries and pairs within one group use no growth.
     pub(crate) fn build(
         &mut self,
-        bodies: &Bodies,
+        placed: &PlacedColliders,
         runs: &[Range<u32>],
         typical_radius: f32,
         growth: f32,
@@ -161,11 +160,14 @@ impl Grid {
         let members = || runs.iter().flat_map(Clone::clone);
         let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
         let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
-        for body in members() {
-            let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
+        for collider in members() {
+            let (center, radius) = (
+                placed.centers[collider as usize],
+                placed.radii[collider as usize],
+            );
             let (low, high) = (center - (radius + growth), center + (radius + growth));
             // A box that is not finite (which the exact check rejects) would make the whole
-            // grid's box NaN, and every body share one cell: it goes in the first cell
+            // grid's box NaN, and every collider share one cell: it goes in the first cell
             // instead (see `count_entries`), and the grid is laid over the others.
             if low.is_finite() && high.is_finite() {
                 min = min.min(low);
@@ -180,7 +182,7 @@ impl Grid {
         if matches!(self.layout, Layout::Wrapped { .. }) {
             self.members.extend(members());
         }
-        self.count_entries(bodies, members());
+        self.count_entries(placed, members());
         self.fill_entries(members());
         self.listed.clear();
         let holding = self.starts.windows(2).map(|cell| cell[0] != cell[1]);
@@ -189,21 +191,21 @@ impl Grid {
     }
 
     /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide,
-    /// but no more than a few cells per body. Dense when cells no more than
+    /// but no more than a few cells per collider. Dense when cells no more than
     /// [`MAX_CELL_GROWTH`] times that wide cover the box within that budget; wrapped otherwise.
     fn fit(&mut self, min: Vec2, max: Vec2, (count, queried): (usize, usize), typical_radius: f32) {
         let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
         let max_cells = (4 * count + 64 + queried / 4) as f32;
-        // No narrower than a 2⁵²th of the box (bodies that are mostly points): cell numbers
-        // then stay exact in `f64`, far from where the casts saturate and every body would
+        // No narrower than a 2⁵²th of the box (colliders that are mostly points): cell numbers
+        // then stay exact in `f64`, far from where the casts saturate and every collider would
         // share one cell.
         let narrowest = extent.max_element() / (1u64 << 52) as f32;
         let body_cell_size = (2.0 * typical_radius).max(narrowest).max(f32::MIN_POSITIVE);
         let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
         let spread_wide = area_cell_size > MAX_CELL_GROWTH * body_cell_size;
         if !spread_wide {
-            // Also when the box is not finite (no finite body: NaN compares false): every body
-            // then goes in the first cell or none, where the exact check rejects it.
+            // Also when the box is not finite (no finite collider: NaN compares false): every
+            // collider then goes in the first cell or none, where the exact check rejects it.
             let cell_size = body_cell_size.max(area_cell_size);
             let most = (max_cells as u32).min(MAX_DENSE_CELLS_ACROSS - 4);
             let inner_columns = ((extent.x / cell_size) as u32).clamp(1, most);
@@ -253,22 +255,25 @@ impl Grid {
     }
 
     /// Counts each cell's entries into `starts[cell + 1]`, then sums them up so that
-    /// `starts[cell]` is where the cell's entries begin; keeps each body's cells in `ranges`
-    /// (and, wrapped, sets aside the bodies too wide to fold, with an empty range).
-    fn count_entries(&mut self, bodies: &Bodies, members: impl Iterator<Item = u32>) {
+    /// `starts[cell]` is where the cell's entries begin; keeps each collider's cells in `ranges`
+    /// (and, wrapped, sets aside the colliders too wide to fold, with an empty range).
+    fn count_entries(&mut self, placed: &PlacedColliders, members: impl Iterator<Item = u32>) {
         let cell_count = (self.columns * self.rows) as usize;
         self.starts.clear();
         self.starts.resize(cell_count + 1, 0);
         self.ranges.clear();
-        for body in members {
-            let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
-            // A body the grid cannot place (not finite) goes in the first cell, where the
+        for collider in members {
+            let (center, radius) = (
+                placed.centers[collider as usize],
+                placed.radii[collider as usize],
+            );
+            // A collider the grid cannot place (not finite) goes in the first cell, where the
             // exact circle check rejects every pair with it.
             let range = match self.cells_covered(center, radius + self.growth) {
                 Some(Covered::Cells(range)) => range,
                 Some(Covered::Oversized) => {
-                    let bounds = bodies.path_box(body as usize);
-                    self.oversized.push(Aside { body, bounds });
+                    let bounds = placed.path_box(collider as usize);
+                    self.oversized.push(Aside { collider, bounds });
                     self.ranges.push(CellRange::default());
                     continue;
                 }
@@ -292,14 +297,17 @@ impl Grid {
         self.entries
             .resize(self.starts[cell_count] as usize, Entry::default());
         let mut oversized = self.oversized.iter().peekable();
-        for (body, &range) in members.zip(&self.ranges) {
-            if oversized.next_if(|aside| aside.body == body).is_some() {
+        for (collider, &range) in members.zip(&self.ranges) {
+            if oversized
+                .next_if(|aside| aside.collider == collider)
+                .is_some()
+            {
                 continue;
             }
             for cell in range.cells(self) {
                 let cursor = &mut self.starts[cell];
                 self.entries[*cursor as usize] = Entry {
-                    body,
+                    collider,
                     first_column: range.first_column,
                     first_row: range.first_row,
                 };
@@ -316,7 +324,7 @@ impl Grid {
         self.members.capacity()
     }
 
-    /// The box the grid was laid over (every built body's bounding box lies in it).
+    /// The box the grid was laid over (every built collider's bounding box lies in it).
     pub(crate) fn bounds(&self) -> (Vec2, Vec2) {
         self.bounds
     }
@@ -333,9 +341,9 @@ impl Grid {
         }
     }
 
-    /// Calls `visit` for each built body whose bounding box may meet the box from `min` to
+    /// Calls `visit` for each built collider whose bounding box may meet the box from `min` to
     /// `max` (its cells meet the box's cells), once each (see below for the folded layout):
-    /// what a spatial query then tests exactly. Returns whether that was every built body (the
+    /// what a spatial query then tests exactly. Returns whether that was every built collider (the
     /// box spans a whole period of the folding), so that a growing search can stop. A box
     /// that is not one (`min > max`, or NaN) meets nothing.
     pub(crate) fn visit_box(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(u32)) -> bool {
@@ -351,20 +359,20 @@ impl Grid {
             }
             None => return false,
         };
-        // The rule of the pair queries, the box in the queried body's place. (In the folded
-        // layout a body from a folded-over cell, far from the box, may come more than once: the
+        // The rule of the pair queries, the box in the queried collider's place. (In the folded
+        // layout a collider from a folded-over cell, far from the box, may come more than once: the
         // exact tests reject it.)
-        self.for_each_first_shared(range, |entry| visit(entry.body));
+        self.for_each_first_shared(range, |entry| visit(entry.collider));
         let query = BoundingBox { min, max };
         let near = self
             .oversized
             .iter()
             .filter(|aside| aside.bounds.overlaps(&query));
-        near.for_each(|aside| visit(aside.body));
+        near.for_each(|aside| visit(aside.collider));
         false
     }
 
-    /// Whether the last build folded the grid, and how many bodies it kept aside.
+    /// Whether the last build folded the grid, and how many colliders it kept aside.
     #[cfg(test)]
     pub(super) fn folded(&self) -> Option<usize> {
         matches!(self.layout, Layout::Wrapped { .. }).then_some(self.oversized.len())
@@ -440,7 +448,7 @@ mod tests {
             far.cells(&grid).collect::<Vec<_>>()
         );
         assert_eq!(far.first_column - near.first_column, grid.columns);
-        // A body spanning a whole period cannot be folded.
+        // A collider spanning a whole period cannot be folded.
         assert!(matches!(
             grid.cells_covered(Vec2::splat(5e3), period),
             Some(Covered::Oversized)

@@ -1,11 +1,11 @@
-//! The grid's pair queries: the pairs between the queried bodies and the binned ones, each
-//! pair once, as a [`Join`] says. The hot path of the broad phase: a block of bodies at a
+//! The grid's pair queries: the pairs between the queried colliders and the binned ones, each
+//! pair once, as a [`Join`] says. The hot path of the broad phase: a block of colliders at a
 //! time, each reading the one cell under its centre.
 
 use super::{
     Aside, Covered, Grid, Layout, MAX_DENSE_CELLS_ACROSS, OUTSIDE_THE_GRID, WIDER_THAN_GROWTH,
 };
-use crate::pipeline::bodies::Bodies;
+use crate::pipeline::placed::PlacedColliders;
 use bevy::math::DVec2;
 use bevy::prelude::*;
 use core::ops::Range;
@@ -13,22 +13,22 @@ use core::ops::Range;
 /// What a grid query pairs up.
 #[derive(Clone, Copy)]
 pub(crate) enum Join {
-    /// The queried bodies against other bodies binned in the grid. With `check_layers`, pairs
+    /// The queried colliders against other colliders binned in the grid. With `check_layers`, pairs
     /// whose layers do not interact are dropped.
     Between { check_layers: bool },
-    /// The queried bodies against themselves (they are what is binned): each pair once. With
+    /// The queried colliders against themselves (they are what is binned): each pair once. With
     /// `check_layers`, pairs whose layers do not interact are dropped.
     Within { check_layers: bool },
 }
 
-/// How many queried bodies [`Grid::query_block`] finds the cells of at a time.
+/// How many queried colliders [`Grid::query_block`] finds the cells of at a time.
 const CELL_BLOCK: usize = 256;
 const _: () = assert!(CELL_BLOCK.is_power_of_two(), "query_block masks with it");
 
-/// Scratch space for [`Grid::query_runs_one_cell`]: the bodies gathered from short runs, and
+/// Scratch space for [`Grid::query_runs_one_cell`]: the colliders gathered from short runs, and
 /// [`Grid::query_block`]'s cells and list of occupied ones.
 struct CellBlock {
-    bodies: [u32; CELL_BLOCK],
+    placed: [u32; CELL_BLOCK],
     centers: [Vec2; CELL_BLOCK],
     radii: [f32; CELL_BLOCK],
     cells: [u32; CELL_BLOCK],
@@ -38,7 +38,7 @@ struct CellBlock {
 impl CellBlock {
     fn new() -> Self {
         Self {
-            bodies: [0; CELL_BLOCK],
+            placed: [0; CELL_BLOCK],
             centers: [Vec2::ZERO; CELL_BLOCK],
             radii: [0.0; CELL_BLOCK],
             cells: [0; CELL_BLOCK],
@@ -48,20 +48,20 @@ impl CellBlock {
 }
 
 impl Grid {
-    /// Appends the pairs between the bodies of `runs` and the binned bodies, as `join` says,
+    /// Appends the pairs between the colliders of `runs` and the binned colliders, as `join` says,
     /// each once.
     #[inline(never)]
     pub(crate) fn query_runs(
         &self,
-        bodies: &Bodies,
+        placed: &PlacedColliders,
         runs: &[Range<u32>],
         join: Join,
         pairs: &mut Vec<[u32; 2]>,
     ) {
         match (self.layout, join) {
             (_, Join::Between { check_layers }) => {
-                self.query_runs_one_cell(bodies, runs, check_layers, pairs);
-                self.query_aside(bodies, runs, check_layers, pairs);
+                self.query_runs_one_cell(placed, runs, check_layers, pairs);
+                self.query_aside(placed, runs, check_layers, pairs);
             }
             (
                 Layout::Dense {
@@ -71,35 +71,43 @@ impl Grid {
                 Join::Within { .. },
             ) => {
                 for run in runs {
-                    for body in run.clone() {
-                        let (center, radius) =
-                            (bodies.centers[body as usize], bodies.radii[body as usize]);
+                    for collider in run.clone() {
+                        let (center, radius) = (
+                            placed.centers[collider as usize],
+                            placed.radii[collider as usize],
+                        );
                         let dense = (origin, inverse_cell_size);
-                        self.query_box_dense(bodies, (body, center, radius), dense, join, pairs);
+                        self.query_box_dense(
+                            placed,
+                            (collider, center, radius),
+                            dense,
+                            join,
+                            pairs,
+                        );
                     }
                 }
             }
             (Layout::Wrapped { .. }, Join::Within { .. }) => {
                 for run in runs {
-                    self.query_run_wrapped(bodies, run.clone(), join, pairs);
+                    self.query_run_wrapped(placed, run.clone(), join, pairs);
                 }
             }
         }
     }
 
-    /// Bodies of another side: the hot path. A block of bodies at a time, each block taken
+    /// Colliders of another side: the hot path. A block of colliders at a time, each block taken
     /// straight from a long run, or gathered from short ones (a side whose layer values
-    /// alternate body by body has runs of one).
+    /// alternate collider by collider has runs of one).
     fn query_runs_one_cell(
         &self,
-        bodies: &Bodies,
+        placed: &PlacedColliders,
         runs: &[Range<u32>],
         check_layers: bool,
         pairs: &mut Vec<[u32; 2]>,
     ) {
         let mut block = CellBlock::new();
         let CellBlock {
-            bodies: listed,
+            placed: listed,
             centers,
             radii,
             cells,
@@ -109,15 +117,15 @@ impl Grid {
         for run in runs {
             let (start, end) = (run.start as usize, run.end as usize);
             if run.len() < CELL_BLOCK {
-                for body in run.clone() {
-                    listed[gathered] = body;
-                    centers[gathered] = bodies.centers[body as usize];
-                    radii[gathered] = bodies.radii[body as usize];
+                for collider in run.clone() {
+                    listed[gathered] = collider;
+                    centers[gathered] = placed.centers[collider as usize];
+                    radii[gathered] = placed.radii[collider as usize];
                     gathered += 1;
                     if gathered == CELL_BLOCK {
                         let block = (|index: usize| listed[index], &centers[..], &radii[..]);
                         let found = (check_layers, &mut *pairs);
-                        self.query_block(bodies, block, (cells, occupied), found);
+                        self.query_block(placed, block, (cells, occupied), found);
                         gathered = 0;
                     }
                 }
@@ -127,11 +135,11 @@ impl Grid {
                 let rows = first..end.min(first + CELL_BLOCK);
                 let run_block = (
                     |index: usize| (first + index) as u32,
-                    &bodies.centers[rows.clone()],
-                    &bodies.radii[rows],
+                    &placed.centers[rows.clone()],
+                    &placed.radii[rows],
                 );
                 let found = (check_layers, &mut *pairs);
-                self.query_block(bodies, run_block, (cells, occupied), found);
+                self.query_block(placed, run_block, (cells, occupied), found);
             }
         }
         let rest = (
@@ -139,18 +147,18 @@ impl Grid {
             &centers[..gathered],
             &radii[..gathered],
         );
-        self.query_block(bodies, rest, (cells, occupied), (check_layers, pairs));
+        self.query_block(placed, rest, (cells, occupied), (check_layers, pairs));
     }
 
-    /// Appends the pairs of a block of queried bodies (`body(i)` with `centers[i]` and
+    /// Appends the pairs of a block of queried colliders (`collider(i)` with `centers[i]` and
     /// `radii[i]`, up to [`CELL_BLOCK`] of them): first every centre's cell (a loop without
     /// branches, which the compiler vectorises), then the list of those whose cell holds
     /// entries, then their entries.
     #[inline]
     fn query_block(
         &self,
-        bodies: &Bodies,
-        (body, centers, radii): (impl Fn(usize) -> u32, &[Vec2], &[f32]),
+        placed: &PlacedColliders,
+        (collider, centers, radii): (impl Fn(usize) -> u32, &[Vec2], &[f32]),
         (cells, occupied): (&mut [u32; CELL_BLOCK], &mut [u32; CELL_BLOCK]),
         (check_layers, pairs): (bool, &mut Vec<[u32; 2]>),
     ) {
@@ -170,7 +178,7 @@ impl Grid {
                 ..
             } => self.folded_centre_cells(centers, radii, (origin, inverse_cell_size), cells),
         }
-        // The bodies whose cell holds entries, or that are wider than the growth, listed
+        // The colliders whose cell holds entries, or that are wider than the growth, listed
         // without a branch: most cells are empty, and which are is hard to predict.
         let mut count = 0;
         for (index, &cell) in cells.iter().enumerate() {
@@ -184,10 +192,10 @@ impl Grid {
         }
         for &index in &occupied[..count] {
             let (index, cell) = (index as usize, cells[index as usize]);
-            let queried = body(index);
+            let queried = collider(index);
             if cell == WIDER_THAN_GROWTH {
                 self.query_wider(
-                    bodies,
+                    placed,
                     (queried, centers[index], radii[index]),
                     check_layers,
                     pairs,
@@ -196,18 +204,18 @@ impl Grid {
             }
             let cell = cell as usize;
             for entry in &entries[starts[cell] as usize..starts[cell + 1] as usize] {
-                push_if_touching(bodies, (queried, entry.body), check_layers, pairs);
+                push_if_touching(placed, (queried, entry.collider), check_layers, pairs);
             }
         }
     }
 
-    /// The pairs of the queried bodies of `runs` with the bodies kept aside, each by its box
-    /// first: one tight pass over the queried bodies per body kept aside (most grids keep
-    /// none), rather than a look from every queried body's cell. Bodies wider than the growth
-    /// meet them in [`query_run_wrapped`](Self::query_run_wrapped) instead.
+    /// The pairs of the queried colliders of `runs` with the colliders kept aside, each by its box
+    /// first: one tight pass over the queried colliders per collider kept aside (most grids keep
+    /// none), rather than a look from every queried collider's cell. Colliders wider than the
+    /// growth meet them in [`query_run_wrapped`](Self::query_run_wrapped) instead.
     fn query_aside(
         &self,
-        bodies: &Bodies,
+        placed: &PlacedColliders,
         runs: &[Range<u32>],
         check_layers: bool,
         pairs: &mut Vec<[u32; 2]>,
@@ -215,22 +223,22 @@ impl Grid {
         for aside in &self.oversized {
             for run in runs {
                 let rows = run.start as usize..run.end as usize;
-                let circles = bodies.centers[rows.clone()].iter().zip(&bodies.radii[rows]);
-                for (body, (&center, &radius)) in run.clone().zip(circles) {
+                let circles = placed.centers[rows.clone()].iter().zip(&placed.radii[rows]);
+                for (collider, (&center, &radius)) in run.clone().zip(circles) {
                     if radius <= self.growth && aside.bounds.touches_circle(center, radius) {
-                        push_if_touching(bodies, (body, aside.body), check_layers, pairs);
+                        push_if_touching(placed, (collider, aside.collider), check_layers, pairs);
                     }
                 }
             }
         }
     }
 
-    /// The pairs of a queried body wider than the growth, from the cells of its box.
+    /// The pairs of a queried collider wider than the growth, from the cells of its box.
     #[inline(never)]
     fn query_wider(
         &self,
-        bodies: &Bodies,
-        (body, center, radius): (u32, Vec2, f32),
+        placed: &PlacedColliders,
+        (collider, center, radius): (u32, Vec2, f32),
         check_layers: bool,
         pairs: &mut Vec<[u32; 2]>,
     ) {
@@ -242,21 +250,23 @@ impl Grid {
             } => {
                 let dense = (origin, inverse_cell_size);
                 self.query_box_dense(
-                    bodies,
-                    (body, center, radius - self.growth),
+                    placed,
+                    (collider, center, radius - self.growth),
                     dense,
                     join,
                     pairs,
                 );
             }
-            Layout::Wrapped { .. } => self.query_run_wrapped(bodies, body..body + 1, join, pairs),
+            Layout::Wrapped { .. } => {
+                self.query_run_wrapped(placed, collider..collider + 1, join, pairs)
+            }
         }
     }
 
     /// Folded layout: the array cell of each centre's real cell, [`OUTSIDE_THE_GRID`] for a
     /// centre outside the grid's box (or NaN), which touches nothing built, or
     /// [`WIDER_THAN_GROWTH`] (see [`centre_cells`](Self::centre_cells)). In `f64`, as
-    /// [`wrapped_range`](Self::wrapped_range) takes it, without a branch. Every built body in
+    /// [`wrapped_range`](Self::wrapped_range) takes it, without a branch. Every built collider in
     /// that array cell is there once (its range is shorter than a period), and those folded
     /// over from elsewhere fail the exact check.
     #[inline]
@@ -296,10 +306,10 @@ impl Grid {
         }
     }
 
-    /// Dense layout: the cell under each centre, or [`WIDER_THAN_GROWTH`] for a body wider than
+    /// Dense layout: the cell under each centre, or [`WIDER_THAN_GROWTH`] for a collider wider than
     /// the growth (which reads the cells of its box instead). Clamped to the grid: a centre
     /// before it, or NaN, lands in the first column or row, one past it in the last: the
-    /// border, empty but for rounding at the box's edge (and, in the first cell, any body the
+    /// border, empty but for rounding at the box's edge (and, in the first cell, any collider the
     /// grid could not place); the exact check rejects what is there. (See `build`.)
     #[inline]
     fn centre_cells(
@@ -345,14 +355,14 @@ impl Grid {
         }
     }
 
-    /// Appends the pairs of one queried body whose box, `half_width` around its centre, spans
+    /// Appends the pairs of one queried collider whose box, `half_width` around its centre, spans
     /// cells: each pair from the first cell the two boxes share, and within one group only
-    /// with the bodies after it.
+    /// with the colliders after it.
     #[inline(never)]
     fn query_box_dense(
         &self,
-        bodies: &Bodies,
-        (body, center, half_width): (u32, Vec2, f32),
+        placed: &PlacedColliders,
+        (collider, center, half_width): (u32, Vec2, f32),
         (origin, inverse_cell_size): (Vec2, f32),
         join: Join,
         pairs: &mut Vec<[u32; 2]>,
@@ -363,19 +373,19 @@ impl Grid {
             return;
         };
         self.for_each_first_shared(range, |entry| {
-            if !within || entry.body > body {
-                push_if_touching(bodies, (body, entry.body), check_layers, pairs);
+            if !within || entry.collider > collider {
+                push_if_touching(placed, (collider, entry.collider), check_layers, pairs);
             }
         });
     }
 
-    /// The pairs of the bodies `run` in the wrapped layout, for pairs within one group and
-    /// for bodies wider than the growth (the others take [`query_block`](Self::query_block)).
+    /// The pairs of the colliders `run` in the wrapped layout, for pairs within one group and
+    /// for colliders wider than the growth (the others take [`query_block`](Self::query_block)).
     ///
-    /// A queried body visits each real cell its box covers, in its folded array cell. An entry
+    /// A queried collider visits each real cell its box covers, in its folded array cell. An entry
     /// there may belong to another real cell folded onto the same one; the pair is reported
     /// only from the first real cell the two boxes share, found in each direction as the later
-    /// of the two first cells: the visited cell must be the queried body's first, or the
+    /// of the two first cells: the visited cell must be the queried collider's first, or the
     /// entry's (difference zero), and not before the entry's (difference not negative). For a
     /// pair that touches, with both ranges shorter than a period, an entry from a folded-over
     /// cell fails that test (its difference is off by a whole period); a pair that does not
@@ -383,33 +393,40 @@ impl Grid {
     /// exactly once.
     fn query_run_wrapped(
         &self,
-        bodies: &Bodies,
+        placed: &PlacedColliders,
         run: Range<u32>,
         join: Join,
         pairs: &mut Vec<[u32; 2]>,
     ) {
         let (within, check_layers) = join.flags();
-        for body in run {
-            let (center, radius) = (bodies.centers[body as usize], bodies.radii[body as usize]);
-            // The box shrunk by the growth (a point, for a body no wider than it).
+        for collider in run {
+            let (center, radius) = (
+                placed.centers[collider as usize],
+                placed.radii[collider as usize],
+            );
+            // The box shrunk by the growth (a point, for a collider no wider than it).
             let half_width = (radius - self.growth).max(0.0);
             let range = match self.cells_covered(center, half_width) {
                 Some(Covered::Cells(range)) => range,
                 Some(Covered::Oversized) => {
-                    // Too wide to fold: against every built body, or, within one group,
+                    // Too wide to fold: against every built collider, or, within one group,
                     // against the other oversized ones (the rest check it themselves); each
                     // by its box first.
                     let aside = Aside {
-                        body,
-                        bounds: bodies.path_box(body as usize),
+                        collider,
+                        bounds: placed.path_box(collider as usize),
                     };
                     if within {
-                        for other in self.oversized.iter().filter(|other| other.body > body) {
-                            aside.push_if_touching(bodies, other.body, check_layers, pairs);
+                        for other in self
+                            .oversized
+                            .iter()
+                            .filter(|other| other.collider > collider)
+                        {
+                            aside.push_if_touching(placed, other.collider, check_layers, pairs);
                         }
                     } else {
                         for &other in &self.members {
-                            aside.push_if_touching(bodies, other, check_layers, pairs);
+                            aside.push_if_touching(placed, other, check_layers, pairs);
                         }
                     }
                     continue;
@@ -417,24 +434,24 @@ impl Grid {
                 None => continue,
             };
             self.for_each_first_shared(range, |entry| {
-                if !within || entry.body > body {
-                    push_if_touching(bodies, (body, entry.body), check_layers, pairs);
+                if !within || entry.collider > collider {
+                    push_if_touching(placed, (collider, entry.collider), check_layers, pairs);
                 }
             });
             for aside in &self.oversized {
-                aside.push_if_touching(bodies, body, check_layers, pairs);
+                aside.push_if_touching(placed, collider, check_layers, pairs);
             }
         }
     }
 }
 
 impl Aside {
-    /// Appends `[queried, self.body]` if the queried body's bounding circle reaches this
-    /// body's box, and then as [`push_if_touching`] says.
+    /// Appends `[queried, self.collider]` if the queried collider's bounding circle reaches this
+    /// collider's box, and then as [`push_if_touching`] says.
     #[inline]
     fn push_if_touching(
         &self,
-        bodies: &Bodies,
+        placed: &PlacedColliders,
         queried: u32,
         check_layers: bool,
         pairs: &mut Vec<[u32; 2]>,
@@ -442,15 +459,15 @@ impl Aside {
         let index = queried as usize;
         if self
             .bounds
-            .touches_circle(bodies.centers[index], bodies.radii[index])
+            .touches_circle(placed.centers[index], placed.radii[index])
         {
-            push_if_touching(bodies, (queried, self.body), check_layers, pairs);
+            push_if_touching(placed, (queried, self.collider), check_layers, pairs);
         }
     }
 }
 
 impl Join {
-    /// Whether the queried bodies are the binned ones, and whether layers are checked per pair.
+    /// Whether the queried colliders are the binned ones, and whether layers are checked per pair.
     #[inline]
     fn flags(self) -> (bool, bool) {
         match self {
@@ -460,22 +477,22 @@ impl Join {
     }
 }
 
-/// Appends `[body, other]` if their layers interact (when checked) and their bounding circles
+/// Appends `[collider, other]` if their layers interact (when checked) and their bounding circles
 /// touch: the exact check, squared distance against squared reach.
 #[inline]
 fn push_if_touching(
-    bodies: &Bodies,
-    (body, other): (u32, u32),
+    placed: &PlacedColliders,
+    (collider, other): (u32, u32),
     check_layers: bool,
     pairs: &mut Vec<[u32; 2]>,
 ) {
-    let (first, second) = (body as usize, other as usize);
-    if check_layers && !bodies.layers[first].interacts_with(&bodies.layers[second]) {
+    let (first, second) = (collider as usize, other as usize);
+    if check_layers && !placed.layers[first].interacts_with(&placed.layers[second]) {
         return;
     }
-    let reach = bodies.radii[first] + bodies.radii[second];
-    if bodies.centers[first].distance_squared(bodies.centers[second]) <= reach * reach {
-        pairs.push([body, other]);
+    let reach = placed.radii[first] + placed.radii[second];
+    if placed.centers[first].distance_squared(placed.centers[second]) <= reach * reach {
+        pairs.push([collider, other]);
     }
 }
 
@@ -485,7 +502,7 @@ mod tests {
     use super::*;
 
     /// The vectorised cells agree with the saturating casts they replace, for centres inside,
-    /// before, past and far past the grid, infinite and NaN; a body wider than the growth
+    /// before, past and far past the grid, infinite and NaN; a collider wider than the growth
     /// gets no cell.
     #[test]
     fn centre_cells_are_the_clamped_cells_of_the_centres() {

@@ -5,7 +5,7 @@
 use super::{Grid, Layout};
 use bevy::prelude::*;
 
-/// A stretch of a straight path, with how far from it a body may lie and still be visited:
+/// A stretch of a straight path, with how far from it a collider may lie and still be visited:
 /// what [`Grid::walk_cells`] walks.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Stretch {
@@ -17,7 +17,7 @@ pub(crate) struct Stretch {
     pub(crate) start: f32,
     /// Where the stretch ends, likewise.
     pub(crate) end: f32,
-    /// How far from the stretch a body may lie and still be visited.
+    /// How far from the stretch a collider may lie and still be visited.
     pub(crate) reach: f32,
 }
 
@@ -39,15 +39,15 @@ const CELLS_PER_PIECE: f32 = 4.0;
 /// ...with at most this many pieces in all.
 const MAX_PIECES: usize = 4096;
 
-/// How many slots [`Grid::walk_cells`] keeps for the bodies it visited: a body takes the slot
-/// of its number modulo this.
+/// How many slots [`Grid::walk_cells`] keeps for the colliders it visited: a collider takes the
+/// slot of its number modulo this.
 const RECENT: usize = 64;
 
 impl Grid {
     /// Walks the stretch through the grid, in order along it: before each step, `going(distance)`
-    /// says whether to go on, given where the step starts; then `visit(body)` for each body the
-    /// step finds within the stretch's reach. A body may come more than once. A dense grid is
-    /// walked slice by slice ([`Grid::walk_cells`]); a folded one by the boxes of pieces a few
+    /// says whether to go on, given where the step starts; then `visit(collider)` for each collider
+    /// the step finds within the stretch's reach. A collider may come more than once. A dense grid
+    /// is walked slice by slice ([`Grid::walk_cells`]); a folded one by the boxes of pieces a few
     /// cells long, at most [`MAX_PIECES`] of them (longer ones on a long path through a sparse
     /// grid).
     pub(crate) fn walk(
@@ -137,15 +137,15 @@ impl Grid {
         }
     }
 
-    /// Calls `visit` for each built body listed in a cell that comes within the stretch's
+    /// Calls `visit` for each built collider listed in a cell that comes within the stretch's
     /// reach, and returns `true`; in the folded layout it visits nothing and returns `false`
     /// (walk it by boxes there: [`Grid::visit_box`]).
     ///
     /// The cells go by slices across the path's main axis (columns when it runs more across
     /// than up). Before each slice, `going(distance)` is given the least distance along the
     /// path at which the stretch, grown by its reach, enters the slice; when it answers `false`
-    /// the walk stops. So a body whose bounding box the grown stretch first meets at a distance
-    /// `d` comes before any slice that `going` is asked about with a distance past `d`. A body
+    /// the walk stops. So a collider whose bounding box the grown stretch first meets at a distance
+    /// `d` comes before any slice that `going` is asked about with a distance past `d`. A collider
     /// is visited once, or now and then more (see [`RECENT`]).
     pub(crate) fn walk_cells(
         &self,
@@ -161,7 +161,7 @@ impl Grid {
             return false;
         };
         // In cells from the grid's origin, in `f64`: what this rounds is far below what the
-        // bodies' cells were padded by (see `Grid::cells_covered`).
+        // colliders' cells were padded by (see `Grid::cells_covered`).
         let inverse = f64::from(inverse_cell_size);
         let from = (stretch.origin.as_dvec2() - origin.as_dvec2()) * inverse;
         let along = stretch.direction.as_dvec2() * inverse;
@@ -184,7 +184,7 @@ impl Grid {
         ) else {
             return true;
         };
-        // The bodies visited lately, each in the slot its number picks: a body spans a few
+        // The colliders visited lately, each in the slot its number picks: a collider spans a few
         // cells of the walk, and comes once unless another took its slot in between.
         let mut recent = [u32::MAX; RECENT];
         for slice in slices {
@@ -216,10 +216,10 @@ impl Grid {
                 let entries =
                     &self.entries[self.starts[cell] as usize..self.starts[cell + 1] as usize];
                 for entry in entries {
-                    let seen = &mut recent[entry.body as usize % RECENT];
-                    if *seen != entry.body {
-                        *seen = entry.body;
-                        visit(entry.body);
+                    let seen = &mut recent[entry.collider as usize % RECENT];
+                    if *seen != entry.collider {
+                        *seen = entry.collider;
+                        visit(entry.collider);
                     }
                 }
             }
@@ -253,14 +253,14 @@ fn cells_along(
 mod tests {
     use super::*;
     use crate::layers::{CollisionLayers, LayerMask};
-    use crate::pipeline::bodies::Bodies;
     use crate::pipeline::broad_phase::tests::bodies_of;
+    use crate::pipeline::placed::PlacedColliders;
     use core::cell::Cell;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
     /// `count` circles of radius 1 to `largest` scattered over `side` × `side`, in one grid.
-    fn scattered(count: usize, side: f32, largest: f32, seed: u64) -> (Bodies, Grid) {
+    fn scattered(count: usize, side: f32, largest: f32, seed: u64) -> (PlacedColliders, Grid) {
         let mut rng = StdRng::seed_from_u64(seed);
         let layers = CollisionLayers::new(LayerMask::ALL, LayerMask::ALL);
         let list: Vec<_> = (0..count)
@@ -269,11 +269,11 @@ mod tests {
                 (center, rng.random_range(1.0..largest), layers)
             })
             .collect();
-        let bodies = bodies_of(&list);
+        let placed = bodies_of(&list);
         let mut grid = Grid::default();
         let everyone = 0..count as u32;
-        grid.build(&bodies, core::slice::from_ref(&everyone), 4.0, 0.0, 0);
-        (bodies, grid)
+        grid.build(&placed, core::slice::from_ref(&everyone), 4.0, 0.0, 0);
+        (placed, grid)
     }
 
     /// The least distance along the stretch at which a circle grown by the reach meets it
@@ -294,11 +294,11 @@ mod tests {
         (enter <= end && leave >= start).then_some(enter.max(start))
     }
 
-    /// Walks the stretch, and checks that every body within its reach is visited, before any
+    /// Walks the stretch, and checks that every collider within its reach is visited, before any
     /// slice entered past where the stretch first meets it.
-    fn check(bodies: &Bodies, grid: &Grid, stretch: Stretch) {
+    fn check(placed: &PlacedColliders, grid: &Grid, stretch: Stretch) {
         let entered = Cell::new(f32::NEG_INFINITY);
-        let mut first_visit: Vec<Option<f32>> = vec![None; bodies.entities.len()];
+        let mut first_visit: Vec<Option<f32>> = vec![None; placed.entities.len()];
         let walked = grid.walk_cells(
             stretch,
             |distance| {
@@ -309,22 +309,22 @@ mod tests {
                 entered.set(distance);
                 true
             },
-            |body| {
-                first_visit[body as usize].get_or_insert(entered.get());
+            |collider| {
+                first_visit[collider as usize].get_or_insert(entered.get());
             },
         );
         assert!(walked);
-        for (body, visit) in first_visit.iter().enumerate() {
-            let (center, radius) = (bodies.centers[body], bodies.radii[body]);
+        for (collider, visit) in first_visit.iter().enumerate() {
+            let (center, radius) = (placed.centers[collider], placed.radii[collider]);
             let Some(meeting) = first_meeting(stretch, center, radius) else {
                 continue;
             };
             let Some(entered) = visit else {
-                panic!("{stretch:?}: body {body} at {center} r {radius} was not visited");
+                panic!("{stretch:?}: collider {collider} at {center} r {radius} was not visited");
             };
             assert!(
                 f64::from(*entered) <= meeting + 1e-3,
-                "{stretch:?}: body {body} visited in a slice entered at {entered}, met at {meeting}"
+                "{stretch:?}: collider {collider} visited in a slice entered at {entered}, met at {meeting}"
             );
         }
     }
@@ -332,7 +332,7 @@ mod tests {
     #[test]
     fn a_walk_visits_every_body_within_reach_in_order_along_the_path() {
         for seed in 0..6 {
-            let (bodies, grid) = scattered(2000, 600.0, 12.0, seed);
+            let (placed, grid) = scattered(2000, 600.0, 12.0, seed);
             let mut rng = StdRng::seed_from_u64(100 + seed);
             for _ in 0..300 {
                 let origin = Vec2::new(
@@ -358,7 +358,7 @@ mod tests {
                         rng.random_range(0.0..30.0)
                     },
                 };
-                check(&bodies, &grid, stretch);
+                check(&placed, &grid, stretch);
             }
         }
     }
@@ -388,10 +388,10 @@ mod tests {
 
     #[test]
     fn a_folded_grid_is_not_walked() {
-        let (mut bodies, _) = scattered(500, 300.0, 6.0, 8);
-        bodies.centers[0] = Vec2::splat(1e7);
+        let (mut placed, _) = scattered(500, 300.0, 6.0, 8);
+        placed.centers[0] = Vec2::splat(1e7);
         let mut grid = Grid::default();
-        grid.build(&bodies, core::slice::from_ref(&(0..500)), 4.0, 0.0, 0);
+        grid.build(&placed, core::slice::from_ref(&(0..500)), 4.0, 0.0, 0);
         assert!(grid.folded().is_some());
         let stretch = Stretch {
             origin: Vec2::ZERO,

@@ -1,4 +1,4 @@
-//! [`Bodies`]: every collider placed in the world this frame, as flat arrays. The prepare
+//! [`PlacedColliders`]: every collider placed in the world this frame, as flat arrays. The prepare
 //! stage writes them; the broad and narrow phases read them.
 
 use crate::geometry::{BoundingBox, Circle, Segment, Shape};
@@ -15,9 +15,9 @@ pub(crate) use turning::Turning;
 pub enum WorldShape {
     Circle(Circle),
     Segment(Segment),
-    /// `Bodies::vertices[start..start + len]`. The polygon holds the circle of `inner_radius`
-    /// around its bounding circle's centre, less a margin for rounding (see
-    /// [`clear_radius`] and [`Bodies::deep_inside`]).
+    /// `PlacedColliders::vertices[start..start + len]`. The polygon holds the circle of
+    /// `inner_radius` around its bounding circle's centre, less a margin for rounding (see
+    /// [`clear_radius`] and [`PlacedColliders::deep_inside`]).
     Polygon {
         start: u32,
         len: u32,
@@ -39,17 +39,17 @@ pub fn clear_radius(inner_radius: f32, center: Vec2, outer_radius: f32) -> f32 {
     (inner_radius - margin).max(0.0)
 }
 
-/// The colliders of this frame, as parallel arrays indexed by body: entity, layers, bounding
+/// The colliders of this frame, as parallel arrays indexed by collider: entity, layers, bounding
 /// circle, world shape and motion. Rebuilt every frame, reusing its allocations.
 ///
-/// The circles come first, written in place ([`Bodies::circle_slots`]): the still ones (not
-/// swept: the bulk of a bullet hell), then the swept ones. A still circle is its own bounding
-/// circle and has no motion, so it has no entry in `shapes` and `motions`. In a frame with as
-/// many circles as the last, nothing is filled or reallocated for them. The other bodies
-/// follow ([`Bodies::push`]). Read shapes and motions through [`Bodies::shape`] and
-/// [`Bodies::motion`].
+/// The circles come first, written in place ([`PlacedColliders::circle_slots`]): the still ones
+/// (not swept: the bulk of a bullet hell), then the swept ones. A still circle is its own bounding
+/// circle and has no motion, so it has no entry in `shapes` and `motions`. In a frame with as many
+/// circles as the last, nothing is filled or reallocated for them. The other colliders follow
+/// ([`PlacedColliders::push`]). Read shapes and motions through [`PlacedColliders::shape`] and
+/// [`PlacedColliders::motion`].
 #[derive(Resource, Default)]
-pub struct Bodies {
+pub struct PlacedColliders {
     pub entities: Vec<Entity>,
     pub layers: Vec<CollisionLayers>,
     /// Bounding circles' centres.
@@ -58,21 +58,21 @@ pub struct Bodies {
     pub radii: Vec<f32>,
     /// How many still circles come first.
     still: usize,
-    /// Where each body after the still circles (the swept circles, then the bodies pushed) is
-    /// now: body `still + i` is `shapes[i]`.
+    /// Where each collider after the still circles (the swept circles, then the colliders pushed)
+    /// is now: collider `still + i` is `shapes[i]`.
     shapes: Vec<WorldShape>,
-    /// How far each body after the still circles moved along its swept path, to where it is
-    /// now; zero for a body that is not swept (or did not move). The bounding circle covers
+    /// How far each collider after the still circles moved along its swept path, to where it is
+    /// now; zero for a collider that is not swept (or did not move). The bounding circle covers
     /// the whole path.
     motions: Vec<Vec2>,
-    /// The swept segments and polygons that turned this run, in body order (see
+    /// The swept segments and polygons that turned this run, in collider order (see
     /// [`Turning`]). Empty in most runs.
     turning: Vec<Turning>,
     /// World vertices of every polygon, back to back.
     pub vertices: Vec<Vec2>,
 }
 
-impl Bodies {
+impl PlacedColliders {
     pub fn reserve(&mut self, additional: usize) {
         self.entities.reserve(additional);
         self.layers.reserve(additional);
@@ -82,7 +82,8 @@ impl Bodies {
         self.motions.reserve(additional);
     }
 
-    /// Appends a body after the circles (and after [`Bodies::drop_placeholders`], if called).
+    /// Appends a collider after the circles (and after [`PlacedColliders::drop_placeholders`], if
+    /// called).
     #[inline(always)]
     pub fn push(
         &mut self,
@@ -101,22 +102,22 @@ impl Bodies {
         self.motions.push(motion);
     }
 
-    /// How far body `index` moved along its swept path, to where it is now: zero unless swept.
+    /// How far collider `index` moved along its swept path, to where it is now: zero unless swept.
     #[inline]
     pub fn motion(&self, index: usize) -> Vec2 {
         match index.checked_sub(self.still) {
-            Some(placed) => self.motions[placed],
+            Some(slot) => self.motions[slot],
             None => Vec2::ZERO,
         }
     }
 
-    /// Body `index`'s world shape where it is now, for the geometry core.
+    /// Collider `index`'s world shape where it is now, for the geometry core.
     #[inline(always)]
     pub fn shape(&self, index: usize) -> Shape<'_> {
-        let Some(placed) = index.checked_sub(self.still) else {
+        let Some(slot) = index.checked_sub(self.still) else {
             return Shape::Circle(Circle::new(self.centers[index], self.radii[index]));
         };
-        match self.shapes[placed] {
+        match self.shapes[slot] {
             WorldShape::Circle(circle) => Shape::Circle(circle),
             WorldShape::Segment(segment) => Shape::Segment(segment),
             WorldShape::Polygon { start, len, .. } => {
@@ -125,24 +126,23 @@ impl Bodies {
         }
     }
 
-    /// Whether body `disc` is a disc that lies deep inside body `polygon`, a polygon: within
-    /// the circle around the polygon's bounding centre that the polygon holds (its
-    /// `inner_radius`, less the margin for rounding that [`clear_radius`] took off once). No
-    /// edge then comes within the disc's radius of its centre, and the centre is inside: the
-    /// polygon holds the disc, as [`intersect`](crate::geometry::intersect) would find edge by
-    /// edge.
+    /// Whether collider `disc` is a disc that lies deep inside collider `polygon`, a polygon:
+    /// within the circle around the polygon's bounding centre that the polygon holds (its
+    /// `inner_radius`, less the margin for rounding that [`clear_radius`] took off once). No edge
+    /// then comes within the disc's radius of its centre, and the centre is inside: the polygon
+    /// holds the disc, as [`intersect`](crate::geometry::intersect) would find edge by edge.
     ///
     /// A polygon that moved this run is left to the edges: its bounding circle holds its whole
     /// path, so its centre is not where the polygon is now.
     #[inline(always)]
     pub fn deep_inside(&self, polygon: usize, disc: usize) -> bool {
-        let Some(placed) = polygon.checked_sub(self.still) else {
+        let Some(slot) = polygon.checked_sub(self.still) else {
             return false;
         };
-        let WorldShape::Polygon { inner_radius, .. } = self.shapes[placed] else {
+        let WorldShape::Polygon { inner_radius, .. } = self.shapes[slot] else {
             return false;
         };
-        if self.motions[placed] != Vec2::ZERO || self.turn(polygon).is_some() {
+        if self.motions[slot] != Vec2::ZERO || self.turn(polygon).is_some() {
             return false;
         }
         let Shape::Circle(disc) = self.shape(disc) else {
@@ -160,14 +160,13 @@ impl Bodies {
     /// swept pairs of a bullet hell, nothing more is needed.
     #[inline]
     pub fn overlapped_at_start(&self, polygon: usize, disc: usize) -> bool {
-        let Some(placed) = polygon.checked_sub(self.still) else {
+        let Some(slot) = polygon.checked_sub(self.still) else {
             return false;
         };
-        let WorldShape::Polygon { inner_radius, .. } = self.shapes[placed] else {
+        let WorldShape::Polygon { inner_radius, .. } = self.shapes[slot] else {
             return false;
         };
-        if self.motions[placed] != Vec2::ZERO || inner_radius <= 0.0 || self.turn(polygon).is_some()
-        {
+        if self.motions[slot] != Vec2::ZERO || inner_radius <= 0.0 || self.turn(polygon).is_some() {
             return false;
         }
         let Shape::Circle(now) = self.shape(disc) else {
@@ -181,7 +180,7 @@ impl Bodies {
         self.centers[polygon].distance_squared(start) < reach * reach
     }
 
-    /// Whether circle `disc`, all along its path, stays clear of the bounding circle of body
+    /// Whether circle `disc`, all along its path, stays clear of the bounding circle of collider
     /// `still`, which did not move, by more than rounding could take back: the sweep finds no
     /// touch, and they are apart now. Most swept pairs that meet nothing are such: the broad
     /// phase compares the circle around a whole path, which is wider than the path.
@@ -206,12 +205,12 @@ impl Bodies {
         path.distance_squared_to(center) > reach * reach
     }
 
-    /// A box that holds body `index` along its whole path (where it is now and where its path
-    /// started), padded for rounding as the bounding circles are: for a long, thin body (a
+    /// A box that holds collider `index` along its whole path (where it is now and where its path
+    /// started), padded for rounding as the bounding circles are: for a long, thin collider (a
     /// wall across the world) a far tighter bound than its circle.
     pub(crate) fn path_box(&self, index: usize) -> BoundingBox {
         if self.turn(index).is_some() {
-            // A turning body: the box of its bounding circle, which holds the turn.
+            // A turning collider: the box of its bounding circle, which holds the turn.
             let (center, radius) = (self.centers[index], self.radii[index]);
             return BoundingBox {
                 min: center - radius,
@@ -237,7 +236,7 @@ impl Bodies {
         }
     }
 
-    /// Body `index`'s world shape at the start of its swept path: where it is now, shifted
+    /// Collider `index`'s world shape at the start of its swept path: where it is now, shifted
     /// back by its motion. A moved polygon's vertices are written to `scratch`.
     pub fn start_shape<'a>(&'a self, index: usize, scratch: &'a mut Vec<Vec2>) -> Shape<'a> {
         if let Some(turn) = self.turn(index) {
@@ -272,7 +271,7 @@ impl Bodies {
     }
 }
 
-/// The bounding circle of a body's whole path: the circle `bounds` around where it is now,
+/// The bounding circle of a collider's whole path: the circle `bounds` around where it is now,
 /// grown to cover where it was `motion` ago too (the swept shape lies within the capsule
 /// between the two circles, which this circle holds).
 fn swept_bounds((center, radius): (Vec2, f32), motion: Vec2) -> (Vec2, f32) {
@@ -294,9 +293,9 @@ pub(crate) fn conservative(center: Vec2, radius: f32) -> f32 {
 }
 
 #[cfg(test)]
-impl Bodies {
-    /// Asserts that these bodies are `other`'s: entities, layers, bounds, shapes and motions.
-    pub(crate) fn assert_same_as(&self, other: &Bodies) {
+impl PlacedColliders {
+    /// Asserts that these colliders are `other`'s: entities, layers, bounds, shapes and motions.
+    pub(crate) fn assert_same_as(&self, other: &PlacedColliders) {
         assert_eq!(self.entities, other.entities);
         assert_eq!(self.layers, other.layers);
         assert_eq!(self.centers, other.centers);
@@ -306,7 +305,7 @@ impl Bodies {
                 (Shape::Circle(a), Shape::Circle(b)) => assert_eq!(a, b),
                 (Shape::Polygon(a), Shape::Polygon(b)) => assert_eq!(a, b),
                 (Shape::Segment(a), Shape::Segment(b)) => assert_eq!(a, b),
-                _ => panic!("body {i} differs in kind"),
+                _ => panic!("collider {i} differs in kind"),
             }
             assert_eq!(self.motion(i), other.motion(i));
         }
@@ -349,9 +348,9 @@ mod tests {
             let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
             let local = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
                 .map(|(x, y)| Vec2::new(x * length, y * thickness) / 2.0);
-            let mut bodies = Bodies {
+            let mut placed = PlacedColliders {
                 vertices: local.iter().map(|&p| turn.rotate(p) + center).collect(),
-                ..Bodies::default()
+                ..PlacedColliders::default()
             };
             let outer = super::conservative(center, local[0].length());
             let shape = WorldShape::Polygon {
@@ -360,7 +359,7 @@ mod tests {
                 inner_radius: clear_radius(thickness / 2.0, center, outer),
             };
             let entity = Entity::from_raw_u32(0).unwrap();
-            bodies.push(entity, None, (center, outer), shape, Vec2::ZERO);
+            placed.push(entity, None, (center, outer), shape, Vec2::ZERO);
             // Across the wall from its centre, by up to its half thickness.
             let across = rng.random_range(-0.5..0.5) * thickness;
             let radius = thickness / 2.0 - across.abs() - gap;
@@ -369,20 +368,20 @@ mod tests {
             }
             let place = center + turn.rotate(Vec2::new(0.0, across));
             let disc = Circle::new(place, radius);
-            bodies.push(
+            placed.push(
                 entity,
                 None,
                 (place, radius),
                 WorldShape::Circle(disc),
                 Vec2::ZERO,
             );
-            if bodies.deep_inside(0, 1) {
+            if placed.deep_inside(0, 1) {
                 found += 1;
                 assert_eq!(
-                    intersect(bodies.shape(0), bodies.shape(1)),
+                    intersect(placed.shape(0), placed.shape(1)),
                     Some(Intersection::contained(Containment::SecondInFirst)),
                     "{disc:?} in {:?}",
-                    bodies.vertices
+                    placed.vertices
                 );
             }
         }
@@ -420,9 +419,9 @@ mod tests {
                 .fold(f32::INFINITY, f32::min)
                 .sqrt();
             let outer = conservative(center, size);
-            let mut bodies = Bodies {
+            let mut placed = PlacedColliders {
                 vertices: local.iter().map(|&p| p + center).collect(),
-                ..Bodies::default()
+                ..PlacedColliders::default()
             };
             let shape = WorldShape::Polygon {
                 start: 0,
@@ -430,7 +429,7 @@ mod tests {
                 inner_radius: clear_radius(inner, center, outer),
             };
             let entity = Entity::from_raw_u32(0).unwrap();
-            bodies.push(entity, None, (center, outer), shape, Vec2::ZERO);
+            placed.push(entity, None, (center, outer), shape, Vec2::ZERO);
             // The disc's start lies about `inner + radius` from the centre, give or take a
             // hundredth of the inner radius.
             let radius = size * 10f32.powf(rng.random_range(-4.0..4.0));
@@ -438,27 +437,27 @@ mod tests {
             let start = center + Vec2::from_angle(rng.random_range(0.0..TAU)) * away;
             let motion = Vec2::from_angle(rng.random_range(0.0..TAU)) * size;
             let now = Circle::new(start + motion, radius);
-            bodies.push(
+            placed.push(
                 entity,
                 None,
                 (now.center, radius),
                 WorldShape::Circle(now),
                 motion,
             );
-            if !bodies.overlapped_at_start(0, 1) {
+            if !placed.overlapped_at_start(0, 1) {
                 missed += 1;
                 continue;
             }
             found += 1;
             let mut scratch = Vec::new();
-            let disc_start = bodies.start_shape(1, &mut scratch);
+            let disc_start = placed.start_shape(1, &mut scratch);
             assert!(
-                overlap(bodies.shape(0), disc_start),
+                overlap(placed.shape(0), disc_start),
                 "{disc_start:?} misses {:?}",
-                bodies.vertices
+                placed.vertices
             );
             assert!(matches!(
-                sweep_from_start(bodies.shape(0), Vec2::ZERO, disc_start, motion),
+                sweep_from_start(placed.shape(0), Vec2::ZERO, disc_start, motion),
                 SweepStart::Overlapping
             ));
         }
@@ -468,10 +467,10 @@ mod tests {
         );
     }
 
-    /// Whenever a swept disc is found clear of a still body all along its path by the quick
+    /// Whenever a swept disc is found clear of a still collider all along its path by the quick
     /// look, the exact sweep finds no touch and the shapes are apart now. Polygons, segments
     /// and circles, near the origin and far from it; discs of every size on paths up to ten
-    /// thousand times the body's size, passing from just inside the quick look's reach to just
+    /// thousand times the collider's size, passing from just inside the quick look's reach to just
     /// outside.
     #[test]
     fn a_disc_found_clear_along_its_path_meets_nothing_by_the_sweep_either() {
@@ -486,14 +485,14 @@ mod tests {
             let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
             let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
             let turn = rng.random_range(0.0..TAU);
-            let mut bodies = Bodies::default();
+            let mut placed = PlacedColliders::default();
             let entity = Entity::from_raw_u32(0).unwrap();
             // A polygon with a corner, a segment's end or a circle's rim on its bounding
             // circle, where the quick look is at its tightest.
             let (shape, radius) = match round % 3 {
                 0 => {
                     let corners = rng.random_range(3..9);
-                    bodies.vertices.extend((0..corners).map(|i| {
+                    placed.vertices.extend((0..corners).map(|i| {
                         center + Vec2::from_angle(turn + i as f32 * TAU / corners as f32) * size
                     }));
                     let shape = WorldShape::Polygon {
@@ -510,40 +509,40 @@ mod tests {
                 }
                 _ => (WorldShape::Circle(Circle::new(center, size)), size),
             };
-            bodies.push(entity, None, (center, radius), shape, Vec2::ZERO);
-            // A path passing the body's centre about `radius + disc` away at its nearest.
+            placed.push(entity, None, (center, radius), shape, Vec2::ZERO);
+            // A path passing the collider's centre about `radius + disc` away at its nearest.
             let disc = size * 10f32.powf(rng.random_range(-3.0..2.0));
             let side = Vec2::from_angle(rng.random_range(0.0..TAU));
             let away = (radius + disc) * (1.0 + rng.random_range(-1e-3..1e-3));
-            // Paths up to ten thousand times the body's size.
+            // Paths up to ten thousand times the collider's size.
             let length = size * 10f32.powf(rng.random_range(-1.0..4.0));
             let along = rng.random_range(-1.5..0.5) * length;
             let start = center + side * away + side.perp() * along;
             let motion = side.perp() * length;
             let now = Circle::new(start + motion, disc);
-            bodies.push(
+            placed.push(
                 entity,
                 None,
                 (now.center, disc),
                 WorldShape::Circle(now),
                 motion,
             );
-            if !bodies.apart_along_path(0, 1) {
+            if !placed.apart_along_path(0, 1) {
                 missed += 1;
                 continue;
             }
             found += 1;
             let mut scratch = Vec::new();
-            let disc_start = bodies.start_shape(1, &mut scratch);
-            let body = bodies.shape(0);
+            let disc_start = placed.start_shape(1, &mut scratch);
+            let collider = placed.shape(0);
             assert!(
                 matches!(
-                    sweep_from_start(body, Vec2::ZERO, disc_start, motion),
+                    sweep_from_start(collider, Vec2::ZERO, disc_start, motion),
                     SweepStart::Apart(None)
                 ),
-                "{disc_start:?} moving {motion} meets {body:?}"
+                "{disc_start:?} moving {motion} meets {collider:?}"
             );
-            assert!(intersect(body, bodies.shape(1)).is_none());
+            assert!(intersect(collider, placed.shape(1)).is_none());
         }
         assert!(
             found > 10_000 && missed > 10_000,
@@ -564,15 +563,15 @@ mod tests {
 
     #[test]
     fn the_start_shape_is_shifted_back_by_the_motion() {
-        let mut bodies = Bodies::default();
-        bodies.vertices.extend([Vec2::ZERO, Vec2::X, Vec2::Y]);
+        let mut placed = PlacedColliders::default();
+        placed.vertices.extend([Vec2::ZERO, Vec2::X, Vec2::Y]);
         let polygon = WorldShape::Polygon {
             start: 0,
             len: 3,
             inner_radius: 0.0,
         };
         let entity = Entity::from_raw_u32(1).unwrap();
-        bodies.push(
+        placed.push(
             entity,
             None,
             (Vec2::ZERO, 1.0),
@@ -580,7 +579,7 @@ mod tests {
             Vec2::new(2.0, 0.0),
         );
         let mut scratch = Vec::new();
-        let Shape::Polygon(start) = bodies.start_shape(0, &mut scratch) else {
+        let Shape::Polygon(start) = placed.start_shape(0, &mut scratch) else {
             panic!("a polygon");
         };
         assert_eq!(

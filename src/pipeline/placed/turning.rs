@@ -1,7 +1,7 @@
-//! The bodies that turned this run: how each moved, and the wedge of directions it swept, for
+//! The colliders that turned this run: how each moved, and the wedge of directions it swept, for
 //! a quick answer to "can it meet this still circle at all".
 
-use super::{Bodies, WorldShape, conservative};
+use super::{PlacedColliders, WorldShape, conservative};
 use crate::geometry::Shape;
 use crate::geometry::sweep::Turn;
 use crate::layers::CollisionLayers;
@@ -11,15 +11,15 @@ use core::f32::consts::PI;
 /// A swept segment or polygon that turned this run.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Turning {
-    /// Its place in [`Bodies`].
-    body: u32,
+    /// Its place in [`PlacedColliders`].
+    collider: u32,
     turn: Turn,
     /// The wedge it swept about its pivot, when it only turned (no translation) and its
     /// corners lie within a quarter turn of each other as seen from the pivot.
     sector: Option<Sector>,
 }
 
-/// The wedge of directions a turning body swept about its pivot, narrower than half a turn:
+/// The wedge of directions a turning collider swept about its pivot, narrower than half a turn:
 /// from `low` counter-clockwise to `high`, both unit vectors.
 #[derive(Clone, Copy, Debug)]
 struct Sector {
@@ -31,9 +31,9 @@ struct Sector {
 /// of points a few ulps apart.
 const ANGLE_MARGIN: f32 = 1e-4;
 
-impl Bodies {
-    /// Appends a body that turned as it moved (see [`Bodies::push`]): its bounding circle
-    /// holds it all along its turn and path.
+impl PlacedColliders {
+    /// Appends a collider that turned as it moved (see [`PlacedColliders::push`]): its bounding
+    /// circle holds it all along its turn and path.
     pub(crate) fn push_turning(
         &mut self,
         entity: Entity,
@@ -46,23 +46,27 @@ impl Bodies {
         // farthest point of the bounding circle.
         let reach = turn.pivot.distance(center) + radius;
         let bounds = (turn.pivot, conservative(turn.pivot, reach));
-        let body = self.entities.len() as u32;
+        let collider = self.entities.len() as u32;
         self.push(entity, layers, bounds, shape, turn.translation);
-        let sector = match self.shape(body as usize) {
+        let sector = match self.shape(collider as usize) {
             Shape::Segment(segment) => Sector::swept(&[segment.a, segment.b], turn, reach),
             Shape::Polygon(vertices) => Sector::swept(vertices, turn, reach),
             Shape::Circle(_) => None,
         };
-        self.turning.push(Turning { body, turn, sector });
+        self.turning.push(Turning {
+            collider,
+            turn,
+            sector,
+        });
     }
 
-    /// Whether any body turned this run.
+    /// Whether any collider turned this run.
     #[inline]
     pub(crate) fn any_turning(&self) -> bool {
         !self.turning.is_empty()
     }
 
-    /// How body `index` turned as it moved, if it did.
+    /// How collider `index` turned as it moved, if it did.
     #[inline]
     pub(crate) fn turn(&self, index: usize) -> Option<Turn> {
         self.turning_entry(index).map(|turning| turning.turn)
@@ -75,12 +79,12 @@ impl Bodies {
         }
         let at = self
             .turning
-            .binary_search_by_key(&(index as u32), |turning| turning.body)
+            .binary_search_by_key(&(index as u32), |turning| turning.collider)
             .ok()?;
         Some(&self.turning[at])
     }
 
-    /// Whether the still circle `circle` lies clear of the wedge that body `turning`, which
+    /// Whether the still circle `circle` lies clear of the wedge that collider `turning`, which
     /// only turned, swept about its pivot: then they never met, and do not
     /// overlap now. `false` where that does not apply or cannot tell. (A laser swinging among
     /// still bullets meets few of those in its bounding circle.)

@@ -1,18 +1,18 @@
-//! The circles' slots in [`Bodies`]: the prepare stage writes the circles in place, a block
-//! at a time, each piece of a split into slots of its own.
+//! The circles' slots in [`PlacedColliders`]: the prepare stage writes the circles in place, a
+//! block at a time, each piece of a split into slots of its own.
 
-use super::{Bodies, WorldShape, swept_bounds};
+use super::{PlacedColliders, WorldShape, swept_bounds};
 use crate::geometry::Circle;
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
 use core::ops::Range;
 
-impl Bodies {
-    /// Starts this frame's bodies with room for `still` still circles, then `swept` swept
-    /// ones, and returns their slots to be written in place. Slots left as they are keep last
-    /// frame's bodies: fill every one, or mark it a placeholder and call
-    /// [`Bodies::drop_placeholders`]. The arrays keep their length from a frame with as many
-    /// circles: nothing is filled for them then.
+impl PlacedColliders {
+    /// Starts this frame's colliders with room for `still` still circles, then `swept` swept ones,
+    /// and returns their slots to be written in place. Slots left as they are keep last frame's
+    /// colliders: fill every one, or mark it a placeholder and call
+    /// [`PlacedColliders::drop_placeholders`]. The arrays keep their length from a frame with as
+    /// many circles: nothing is filled for them then.
     pub fn circle_slots(
         &mut self,
         still: usize,
@@ -58,9 +58,9 @@ impl Bodies {
             self.radii[kept] = self.radii[index];
             match index.checked_sub(self.still) {
                 // Every still circle is behind: the kept ones are all counted.
-                Some(placed) => {
-                    self.shapes[kept - kept_still] = self.shapes[placed];
-                    self.motions[kept - kept_still] = self.motions[placed];
+                Some(slot) => {
+                    self.shapes[kept - kept_still] = self.shapes[slot];
+                    self.motions[kept - kept_still] = self.motions[slot];
                 }
                 None => kept_still += 1,
             }
@@ -76,8 +76,8 @@ impl Bodies {
     }
 }
 
-/// Circles' entries in [`Bodies`]' arrays, to be written in place: the still circles' slots,
-/// and the columns that the swept ones share with them (see [`SweptSlots`]).
+/// Circles' entries in [`PlacedColliders`]' arrays, to be written in place: the still circles'
+/// slots, and the columns that the swept ones share with them (see [`SweptSlots`]).
 pub struct CircleSlots<'a> {
     entities: &'a mut [Entity],
     layers: &'a mut [CollisionLayers],
@@ -151,7 +151,7 @@ impl CircleSlots<'_> {
     }
 
     /// Marks slot `index` a placeholder: on no layer, so that it would meet nothing even if it
-    /// stayed, and dropped by [`Bodies::drop_placeholders`].
+    /// stayed, and dropped by [`PlacedColliders::drop_placeholders`].
     pub fn skip(&mut self, index: usize) {
         self.entities[index] = Entity::PLACEHOLDER;
         self.layers[index] = CollisionLayers::NONE;
@@ -160,8 +160,8 @@ impl CircleSlots<'_> {
     }
 }
 
-/// The swept circles' entries in [`Bodies`]' arrays, after the still circles', to be written
-/// in place: the columns of every circle, and their shapes and motions.
+/// The swept circles' entries in [`PlacedColliders`]' arrays, after the still circles', to be
+/// written in place: the columns of every circle, and their shapes and motions.
 pub struct SweptSlots<'a> {
     circles: CircleSlots<'a>,
     shapes: &'a mut [WorldShape],
@@ -199,7 +199,7 @@ impl SweptSlots<'_> {
     }
 
     /// Finishes the slots from `first` on, whose discs and motions were written (see
-    /// [`discs_and_motions_mut`](Self::discs_and_motions_mut)), as [`Bodies::push`] would
+    /// [`discs_and_motions_mut`](Self::discs_and_motions_mut)), as [`PlacedColliders::push`] would
     /// place each: entity `entities[i]`, on `layers[i]` (the default layers without them), is
     /// its disc, and its bounding circle is grown to cover its whole path. One pass per array.
     pub fn finish_block(
@@ -220,7 +220,7 @@ impl SweptSlots<'_> {
         self.circles.write_entities(first, entities, layers);
     }
 
-    /// Writes one circle into slot `index`, as [`Bodies::push`] would place it.
+    /// Writes one circle into slot `index`, as [`PlacedColliders::push`] would place it.
     pub fn write(
         &mut self,
         index: usize,
@@ -238,8 +238,8 @@ impl SweptSlots<'_> {
         self.motions[index] = motion;
     }
 
-    /// Marks slot `index` a placeholder, dropped by [`Bodies::drop_placeholders`]: on no layer
-    /// and a point, not moving, so that it would meet nothing even if it stayed.
+    /// Marks slot `index` a placeholder, dropped by [`PlacedColliders::drop_placeholders`]: on no
+    /// layer and a point, not moving, so that it would meet nothing even if it stayed.
     pub fn skip(&mut self, index: usize) {
         self.circles.skip(index);
         self.shapes[index] = WorldShape::Circle(Circle::new(Vec2::ZERO, 0.0));
@@ -260,8 +260,8 @@ mod tests {
     #[test]
     fn still_circles_come_first_and_placeholders_are_dropped_in_order() {
         let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
-        let mut bodies = Bodies::default();
-        let (slots, _) = bodies.circle_slots(4, 0);
+        let mut placed = PlacedColliders::default();
+        let (slots, _) = placed.circle_slots(4, 0);
         let layers = [CollisionLayers::NONE, CollisionLayers::ALL];
         let (mut first, mut second) = slots.split_at(2);
         first.write(
@@ -273,17 +273,17 @@ mod tests {
         second.write(1, &[entity(4)], None, &[circle_at(4.0)]);
         // The third slot's circle was left out.
         second.skip(0);
-        bodies.drop_placeholders();
-        bodies.push(
+        placed.drop_placeholders();
+        placed.push(
             entity(9),
             None,
             (Vec2::ZERO, 1.0),
             WorldShape::Circle(circle_at(0.0)),
             Vec2::Y,
         );
-        assert_eq!(bodies.entities, [1, 2, 4, 9].map(entity));
+        assert_eq!(placed.entities, [1, 2, 4, 9].map(entity));
         assert_eq!(
-            bodies.layers,
+            placed.layers,
             [
                 CollisionLayers::NONE,
                 CollisionLayers::ALL,
@@ -292,18 +292,18 @@ mod tests {
             ]
         );
         assert_eq!(
-            bodies.centers[..3],
+            placed.centers[..3],
             [1.0, 2.0, 4.0].map(|x| Vec2::new(x, 0.0))
         );
-        assert!(matches!(bodies.shape(2), Shape::Circle(circle) if circle == circle_at(4.0)));
-        assert!(matches!(bodies.shape(3), Shape::Circle(circle) if circle == circle_at(0.0)));
-        assert_eq!(bodies.motion(2), Vec2::ZERO);
-        assert_eq!(bodies.motion(3), Vec2::Y);
-        // A new frame keeps the arrays' room, not their bodies.
-        let (mut slots, _) = bodies.circle_slots(1, 0);
+        assert!(matches!(placed.shape(2), Shape::Circle(circle) if circle == circle_at(4.0)));
+        assert!(matches!(placed.shape(3), Shape::Circle(circle) if circle == circle_at(0.0)));
+        assert_eq!(placed.motion(2), Vec2::ZERO);
+        assert_eq!(placed.motion(3), Vec2::Y);
+        // A new frame keeps the arrays' room, not their colliders.
+        let (mut slots, _) = placed.circle_slots(1, 0);
         slots.write(0, &[entity(5)], None, &[circle_at(5.0)]);
-        assert_eq!(bodies.entities, [entity(5)]);
-        assert_eq!(bodies.shapes.len(), 0);
+        assert_eq!(placed.entities, [entity(5)]);
+        assert_eq!(placed.shapes.len(), 0);
     }
 
     #[test]
@@ -334,20 +334,20 @@ mod tests {
         ];
         let still = [Circle::new(Vec2::NEG_ONE, 2.0), Circle::new(Vec2::ONE, 0.5)];
         let still_entities = [entity(8), entity(10)];
-        let push_triangle = |bodies: &mut Bodies| {
-            let start = bodies.vertices.len() as u32;
-            bodies.vertices.extend([Vec2::ZERO, Vec2::X, Vec2::Y]);
+        let push_triangle = |placed: &mut PlacedColliders| {
+            let start = placed.vertices.len() as u32;
+            placed.vertices.extend([Vec2::ZERO, Vec2::X, Vec2::Y]);
             let shape = WorldShape::Polygon {
                 start,
                 len: 3,
                 inner_radius: 0.0,
             };
-            bodies.push(entity(9), None, (Vec2::splat(0.5), 1.0), shape, Vec2::X);
+            placed.push(entity(9), None, (Vec2::splat(0.5), 1.0), shape, Vec2::X);
         };
         // What writing the first `stills` still circles and then pushing the swept circles
         // `kept`, one by one, places.
         let pushed = |stills: usize, kept: &[usize], layers: Option<&[CollisionLayers]>| {
-            let mut pushed = Bodies::default();
+            let mut pushed = PlacedColliders::default();
             let (mut slots, _) = pushed.circle_slots(stills, 0);
             slots.write(0, &still_entities[..stills], None, &still[..stills]);
             for &i in kept {
@@ -368,7 +368,7 @@ mod tests {
             // Two still circles (the second left out) and four swept ones: the first two
             // written as a block, the third left out, the fourth one by one. Then a polygon
             // pushed after them.
-            let mut slotted = Bodies::default();
+            let mut slotted = PlacedColliders::default();
             let (mut still_slots, swept_slots) = slotted.circle_slots(2, 4);
             still_slots.write(0, &still_entities[..1], None, &still[..1]);
             still_slots.skip(1);
