@@ -6,22 +6,58 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 
 impl CellRange {
-    /// Every array cell of the range, row by row: in the dense layout the cells themselves
-    /// (the masks are all ones), in the wrapped layout each real cell folded onto the array
-    /// (the range spans less than a period, so no array cell comes twice).
-    pub(super) fn cells(self, grid: &Grid) -> impl Iterator<Item = usize> + use<> {
-        let (columns, column_mask, row_mask) = (grid.columns, grid.column_mask, grid.row_mask);
-        (0..=self.last_row.wrapping_sub(self.first_row)).flat_map(move |row_step| {
-            let row = self.first_row.wrapping_add(row_step) & row_mask;
-            (0..=self.last_column.wrapping_sub(self.first_column)).map(move |column_step| {
+    /// Calls `visit` with every array cell of the range, row by row: in the dense layout the
+    /// cells themselves (the masks are all ones), in the wrapped layout each real cell folded
+    /// onto the array (the range spans less than a period, so no array cell comes twice).
+    /// Two plain loops: a grid's build visits a few cells for each of its colliders.
+    #[inline]
+    pub(super) fn for_each_cell(self, array: CellArray, mut visit: impl FnMut(usize)) {
+        let CellArray {
+            columns,
+            column_mask,
+            row_mask,
+        } = array;
+        // Less than a period, or than the grid's side: no overflow.
+        let width = self.last_column.wrapping_sub(self.first_column) + 1;
+        let height = self.last_row.wrapping_sub(self.first_row) + 1;
+        for row_step in 0..height {
+            let row_start = (self.first_row.wrapping_add(row_step) & row_mask) * columns;
+            for column_step in 0..width {
                 let column = self.first_column.wrapping_add(column_step) & column_mask;
-                (row * columns + column) as usize
-            })
-        })
+                visit((row_start + column) as usize);
+            }
+        }
+    }
+
+    /// Every array cell of the range, in the order of [`for_each_cell`](Self::for_each_cell).
+    #[cfg(test)]
+    pub(super) fn cells(self, grid: &Grid) -> Vec<usize> {
+        let mut cells = Vec::new();
+        self.for_each_cell(grid.array(), |cell| cells.push(cell));
+        cells
     }
 }
 
+/// How a grid's cells lie in its array: what [`CellRange::for_each_cell`] needs of it.
+#[derive(Clone, Copy)]
+pub(super) struct CellArray {
+    columns: u32,
+    /// All ones in the dense layout; the wrapped layout's columns less one.
+    column_mask: u32,
+    row_mask: u32,
+}
+
 impl Grid {
+    /// How its cells lie in its array.
+    #[inline]
+    pub(super) fn array(&self) -> CellArray {
+        CellArray {
+            columns: self.columns,
+            column_mask: self.column_mask,
+            row_mask: self.row_mask,
+        }
+    }
+
     /// The cells the box `half_width` around `center` covers, clipped to the grid; `None` when
     /// it misses the grid or is not finite. In the dense layout the box is taken in the grid's
     /// own coordinates (from its origin, where a collider's centre and a queried point round
@@ -222,7 +258,7 @@ mod tests {
                 last_row: 5
             }
         );
-        assert_eq!(range.cells(&grid).count(), 9);
+        assert_eq!(range.cells(&grid).len(), 9);
     }
 
     #[test]

@@ -160,11 +160,11 @@ impl Grid {
         let members = || runs.iter().flat_map(Clone::clone);
         let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
         let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
-        for collider in members() {
-            let (center, radius) = (
-                placed.centers[collider as usize],
-                placed.radii[collider as usize],
-            );
+        let circles = runs.iter().flat_map(|run| {
+            let rows = run.start as usize..run.end as usize;
+            placed.centers[rows.clone()].iter().zip(&placed.radii[rows])
+        });
+        for (&center, &radius) in circles {
             let (low, high) = (center - (radius + growth), center + (radius + growth));
             // A box that is not finite (which the exact check rejects) would make the whole
             // grid's box NaN, and every collider share one cell: it goes in the first cell
@@ -182,8 +182,8 @@ impl Grid {
         if matches!(self.layout, Layout::Wrapped { .. }) {
             self.members.extend(members());
         }
-        self.count_entries(placed, members());
-        self.fill_entries(members());
+        self.count_entries(placed, runs);
+        self.fill_entries(runs);
         self.listed.clear();
         let holding = self.starts.windows(2).map(|cell| cell[0] != cell[1]);
         self.listed.extend(holding);
@@ -257,61 +257,71 @@ impl Grid {
     /// Counts each cell's entries into `starts[cell + 1]`, then sums them up so that
     /// `starts[cell]` is where the cell's entries begin; keeps each collider's cells in `ranges`
     /// (and, wrapped, sets aside the colliders too wide to fold, with an empty range).
-    fn count_entries(&mut self, placed: &PlacedColliders, members: impl Iterator<Item = u32>) {
+    fn count_entries(&mut self, placed: &PlacedColliders, runs: &[Range<u32>]) {
         let cell_count = (self.columns * self.rows) as usize;
         self.starts.clear();
         self.starts.resize(cell_count + 1, 0);
         self.ranges.clear();
-        for collider in members {
-            let (center, radius) = (
-                placed.centers[collider as usize],
-                placed.radii[collider as usize],
-            );
-            // A collider the grid cannot place (not finite) goes in the first cell, where the
-            // exact circle check rejects every pair with it.
-            let range = match self.cells_covered(center, radius + self.growth) {
-                Some(Covered::Cells(range)) => range,
-                Some(Covered::Oversized) => {
-                    let bounds = placed.path_box(collider as usize);
-                    self.oversized.push(Aside { collider, bounds });
-                    self.ranges.push(CellRange::default());
-                    continue;
-                }
-                None => CellRange::default(),
-            };
-            self.ranges.push(range);
-            for cell in range.cells(self) {
-                self.starts[cell + 1] += 1;
+        let array = self.array();
+        for run in runs {
+            for collider in run.clone() {
+                let (center, radius) = (
+                    placed.centers[collider as usize],
+                    placed.radii[collider as usize],
+                );
+                // A collider the grid cannot place (not finite) goes in the first cell, where
+                // the exact circle check rejects every pair with it.
+                let range = match self.cells_covered(center, radius + self.growth) {
+                    Some(Covered::Cells(range)) => range,
+                    Some(Covered::Oversized) => {
+                        let bounds = placed.path_box(collider as usize);
+                        self.oversized.push(Aside { collider, bounds });
+                        self.ranges.push(CellRange::default());
+                        continue;
+                    }
+                    None => CellRange::default(),
+                };
+                self.ranges.push(range);
+                let starts = &mut self.starts;
+                range.for_each_cell(array, |cell| starts[cell + 1] += 1);
             }
         }
-        for cell in 0..cell_count {
-            self.starts[cell + 1] += self.starts[cell];
+        let mut total = 0;
+        for start in &mut self.starts {
+            total += *start;
+            *start = total;
         }
     }
 
     /// Writes the entries, advancing each cell's cursor (`starts[cell]`), then shifts the
     /// starts back.
-    fn fill_entries(&mut self, members: impl Iterator<Item = u32>) {
+    fn fill_entries(&mut self, runs: &[Range<u32>]) {
         let cell_count = self.starts.len() - 1;
         self.entries.clear();
         self.entries
             .resize(self.starts[cell_count] as usize, Entry::default());
         let mut oversized = self.oversized.iter().peekable();
-        for (collider, &range) in members.zip(&self.ranges) {
-            if oversized
-                .next_if(|aside| aside.collider == collider)
-                .is_some()
-            {
-                continue;
-            }
-            for cell in range.cells(self) {
-                let cursor = &mut self.starts[cell];
-                self.entries[*cursor as usize] = Entry {
+        let array = self.array();
+        let mut ranges = self.ranges.iter();
+        for run in runs {
+            for (collider, &range) in run.clone().zip(ranges.by_ref()) {
+                if oversized
+                    .next_if(|aside| aside.collider == collider)
+                    .is_some()
+                {
+                    continue;
+                }
+                let entry = Entry {
                     collider,
                     first_column: range.first_column,
                     first_row: range.first_row,
                 };
-                *cursor += 1;
+                let (starts, entries) = (&mut self.starts, &mut self.entries);
+                range.for_each_cell(array, |cell| {
+                    let cursor = &mut starts[cell];
+                    entries[*cursor as usize] = entry;
+                    *cursor += 1;
+                });
             }
         }
         self.starts.copy_within(0..cell_count, 1);
@@ -443,10 +453,7 @@ mod tests {
             covered(&grid, Vec2::new(1.0, 1.0), 0.5).unwrap(),
             covered(&grid, Vec2::new(1.0 + period, 1.0), 0.5).unwrap(),
         );
-        assert_eq!(
-            near.cells(&grid).collect::<Vec<_>>(),
-            far.cells(&grid).collect::<Vec<_>>()
-        );
+        assert_eq!(near.cells(&grid), far.cells(&grid));
         assert_eq!(far.first_column - near.first_column, grid.columns);
         // A collider spanning a whole period cannot be folded.
         assert!(matches!(
