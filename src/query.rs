@@ -202,7 +202,7 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
     ) -> Vec<RayCastHit> {
-        let mut placed = Vec::new();
+        let mut candidates = Vec::new();
         for grid in self.grids(filter) {
             grid.walk(
                 Stretch::of_ray(ray, max_distance),
@@ -211,14 +211,14 @@ impl SpatialQuery<'_> {
                     if filter.accepts(&self.placed, collider)
                         && self.near_path(collider, ray.origin, *ray.direction, max_distance, 0.0)
                     {
-                        placed.push(collider);
+                        candidates.push(collider);
                     }
                 },
             );
         }
-        placed.sort_unstable();
-        placed.dedup();
-        let mut hits: Vec<RayCastHit> = placed
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut hits: Vec<RayCastHit> = candidates
             .into_iter()
             .filter_map(|collider| self.ray_hit(collider, ray, max_distance))
             .collect();

@@ -216,7 +216,7 @@ fn first_list<T>(lists: &mut Vec<Vec<T>>) -> &mut Vec<T> {
 mod tests {
     use super::*;
     use crate::layers::{CollisionLayers, LayerMask};
-    use crate::pipeline::broad_phase::tests::{bodies_of, brute_force, sorted};
+    use crate::pipeline::broad_phase::tests::{brute_force, placed_from, sorted};
     use std::sync::Mutex;
 
     /// The pairs every pass finds among `colliders`, split as `settings` say, and the size of
@@ -268,7 +268,7 @@ mod tests {
             })
             .collect();
         discs.extend((0..40).map(|index| (Vec2::splat(index as f32 * 1.5), 20.0, targets)));
-        let placed = bodies_of(&discs);
+        let placed = placed_from(&discs);
         let expected = brute_force(&placed);
         assert!(expected.len() > 5000, "{}", expected.len());
         let serial = CollisionSettings {
@@ -311,11 +311,11 @@ mod tests {
             .map(|piece| piece.iter().map(|run| run.end - run.start).sum())
             .collect();
         assert_eq!(sizes, [4, 4, 4, 4, 4, 1]);
-        let placed: Vec<u32> = pieces
+        let colliders: Vec<u32> = pieces
             .iter()
             .flat_map(|piece| piece.iter().cloned().flatten())
             .collect();
         let expected: Vec<u32> = runs.iter().cloned().flatten().collect();
-        assert_eq!(placed, expected, "every collider once, in order");
+        assert_eq!(colliders, expected, "every collider once, in order");
     }
 }

@@ -156,7 +156,7 @@ impl SpatialIndex {
 mod tests {
     use super::*;
     use crate::layers::CollisionLayers;
-    use crate::pipeline::broad_phase::tests::bodies_of;
+    use crate::pipeline::broad_phase::tests::placed_from;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
@@ -174,7 +174,7 @@ mod tests {
                 )
             })
             .collect();
-        bodies_of(&list)
+        placed_from(&list)
     }
 
     /// What the grids for `mask` list in each of a few boxes, sorted.
@@ -206,7 +206,7 @@ mod tests {
                 (center, 4.0, layers)
             })
             .collect();
-        bodies_of(&list)
+        placed_from(&list)
     }
 
     /// Grids built in the room of an earlier frame's (more colliders then, spread wider, folded,

@@ -240,7 +240,7 @@ mod tests {
     use crate::pipeline::placed::WorldShape;
     use bevy::prelude::*;
 
-    fn bodies_with_layers(layers: &[u32]) -> PlacedColliders {
+    fn placed_with_layers(layers: &[u32]) -> PlacedColliders {
         let mut placed = PlacedColliders::default();
         for (index, &layer) in layers.iter().enumerate() {
             let layers = CollisionLayers::new(LayerMask(layer), LayerMask::ALL);
@@ -281,14 +281,14 @@ mod tests {
     }
 
     #[test]
-    fn consecutive_bodies_of_one_value_form_one_run() {
+    fn consecutive_colliders_of_one_value_form_one_run() {
         let mut groups = Groups::default();
-        groups.build(&bodies_with_layers(&[1, 1, 2, 2, 2, 1]));
+        groups.build(&placed_with_layers(&[1, 1, 2, 2, 2, 1]));
         let active = groups.active();
         assert_eq!(active.len(), 2);
         assert_eq!(groups.runs_of(0), [0..2, 5..6]);
         assert_eq!(active[0].len, 3);
-        let radii = &bodies_with_layers(&[1, 1, 2, 2, 2, 1]).radii;
+        let radii = &placed_with_layers(&[1, 1, 2, 2, 2, 1]).radii;
         let spread = RadiusSpread::of(radii, &groups.runs_of(0));
         assert_eq!(
             (spread.typical, spread.largest),
@@ -304,7 +304,7 @@ mod tests {
     #[test]
     fn alternating_values_find_their_groups() {
         let mut groups = Groups::default();
-        groups.build(&bodies_with_layers(&[1, 2, 1, 2, 3, 1, 3, 2]));
+        groups.build(&placed_with_layers(&[1, 2, 1, 2, 3, 1, 3, 2]));
         let active = groups.active();
         assert_eq!(active.len(), 3);
         assert_eq!(groups.runs_of(0), [0..1, 2..3, 5..6]);
@@ -335,8 +335,8 @@ mod tests {
     #[test]
     fn a_rebuild_forgets_last_frames_groups() {
         let mut groups = Groups::default();
-        groups.build(&bodies_with_layers(&[1, 2, 3]));
-        groups.build(&bodies_with_layers(&[4, 4]));
+        groups.build(&placed_with_layers(&[1, 2, 3]));
+        groups.build(&placed_with_layers(&[4, 4]));
         assert_eq!(groups.active().len(), 1);
         assert_eq!(groups.runs_of(0), [0..2]);
         assert_eq!(groups.active()[0].layers.memberships, LayerMask(4));
@@ -346,15 +346,15 @@ mod tests {
     fn spare_groups_are_trimmed() {
         let mut groups = Groups::default();
         let many: Vec<u32> = (0..40).collect();
-        groups.build(&bodies_with_layers(&many));
+        groups.build(&placed_with_layers(&many));
         assert_eq!(groups.active().len(), 40);
-        groups.build(&bodies_with_layers(&[1]));
+        groups.build(&placed_with_layers(&[1]));
         assert_eq!(groups.groups.len(), 16);
     }
 
     #[test]
     fn runs_end_where_the_layers_change() {
-        let placed = bodies_with_layers(&[[1; 20].as_slice(), &[2; 3], &[1; 9], &[3]].concat());
+        let placed = placed_with_layers(&[[1; 20].as_slice(), &[2; 3], &[1; 9], &[3]].concat());
         let layers = &placed.layers;
         assert_eq!(run_end(layers, 0), 20);
         assert_eq!(run_end(layers, 5), 20);
@@ -374,7 +374,7 @@ mod tests {
     }
 
     #[test]
-    fn no_bodies_no_groups() {
+    fn no_colliders_no_groups() {
         let mut groups = Groups::default();
         groups.build(&PlacedColliders::default());
         assert!(groups.active().is_empty());

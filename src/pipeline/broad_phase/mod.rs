@@ -111,8 +111,8 @@ impl BroadPhase {
         if !merged || sides.len() > MAX_GROUPS {
             // Too many sides to compare side by side: one grid over every collider, with the
             // layers checked on each candidate instead.
-            let all_bodies = 0..placed.entities.len() as u32;
-            let everyone = core::slice::from_ref(&all_bodies);
+            let all_colliders = 0..placed.entities.len() as u32;
+            let everyone = core::slice::from_ref(&all_colliders);
             let typical_radius = RadiusSpread::of(&placed.radii, everyone).typical;
             grid.build(placed, everyone, typical_radius, 0.0, 0);
             let join = Join::Within { check_layers: true };
@@ -183,11 +183,11 @@ pub(crate) mod tests {
                 (center, 12.0, layers)
             })
             .collect();
-        bodies_of(&discs)
+        placed_from(&discs)
     }
 
     /// Colliders (centre, radius, layers) as given.
-    pub(crate) fn bodies_of(list: &[(Vec2, f32, CollisionLayers)]) -> PlacedColliders {
+    pub(crate) fn placed_from(list: &[(Vec2, f32, CollisionLayers)]) -> PlacedColliders {
         let mut placed = PlacedColliders::default();
         for (index, &(center, radius, layers)) in list.iter().enumerate() {
             placed.push(
@@ -269,7 +269,7 @@ pub(crate) mod tests {
             })
             .collect();
         discs.extend_from_slice(extra);
-        bodies_of(&discs)
+        placed_from(&discs)
     }
 
     #[test]
@@ -304,7 +304,7 @@ pub(crate) mod tests {
     /// 1e6 to 1e8, just reaching them): the cells stay sized for the small ones, and every
     /// pair is found, within the group and between sides.
     #[test]
-    fn a_huge_body_does_not_pile_its_group_into_one_cell() {
+    fn a_huge_collider_does_not_pile_its_group_into_one_cell() {
         let all = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(0));
         let bullets = CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0));
         for radius in [1e6, 1e7, 1e8] {
@@ -334,7 +334,7 @@ pub(crate) mod tests {
             })
             .collect();
         list.extend((0..5).map(|i| (Vec2::splat(100.0 * i as f32 + 50.0), 10.0, all)));
-        let placed = bodies_of(&list);
+        let placed = placed_from(&list);
         let (broad_phase, pairs) = run(&placed);
         assert!(broad_phase.grid.fullest_cell() <= 16);
         let expected = brute_force(&placed);
@@ -347,7 +347,7 @@ pub(crate) mod tests {
     /// become the grid's. (It did: one NaN made every collider share the first cell, while
     /// queries read other cells.)
     #[test]
-    fn a_body_that_is_not_finite_leaves_the_others_their_pairs() {
+    fn a_collider_that_is_not_finite_leaves_the_others_their_pairs() {
         let enemies = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1));
         let bullets = CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0));
         let strays = [
@@ -370,7 +370,7 @@ pub(crate) mod tests {
                     list.push((at + Vec2::new(0.5, 0.0), 1.0, enemies));
                 }
             }
-            let placed = bodies_of(&list);
+            let placed = placed_from(&list);
             let (_, pairs) = run(&placed);
             let expected = brute_force(&placed);
             assert!(expected.contains(&[0, 1]), "{stray:?}");
@@ -379,7 +379,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn folded_grids_find_every_pair_once_with_bodies_too_wide_to_fold() {
+    fn folded_grids_find_every_pair_once_with_colliders_too_wide_to_fold() {
         let (bullet, enemy) = (LayerMask::layer(0), LayerMask::layer(1));
         let bullets = CollisionLayers::new(bullet, enemy);
         let enemies = CollisionLayers::new(enemy, bullet);
@@ -495,7 +495,7 @@ pub(crate) mod tests {
             ],
         ];
         for case in cases {
-            let placed = bodies_of(&case);
+            let placed = placed_from(&case);
             let expected = brute_force(&placed);
             assert!(!expected.is_empty());
             let (_, pairs) = run(&placed);
@@ -532,7 +532,7 @@ pub(crate) mod tests {
                     touching += 1;
                 }
             }
-            let placed = bodies_of(&list);
+            let placed = placed_from(&list);
             let (_, pairs) = run(&placed);
             let found = sorted(&pairs);
             assert_eq!(found, brute_force(&placed));

@@ -233,7 +233,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cells_are_about_a_body_wide() {
+    fn cells_are_about_a_collider_wide() {
         let grid = grid();
         assert_eq!((grid.columns, grid.rows), (14, 9));
         assert!(matches!(

@@ -200,13 +200,13 @@ impl Grid {
         // then stay exact in `f64`, far from where the casts saturate and every collider would
         // share one cell.
         let narrowest = extent.max_element() / (1u64 << 52) as f32;
-        let body_cell_size = (2.0 * typical_radius).max(narrowest).max(f32::MIN_POSITIVE);
+        let collider_cell_size = (2.0 * typical_radius).max(narrowest).max(f32::MIN_POSITIVE);
         let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
-        let spread_wide = area_cell_size > MAX_CELL_GROWTH * body_cell_size;
+        let spread_wide = area_cell_size > MAX_CELL_GROWTH * collider_cell_size;
         if !spread_wide {
             // Also when the box is not finite (no finite collider: NaN compares false): every
             // collider then goes in the first cell or none, where the exact check rejects it.
-            let cell_size = body_cell_size.max(area_cell_size);
+            let cell_size = collider_cell_size.max(area_cell_size);
             let most = (max_cells as u32).min(MAX_DENSE_CELLS_ACROSS - 4);
             let inner_columns = ((extent.x / cell_size) as u32).clamp(1, most);
             let inner_rows = ((extent.y / cell_size) as u32).clamp(1, most);
@@ -225,7 +225,7 @@ impl Grid {
             };
             return;
         }
-        let inverse_cell_size = 1.0 / f64::from(body_cell_size);
+        let inverse_cell_size = 1.0 / f64::from(collider_cell_size);
         // In `f64` from the corners themselves (the `f32` extent may round down), with a cell
         // before the box and one after (and one more than the extent spans, so that the far
         // corner lies inside): a centre that rounding puts just outside still finds its cell.
@@ -421,7 +421,7 @@ mod tests {
     }
 
     #[test]
-    fn a_sparse_group_gets_no_more_than_a_few_cells_per_body() {
+    fn a_sparse_group_gets_no_more_than_a_few_cells_per_collider() {
         for typical_radius in [1.0, 1e5] {
             let mut grid = Grid::default();
             grid.fit(Vec2::ZERO, Vec2::splat(1e6), (10, 0), typical_radius);
@@ -431,7 +431,7 @@ mod tests {
     }
 
     #[test]
-    fn a_box_far_wider_than_its_bodies_folds_onto_body_wide_cells() {
+    fn a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells() {
         let mut grid = Grid::default();
         grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0);
         let Layout::Wrapped {

@@ -28,7 +28,7 @@ const _: () = assert!(CELL_BLOCK.is_power_of_two(), "query_block masks with it")
 /// Scratch space for [`Grid::query_runs_one_cell`]: the colliders gathered from short runs, and
 /// [`Grid::query_block`]'s cells and list of occupied ones.
 struct CellBlock {
-    placed: [u32; CELL_BLOCK],
+    colliders: [u32; CELL_BLOCK],
     centers: [Vec2; CELL_BLOCK],
     radii: [f32; CELL_BLOCK],
     cells: [u32; CELL_BLOCK],
@@ -38,7 +38,7 @@ struct CellBlock {
 impl CellBlock {
     fn new() -> Self {
         Self {
-            placed: [0; CELL_BLOCK],
+            colliders: [0; CELL_BLOCK],
             centers: [Vec2::ZERO; CELL_BLOCK],
             radii: [0.0; CELL_BLOCK],
             cells: [0; CELL_BLOCK],
@@ -107,7 +107,7 @@ impl Grid {
     ) {
         let mut block = CellBlock::new();
         let CellBlock {
-            placed: listed,
+            colliders: gathered_colliders,
             centers,
             radii,
             cells,
@@ -118,12 +118,16 @@ impl Grid {
             let (start, end) = (run.start as usize, run.end as usize);
             if run.len() < CELL_BLOCK {
                 for collider in run.clone() {
-                    listed[gathered] = collider;
+                    gathered_colliders[gathered] = collider;
                     centers[gathered] = placed.centers[collider as usize];
                     radii[gathered] = placed.radii[collider as usize];
                     gathered += 1;
                     if gathered == CELL_BLOCK {
-                        let block = (|index: usize| listed[index], &centers[..], &radii[..]);
+                        let block = (
+                            |index: usize| gathered_colliders[index],
+                            &centers[..],
+                            &radii[..],
+                        );
                         let found = (check_layers, &mut *pairs);
                         self.query_block(placed, block, (cells, occupied), found);
                         gathered = 0;
@@ -143,7 +147,7 @@ impl Grid {
             }
         }
         let rest = (
-            |index: usize| listed[index],
+            |index: usize| gathered_colliders[index],
             &centers[..gathered],
             &radii[..gathered],
         );

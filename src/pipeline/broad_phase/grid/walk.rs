@@ -253,7 +253,7 @@ fn cells_along(
 mod tests {
     use super::*;
     use crate::layers::{CollisionLayers, LayerMask};
-    use crate::pipeline::broad_phase::tests::bodies_of;
+    use crate::pipeline::broad_phase::tests::placed_from;
     use crate::pipeline::placed::PlacedColliders;
     use core::cell::Cell;
     use rand::rngs::StdRng;
@@ -269,7 +269,7 @@ mod tests {
                 (center, rng.random_range(1.0..largest), layers)
             })
             .collect();
-        let placed = bodies_of(&list);
+        let placed = placed_from(&list);
         let mut grid = Grid::default();
         let everyone = 0..count as u32;
         grid.build(&placed, core::slice::from_ref(&everyone), 4.0, 0.0, 0);
@@ -330,7 +330,7 @@ mod tests {
     }
 
     #[test]
-    fn a_walk_visits_every_body_within_reach_in_order_along_the_path() {
+    fn a_walk_visits_every_collider_within_reach_in_order_along_the_path() {
         for seed in 0..6 {
             let (placed, grid) = scattered(2000, 600.0, 12.0, seed);
             let mut rng = StdRng::seed_from_u64(100 + seed);
