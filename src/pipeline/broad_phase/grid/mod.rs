@@ -42,9 +42,9 @@ pub(crate) struct Grid {
     starts: Vec<u32>,
     entries: Vec<Entry>,
     /// Per array cell, whether a queried centre there has any built collider to meet: the cell
-    /// holds entries (colliders kept aside are met in a pass of their own). One more, `false`, for
-    /// the cells past the last (the sentinels, clamped onto it). What [`Grid::query_block`]
-    /// lists its colliders by.
+    /// holds entries (colliders kept aside are met in a pass of their own). One more, `true`, for
+    /// the cells past the last: the sentinels, clamped onto it, are listed and then told apart.
+    /// What [`Grid::query_block`] lists its colliders by.
     listed: Vec<bool>,
     /// Each built collider's cells, kept while counting so filling need not recompute them.
     ranges: Vec<CellRange>,
@@ -187,7 +187,7 @@ impl Grid {
         self.listed.clear();
         let holding = self.starts.windows(2).map(|cell| cell[0] != cell[1]);
         self.listed.extend(holding);
-        self.listed.push(false);
+        self.listed.push(true);
     }
 
     /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide,

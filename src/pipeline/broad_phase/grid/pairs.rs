@@ -182,13 +182,13 @@ impl Grid {
                 ..
             } => self.folded_centre_cells(centers, radii, (origin, inverse_cell_size), cells),
         }
-        // The colliders whose cell holds entries, or that are wider than the growth, listed
-        // without a branch: most cells are empty, and which are is hard to predict.
+        // The colliders whose cell holds entries, listed without a branch: most cells are
+        // empty, and which are is hard to predict. The sentinels (wider than the growth, or
+        // outside a folded grid) are clamped past the last cell, which is listed: they are
+        // told apart below.
         let mut count = 0;
         for (index, &cell) in cells.iter().enumerate() {
-            // The sentinels are past the last cell, where nothing is listed.
-            let listed = self.listed[(cell as usize).min(past_last_cell)];
-            let keep = listed | (cell == WIDER_THAN_GROWTH);
+            let keep = self.listed[(cell as usize).min(past_last_cell)];
             // `count` is at most `index`, below `CELL_BLOCK` (a power of two): the mask
             // changes nothing, and spares a bounds check.
             occupied[count & (CELL_BLOCK - 1)] = index as u32;
@@ -197,13 +197,11 @@ impl Grid {
         for &index in &occupied[..count] {
             let (index, cell) = (index as usize, cells[index as usize]);
             let queried = collider(index);
-            if cell == WIDER_THAN_GROWTH {
-                self.query_wider(
-                    placed,
-                    (queried, centers[index], radii[index]),
-                    check_layers,
-                    pairs,
-                );
+            if cell >= OUTSIDE_THE_GRID {
+                if cell == WIDER_THAN_GROWTH {
+                    let circle = (queried, centers[index], radii[index]);
+                    self.query_wider(placed, circle, check_layers, pairs);
+                }
                 continue;
             }
             let cell = cell as usize;
