@@ -367,7 +367,8 @@ pub(crate) fn wider_axis(points: impl Iterator<Item = Vec2>) -> usize {
 /// Whether a point lies within [`MAX_COORDINATE`] on both axes (NaN does not).
 #[inline]
 pub(crate) fn in_range(point: Vec2) -> bool {
-    point.x.abs() <= MAX_COORDINATE && point.y.abs() <= MAX_COORDINATE
+    // Both coordinates compared at once, without a branch (NaN fails).
+    point.abs().cmple(Vec2::splat(MAX_COORDINATE)).all()
 }
 
 /// Whether every vertex lies within [`MAX_COORDINATE`]. Folded without a branch (every pair

@@ -188,34 +188,36 @@ impl SweptSlots<'_> {
         )
     }
 
-    /// Where to write the discs of `slots` where the circles are now, and how far each moved:
-    /// then [`finish_block`](Self::finish_block).
-    pub fn discs_and_motions_mut(
-        &mut self,
-        slots: Range<usize>,
-    ) -> (&mut [Vec2], &mut [f32], &mut [Vec2]) {
-        let (centers, radii) = self.circles.bounds_mut(slots.clone());
-        (centers, radii, &mut self.motions[slots])
+    /// Where to write the discs of `slots` where the circles are now: then
+    /// [`finish_block`](Self::finish_block).
+    pub fn discs_mut(&mut self, slots: Range<usize>) -> (&mut [Vec2], &mut [f32]) {
+        self.circles.bounds_mut(slots)
     }
 
-    /// Finishes the slots from `first` on, whose discs and motions were written (see
-    /// [`discs_and_motions_mut`](Self::discs_and_motions_mut)), as [`PlacedColliders::push`] would
-    /// place each: entity `entities[i]`, on `layers[i]` (the default layers without them), is
-    /// its disc, and its bounding circle is grown to cover its whole path. One pass per array.
+    /// Finishes the slots from `first` on, whose discs were written (see
+    /// [`discs_mut`](Self::discs_mut)), as [`PlacedColliders::push`]
+    /// would place each: entity `entities[i]`, on `layers[i]` (the default layers without them),
+    /// is its disc, moved by the `i`th of `motions`, and its bounding circle is grown to cover
+    /// its whole path. The motions are taken as the slots are written, in one pass.
     pub fn finish_block(
         &mut self,
         first: usize,
         entities: &[Entity],
         layers: Option<&[CollisionLayers]>,
+        motions: impl IntoIterator<Item = Vec2>,
     ) {
         let slots = first..first + entities.len();
         let paths = self.shapes[slots.clone()]
             .iter_mut()
-            .zip(&self.motions[slots.clone()]);
+            .zip(&mut self.motions[slots.clone()])
+            .zip(motions);
         let (centers, radii) = self.circles.bounds_mut(slots);
-        for ((center, radius), (shape, &motion)) in centers.iter_mut().zip(radii).zip(paths) {
-            *shape = WorldShape::Circle(Circle::new(*center, *radius));
-            (*center, *radius) = swept_bounds((*center, *radius), motion);
+        let bounds = centers.iter_mut().zip(radii);
+        for ((center, radius), ((shape, motion), moved)) in bounds.zip(paths) {
+            let disc = Circle::new(*center, *radius);
+            *motion = moved;
+            *shape = WorldShape::Circle(disc);
+            (*center, *radius) = swept_bounds((disc.center, disc.radius), moved);
         }
         self.circles.write_entities(first, entities, layers);
     }
@@ -373,11 +375,16 @@ mod tests {
             still_slots.write(0, &still_entities[..1], None, &still[..1]);
             still_slots.skip(1);
             let (mut block, mut rest) = swept_slots.split_at(2);
-            let (block_centers, block_radii, block_motions) = block.discs_and_motions_mut(0..2);
+            let (block_centers, block_radii) = block.discs_mut(0..2);
             block_centers.copy_from_slice(&centers[..2]);
             block_radii.copy_from_slice(&radii[..2]);
-            block_motions.copy_from_slice(&motions[..2]);
-            block.finish_block(0, &entities[..2], layers.map(|layers| &layers[..2]));
+            let block_layers = layers.map(|layers| &layers[..2]);
+            block.finish_block(
+                0,
+                &entities[..2],
+                block_layers,
+                motions[..2].iter().copied(),
+            );
             rest.skip(0);
             let fourth = Circle::new(centers[3], radii[3]);
             rest.write(
@@ -397,12 +404,12 @@ mod tests {
             // ones were, and three swept ones in one block, where last frame's polygon was.
             let (mut still_slots, mut swept_slots) = slotted.circle_slots(2, 3);
             still_slots.write(0, &still_entities, None, &still);
-            let (block_centers, block_radii, block_motions) =
-                swept_slots.discs_and_motions_mut(0..3);
+            let (block_centers, block_radii) = swept_slots.discs_mut(0..3);
             block_centers.copy_from_slice(&centers[2..]);
             block_radii.copy_from_slice(&radii[2..]);
-            block_motions.copy_from_slice(&motions[2..]);
-            swept_slots.finish_block(0, &entities[2..], layers.map(|layers| &layers[2..]));
+            let block_layers = layers.map(|layers| &layers[2..]);
+            let block_motions = motions[2..].iter().copied();
+            swept_slots.finish_block(0, &entities[2..], block_layers, block_motions);
             slotted.assert_same_as(&pushed(2, &[2, 3, 4], layers));
             assert!(slotted.vertices.is_empty());
         }

@@ -241,29 +241,33 @@ impl TableSlots for SweptSlots<'_> {
     }
 
     fn discs_mut(&mut self, slots: Range<usize>) -> (&mut [Vec2], &mut [f32]) {
-        let (centers, radii, _) = self.discs_and_motions_mut(slots);
-        (centers, radii)
+        SweptSlots::discs_mut(self, slots)
     }
 
     /// How far each swept circle moved (its start remembered for the next path), then its
     /// shape, its bound grown over its path, its entity and layers
     /// ([`SweptSlots::finish_block`]).
     fn finish_block(&mut self, first: usize, table: &mut CircleTable, rows: Range<usize>) {
-        let (_, _, motions) = self.discs_and_motions_mut(first..first + rows.len());
         let transforms = &table.transforms[rows.clone()];
+        let layers = table.layers.map(|layers| &layers[rows.clone()]);
+        let entities = &table.entities[rows.clone()];
         match table.swept.as_deref_mut() {
             Some(swept) => {
-                let paths = swept[rows.clone()].iter_mut().zip(transforms);
-                for (motion, (swept, transform)) in motions.iter_mut().zip(paths) {
+                // Each motion read, and the next start written, as its slot is finished.
+                let paths = swept[rows].iter_mut().zip(transforms);
+                let motions = paths.map(|(swept, transform)| {
                     let translation = transform.translation().xy();
-                    *motion = swept.motion_to(translation);
+                    let motion = swept.motion_to(translation);
                     swept.set_start(translation);
-                }
+                    motion
+                });
+                SweptSlots::finish_block(self, first, entities, layers, motions);
             }
-            None => motions.fill(Vec2::ZERO),
+            None => {
+                let motions = core::iter::repeat(Vec2::ZERO);
+                SweptSlots::finish_block(self, first, entities, layers, motions);
+            }
         }
-        let layers = table.layers.map(|layers| &layers[rows.clone()]);
-        SweptSlots::finish_block(self, first, &table.entities[rows], layers);
     }
 
     fn write_row(&mut self, index: usize, table: &mut CircleTable, row: usize, disc: Circle) {
