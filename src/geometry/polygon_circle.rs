@@ -105,6 +105,7 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Int
 
 /// The most vertices [`near_edges`] takes: one bit per edge in a `u64`.
 const MOST_FLAGGED: usize = 64;
+const _: () = assert!(MOST_FLAGGED.is_multiple_of(8), "pack_flags reads eight at a time");
 
 /// For a polygon of 3 to [`MOST_FLAGGED`] vertices, the edges that are not
 /// [clearly beyond](Segment::clearly_beyond) the circle around `center` (bit `i` for the edge
@@ -134,12 +135,16 @@ fn near_edges(vertices: &[Vec2], center: Vec2, radius_squared: f32) -> Option<(u
 }
 
 /// The first `count` of `flags` (those past it clear) as the low bits of a word (bit `i` for
-/// `flags[i]`), eight at a time: eight flags read as the bytes of a word, each 0 or 1, are gathered into its top
-/// byte by one product (byte `i` lands on bit `56 + i`, and no two of the product's terms
-/// share a bit, so nothing carries).
+/// `flags[i]`), eight at a time: eight flags read as the bytes of a word, each 0 or 1, are gathered
+/// into its top byte by one product (byte `i` lands on bit `56 + i`, and no two of the product's
+/// terms share a bit, so nothing carries).
 #[inline]
 fn pack_flags(flags: &[bool; MOST_FLAGGED], count: usize) -> u64 {
     const GATHER: u64 = 0x0102_0408_1020_4080;
+    debug_assert!(
+        flags[count..].iter().all(|&flag| !flag),
+        "flags past count are clear"
+    );
     let mut bits = 0;
     for (index, chunk) in flags.chunks_exact(8).take(count.div_ceil(8)).enumerate() {
         let bytes = u64::from_le_bytes(core::array::from_fn(|byte| u8::from(chunk[byte])));

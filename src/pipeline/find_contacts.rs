@@ -219,7 +219,7 @@ mod tests {
     use crate::pipeline::broad_phase::tests::{brute_force, placed_from, sorted};
     use std::sync::Mutex;
 
-    /// The pairs every pass finds among `colliders`, split as `settings` say, and the size of
+    /// The pairs every pass finds among `placed`, split as `settings` say, and the size of
     /// each batch handed to the tests.
     fn search_all(
         placed: &PlacedColliders,

@@ -45,7 +45,7 @@ impl NarrowPhase {
     /// a few threads make.
     const MAX_SPARES: usize = 64;
 
-    /// Starts a run: the tests of the pairs among `colliders` (`previous` holding the last run's
+    /// Starts a run: the tests of the pairs among `placed` (`previous` holding the last run's
     /// contacts), and the lists their contacts go into: one for now, the calling thread's,
     /// with the largest room kept.
     pub(crate) fn start<'a>(

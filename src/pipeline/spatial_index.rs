@@ -77,7 +77,7 @@ impl SpatialIndex {
         }
     }
 
-    /// Where collider `entity` is in `colliders`, if it was placed this frame.
+    /// Where collider `entity` is in `placed`, if it was placed this frame.
     pub(crate) fn place_of(&self, placed: &PlacedColliders, entity: Entity) -> Option<usize> {
         let places = self.places.get_or_init(|| {
             let mut places = lock(&self.spare).places.take().unwrap_or_default();

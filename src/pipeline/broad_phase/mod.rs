@@ -201,14 +201,14 @@ pub(crate) mod tests {
         placed
     }
 
-    /// The broad phase run once over `colliders`, and the pairs its passes find.
+    /// The broad phase run once over `placed`, and the pairs its passes find.
     fn run(placed: &PlacedColliders) -> (BroadPhase, Vec<[u32; 2]>) {
         let mut broad_phase = BroadPhase::default();
         let pairs = run_again(&mut broad_phase, placed);
         (broad_phase, pairs)
     }
 
-    /// The pairs `broad_phase`'s passes find among `colliders`.
+    /// The pairs `broad_phase`'s passes find among `placed`.
     pub(crate) fn run_again(
         broad_phase: &mut BroadPhase,
         placed: &PlacedColliders,

@@ -195,10 +195,10 @@ impl SweptSlots<'_> {
     }
 
     /// Finishes the slots from `first` on, whose discs were written (see
-    /// [`discs_mut`](Self::discs_mut)), as [`PlacedColliders::push`]
-    /// would place each: entity `entities[i]`, on `layers[i]` (the default layers without them),
-    /// is its disc, moved by the `i`th of `motions`, and its bounding circle is grown to cover
-    /// its whole path. The motions are taken as the slots are written, in one pass.
+    /// [`discs_mut`](Self::discs_mut)), as [`PlacedColliders::push`] would place each: entity
+    /// `entities[i]`, on `layers[i]` (the default layers without them), is its disc, moved by
+    /// the `i`th of `motions`, and its bounding circle is grown to cover its whole path. The
+    /// motions are taken as the slots are written, in one pass.
     pub fn finish_block(
         &mut self,
         first: usize,
@@ -213,12 +213,15 @@ impl SweptSlots<'_> {
             .zip(motions);
         let (centers, radii) = self.circles.bounds_mut(slots);
         let bounds = centers.iter_mut().zip(radii);
+        let mut written = 0;
         for ((center, radius), ((shape, motion), moved)) in bounds.zip(paths) {
             let disc = Circle::new(*center, *radius);
             *motion = moved;
             *shape = WorldShape::Circle(disc);
             (*center, *radius) = swept_bounds((disc.center, disc.radius), moved);
+            written += 1;
         }
+        debug_assert_eq!(written, entities.len(), "a motion for every slot");
         self.circles.write_entities(first, entities, layers);
     }
 

@@ -68,8 +68,8 @@ impl CircleTable<'_> {
         )
     }
 
-    /// Row `row`'s sweep, when its table has them, with where the row is now: the motion along
-    /// its path (zero without a sweep), and its start remembered for the next path.
+    /// Row `row`'s motion along its path to where it is now (zero when its table has no
+    /// sweeps), its start remembered for the next path.
     #[inline]
     fn travel(&mut self, row: usize) -> Vec2 {
         let translation = self.transforms[row].translation().xy();
@@ -80,9 +80,17 @@ impl CircleTable<'_> {
         swept[row].set_start(translation);
         motion
     }
+
+    /// Remembers where row `row` is, for its next path, when its table has sweeps.
+    fn remember_start(&mut self, row: usize) {
+        let translation = self.transforms[row].translation().xy();
+        if let Some(swept) = self.swept.as_deref_mut() {
+            swept[row].set_start(translation);
+        }
+    }
 }
 
-/// Writes every circle into the first slots of `colliders`, table by table (a tight loop over
+/// Writes every circle into the first slots of `placed`, table by table (a tight loop over
 /// each table's columns): the still ones (of tables without [`Swept`]), then the swept ones,
 /// split across the task pool when there are enough of them (see [`ParallelSplit`]): each
 /// piece of a table fills its own slots. Warns of the circles left out.
@@ -264,7 +272,7 @@ impl TableSlots for SweptSlots<'_> {
                 SweptSlots::finish_block(self, first, entities, layers, motions);
             }
             None => {
-                let motions = core::iter::repeat(Vec2::ZERO);
+                let motions = core::iter::repeat_n(Vec2::ZERO, entities.len());
                 SweptSlots::finish_block(self, first, entities, layers, motions);
             }
         }
@@ -358,7 +366,7 @@ fn fill_slots<S: TableSlots>(
                 Ok((disc, _)) => slots.write_row(first + row, table, row, disc),
                 Err(why) => {
                     // Remembered all the same: usable again, it sweeps only its last move.
-                    table.travel(row);
+                    table.remember_start(row);
                     slots.skip(first + row);
                     skipped.push((table.entities[row], why));
                 }

@@ -13,7 +13,8 @@
 //! (the bulk need no check one by one), then the rest of each slot, each array in one tight
 //! pass; split across the task pool when there are enough of them. What it writes per still
 //! bullet is kept to its entity, layers and bounding circle. Each swept collider's start for
-//! its next path is written as its path is read, in the same pass.
+//! its next path is written as its path is read, in the same pass; the swept entities that no
+//! collider query reads (switched off, or without a collider) get theirs in a last pass.
 
 mod circles;
 mod placement;
@@ -39,21 +40,21 @@ pub(crate) fn place_colliders(
     (mut placed, mut index): (ResMut<PlacedColliders>, ResMut<SpatialIndex>),
     settings: Res<CollisionSettings>,
     mut warnings: Local<SkipWarnings>,
-    mut colliders: PrepareQueries,
+    mut queries: PrepareQueries,
 ) {
     let placed = &mut *placed;
     index.reset();
-    for entity in &colliders.second_colliders {
+    for entity in &queries.second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
     }
     // The circles first, in place (the still ones, then the swept ones); then everything
     // placed one by one.
-    place_circles(placed, &mut colliders.circles, &settings, &mut warnings);
-    placed.reserve(colliders.polygons.iter().len() + colliders.segments.iter().len());
-    place_polygons(placed, &mut colliders.polygons, &mut warnings);
-    place_segments(placed, &mut colliders.segments, &mut warnings);
+    place_circles(placed, &mut queries.circles, &settings, &mut warnings);
+    placed.reserve(queries.polygons.iter().len() + queries.segments.iter().len());
+    place_polygons(placed, &mut queries.polygons, &mut warnings);
+    place_segments(placed, &mut queries.segments, &mut warnings);
     warnings.end_frame();
-    colliders
+    queries
         .unplaced
         .iter_mut()
         .for_each(|(mut swept, transform, polygon, segment)| {

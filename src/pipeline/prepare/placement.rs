@@ -107,8 +107,8 @@ impl Placement {
     }
 
     /// The translation of a transform that neither turns, scales nor shears (its axes are the
-    /// unit axes, compared at once); `None` for any other. Such a transform places a shape
-    /// by its translation alone, and is usable whenever that is finite.
+    /// unit axes, compared at once); `None` for any other. Such a transform places a shape by
+    /// its translation alone: the caller still checks the shape it places.
     #[inline(always)]
     pub(super) fn unturned(transform: &GlobalTransform) -> Option<Vec2> {
         let affine = transform.affine();

@@ -128,12 +128,13 @@ pub(super) enum Covered {
 /// `f32` (see [`Grid::centre_cells`]).
 const MAX_DENSE_CELLS_ACROSS: u32 = 1 << 24;
 
-/// The cell [`Grid::centre_cells`] gives a collider wider than the growth: no cell (the grid has
-/// fewer cells than this).
+/// The cell [`Grid::centre_cells`] gives a collider wider than the growth: no cell.
 const WIDER_THAN_GROWTH: u32 = u32::MAX;
 
-/// The cell [`Grid::folded_centre_cells`] gives a centre outside the grid's box: no cell.
+/// The cell [`Grid::folded_centre_cells`] gives a centre outside the grid's box: no cell. The
+/// two sentinels are the only cell numbers from it up (a grid has fewer cells than this).
 const OUTSIDE_THE_GRID: u32 = u32::MAX - 1;
+const _: () = assert!(OUTSIDE_THE_GRID < WIDER_THAN_GROWTH);
 
 /// How much wider than a collider a dense cell may grow, before the grid folds instead.
 const MAX_CELL_GROWTH: f32 = 4.0;
@@ -259,6 +260,10 @@ impl Grid {
     /// (and, wrapped, sets aside the colliders too wide to fold, with an empty range).
     fn count_entries(&mut self, placed: &PlacedColliders, runs: &[Range<u32>]) {
         let cell_count = (self.columns * self.rows) as usize;
+        debug_assert!(
+            cell_count < OUTSIDE_THE_GRID as usize,
+            "cells below the sentinels"
+        );
         self.starts.clear();
         self.starts.resize(cell_count + 1, 0);
         self.ranges.clear();

@@ -184,8 +184,8 @@ impl Grid {
         }
         // The colliders whose cell holds entries, listed without a branch: most cells are
         // empty, and which are is hard to predict. The sentinels (wider than the growth, or
-        // outside a folded grid) are clamped past the last cell, which is listed: they are
-        // told apart below.
+        // outside a folded grid) are clamped onto the extra slot past the last cell, which is
+        // listed: they are told apart below.
         let mut count = 0;
         for (index, &cell) in cells.iter().enumerate() {
             let keep = self.listed[(cell as usize).min(past_last_cell)];

@@ -324,7 +324,8 @@ mod tests {
             };
             assert!(
                 f64::from(*entered) <= meeting + 1e-3,
-                "{stretch:?}: collider {collider} visited in a slice entered at {entered}, met at {meeting}"
+                "{stretch:?}: collider {collider} visited in a slice entered at {entered}, \
+                 met at {meeting}"
             );
         }
     }
