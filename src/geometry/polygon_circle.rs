@@ -105,7 +105,10 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Int
 
 /// The most vertices [`near_edges`] takes: one bit per edge in a `u64`.
 const MOST_FLAGGED: usize = 64;
-const _: () = assert!(MOST_FLAGGED.is_multiple_of(8), "pack_flags reads eight at a time");
+const _: () = assert!(
+    MOST_FLAGGED.is_multiple_of(8),
+    "pack_flags reads eight at a time"
+);
 
 /// For a polygon of 3 to [`MOST_FLAGGED`] vertices, the edges that are not
 /// [clearly beyond](Segment::clearly_beyond) the circle around `center` (bit `i` for the edge

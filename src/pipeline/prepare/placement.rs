@@ -20,6 +20,14 @@ pub(super) struct Placement {
     pub(super) scale: f32,
 }
 
+/// Whether `x_axis` and `y_axis` are the unit axes (no turn, scale or shear): their four
+/// coordinates compared at once.
+#[inline(always)]
+fn unit_axes(x_axis: Vec2, y_axis: Vec2) -> bool {
+    let axes = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y);
+    axes.cmpeq(Vec4::new(1.0, 0.0, 0.0, 1.0)).all()
+}
+
 /// The most the linear map with columns `x_axis` and `y_axis` stretches any vector: its
 /// largest singular value, the square root of the larger eigenvalue of `MᵀM`. Under rotation
 /// and scale along the axes it is the larger axis length; under shear (a child of a
@@ -28,8 +36,7 @@ pub(super) struct Placement {
 #[inline]
 pub(super) fn stretch(x_axis: Vec2, y_axis: Vec2) -> f32 {
     // Most colliders (bullets) are neither turned, scaled nor sheared: one comparison for them.
-    let axes = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y);
-    if axes.cmpeq(Vec4::new(1.0, 0.0, 0.0, 1.0)).all() {
+    if unit_axes(x_axis, y_axis) {
         return 1.0;
     }
     let (xx, xy, yy) = (x_axis.dot(x_axis), x_axis.dot(y_axis), y_axis.dot(y_axis));
@@ -107,16 +114,13 @@ impl Placement {
     }
 
     /// The translation of a transform that neither turns, scales nor shears (its axes are the
-    /// unit axes, compared at once); `None` for any other. Such a transform places a shape by
+    /// unit axes); `None` for any other. Such a transform places a shape by
     /// its translation alone: the caller still checks the shape it places.
     #[inline(always)]
     pub(super) fn unturned(transform: &GlobalTransform) -> Option<Vec2> {
         let affine = transform.affine();
-        let (x_axis, y_axis) = (affine.matrix3.x_axis, affine.matrix3.y_axis);
-        let axes = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y);
-        axes.cmpeq(Vec4::new(1.0, 0.0, 0.0, 1.0))
-            .all()
-            .then(|| affine.translation.xy())
+        let (x_axis, y_axis) = (affine.matrix3.x_axis.xy(), affine.matrix3.y_axis.xy());
+        unit_axes(x_axis, y_axis).then(|| affine.translation.xy())
     }
 
     /// The placement, whether or not the transform is usable.
