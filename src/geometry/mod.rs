@@ -95,6 +95,7 @@ pub use bounds::{bounding_circle_of_points, polygon_size};
 pub use circle_circle::{intersect_circle_circle, overlap_circle_circle};
 pub use dispatch::{Shape, intersect, overlap};
 pub use point::{ClosestPoint, closest_point, point_in_circle, point_in_polygon};
+pub(crate) use polygon_circle::{MeasuredPolygon, intersect_measured_polygon_circle};
 pub use polygon_circle::{intersect_polygon_circle, overlap_polygon_circle};
 pub use polygon_polygon::{intersect_polygon_polygon, overlap_polygon_polygon};
 pub use polygon_segment::{intersect_polygon_segment, overlap_polygon_segment};

@@ -48,6 +48,36 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Int
     if !(circle.is_valid() && all_in_range(vertices)) {
         return None;
     }
+    crossings(vertices, circle, || polygon_size(vertices))
+}
+
+/// A polygon whose vertices lie within range and whose [`polygon_size`] is known: one the
+/// pipeline placed, checked and measured once a frame rather than once a pair.
+#[derive(Clone, Copy)]
+pub(crate) struct MeasuredPolygon<'a> {
+    pub vertices: &'a [Vec2],
+    /// [`polygon_size`] of the vertices.
+    pub size: f32,
+}
+
+/// [`intersect_polygon_circle`] for a polygon already checked and measured.
+#[inline]
+pub(crate) fn intersect_measured_polygon_circle(
+    polygon: MeasuredPolygon,
+    circle: Circle,
+) -> Option<Intersection> {
+    debug_assert!(all_in_range(polygon.vertices));
+    debug_assert_eq!(polygon.size, polygon_size(polygon.vertices));
+    if !circle.is_valid() {
+        return None;
+    }
+    crossings(polygon.vertices, circle, || polygon.size)
+}
+
+/// [`intersect_polygon_circle`] past its checks of the input; `size` gives the polygon's
+/// [`polygon_size`], asked only when an edge reaches the circle.
+#[inline]
+fn crossings(vertices: &[Vec2], circle: Circle, size: impl Fn() -> f32) -> Option<Intersection> {
     // With the overlap test's own predicates (so the two always agree): edges within `r` of
     // the centre give the crossings, the ray's parity says whether the centre is inside.
     let radius_squared = circle.radius * circle.radius;
@@ -57,8 +87,7 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Int
     let mut reach = |edge: Segment| {
         if edge.distance_squared_to(circle.center) <= radius_squared {
             touched = true;
-            let tolerance = *tolerance
-                .get_or_insert_with(|| TOLERANCE * (polygon_size(vertices) + circle.radius));
+            let tolerance = *tolerance.get_or_insert_with(|| TOLERANCE * (size() + circle.radius));
             push_crossings(edge, circle, tolerance, &mut points);
         }
     };

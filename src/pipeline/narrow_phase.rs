@@ -21,7 +21,9 @@ use super::placed::PlacedColliders;
 use crate::contact::Contact;
 use crate::contacts::{Contacts, follow_each_other};
 use crate::geometry::sweep::{SweepStart, Turn, sweep_from_start, sweep_turning, touching_at_end};
-use crate::geometry::{Containment, Impact, Intersection, Points, intersect};
+use crate::geometry::{
+    Containment, Impact, Intersection, Points, Shape, intersect, intersect_measured_polygon_circle,
+};
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -197,7 +199,19 @@ fn intersect_now(placed: &PlacedColliders, first: usize, second: usize) -> Optio
     if placed.deep_inside(second, first) {
         return Some(Intersection::contained(Containment::FirstInSecond));
     }
-    intersect(placed.shape(first), placed.shape(second))
+    // A polygon and a circle, most pairs of a bullet hell: the polygon's size is known.
+    match (placed.polygon(first), placed.shape(second)) {
+        (Some(polygon), Shape::Circle(circle)) => {
+            intersect_measured_polygon_circle(polygon, circle)
+        }
+        (None, second_shape) => match (placed.shape(first), placed.polygon(second)) {
+            (Shape::Circle(circle), Some(polygon)) => {
+                intersect_measured_polygon_circle(polygon, circle).map(Intersection::mirrored)
+            }
+            (first_shape, _) => intersect(first_shape, second_shape),
+        },
+        (Some(_), second_shape) => intersect(placed.shape(first), second_shape),
+    }
 }
 
 /// The contact between colliders `first` and `second` (`first` the lower entity), if they touch

@@ -1,7 +1,7 @@
 //! [`PlacedColliders`]: every collider placed in the world this frame, as flat arrays. The prepare
 //! stage writes them; the broad and narrow phases read them.
 
-use crate::geometry::{BoundingBox, Circle, Segment, Shape};
+use crate::geometry::{BoundingBox, Circle, MeasuredPolygon, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
 mod slots;
@@ -22,6 +22,9 @@ pub enum WorldShape {
         start: u32,
         len: u32,
         inner_radius: f32,
+        /// The vertices' [`polygon_size`](crate::geometry::polygon_size), which the exact
+        /// tests' tolerance scales with: measured once a frame, not once a pair.
+        size: f32,
     },
 }
 
@@ -124,6 +127,20 @@ impl PlacedColliders {
                 Shape::Polygon(&self.vertices[start as usize..(start + len) as usize])
             }
         }
+    }
+
+    /// Collider `index` where it is now, when it is a polygon: its vertices with their size.
+    #[inline(always)]
+    pub(crate) fn polygon(&self, index: usize) -> Option<MeasuredPolygon<'_>> {
+        let slot = index.checked_sub(self.still)?;
+        let WorldShape::Polygon {
+            start, len, size, ..
+        } = self.shapes[slot]
+        else {
+            return None;
+        };
+        let vertices = &self.vertices[start as usize..(start + len) as usize];
+        Some(MeasuredPolygon { vertices, size })
     }
 
     /// Whether collider `disc` is a disc that lies deep inside collider `polygon`, a polygon:
@@ -315,6 +332,7 @@ impl PlacedColliders {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::polygon_size;
 
     /// Whenever a disc is found deep inside a long, thin wall (turned, and placed far from the
     /// origin, where rounding is coarsest), the edges agree: the wall holds it. The discs
@@ -357,6 +375,7 @@ mod tests {
                 start: 0,
                 len: 4,
                 inner_radius: clear_radius(thickness / 2.0, center, outer),
+                size: polygon_size(&placed.vertices),
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, (center, outer), shape, Vec2::ZERO);
@@ -427,6 +446,7 @@ mod tests {
                 start: 0,
                 len: corners as u32,
                 inner_radius: clear_radius(inner, center, outer),
+                size: polygon_size(&placed.vertices),
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, (center, outer), shape, Vec2::ZERO);
@@ -499,6 +519,7 @@ mod tests {
                         start: 0,
                         len: corners,
                         inner_radius: 0.0,
+                        size: polygon_size(&placed.vertices),
                     };
                     (shape, conservative(center, size))
                 }
@@ -569,6 +590,7 @@ mod tests {
             start: 0,
             len: 3,
             inner_radius: 0.0,
+            size: polygon_size(&placed.vertices),
         };
         let entity = Entity::from_raw_u32(1).unwrap();
         placed.push(

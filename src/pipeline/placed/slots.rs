@@ -255,7 +255,7 @@ impl SweptSlots<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Shape;
+    use crate::geometry::{Shape, polygon_size};
 
     /// A circle of radius 1 on the x axis, at `x`.
     fn circle_at(x: f32) -> Circle {
@@ -346,6 +346,7 @@ mod tests {
                 start,
                 len: 3,
                 inner_radius: 0.0,
+                size: polygon_size(&[Vec2::ZERO, Vec2::X, Vec2::Y]),
             };
             placed.push(entity(9), None, (Vec2::splat(0.5), 1.0), shape, Vec2::X);
         };

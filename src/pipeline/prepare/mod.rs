@@ -23,7 +23,7 @@ mod queries;
 use super::placed::{PlacedColliders, WorldShape, clear_radius, conservative};
 use super::spatial_index::SpatialIndex;
 use crate::collider::{PolygonCollider, SegmentCollider};
-use crate::geometry::{Circle, Segment};
+use crate::geometry::{Circle, Segment, polygon_size};
 use crate::layers::CollisionLayers;
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -143,6 +143,7 @@ fn place_polygon(
         start,
         len: vertices.len() as u32,
         inner_radius: clear_radius(local.inner_radius * least_stretch, bounds.0, bounds.1),
+        size: polygon_size(&placed.vertices[start as usize..]),
     };
     match placement.turn(swept) {
         Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
