@@ -113,9 +113,44 @@ fn batch(query: &SpatialQuery, kind: usize, side: f32, rng: &mut StdRng) -> (Dur
     (start.elapsed(), found)
 }
 
-/// Median ns per query of each kind, and the index build time in ms.
-fn measure(count: usize) -> ([f64; KINDS.len()], f64) {
+/// What [`measure`] finds for one size.
+struct Measured {
+    /// Median ns per query of each kind.
+    queries: [f64; KINDS.len()],
+    /// The index build of a frame's first query, ms.
+    build: f64,
+    /// A frame's first `push_out`, which finds its colliders by entity, ms.
+    first_push_out: f64,
+}
+
+/// The median of `times`, in ms.
+fn median_ms(mut times: Vec<Duration>) -> f64 {
+    times.sort();
+    times[times.len() / 2].as_secs_f64() * 1e3
+}
+
+/// Median ns per query of each kind, and the first query's and first push-out's times.
+fn measure(count: usize) -> Measured {
     let (mut app, side) = scene(count);
+    let pair: Vec<Entity> = app
+        .world_mut()
+        .query_filtered::<Entity, With<CircleCollider>>()
+        .iter(app.world())
+        .take(2)
+        .collect();
+    let push_outs: Vec<Duration> = (0..BUILD_FRAMES)
+        .map(|_| {
+            app.update();
+            let (moved, from) = (pair[0], pair[1]);
+            app.world_mut()
+                .run_system_once(move |query: SpatialQuery| {
+                    let start = Instant::now();
+                    let _ = query.push_out(moved, from);
+                    start.elapsed()
+                })
+                .expect("runs")
+        })
+        .collect();
     // The first query of a frame builds the grids it needs: timed alone, over a few frames.
     let mut builds: Vec<Duration> = (0..BUILD_FRAMES)
         .map(|_| {
@@ -129,8 +164,7 @@ fn measure(count: usize) -> ([f64; KINDS.len()], f64) {
                 .expect("runs")
         })
         .collect();
-    builds.sort();
-    let build = builds[BUILD_FRAMES / 2];
+    let build = median_ms(std::mem::take(&mut builds));
     let medians = app
         .world_mut()
         .run_system_once(move |query: SpatialQuery| {
@@ -144,24 +178,38 @@ fn measure(count: usize) -> ([f64; KINDS.len()], f64) {
             })
         })
         .expect("runs");
-    (medians, build.as_secs_f64() * 1e3)
+    Measured {
+        queries: medians,
+        build,
+        first_push_out: median_ms(push_outs),
+    }
 }
 
 fn main() {
-    let results: Vec<([f64; KINDS.len()], f64)> = SIZES.iter().map(|&n| measure(n)).collect();
+    let results: Vec<Measured> = SIZES.iter().map(|&n| measure(n)).collect();
     println!("| query | ns at 10,000 colliders | ns at 100,000 | 100,000 / 10,000 |");
     println!("|---|---:|---:|---:|");
     for (kind, name) in KINDS.iter().enumerate() {
-        let (small, large) = (results[0].0[kind], results[1].0[kind]);
+        let (small, large) = (results[0].queries[kind], results[1].queries[kind]);
         println!(
             "| {name} | {small:.0} | {large:.0} | {:.2}× |",
             large / small
         );
     }
-    println!(
-        "| building the index for every layer (first query of a frame), ms | {:.2} | {:.2} | {:.2}× |",
-        results[0].1,
-        results[1].1,
-        results[1].1 / results[0].1
-    );
+    let firsts = [
+        (
+            "building the index for every layer (first query of a frame), ms",
+            [results[0].build, results[1].build],
+        ),
+        (
+            "push_out, the first of a frame (finds colliders by entity), ms",
+            [results[0].first_push_out, results[1].first_push_out],
+        ),
+    ];
+    for (name, [small, large]) in firsts {
+        println!(
+            "| {name} | {small:.3} | {large:.3} | {:.2}× |",
+            large / small
+        );
+    }
 }

@@ -11,7 +11,6 @@ use super::broad_phase::{Grid, Groups, MAX_GROUPS, RadiusSpread};
 use super::parallel::lock;
 use super::placed::PlacedColliders;
 use crate::layers::LayerMask;
-use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use smallvec::SmallVec;
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -20,9 +19,9 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 #[derive(Resource, Default)]
 pub struct SpatialIndex {
     state: OnceLock<IndexState>,
-    /// Each collider's place in [`PlacedColliders`], by entity: made the first time a frame's query
-    /// names colliders by entity.
-    places: OnceLock<EntityHashMap<u32>>,
+    /// Each collider's place in [`PlacedColliders`], by entity: filled the first time a frame's
+    /// query names colliders by entity.
+    places: OnceLock<Places>,
     /// The last frame's groups and grids, emptied of meaning but not of room: this frame's
     /// are built in them.
     spare: Mutex<Spare>,
@@ -32,12 +31,40 @@ pub struct SpatialIndex {
 #[derive(Default)]
 struct Spare {
     groups: Option<Groups>,
-    places: Option<EntityHashMap<u32>>,
+    places: Option<Places>,
     /// The last grid built for each group, by the group's place in the list (a game's groups
     /// mostly keep their places from frame to frame, and so their sizes).
     grids: Vec<Grid>,
     /// The last grid built over everyone.
     everyone: Option<Grid>,
+}
+
+/// Each placed collider's place in [`PlacedColliders`], by its entity's index: a table as long
+/// as the largest index, filled with one store per collider (no hashing) and never cleared. An
+/// entry left from an earlier frame, or another entity's of the same index, names a place
+/// that holds another entity now, and is refused.
+#[derive(Default)]
+struct Places {
+    by_index: Vec<u32>,
+}
+
+impl Places {
+    /// Writes the place of every collider in `placed`.
+    fn fill(&mut self, placed: &PlacedColliders) {
+        for (place, entity) in placed.entities.iter().enumerate() {
+            let index = entity.index_u32() as usize;
+            if index >= self.by_index.len() {
+                self.by_index.resize(index + 1, u32::MAX);
+            }
+            self.by_index[index] = place as u32;
+        }
+    }
+
+    /// Where `entity` is in `placed` (which the table was filled from), if it is there.
+    fn of(&self, placed: &PlacedColliders, entity: Entity) -> Option<usize> {
+        let place = *self.by_index.get(entity.index_u32() as usize)? as usize;
+        (placed.entities.get(place) == Some(&entity)).then_some(place)
+    }
 }
 
 /// The groups, and each one's grid once asked for.
@@ -81,17 +108,10 @@ impl SpatialIndex {
     pub(crate) fn place_of(&self, placed: &PlacedColliders, entity: Entity) -> Option<usize> {
         let places = self.places.get_or_init(|| {
             let mut places = lock(&self.spare).places.take().unwrap_or_default();
-            places.clear();
-            places.extend(
-                placed
-                    .entities
-                    .iter()
-                    .enumerate()
-                    .map(|(index, &entity)| (entity, index as u32)),
-            );
+            places.fill(placed);
             places
         });
-        places.get(&entity).map(|&index| index as usize)
+        places.of(placed, entity)
     }
 
     /// A grid to build group `group`'s in (`None`: everyone's): the room of the last one built
@@ -159,6 +179,48 @@ mod tests {
     use crate::pipeline::broad_phase::tests::placed_from;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
+
+    /// The table of places answers as a map of this frame's colliders does, frame after
+    /// frame in the same room: entities respawned with another generation, moved to other
+    /// places, or gone are found where they are now, or not at all.
+    #[test]
+    fn places_are_those_of_this_frame() {
+        use bevy::ecs::entity::EntityGeneration;
+        use rand::seq::SliceRandom;
+        use std::collections::HashMap;
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut places = Places::default();
+        for _ in 0..50 {
+            let count = rng.random_range(0..300);
+            let mut indices: Vec<u32> = (0..600).collect();
+            indices.shuffle(&mut rng);
+            let entities: Vec<Entity> = indices[..count]
+                .iter()
+                .map(|&index| {
+                    let entity = Entity::from_raw_u32(index).unwrap();
+                    let generation = EntityGeneration::FIRST.after_versions(rng.random_range(0..3));
+                    Entity::from_index_and_generation(entity.index(), generation)
+                })
+                .collect();
+            let mut placed = PlacedColliders::default();
+            placed.entities.clone_from(&entities);
+            places.fill(&placed);
+            let map: HashMap<Entity, usize> = entities
+                .iter()
+                .enumerate()
+                .map(|(place, &entity)| (entity, place))
+                .collect();
+            for index in 0..700 {
+                for generation in 0..3 {
+                    let entity = Entity::from_index_and_generation(
+                        Entity::from_raw_u32(index).unwrap().index(),
+                        EntityGeneration::FIRST.after_versions(generation),
+                    );
+                    assert_eq!(places.of(&placed, entity), map.get(&entity).copied());
+                }
+            }
+        }
+    }
 
     /// `count` circles scattered over `side` × `side`, on two layers.
     fn scattered(count: usize, side: f32, seed: u64) -> PlacedColliders {
