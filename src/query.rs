@@ -152,8 +152,8 @@ impl SpatialQuery<'_> {
     /// last prepare placed them. `None` when they do not overlap there, or when either was
     /// not placed (no collider, switched off, or skipped). See also [`Contact::push_out`].
     ///
-    /// The first call of a frame makes a table of the frame's colliders by entity, which
-    /// costs about as much as placing them took.
+    /// The first call of a frame fills a table of the frame's colliders by entity index: one
+    /// store per collider, no hashing.
     pub fn push_out(&self, entity: Entity, from: Entity) -> Option<PushOut> {
         let place = |entity| self.index.place_of(&self.placed, entity);
         let (moved, other) = (place(entity)?, place(from)?);
