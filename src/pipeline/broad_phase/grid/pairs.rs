@@ -6,15 +6,14 @@ use super::{
     Aside, Covered, Grid, Layout, MAX_DENSE_CELLS_ACROSS, OUTSIDE_THE_GRID, WIDER_THAN_GROWTH,
 };
 use crate::pipeline::placed::PlacedColliders;
-use bevy::math::DVec2;
 use bevy::prelude::*;
 use core::ops::Range;
 
 /// What a grid query pairs up.
 #[derive(Clone, Copy)]
 pub(crate) enum Join {
-    /// The queried colliders against other colliders binned in the grid. With `check_layers`, pairs
-    /// whose layers do not interact are dropped.
+    /// The queried colliders against other colliders binned in the grid. With `check_layers`,
+    /// pairs whose layers do not interact are dropped.
     Between { check_layers: bool },
     /// The queried colliders against themselves (they are what is binned): each pair once. With
     /// `check_layers`, pairs whose layers do not interact are dropped.
@@ -26,11 +25,17 @@ const CELL_BLOCK: usize = 256;
 const _: () = assert!(CELL_BLOCK.is_power_of_two(), "query_block masks with it");
 
 /// Scratch space for [`Grid::query_runs_one_cell`]: the colliders gathered from short runs, and
-/// [`Grid::query_block`]'s cells and list of occupied ones.
+/// [`Grid::query_block`]'s own.
 struct CellBlock {
     colliders: [u32; CELL_BLOCK],
     centers: [Vec2; CELL_BLOCK],
     radii: [f32; CELL_BLOCK],
+    scratch: BlockCells,
+}
+
+/// [`Grid::query_block`]'s scratch space: each queried centre's cell, and the list of the
+/// queried colliders whose cell is occupied.
+struct BlockCells {
     cells: [u32; CELL_BLOCK],
     occupied: [u32; CELL_BLOCK],
 }
@@ -41,15 +46,57 @@ impl CellBlock {
             colliders: [0; CELL_BLOCK],
             centers: [Vec2::ZERO; CELL_BLOCK],
             radii: [0.0; CELL_BLOCK],
-            cells: [0; CELL_BLOCK],
-            occupied: [0; CELL_BLOCK],
+            scratch: BlockCells {
+                cells: [0; CELL_BLOCK],
+                occupied: [0; CELL_BLOCK],
+            },
+        }
+    }
+}
+
+/// A block of up to [`CELL_BLOCK`] queried colliders: the `i`th is `collider(i)`, with the
+/// bounding circle of `centers[i]` and `radii[i]`.
+struct QueriedBlock<'a, C: Fn(usize) -> u32> {
+    collider: C,
+    centers: &'a [Vec2],
+    radii: &'a [f32],
+}
+
+/// One queried collider's box: `half_width` around its centre.
+#[derive(Clone, Copy)]
+struct QueriedBox {
+    collider: u32,
+    center: Vec2,
+    half_width: f32,
+}
+
+/// Where a query's pairs go: the pairs of placed colliders whose bounding circles touch, and,
+/// with `check_layers`, whose layers interact.
+struct Found<'a> {
+    placed: &'a PlacedColliders,
+    check_layers: bool,
+    pairs: &'a mut Vec<[u32; 2]>,
+}
+
+impl Found<'_> {
+    /// Appends `[collider, other]` if their layers interact (when checked) and their bounding
+    /// circles touch: the exact check, squared distance against squared reach.
+    #[inline(always)]
+    fn push_if_touching(&mut self, collider: u32, other: u32) {
+        let (placed, first, second) = (self.placed, collider as usize, other as usize);
+        if self.check_layers && !placed.layers[first].interacts_with(&placed.layers[second]) {
+            return;
+        }
+        let reach = placed.radii[first] + placed.radii[second];
+        if placed.centers[first].distance_squared(placed.centers[second]) <= reach * reach {
+            self.pairs.push([collider, other]);
         }
     }
 }
 
 impl Grid {
-    /// Appends the pairs between the colliders of `runs` and the binned colliders, as `join` says,
-    /// each once.
+    /// Appends the pairs between the colliders of `runs` and the binned colliders, as `join`
+    /// says, each once.
     #[inline(never)]
     pub(crate) fn query_runs(
         &self,
@@ -58,60 +105,48 @@ impl Grid {
         join: Join,
         pairs: &mut Vec<[u32; 2]>,
     ) {
-        match (self.layout, join) {
-            (_, Join::Between { check_layers }) => {
-                self.query_runs_one_cell(placed, runs, check_layers, pairs);
-                self.query_aside(placed, runs, check_layers, pairs);
+        let (within, check_layers) = join.flags();
+        let mut found = Found {
+            placed,
+            check_layers,
+            pairs,
+        };
+        match (self.layout, within) {
+            (_, false) => {
+                self.query_runs_one_cell(runs, &mut found);
+                self.query_aside(runs, &mut found);
             }
-            (
-                Layout::Dense {
-                    origin,
-                    inverse_cell_size,
-                },
-                Join::Within { .. },
-            ) => {
+            (Layout::Dense { .. }, true) => {
                 for run in runs {
                     for collider in run.clone() {
-                        let (center, radius) = (
-                            placed.centers[collider as usize],
-                            placed.radii[collider as usize],
-                        );
-                        let dense = (origin, inverse_cell_size);
-                        self.query_box_dense(
-                            placed,
-                            (collider, center, radius),
-                            dense,
-                            join,
-                            pairs,
-                        );
+                        let queried = QueriedBox {
+                            collider,
+                            center: placed.centers[collider as usize],
+                            half_width: placed.radii[collider as usize],
+                        };
+                        self.query_box_dense(queried, true, &mut found);
                     }
                 }
             }
-            (Layout::Wrapped { .. }, Join::Within { .. }) => {
+            (Layout::Wrapped { .. }, true) => {
                 for run in runs {
-                    self.query_run_wrapped(placed, run.clone(), join, pairs);
+                    self.query_run_wrapped(run.clone(), true, &mut found);
                 }
             }
         }
     }
 
-    /// Colliders of another side: the hot path. A block of colliders at a time, each block taken
-    /// straight from a long run, or gathered from short ones (a side whose layer values
+    /// Colliders of another side: the hot path. A block of colliders at a time, each block
+    /// taken straight from a long run, or gathered from short ones (a side whose layer values
     /// alternate collider by collider has runs of one).
-    fn query_runs_one_cell(
-        &self,
-        placed: &PlacedColliders,
-        runs: &[Range<u32>],
-        check_layers: bool,
-        pairs: &mut Vec<[u32; 2]>,
-    ) {
+    fn query_runs_one_cell(&self, runs: &[Range<u32>], found: &mut Found) {
+        let placed = found.placed;
         let mut block = CellBlock::new();
         let CellBlock {
             colliders: gathered_colliders,
             centers,
             radii,
-            cells,
-            occupied,
+            scratch,
         } = &mut block;
         let mut gathered = 0;
         for run in runs {
@@ -123,13 +158,12 @@ impl Grid {
                     radii[gathered] = placed.radii[collider as usize];
                     gathered += 1;
                     if gathered == CELL_BLOCK {
-                        let block = (
-                            |index: usize| gathered_colliders[index],
-                            &centers[..],
-                            &radii[..],
-                        );
-                        let found = (check_layers, &mut *pairs);
-                        self.query_block(placed, block, (cells, occupied), found);
+                        let block = QueriedBlock {
+                            collider: |index: usize| gathered_colliders[index],
+                            centers: &centers[..],
+                            radii: &radii[..],
+                        };
+                        self.query_block(block, scratch, found);
                         gathered = 0;
                     }
                 }
@@ -137,55 +171,51 @@ impl Grid {
             }
             for first in (start..end).step_by(CELL_BLOCK) {
                 let rows = first..end.min(first + CELL_BLOCK);
-                let run_block = (
-                    |index: usize| (first + index) as u32,
-                    &placed.centers[rows.clone()],
-                    &placed.radii[rows],
-                );
-                let found = (check_layers, &mut *pairs);
-                self.query_block(placed, run_block, (cells, occupied), found);
+                let block = QueriedBlock {
+                    collider: |index: usize| (first + index) as u32,
+                    centers: &placed.centers[rows.clone()],
+                    radii: &placed.radii[rows],
+                };
+                self.query_block(block, scratch, found);
             }
         }
-        let rest = (
-            |index: usize| gathered_colliders[index],
-            &centers[..gathered],
-            &radii[..gathered],
-        );
-        self.query_block(placed, rest, (cells, occupied), (check_layers, pairs));
+        let rest = QueriedBlock {
+            collider: |index: usize| gathered_colliders[index],
+            centers: &centers[..gathered],
+            radii: &radii[..gathered],
+        };
+        self.query_block(rest, scratch, found);
     }
 
-    /// Appends the pairs of a block of queried colliders (`collider(i)` with `centers[i]` and
-    /// `radii[i]`, up to [`CELL_BLOCK`] of them): first every centre's cell (a loop without
-    /// branches, which the compiler vectorises), then the list of those whose cell holds
-    /// entries, then their entries.
+    /// Appends the pairs of a block of queried colliders: first every centre's cell (a loop
+    /// without branches, which the compiler vectorises), then the list of those whose cell
+    /// holds entries, then their entries.
     #[inline]
     fn query_block(
         &self,
-        placed: &PlacedColliders,
-        (collider, centers, radii): (impl Fn(usize) -> u32, &[Vec2], &[f32]),
-        (cells, occupied): (&mut [u32; CELL_BLOCK], &mut [u32; CELL_BLOCK]),
-        (check_layers, pairs): (bool, &mut Vec<[u32; 2]>),
+        block: QueriedBlock<impl Fn(usize) -> u32>,
+        scratch: &mut BlockCells,
+        found: &mut Found,
     ) {
+        let QueriedBlock {
+            collider,
+            centers,
+            radii,
+        } = block;
         let (starts, entries) = (self.starts.as_slice(), self.entries.as_slice());
         let Some(past_last_cell) = self.listed.len().checked_sub(1) else {
             return; // Not built: no cells.
         };
-        let cells = &mut cells[..centers.len()];
+        let cells = &mut scratch.cells[..centers.len()];
         match self.layout {
-            Layout::Dense {
-                origin,
-                inverse_cell_size,
-            } => self.centre_cells(centers, radii, (origin, inverse_cell_size), cells),
-            Layout::Wrapped {
-                origin,
-                inverse_cell_size,
-                ..
-            } => self.folded_centre_cells(centers, radii, (origin, inverse_cell_size), cells),
+            Layout::Dense { .. } => self.centre_cells(centers, radii, cells),
+            Layout::Wrapped { .. } => self.folded_centre_cells(centers, radii, cells),
         }
         // The colliders whose cell holds entries, listed without a branch: most cells are
         // empty, and which are is hard to predict. The sentinels (wider than the growth, or
         // outside a folded grid) are clamped onto the extra slot past the last cell, which is
         // listed: they are told apart below.
+        let occupied = &mut scratch.occupied;
         let mut count = 0;
         for (index, &cell) in cells.iter().enumerate() {
             let keep = self.listed[(cell as usize).min(past_last_cell)];
@@ -199,68 +229,50 @@ impl Grid {
             let queried = collider(index);
             if cell >= OUTSIDE_THE_GRID {
                 if cell == WIDER_THAN_GROWTH {
-                    let circle = (queried, centers[index], radii[index]);
-                    self.query_wider(placed, circle, check_layers, pairs);
+                    let wide = QueriedBox {
+                        collider: queried,
+                        center: centers[index],
+                        half_width: radii[index] - self.growth,
+                    };
+                    self.query_wider(wide, found);
                 }
                 continue;
             }
             let cell = cell as usize;
             for entry in &entries[starts[cell] as usize..starts[cell + 1] as usize] {
-                push_if_touching(placed, (queried, entry.collider), check_layers, pairs);
+                found.push_if_touching(queried, entry.collider);
             }
         }
     }
 
-    /// The pairs of the queried colliders of `runs` with the colliders kept aside, each by its box
-    /// first: one tight pass over the queried colliders per collider kept aside (most grids keep
-    /// none), rather than a look from every queried collider's cell. Colliders wider than the
-    /// growth meet them in [`query_run_wrapped`](Self::query_run_wrapped) instead.
-    fn query_aside(
-        &self,
-        placed: &PlacedColliders,
-        runs: &[Range<u32>],
-        check_layers: bool,
-        pairs: &mut Vec<[u32; 2]>,
-    ) {
+    /// The pairs of the queried colliders of `runs` with the colliders kept aside, each by its
+    /// box first: one tight pass over the queried colliders per collider kept aside (most grids
+    /// keep none), rather than a look from every queried collider's cell. Colliders wider than
+    /// the growth meet them in [`query_run_wrapped`](Self::query_run_wrapped) instead.
+    fn query_aside(&self, runs: &[Range<u32>], found: &mut Found) {
+        let placed = found.placed;
         for aside in &self.oversized {
             for run in runs {
                 let rows = run.start as usize..run.end as usize;
                 let circles = placed.centers[rows.clone()].iter().zip(&placed.radii[rows]);
                 for (collider, (&center, &radius)) in run.clone().zip(circles) {
                     if radius <= self.growth && aside.bounds.touches_circle(center, radius) {
-                        push_if_touching(placed, (collider, aside.collider), check_layers, pairs);
+                        found.push_if_touching(collider, aside.collider);
                     }
                 }
             }
         }
     }
 
-    /// The pairs of a queried collider wider than the growth, from the cells of its box.
+    /// The pairs of a queried collider wider than the growth, from the cells of its box (the
+    /// box its circle reaches past the growth).
     #[inline(never)]
-    fn query_wider(
-        &self,
-        placed: &PlacedColliders,
-        (collider, center, radius): (u32, Vec2, f32),
-        check_layers: bool,
-        pairs: &mut Vec<[u32; 2]>,
-    ) {
-        let join = Join::Between { check_layers };
+    fn query_wider(&self, wide: QueriedBox, found: &mut Found) {
         match self.layout {
-            Layout::Dense {
-                origin,
-                inverse_cell_size,
-            } => {
-                let dense = (origin, inverse_cell_size);
-                self.query_box_dense(
-                    placed,
-                    (collider, center, radius - self.growth),
-                    dense,
-                    join,
-                    pairs,
-                );
-            }
+            Layout::Dense { .. } => self.query_box_dense(wide, false, found),
             Layout::Wrapped { .. } => {
-                self.query_run_wrapped(placed, collider..collider + 1, join, pairs)
+                let collider = wide.collider;
+                self.query_run_wrapped(collider..collider + 1, false, found)
             }
         }
     }
@@ -268,21 +280,16 @@ impl Grid {
     /// Folded layout: the array cell of each centre's real cell, [`OUTSIDE_THE_GRID`] for a
     /// centre outside the grid's box (or NaN), which touches nothing built, or
     /// [`WIDER_THAN_GROWTH`] (see [`centre_cells`](Self::centre_cells)). In `f64`, as
-    /// [`wrapped_range`](Self::wrapped_range) takes it, without a branch. Every built collider in
-    /// that array cell is there once (its range is shorter than a period), and those folded
+    /// [`wrapped_range`](Self::wrapped_range) takes it, without a branch. Every built collider
+    /// in that array cell is there once (its range is shorter than a period), and those folded
     /// over from elsewhere fail the exact check.
     #[inline]
-    fn folded_centre_cells(
-        &self,
-        centers: &[Vec2],
-        radii: &[f32],
-        (origin, inverse_cell_size): (DVec2, f64),
-        cells: &mut [u32],
-    ) {
+    fn folded_centre_cells(&self, centers: &[Vec2], radii: &[f32], cells: &mut [u32]) {
         let Layout::Wrapped {
+            origin,
+            inverse_cell_size,
             real_columns,
             real_rows,
-            ..
         } = self.layout
         else {
             unreachable!("a folded query")
@@ -314,13 +321,14 @@ impl Grid {
     /// border, empty but for rounding at the box's edge (and, in the first cell, any collider the
     /// grid could not place); the exact check rejects what is there. (See `build`.)
     #[inline]
-    fn centre_cells(
-        &self,
-        centers: &[Vec2],
-        radii: &[f32],
-        (origin, inverse_cell_size): (Vec2, f32),
-        cells: &mut [u32],
-    ) {
+    fn centre_cells(&self, centers: &[Vec2], radii: &[f32], cells: &mut [u32]) {
+        let Layout::Dense {
+            origin,
+            inverse_cell_size,
+        } = self.layout
+        else {
+            unreachable!("a dense query")
+        };
         // Below 2²⁴ (see `fit`): exact in `f32`. (The proof of the conversions below rests
         // on it.)
         debug_assert!((1..=MAX_DENSE_CELLS_ACROSS).contains(&self.columns));
@@ -357,31 +365,34 @@ impl Grid {
         }
     }
 
-    /// Appends the pairs of one queried collider whose box, `half_width` around its centre, spans
-    /// cells: each pair from the first cell the two boxes share, and within one group only
-    /// with the colliders after it.
+    /// Appends the pairs of one queried collider whose box spans cells: each pair from the
+    /// first cell the two boxes share, and `within` one group only with the colliders after it.
     #[inline(never)]
-    fn query_box_dense(
-        &self,
-        placed: &PlacedColliders,
-        (collider, center, half_width): (u32, Vec2, f32),
-        (origin, inverse_cell_size): (Vec2, f32),
-        join: Join,
-        pairs: &mut Vec<[u32; 2]>,
-    ) {
-        let (within, check_layers) = join.flags();
+    fn query_box_dense(&self, queried: QueriedBox, within: bool, found: &mut Found) {
+        let Layout::Dense {
+            origin,
+            inverse_cell_size,
+        } = self.layout
+        else {
+            unreachable!("a dense query")
+        };
+        let QueriedBox {
+            collider,
+            center,
+            half_width,
+        } = queried;
         let Some(range) = self.dense_cells_covered(origin, inverse_cell_size, center, half_width)
         else {
             return;
         };
         self.for_each_first_shared(range, |entry| {
             if !within || entry.collider > collider {
-                push_if_touching(placed, (collider, entry.collider), check_layers, pairs);
+                found.push_if_touching(collider, entry.collider);
             }
         });
     }
 
-    /// The pairs of the colliders `run` in the wrapped layout, for pairs within one group and
+    /// The pairs of the colliders `run` in the wrapped layout, for pairs `within` one group and
     /// for colliders wider than the growth (the others take [`query_block`](Self::query_block)).
     ///
     /// A queried collider visits each real cell its box covers, in its folded array cell. An entry
@@ -393,14 +404,8 @@ impl Grid {
     /// cell fails that test (its difference is off by a whole period); a pair that does not
     /// touch fails the exact check whatever the cells say. So each touching pair is reported
     /// exactly once.
-    fn query_run_wrapped(
-        &self,
-        placed: &PlacedColliders,
-        run: Range<u32>,
-        join: Join,
-        pairs: &mut Vec<[u32; 2]>,
-    ) {
-        let (within, check_layers) = join.flags();
+    fn query_run_wrapped(&self, run: Range<u32>, within: bool, found: &mut Found) {
+        let placed = found.placed;
         for collider in run {
             let (center, radius) = (
                 placed.centers[collider as usize],
@@ -424,11 +429,11 @@ impl Grid {
                             .iter()
                             .filter(|other| other.collider > collider)
                         {
-                            aside.push_if_touching(placed, other.collider, check_layers, pairs);
+                            aside.push_if_touching(other.collider, found);
                         }
                     } else {
                         for &other in &self.members {
-                            aside.push_if_touching(placed, other, check_layers, pairs);
+                            aside.push_if_touching(other, found);
                         }
                     }
                     continue;
@@ -437,64 +442,38 @@ impl Grid {
             };
             self.for_each_first_shared(range, |entry| {
                 if !within || entry.collider > collider {
-                    push_if_touching(placed, (collider, entry.collider), check_layers, pairs);
+                    found.push_if_touching(collider, entry.collider);
                 }
             });
             for aside in &self.oversized {
-                aside.push_if_touching(placed, collider, check_layers, pairs);
+                aside.push_if_touching(collider, found);
             }
         }
     }
 }
 
 impl Aside {
-    /// Appends `[queried, self.collider]` if the queried collider's bounding circle reaches this
-    /// collider's box, and then as [`push_if_touching`] says.
+    /// Appends `[queried, self.collider]` if the queried collider's bounding circle reaches
+    /// this collider's box, and then as [`Found::push_if_touching`] says.
     #[inline]
-    fn push_if_touching(
-        &self,
-        placed: &PlacedColliders,
-        queried: u32,
-        check_layers: bool,
-        pairs: &mut Vec<[u32; 2]>,
-    ) {
+    fn push_if_touching(&self, queried: u32, found: &mut Found) {
         let index = queried as usize;
-        if self
-            .bounds
-            .touches_circle(placed.centers[index], placed.radii[index])
-        {
-            push_if_touching(placed, (queried, self.collider), check_layers, pairs);
+        let (center, radius) = (found.placed.centers[index], found.placed.radii[index]);
+        if self.bounds.touches_circle(center, radius) {
+            found.push_if_touching(queried, self.collider);
         }
     }
 }
 
 impl Join {
-    /// Whether the queried colliders are the binned ones, and whether layers are checked per pair.
+    /// Whether the queried colliders are the binned ones, and whether layers are checked per
+    /// pair.
     #[inline]
     fn flags(self) -> (bool, bool) {
         match self {
             Self::Between { check_layers } => (false, check_layers),
             Self::Within { check_layers } => (true, check_layers),
         }
-    }
-}
-
-/// Appends `[collider, other]` if their layers interact (when checked) and their bounding circles
-/// touch: the exact check, squared distance against squared reach.
-#[inline]
-fn push_if_touching(
-    placed: &PlacedColliders,
-    (collider, other): (u32, u32),
-    check_layers: bool,
-    pairs: &mut Vec<[u32; 2]>,
-) {
-    let (first, second) = (collider as usize, other as usize);
-    if check_layers && !placed.layers[first].interacts_with(&placed.layers[second]) {
-        return;
-    }
-    let reach = placed.radii[first] + placed.radii[second];
-    if placed.centers[first].distance_squared(placed.centers[second]) <= reach * reach {
-        pairs.push([collider, other]);
     }
 }
 
@@ -546,7 +525,7 @@ mod tests {
             .map(|index| if index % 7 == 3 { 0.75 } else { 0.5 })
             .collect();
         let mut cells = vec![0; centers.len()];
-        grid.centre_cells(&centers, &radii, (origin, inverse_cell_size), &mut cells);
+        grid.centre_cells(&centers, &radii, &mut cells);
         for ((&center, &radius), &cell) in centers.iter().zip(&radii).zip(&cells) {
             let at = (center - origin) * inverse_cell_size;
             let column = (at.x as u32).min(grid.columns - 1);
