@@ -403,3 +403,42 @@ pub(crate) fn edges(vertices: &[Vec2]) -> impl Iterator<Item = Segment> + '_ {
 pub(crate) fn next_vertex(index: usize, count: usize) -> usize {
     if index + 1 < count { index + 1 } else { 0 }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    /// A few points lose exactly those within the tolerance of a point kept before them, as
+    /// a greedy pass over them in order keeps them; the two-point case included.
+    #[test]
+    fn near_duplicates_are_dropped_as_a_greedy_pass_would() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let tolerance = 0.01;
+        for _ in 0..20_000 {
+            let count = rng.random_range(0..=16);
+            let mut points: Vec<Vec2> = Vec::with_capacity(count);
+            for _ in 0..count {
+                // One in three lands near (within or just past the tolerance of) an earlier one.
+                let point = match points.len() {
+                    len if len > 0 && rng.random_range(0..3) == 0 => {
+                        let near = points[rng.random_range(0..len)];
+                        let offset = Vec2::from_angle(rng.random_range(0.0..6.3));
+                        near + offset * tolerance * rng.random_range(0.5..1.5)
+                    }
+                    _ => Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)),
+                };
+                points.push(point);
+            }
+            let mut expected: Vec<Vec2> = Vec::new();
+            for &point in &points {
+                if expected.iter().all(|kept| kept.distance(point) > tolerance) {
+                    expected.push(point);
+                }
+            }
+            let mut dropped = Points::from_slice(&points);
+            drop_near_duplicates(&mut dropped, tolerance);
+            assert_eq!(dropped.as_slice(), expected.as_slice(), "{points:?}");
+        }
+    }
+}
