@@ -16,6 +16,7 @@
 //! its next path is written as its path is read, in the same pass; the swept entities that no
 //! collider query reads (switched off, or without a collider) get theirs in a last pass.
 
+mod circle_table;
 mod circles;
 mod placement;
 mod queries;

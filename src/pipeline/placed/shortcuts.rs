@@ -1,0 +1,334 @@
+//! Pairs told apart from their circles alone, without the exact test: a disc deep inside a
+//! still polygon, a disc that surely overlapped one at the start of its path, and a disc that
+//! passed clear of a still collider's bounding circle. Each answers as the exact test would,
+//! for far less work; the tests below hold them to it near the edge of what they claim.
+
+use super::{PlacedColliders, WorldShape};
+use crate::geometry::{Segment, Shape};
+use bevy::prelude::*;
+
+impl PlacedColliders {
+    /// Whether collider `disc` is a disc that lies deep inside collider `polygon`, a polygon:
+    /// within the circle around the polygon's bounding centre that the polygon holds (its
+    /// `inner_radius`, less the margin for rounding that [`clear_radius`](super::clear_radius) took
+    /// off once). No edge then comes within the disc's radius of its centre, and the centre is
+    /// inside: the polygon holds the disc, as [`intersect`](crate::geometry::intersect) would find
+    /// edge by edge.
+    ///
+    /// A polygon that moved this run is left to the edges: its bounding circle holds its whole
+    /// path, so its centre is not where the polygon is now.
+    #[inline(always)]
+    pub fn deep_inside(&self, polygon: usize, disc: usize) -> bool {
+        let Some(slot) = polygon.checked_sub(self.still) else {
+            return false;
+        };
+        let WorldShape::Polygon { inner_radius, .. } = self.shapes[slot] else {
+            return false;
+        };
+        if self.motions[slot] != Vec2::ZERO || self.turn(polygon).is_some() {
+            return false;
+        }
+        let Shape::Circle(disc) = self.shape(disc) else {
+            return false;
+        };
+        let clearance = inner_radius - disc.radius;
+        clearance > 0.0
+            && self.centers[polygon].distance_squared(disc.center) < clearance * clearance
+    }
+
+    /// Whether circle `disc`, moved back to the start of its path, surely overlaps the still
+    /// polygon `polygon` there: it reaches into the circle the polygon surely holds (see
+    /// [`clear_radius`](super::clear_radius)), by more than rounding could take back. The sweep's
+    /// exact test says the same for far more work; for a bullet passing through an enemy, the bulk
+    /// of the swept pairs of a bullet hell, nothing more is needed.
+    #[inline]
+    pub fn overlapped_at_start(&self, polygon: usize, disc: usize) -> bool {
+        let Some(slot) = polygon.checked_sub(self.still) else {
+            return false;
+        };
+        let WorldShape::Polygon { inner_radius, .. } = self.shapes[slot] else {
+            return false;
+        };
+        if self.motions[slot] != Vec2::ZERO || inner_radius <= 0.0 || self.turn(polygon).is_some() {
+            return false;
+        }
+        let Shape::Circle(now) = self.shape(disc) else {
+            return false;
+        };
+        // As `start_shape` places it, bit for bit.
+        let start = now.center + -self.motion(disc);
+        // A part in ten thousand of the disc's radius kept back: the exact test's rounding
+        // grows with the disc's size, which the polygon's margin does not cover.
+        let reach = inner_radius + now.radius * (1.0 - 1e-4);
+        self.centers[polygon].distance_squared(start) < reach * reach
+    }
+
+    /// Whether circle `disc`, all along its path, stays clear of the bounding circle of collider
+    /// `still`, which did not move, by more than rounding could take back: the sweep finds no
+    /// touch, and they are apart now. Most swept pairs that meet nothing are such: the broad
+    /// phase compares the circle around a whole path, which is wider than the path.
+    #[inline]
+    pub fn apart_along_path(&self, still: usize, disc: usize) -> bool {
+        if self.motion(still) != Vec2::ZERO {
+            return false;
+        }
+        let Shape::Circle(now) = self.shape(disc) else {
+            return false;
+        };
+        // As `start_shape` places it, bit for bit.
+        let path = Segment::new(now.center + -self.motion(disc), now.center);
+        let center = self.centers[still];
+        let reach = self.radii[still] + now.radius;
+        // The sweep's rounding grows with the path's length too.
+        let coordinates = center.abs().max_element()
+            + now.center.abs().max_element()
+            + self.motion(disc).abs().max_element()
+            + reach;
+        let reach = reach + 1e-4 * reach + 64.0 * f32::EPSILON * coordinates;
+        path.distance_squared_to(center) > reach * reach
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Circle, polygon_size};
+    use crate::pipeline::placed::{clear_radius, conservative};
+
+    /// Whenever a disc is found deep inside a long, thin wall (turned, and placed far from the
+    /// origin, where rounding is coarsest), the edges agree: the wall holds it. The discs
+    /// graze the long edges, many to within a thousandth.
+    #[test]
+    fn a_disc_found_deep_inside_is_inside_by_the_edges_too() {
+        use crate::geometry::{Containment, Intersection, intersect};
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut found = 0;
+        for round in 0..100_000 {
+            // Every other round a wall up to 4,000 long by the origin, grazed to within two
+            // ten-thousandths (where a margin grown with the inner radius alone let the quick
+            // answer differ); the others, walls of every length near and far, grazed less.
+            let (length, far, gap) = if round % 2 == 0 {
+                (
+                    rng.random_range(1000.0..4000.0),
+                    1.0,
+                    rng.random_range(0.0..2e-4),
+                )
+            } else {
+                let far = if rng.random_bool(0.5) { 10.0 } else { 3e4 };
+                (
+                    rng.random_range(10.0..2000.0),
+                    far,
+                    rng.random_range(-1e-3..2e-2),
+                )
+            };
+            let thickness = 1.0;
+            let turn = Vec2::from_angle(rng.random_range(0.0..core::f32::consts::TAU));
+            let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
+            let local = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(x, y)| Vec2::new(x * length, y * thickness) / 2.0);
+            let mut placed = PlacedColliders {
+                vertices: local.iter().map(|&p| turn.rotate(p) + center).collect(),
+                ..PlacedColliders::default()
+            };
+            let outer = conservative(center, local[0].length());
+            let shape = WorldShape::Polygon {
+                start: 0,
+                len: 4,
+                inner_radius: clear_radius(thickness / 2.0, center, outer),
+                size: polygon_size(&placed.vertices),
+            };
+            let entity = Entity::from_raw_u32(0).unwrap();
+            placed.push(entity, None, (center, outer), shape, Vec2::ZERO);
+            // Across the wall from its centre, by up to its half thickness.
+            let across = rng.random_range(-0.5..0.5) * thickness;
+            let radius = thickness / 2.0 - across.abs() - gap;
+            if radius <= 0.0 {
+                continue;
+            }
+            let place = center + turn.rotate(Vec2::new(0.0, across));
+            let disc = Circle::new(place, radius);
+            placed.push(
+                entity,
+                None,
+                (place, radius),
+                WorldShape::Circle(disc),
+                Vec2::ZERO,
+            );
+            if placed.deep_inside(0, 1) {
+                found += 1;
+                assert_eq!(
+                    intersect(placed.shape(0), placed.shape(1)),
+                    Some(Intersection::contained(Containment::SecondInFirst)),
+                    "{disc:?} in {:?}",
+                    placed.vertices
+                );
+            }
+        }
+        assert!(found > 100, "{found} found deep inside");
+    }
+
+    /// Whenever a swept disc is found overlapping a still polygon at the start of its path by
+    /// the quick look, the exact sweep agrees. Regular polygons and stars, small and large,
+    /// near the origin and far from it; discs from a ten-thousandth of the polygon's size to
+    /// ten thousand times it, placed from just inside the quick look's reach to just outside.
+    #[test]
+    fn a_disc_found_overlapping_at_the_start_overlaps_by_the_sweep_too() {
+        use crate::geometry::sweep::{SweepStart, sweep_from_start};
+        use crate::geometry::{edges, overlap};
+        use core::f32::consts::TAU;
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(11);
+        let (mut found, mut missed) = (0, 0);
+        for _ in 0..100_000 {
+            let sides = rng.random_range(3..12);
+            let star = rng.random_bool(0.5);
+            let size = 10f32.powf(rng.random_range(-1.0..3.0));
+            let turn = rng.random_range(0.0..TAU);
+            let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
+            let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
+            let corners = if star { 2 * sides } else { sides };
+            let local: Vec<Vec2> = (0..corners)
+                .map(|i| {
+                    let reach = if star && i % 2 == 1 { 0.4 } else { 1.0 };
+                    Vec2::from_angle(turn + i as f32 * TAU / corners as f32) * reach * size
+                })
+                .collect();
+            let inner = edges(&local)
+                .map(|edge| edge.distance_squared_to(Vec2::ZERO))
+                .fold(f32::INFINITY, f32::min)
+                .sqrt();
+            let outer = conservative(center, size);
+            let mut placed = PlacedColliders {
+                vertices: local.iter().map(|&p| p + center).collect(),
+                ..PlacedColliders::default()
+            };
+            let shape = WorldShape::Polygon {
+                start: 0,
+                len: corners as u32,
+                inner_radius: clear_radius(inner, center, outer),
+                size: polygon_size(&placed.vertices),
+            };
+            let entity = Entity::from_raw_u32(0).unwrap();
+            placed.push(entity, None, (center, outer), shape, Vec2::ZERO);
+            // The disc's start lies about `inner + radius` from the centre, give or take a
+            // hundredth of the inner radius.
+            let radius = size * 10f32.powf(rng.random_range(-4.0..4.0));
+            let away = inner + radius + inner * rng.random_range(-0.01..0.01);
+            let start = center + Vec2::from_angle(rng.random_range(0.0..TAU)) * away;
+            let motion = Vec2::from_angle(rng.random_range(0.0..TAU)) * size;
+            let now = Circle::new(start + motion, radius);
+            placed.push(
+                entity,
+                None,
+                (now.center, radius),
+                WorldShape::Circle(now),
+                motion,
+            );
+            if !placed.overlapped_at_start(0, 1) {
+                missed += 1;
+                continue;
+            }
+            found += 1;
+            let mut scratch = Vec::new();
+            let disc_start = placed.start_shape(1, &mut scratch);
+            assert!(
+                overlap(placed.shape(0), disc_start),
+                "{disc_start:?} misses {:?}",
+                placed.vertices
+            );
+            assert!(matches!(
+                sweep_from_start(placed.shape(0), Vec2::ZERO, disc_start, motion),
+                SweepStart::Overlapping
+            ));
+        }
+        assert!(
+            found > 10_000 && missed > 10_000,
+            "{found} found, {missed} not"
+        );
+    }
+
+    /// Whenever a swept disc is found clear of a still collider all along its path by the quick
+    /// look, the exact sweep finds no touch and the shapes are apart now. Polygons, segments
+    /// and circles, near the origin and far from it; discs of every size on paths up to ten
+    /// thousand times the collider's size, passing from just inside the quick look's reach to just
+    /// outside.
+    #[test]
+    fn a_disc_found_clear_along_its_path_meets_nothing_by_the_sweep_either() {
+        use crate::geometry::intersect;
+        use crate::geometry::sweep::{SweepStart, sweep_from_start};
+        use core::f32::consts::TAU;
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(12);
+        let (mut found, mut missed) = (0, 0);
+        for round in 0..100_000 {
+            let size = 10f32.powf(rng.random_range(-1.0..3.0));
+            let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
+            let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
+            let turn = rng.random_range(0.0..TAU);
+            let mut placed = PlacedColliders::default();
+            let entity = Entity::from_raw_u32(0).unwrap();
+            // A polygon with a corner, a segment's end or a circle's rim on its bounding
+            // circle, where the quick look is at its tightest.
+            let (shape, radius) = match round % 3 {
+                0 => {
+                    let corners = rng.random_range(3..9);
+                    placed.vertices.extend((0..corners).map(|i| {
+                        center + Vec2::from_angle(turn + i as f32 * TAU / corners as f32) * size
+                    }));
+                    let shape = WorldShape::Polygon {
+                        start: 0,
+                        len: corners,
+                        inner_radius: 0.0,
+                        size: polygon_size(&placed.vertices),
+                    };
+                    (shape, conservative(center, size))
+                }
+                1 => {
+                    let half = Vec2::from_angle(turn) * size;
+                    let segment = Segment::new(center - half, center + half);
+                    (WorldShape::Segment(segment), conservative(center, size))
+                }
+                _ => (WorldShape::Circle(Circle::new(center, size)), size),
+            };
+            placed.push(entity, None, (center, radius), shape, Vec2::ZERO);
+            // A path passing the collider's centre about `radius + disc` away at its nearest.
+            let disc = size * 10f32.powf(rng.random_range(-3.0..2.0));
+            let side = Vec2::from_angle(rng.random_range(0.0..TAU));
+            let away = (radius + disc) * (1.0 + rng.random_range(-1e-3..1e-3));
+            // Paths up to ten thousand times the collider's size.
+            let length = size * 10f32.powf(rng.random_range(-1.0..4.0));
+            let along = rng.random_range(-1.5..0.5) * length;
+            let start = center + side * away + side.perp() * along;
+            let motion = side.perp() * length;
+            let now = Circle::new(start + motion, disc);
+            placed.push(
+                entity,
+                None,
+                (now.center, disc),
+                WorldShape::Circle(now),
+                motion,
+            );
+            if !placed.apart_along_path(0, 1) {
+                missed += 1;
+                continue;
+            }
+            found += 1;
+            let mut scratch = Vec::new();
+            let disc_start = placed.start_shape(1, &mut scratch);
+            let collider = placed.shape(0);
+            assert!(
+                matches!(
+                    sweep_from_start(collider, Vec2::ZERO, disc_start, motion),
+                    SweepStart::Apart(None)
+                ),
+                "{disc_start:?} moving {motion} meets {collider:?}"
+            );
+            assert!(intersect(collider, placed.shape(1)).is_none());
+        }
+        assert!(
+            found > 10_000 && missed > 10_000,
+            "{found} found, {missed} not"
+        );
+    }
+}
