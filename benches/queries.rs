@@ -152,7 +152,7 @@ fn measure(count: usize) -> Measured {
         })
         .collect();
     // The first query of a frame builds the grids it needs: timed alone, over a few frames.
-    let mut builds: Vec<Duration> = (0..BUILD_FRAMES)
+    let builds: Vec<Duration> = (0..BUILD_FRAMES)
         .map(|_| {
             app.update();
             app.world_mut()
@@ -164,7 +164,7 @@ fn measure(count: usize) -> Measured {
                 .expect("runs")
         })
         .collect();
-    let build = median_ms(std::mem::take(&mut builds));
+    let build = median_ms(builds);
     let medians = app
         .world_mut()
         .run_system_once(move |query: SpatialQuery| {

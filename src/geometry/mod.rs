@@ -306,8 +306,9 @@ pub(crate) fn push_unique(points: &mut Points, point: Vec2, tolerance: f32) {
 /// last step of a polygon pair's points. [`push_unique`] has already merged the repeats found
 /// in a row; what is left is the loop's end meeting its start, and points found apart along
 /// the outline yet close together (a long, thin shape). A few points are compared pair by
-/// pair; many are sorted along the axis they spread over most first, so the cost stays
-/// `n log n`.
+/// pair, each with the points kept before it; many are sorted along the axis they spread over
+/// most first, so the cost stays `n log n`, and of each close pair the later goes (in a chain
+/// of close points, one close only to a dropped point may go too).
 pub(crate) fn drop_near_duplicates(points: &mut Points, tolerance: f32) {
     const PAIRWISE: usize = 16;
     let tolerance_squared = tolerance * tolerance;
@@ -409,8 +410,9 @@ mod tests {
     use super::*;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
-    /// A few points lose exactly those within the tolerance of a point kept before them, as
-    /// a greedy pass over them in order keeps them; the two-point case included.
+    /// Up to 16 points (compared pair by pair) lose exactly those within the tolerance of a
+    /// point kept before them, as a greedy pass over them in order keeps them; the two-point
+    /// case included.
     #[test]
     fn near_duplicates_are_dropped_as_a_greedy_pass_would() {
         let mut rng = StdRng::seed_from_u64(5);
@@ -432,7 +434,8 @@ mod tests {
             }
             let mut expected: Vec<Vec2> = Vec::new();
             for &point in &points {
-                if expected.iter().all(|kept| kept.distance(point) > tolerance) {
+                let far = |kept: &Vec2| kept.distance_squared(point) > tolerance * tolerance;
+                if expected.iter().all(far) {
                     expected.push(point);
                 }
             }

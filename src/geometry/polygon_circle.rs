@@ -53,7 +53,7 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Int
 
 /// A polygon whose vertices lie within range and whose [`polygon_size`] is known: one the
 /// pipeline placed, checked and measured once a frame rather than once a pair.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct MeasuredPolygon<'a> {
     pub vertices: &'a [Vec2],
     /// [`polygon_size`] of the vertices.

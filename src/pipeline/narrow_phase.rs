@@ -189,8 +189,9 @@ fn test_pairs(
 }
 
 /// Where colliders `first` and `second` meet now, as [`intersect`] finds: a disc deep inside a
-/// polygon (see [`PlacedColliders::deep_inside`]; in a bullet hell, about two in five of the pairs
-/// of a bullet and an enemy) without looking at the polygon's edges.
+/// polygon (see [`PlacedColliders::deep_inside`]; in a bullet hell, about two in five of the
+/// pairs of a bullet and an enemy) without looking at the polygon's edges, and a polygon and a
+/// circle with the polygon's size measured once a frame.
 #[inline]
 fn intersect_now(placed: &PlacedColliders, first: usize, second: usize) -> Option<Intersection> {
     if placed.deep_inside(first, second) {
@@ -199,18 +200,20 @@ fn intersect_now(placed: &PlacedColliders, first: usize, second: usize) -> Optio
     if placed.deep_inside(second, first) {
         return Some(Intersection::contained(Containment::FirstInSecond));
     }
-    // A polygon and a circle, most pairs of a bullet hell: the polygon's size is known.
-    match (placed.polygon(first), placed.shape(second)) {
-        (Some(polygon), Shape::Circle(circle)) => {
+    let (first_shape, second_shape) = (placed.shape(first), placed.shape(second));
+    match (
+        first_shape,
+        second_shape,
+        placed.polygon(first),
+        placed.polygon(second),
+    ) {
+        (Shape::Polygon(_), Shape::Circle(circle), Some(polygon), _) => {
             intersect_measured_polygon_circle(polygon, circle)
         }
-        (None, second_shape) => match (placed.shape(first), placed.polygon(second)) {
-            (Shape::Circle(circle), Some(polygon)) => {
-                intersect_measured_polygon_circle(polygon, circle).map(Intersection::mirrored)
-            }
-            (first_shape, _) => intersect(first_shape, second_shape),
-        },
-        (Some(_), second_shape) => intersect(placed.shape(first), second_shape),
+        (Shape::Circle(circle), Shape::Polygon(_), _, Some(polygon)) => {
+            intersect_measured_polygon_circle(polygon, circle).map(Intersection::mirrored)
+        }
+        _ => intersect(first_shape, second_shape),
     }
 }
 

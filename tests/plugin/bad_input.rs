@@ -7,7 +7,7 @@ use bevy::math::primitives::{
     Circle, ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Segment2d, Triangle2d,
 };
 use bevy::prelude::*;
-use bevy_collision_events::geometry::MIN_SIZE;
+use bevy_collision_events::geometry::{MAX_COORDINATE, MIN_SIZE};
 use bevy_collision_events::prelude::*;
 
 #[test]
@@ -312,6 +312,39 @@ fn colliders_scaled_out_of_range_are_skipped_and_hide_nothing() {
     for contact in last_frame::<Contact>(&app) {
         assert!(!skipped.contains(&contact.a) && !skipped.contains(&contact.b));
     }
+}
+
+#[test]
+fn a_polygon_reaching_past_the_range_is_skipped() {
+    // Its centre and bounding radius are within the range, its vertices are not: it is
+    // skipped, and meets nothing, like the disc deep inside it would have said otherwise.
+    let mut app = app();
+    let centre = 0.9 * MAX_COORDINATE;
+    let polygon = app
+        .world_mut()
+        .spawn((
+            PolygonCollider::regular(8, 0.5 * MAX_COORDINATE),
+            Transform::from_xyz(centre, 0.0, 0.0),
+        ))
+        .id();
+    let inside = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(1.0),
+            Transform::from_xyz(centre, 0.0, 0.0),
+        ))
+        .id();
+    let (a, b) = (
+        app.world_mut()
+            .spawn((CircleCollider::new(2.0), Transform::default()))
+            .id(),
+        app.world_mut()
+            .spawn((CircleCollider::new(2.0), Transform::from_xyz(3.0, 0.0, 0.0)))
+            .id(),
+    );
+    app.update();
+    assert_eq!(contact_between(&app, polygon, inside), None);
+    assert!(contact_between(&app, a, b).is_some());
 }
 
 #[test]

@@ -24,7 +24,7 @@ mod queries;
 use super::placed::{PlacedColliders, WorldShape, clear_radius, conservative};
 use super::spatial_index::SpatialIndex;
 use crate::collider::{PolygonCollider, SegmentCollider};
-use crate::geometry::{Circle, Segment, polygon_size};
+use crate::geometry::{Circle, Segment, all_in_range, polygon_size};
 use crate::layers::CollisionLayers;
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -125,7 +125,6 @@ fn place_polygon(
         center,
         conservative(center, local.outer.radius() * placement.scale),
     );
-    // The bound holds every vertex: within range, so are they.
     if !Circle::new(bounds.0, bounds.1).is_valid() {
         return Err(Skipped::OutOfRange);
     }
@@ -139,6 +138,12 @@ fn place_polygon(
     placed
         .vertices
         .extend(vertices.iter().map(|&v| placement.apply(v)));
+    // A bound in range may still reach past it (a centre near the edge of the range): every
+    // vertex must lie within it, as every exact test of the polygon takes for granted.
+    if !all_in_range(&placed.vertices[start as usize..]) {
+        placed.vertices.truncate(start as usize);
+        return Err(Skipped::OutOfRange);
+    }
     let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
     let shape = WorldShape::Polygon {
         start,

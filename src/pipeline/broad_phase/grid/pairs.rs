@@ -105,18 +105,18 @@ impl Grid {
         join: Join,
         pairs: &mut Vec<[u32; 2]>,
     ) {
-        let (within, check_layers) = join.flags();
+        let (_, check_layers) = join.flags();
         let mut found = Found {
             placed,
             check_layers,
             pairs,
         };
-        match (self.layout, within) {
-            (_, false) => {
+        match (self.layout, join) {
+            (_, Join::Between { .. }) => {
                 self.query_runs_one_cell(runs, &mut found);
                 self.query_aside(runs, &mut found);
             }
-            (Layout::Dense { .. }, true) => {
+            (Layout::Dense { .. }, Join::Within { .. }) => {
                 for run in runs {
                     for collider in run.clone() {
                         let queried = QueriedBox {
@@ -124,13 +124,13 @@ impl Grid {
                             center: placed.centers[collider as usize],
                             half_width: placed.radii[collider as usize],
                         };
-                        self.query_box_dense(queried, true, &mut found);
+                        self.query_box_dense(queried, join, &mut found);
                     }
                 }
             }
-            (Layout::Wrapped { .. }, true) => {
+            (Layout::Wrapped { .. }, Join::Within { .. }) => {
                 for run in runs {
-                    self.query_run_wrapped(run.clone(), true, &mut found);
+                    self.query_run_wrapped(run.clone(), join, &mut found);
                 }
             }
         }
@@ -268,11 +268,14 @@ impl Grid {
     /// box its circle reaches past the growth).
     #[inline(never)]
     fn query_wider(&self, wide: QueriedBox, found: &mut Found) {
+        let join = Join::Between {
+            check_layers: found.check_layers,
+        };
         match self.layout {
-            Layout::Dense { .. } => self.query_box_dense(wide, false, found),
+            Layout::Dense { .. } => self.query_box_dense(wide, join, found),
             Layout::Wrapped { .. } => {
                 let collider = wide.collider;
-                self.query_run_wrapped(collider..collider + 1, false, found)
+                self.query_run_wrapped(collider..collider + 1, join, found)
             }
         }
     }
@@ -366,9 +369,11 @@ impl Grid {
     }
 
     /// Appends the pairs of one queried collider whose box spans cells: each pair from the
-    /// first cell the two boxes share, and `within` one group only with the colliders after it.
+    /// first cell the two boxes share, and, joined within one group, only with the colliders
+    /// after it.
     #[inline(never)]
-    fn query_box_dense(&self, queried: QueriedBox, within: bool, found: &mut Found) {
+    fn query_box_dense(&self, queried: QueriedBox, join: Join, found: &mut Found) {
+        let (within, _) = join.flags();
         let Layout::Dense {
             origin,
             inverse_cell_size,
@@ -392,7 +397,7 @@ impl Grid {
         });
     }
 
-    /// The pairs of the colliders `run` in the wrapped layout, for pairs `within` one group and
+    /// The pairs of the colliders `run` in the wrapped layout, for pairs within one group and
     /// for colliders wider than the growth (the others take [`query_block`](Self::query_block)).
     ///
     /// A queried collider visits each real cell its box covers, in its folded array cell. An entry
@@ -404,7 +409,8 @@ impl Grid {
     /// cell fails that test (its difference is off by a whole period); a pair that does not
     /// touch fails the exact check whatever the cells say. So each touching pair is reported
     /// exactly once.
-    fn query_run_wrapped(&self, run: Range<u32>, within: bool, found: &mut Found) {
+    fn query_run_wrapped(&self, run: Range<u32>, join: Join, found: &mut Found) {
+        let (within, _) = join.flags();
         let placed = found.placed;
         for collider in run {
             let (center, radius) = (
