@@ -98,15 +98,28 @@ fn place_polygons(
             // vertices as they were, or drops repeated ones.
             let polygon = polygon.bypass_change_detection();
             let swept = swept.as_mut().map(Mut::bypass_change_detection);
-            let outcome =
-                place_polygon(placed, entity, polygon, transform, layers, swept.as_deref());
-            if let Err(why) = outcome {
-                warnings.skip(entity, why);
-            }
-            if let Some(swept) = swept {
-                remember_start(swept, transform, true);
-            }
+            place_and_remember(warnings, entity, transform, swept, |swept| {
+                place_polygon(placed, entity, polygon, transform, layers, swept)
+            });
         });
+}
+
+/// Places a segment or a polygon with `place` (given its sweep), warns when it cannot be
+/// placed, and remembers where a swept one is, for its next path, placed or not.
+#[inline]
+fn place_and_remember(
+    warnings: &mut SkipWarnings,
+    entity: Entity,
+    transform: &GlobalTransform,
+    swept: Option<&mut Swept>,
+    place: impl FnOnce(Option<&Swept>) -> Result<(), Skipped>,
+) {
+    if let Err(why) = place(swept.as_deref()) {
+        warnings.skip(entity, why);
+    }
+    if let Some(swept) = swept {
+        remember_start(swept, transform, true);
+    }
 }
 
 /// Appends one polygon, or says why it cannot be placed.
@@ -168,14 +181,9 @@ fn place_segments(
         .iter_mut()
         .for_each(|(entity, segment, transform, layers, mut swept)| {
             let swept = swept.as_mut().map(Mut::bypass_change_detection);
-            let outcome =
-                place_segment(placed, entity, segment, transform, layers, swept.as_deref());
-            if let Err(why) = outcome {
-                warnings.skip(entity, why);
-            }
-            if let Some(swept) = swept {
-                remember_start(swept, transform, true);
-            }
+            place_and_remember(warnings, entity, transform, swept, |swept| {
+                place_segment(placed, entity, segment, transform, layers, swept)
+            });
         });
 }
 
