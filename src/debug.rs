@@ -200,25 +200,24 @@ mod tests {
         entities.sort();
         let disc = |x: f32| Circle::new(Vec2::new(x, 0.0), 2.0);
         let wall = Segment::new(Vec2::new(1.0, -5.0), Vec2::new(1.0, 5.0));
-        let place = |x: f32| (Vec2::new(x, 0.0), 2.0);
         placed.push(
             entities[0],
             None,
-            place(0.0),
+            disc(0.0),
             WorldShape::Circle(disc(0.0)),
             Vec2::ZERO,
         );
         placed.push(
             entities[1],
             None,
-            (Vec2::new(1.0, 0.0), 5.0),
+            Circle::new(Vec2::new(1.0, 0.0), 5.0),
             WorldShape::Segment(wall),
             Vec2::ZERO,
         );
         placed.push(
             entities[2],
             None,
-            place(50.0),
+            disc(50.0),
             WorldShape::Circle(disc(50.0)),
             Vec2::ZERO,
         );

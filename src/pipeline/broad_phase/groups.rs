@@ -248,7 +248,7 @@ mod tests {
             placed.push(
                 Entity::from_raw_u32(index as u32).unwrap(),
                 Some(&layers),
-                (Vec2::ZERO, radius),
+                Circle::new(Vec2::ZERO, radius),
                 WorldShape::Circle(Circle::new(Vec2::ZERO, radius)),
                 Vec2::ZERO,
             );

@@ -193,7 +193,7 @@ pub(crate) mod tests {
             placed.push(
                 Entity::from_raw_u32(index as u32).unwrap(),
                 Some(&layers),
-                (center, radius),
+                Circle::new(center, radius),
                 WorldShape::Circle(Circle::new(center, radius)),
                 Vec2::ZERO,
             );

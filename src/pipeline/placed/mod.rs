@@ -93,15 +93,15 @@ impl PlacedColliders {
         &mut self,
         entity: Entity,
         layers: Option<&CollisionLayers>,
-        bounds: (Vec2, f32),
+        bounds: Circle,
         shape: WorldShape,
         motion: Vec2,
     ) {
-        let (center, radius) = swept_bounds(bounds, motion);
+        let bounds = swept_bounds(bounds, motion);
         self.entities.push(entity);
         self.layers.push(layers.copied().unwrap_or_default());
-        self.centers.push(center);
-        self.radii.push(radius);
+        self.centers.push(bounds.center);
+        self.radii.push(bounds.radius);
         self.shapes.push(shape);
         self.motions.push(motion);
     }
@@ -213,13 +213,13 @@ impl PlacedColliders {
 /// The bounding circle of a collider's whole path: the circle `bounds` around where it is now,
 /// grown to cover where it was `motion` ago too (the swept shape lies within the capsule
 /// between the two circles, which this circle holds).
-fn swept_bounds((center, radius): (Vec2, f32), motion: Vec2) -> (Vec2, f32) {
+fn swept_bounds(bounds: Circle, motion: Vec2) -> Circle {
     if motion == Vec2::ZERO {
-        return (center, radius);
+        return bounds;
     }
     let half = 0.5 * motion;
-    let middle = center - half;
-    (middle, conservative(middle, radius + half.length()))
+    let middle = bounds.center - half;
+    Circle::new(middle, conservative(middle, bounds.radius + half.length()))
 }
 
 /// A bounding radius grown by a few units in the last place of the coordinates involved, so
@@ -259,12 +259,14 @@ mod tests {
     #[test]
     fn a_swept_bound_holds_both_ends_of_the_path() {
         let motion = Vec2::new(30.0, -40.0);
-        let (center, radius) = swept_bounds((Vec2::new(100.0, 100.0), 3.0), motion);
+        let Circle { center, radius } =
+            swept_bounds(Circle::new(Vec2::new(100.0, 100.0), 3.0), motion);
         for end in [Vec2::new(100.0, 100.0), Vec2::new(70.0, 140.0)] {
             assert!(center.distance(end) + 3.0 <= radius);
         }
         assert!(radius < 3.0 + 25.0 + 1e-3);
-        assert_eq!(swept_bounds((Vec2::ONE, 2.0), Vec2::ZERO), (Vec2::ONE, 2.0));
+        let still = Circle::new(Vec2::ONE, 2.0);
+        assert_eq!(swept_bounds(still, Vec2::ZERO), still);
     }
 
     #[test]
@@ -281,7 +283,7 @@ mod tests {
         placed.push(
             entity,
             None,
-            (Vec2::ZERO, 1.0),
+            Circle::new(Vec2::ZERO, 1.0),
             polygon,
             Vec2::new(2.0, 0.0),
         );

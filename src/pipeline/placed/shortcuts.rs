@@ -139,7 +139,7 @@ mod tests {
                 size: polygon_size(&placed.vertices),
             };
             let entity = Entity::from_raw_u32(0).unwrap();
-            placed.push(entity, None, (center, outer), shape, Vec2::ZERO);
+            placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
             // Across the wall from its centre, by up to its half thickness.
             let across = rng.random_range(-0.5..0.5) * thickness;
             let radius = thickness / 2.0 - across.abs() - gap;
@@ -151,7 +151,7 @@ mod tests {
             placed.push(
                 entity,
                 None,
-                (place, radius),
+                Circle::new(place, radius),
                 WorldShape::Circle(disc),
                 Vec2::ZERO,
             );
@@ -210,7 +210,7 @@ mod tests {
                 size: polygon_size(&placed.vertices),
             };
             let entity = Entity::from_raw_u32(0).unwrap();
-            placed.push(entity, None, (center, outer), shape, Vec2::ZERO);
+            placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
             // The disc's start lies about `inner + radius` from the centre, give or take a
             // hundredth of the inner radius.
             let radius = size * 10f32.powf(rng.random_range(-4.0..4.0));
@@ -221,7 +221,7 @@ mod tests {
             placed.push(
                 entity,
                 None,
-                (now.center, radius),
+                Circle::new(now.center, radius),
                 WorldShape::Circle(now),
                 motion,
             );
@@ -291,7 +291,7 @@ mod tests {
                 }
                 _ => (WorldShape::Circle(Circle::new(center, size)), size),
             };
-            placed.push(entity, None, (center, radius), shape, Vec2::ZERO);
+            placed.push(entity, None, Circle::new(center, radius), shape, Vec2::ZERO);
             // A path passing the collider's centre about `radius + disc` away at its nearest.
             let disc = size * 10f32.powf(rng.random_range(-3.0..2.0));
             let side = Vec2::from_angle(rng.random_range(0.0..TAU));
@@ -305,7 +305,7 @@ mod tests {
             placed.push(
                 entity,
                 None,
-                (now.center, disc),
+                Circle::new(now.center, disc),
                 WorldShape::Circle(now),
                 motion,
             );

@@ -218,7 +218,8 @@ impl SweptSlots<'_> {
             let disc = Circle::new(*center, *radius);
             *motion = moved;
             *shape = WorldShape::Circle(disc);
-            (*center, *radius) = swept_bounds((disc.center, disc.radius), moved);
+            let bounds = swept_bounds(disc, moved);
+            (*center, *radius) = (bounds.center, bounds.radius);
             written += 1;
         }
         debug_assert_eq!(written, entities.len(), "a motion for every slot");
@@ -234,11 +235,11 @@ impl SweptSlots<'_> {
         disc: Circle,
         motion: Vec2,
     ) {
-        let bounds = swept_bounds((disc.center, disc.radius), motion);
+        let bounds = swept_bounds(disc, motion);
         self.circles
             .write_entities(index, &[entity], layers.map(core::slice::from_ref));
         let (center, radius) = self.circles.bounds_mut(index..index + 1);
-        (center[0], radius[0]) = bounds;
+        (center[0], radius[0]) = (bounds.center, bounds.radius);
         self.shapes[index] = WorldShape::Circle(disc);
         self.motions[index] = motion;
     }
@@ -282,7 +283,7 @@ mod tests {
         placed.push(
             entity(9),
             None,
-            (Vec2::ZERO, 1.0),
+            Circle::new(Vec2::ZERO, 1.0),
             WorldShape::Circle(circle_at(0.0)),
             Vec2::Y,
         );
@@ -348,7 +349,13 @@ mod tests {
                 inner_radius: 0.0,
                 size: polygon_size(&[Vec2::ZERO, Vec2::X, Vec2::Y]),
             };
-            placed.push(entity(9), None, (Vec2::splat(0.5), 1.0), shape, Vec2::X);
+            placed.push(
+                entity(9),
+                None,
+                Circle::new(Vec2::splat(0.5), 1.0),
+                shape,
+                Vec2::X,
+            );
         };
         // What writing the first `stills` still circles and then pushing the swept circles
         // `kept`, one by one, places.
@@ -360,13 +367,7 @@ mod tests {
                 let disc = Circle::new(centers[i], radii[i]);
                 let layers = layers.map(|layers| &layers[i]);
                 let shape = WorldShape::Circle(disc);
-                pushed.push(
-                    entities[i],
-                    layers,
-                    (disc.center, disc.radius),
-                    shape,
-                    motions[i],
-                );
+                pushed.push(entities[i], layers, disc, shape, motions[i]);
             }
             pushed
         };

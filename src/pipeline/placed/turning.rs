@@ -2,8 +2,8 @@
 //! a quick answer to "can it meet this still circle at all".
 
 use super::{PlacedColliders, WorldShape, conservative};
-use crate::geometry::Shape;
 use crate::geometry::sweep::Turn;
+use crate::geometry::{Circle, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
 use core::f32::consts::PI;
@@ -38,14 +38,14 @@ impl PlacedColliders {
         &mut self,
         entity: Entity,
         layers: Option<&CollisionLayers>,
-        (center, radius): (Vec2, f32),
+        bounds: Circle,
         shape: WorldShape,
         turn: Turn,
     ) {
         // Turning about the pivot, no point leaves the circle round the pivot through the
         // farthest point of the bounding circle.
-        let reach = turn.pivot.distance(center) + radius;
-        let bounds = (turn.pivot, conservative(turn.pivot, reach));
+        let reach = turn.pivot.distance(bounds.center) + bounds.radius;
+        let bounds = Circle::new(turn.pivot, conservative(turn.pivot, reach));
         let collider = self.entities.len() as u32;
         self.push(entity, layers, bounds, shape, turn.translation);
         let sector = match self.shape(collider as usize) {

@@ -246,10 +246,9 @@ fn push_circle(
 ) {
     match place_circle(circle, transform) {
         Ok((disc, placement)) => {
-            let bounds = (disc.center, disc.radius);
             let shape = WorldShape::Circle(disc);
             let motion = placement.motion(swept.as_deref());
-            placed.push(entity, layers, bounds, shape, motion);
+            placed.push(entity, layers, disc, shape, motion);
         }
         Err(why) => {
             warnings.skip(entity, why);
@@ -437,13 +436,7 @@ mod tests {
         pushed.circle_slots(0, 0);
         for index in 0..2 {
             let shape = WorldShape::Circle(disc);
-            pushed.push(
-                by_hand(index),
-                None,
-                (disc.center, disc.radius),
-                shape,
-                Vec2::Y,
-            );
+            pushed.push(by_hand(index), None, disc, shape, Vec2::Y);
         }
         let mut warnings = SkipWarnings::default();
         let mut pushed_swept = swept.clone();

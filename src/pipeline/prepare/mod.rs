@@ -134,16 +134,16 @@ fn place_polygon(
     let local = polygon.revalidate().map_err(Skipped::Invalid)?;
     let placement = Placement::of(transform)?;
     let center = placement.apply(local.outer.center);
-    let bounds = (
+    let bounds = Circle::new(
         center,
         conservative(center, local.outer.radius() * placement.scale),
     );
-    if !Circle::new(bounds.0, bounds.1).is_valid() {
+    if !bounds.is_valid() {
         return Err(Skipped::OutOfRange);
     }
     // Twice the bounding radius is at least the bounding box's larger side, which is what the
     // constructor measures: a polygon it accepts is not skipped unscaled.
-    if too_small(2.0 * bounds.1) {
+    if too_small(2.0 * bounds.radius) {
         return Err(Skipped::TooSmall);
     }
     let start = placed.vertices.len() as u32;
@@ -161,7 +161,11 @@ fn place_polygon(
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
-        inner_radius: clear_radius(local.inner_radius * least_stretch, bounds.0, bounds.1),
+        inner_radius: clear_radius(
+            local.inner_radius * least_stretch,
+            bounds.center,
+            bounds.radius,
+        ),
         size: polygon_size(&placed.vertices[start as usize..]),
     };
     match placement.turn(swept) {
@@ -206,7 +210,7 @@ fn place_segment(
         return Err(Skipped::TooSmall);
     }
     let center = world.a.midpoint(world.b);
-    let bounds = (center, conservative(center, world.half_length()));
+    let bounds = Circle::new(center, conservative(center, world.half_length()));
     let shape = WorldShape::Segment(world);
     match placement.turn(swept) {
         Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
