@@ -116,7 +116,13 @@ impl Grid {
                 self.query_runs_one_cell(runs, &mut found);
                 self.query_aside(runs, &mut found);
             }
-            (Layout::Dense { .. }, Join::Within { .. }) => {
+            (
+                Layout::Dense {
+                    origin,
+                    inverse_cell_size,
+                },
+                Join::Within { .. },
+            ) => {
                 for run in runs {
                     for collider in run.clone() {
                         let queried = QueriedBox {
@@ -124,7 +130,8 @@ impl Grid {
                             center: placed.centers[collider as usize],
                             half_width: placed.radii[collider as usize],
                         };
-                        self.query_box_dense(queried, join, &mut found);
+                        let inverse = inverse_cell_size;
+                        self.query_box_dense(queried, origin, inverse, join, &mut found);
                     }
                 }
             }
@@ -208,7 +215,10 @@ impl Grid {
         };
         let cells = &mut scratch.cells[..centers.len()];
         match self.layout {
-            Layout::Dense { .. } => self.centre_cells(centers, radii, cells),
+            Layout::Dense {
+                origin,
+                inverse_cell_size,
+            } => self.centre_cells(centers, radii, origin, inverse_cell_size, cells),
             Layout::Wrapped { .. } => self.folded_centre_cells(centers, radii, cells),
         }
         // The colliders whose cell holds entries, listed without a branch: most cells are
@@ -272,7 +282,10 @@ impl Grid {
             check_layers: found.check_layers,
         };
         match self.layout {
-            Layout::Dense { .. } => self.query_box_dense(wide, join, found),
+            Layout::Dense {
+                origin,
+                inverse_cell_size,
+            } => self.query_box_dense(wide, origin, inverse_cell_size, join, found),
             Layout::Wrapped { .. } => {
                 let collider = wide.collider;
                 self.query_run_wrapped(collider..collider + 1, join, found)
@@ -324,14 +337,14 @@ impl Grid {
     /// border, empty but for rounding at the box's edge (and, in the first cell, any collider the
     /// grid could not place); the exact check rejects what is there. (See `build`.)
     #[inline]
-    fn centre_cells(&self, centers: &[Vec2], radii: &[f32], cells: &mut [u32]) {
-        let Layout::Dense {
-            origin,
-            inverse_cell_size,
-        } = self.layout
-        else {
-            unreachable!("a dense query")
-        };
+    fn centre_cells(
+        &self,
+        centers: &[Vec2],
+        radii: &[f32],
+        origin: Vec2,
+        inverse_cell_size: f32,
+        cells: &mut [u32],
+    ) {
         // Below 2²⁴ (see `fit`): exact in `f32`. (The proof of the conversions below rests
         // on it.)
         debug_assert!((1..=MAX_DENSE_CELLS_ACROSS).contains(&self.columns));
@@ -372,15 +385,15 @@ impl Grid {
     /// first cell the two boxes share, and, joined within one group, only with the colliders
     /// after it.
     #[inline(never)]
-    fn query_box_dense(&self, queried: QueriedBox, join: Join, found: &mut Found) {
+    fn query_box_dense(
+        &self,
+        queried: QueriedBox,
+        origin: Vec2,
+        inverse_cell_size: f32,
+        join: Join,
+        found: &mut Found,
+    ) {
         let (within, _) = join.flags();
-        let Layout::Dense {
-            origin,
-            inverse_cell_size,
-        } = self.layout
-        else {
-            unreachable!("a dense query")
-        };
         let QueriedBox {
             collider,
             center,
@@ -531,7 +544,7 @@ mod tests {
             .map(|index| if index % 7 == 3 { 0.75 } else { 0.5 })
             .collect();
         let mut cells = vec![0; centers.len()];
-        grid.centre_cells(&centers, &radii, &mut cells);
+        grid.centre_cells(&centers, &radii, origin, inverse_cell_size, &mut cells);
         for ((&center, &radius), &cell) in centers.iter().zip(&radii).zip(&cells) {
             let at = (center - origin) * inverse_cell_size;
             let column = (at.x as u32).min(grid.columns - 1);
