@@ -17,12 +17,13 @@
 //! overlap, they are joined and the whole is sorted.
 
 use super::parallel::lock;
-use super::placed::PlacedColliders;
+use super::placed::{PlacedColliders, PlacedPolygon, PlacedShape};
 use crate::contact::Contact;
 use crate::contacts::{Contacts, follow_each_other};
 use crate::geometry::sweep::{SweepStart, Turn, sweep_from_start, sweep_turning, touching_at_end};
 use crate::geometry::{
-    Containment, Impact, Intersection, Points, Shape, intersect, intersect_measured_polygon_circle,
+    Circle, Containment, Impact, Intersection, Points, Shape, intersect,
+    intersect_measured_polygon_circle,
 };
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -182,46 +183,58 @@ fn test_pairs(
         if !keep(placed.entities[first], placed.entities[second]) {
             continue;
         }
-        if let Some(contact) = test_pair(placed, previous, [first, second], &mut scratch) {
-            contacts.push(contact);
-        }
+        // Most pairs of a bullet hell: neither moved along a path relative to the other, and
+        // where they are now says it all.
+        let still = !placed.any_turning() && placed.motion(first) == placed.motion(second);
+        let contact = if still {
+            intersect_now(placed, first, second)
+                .map(|now| contact(placed, [first, second], now, None))
+        } else {
+            test_pair(placed, previous, [first, second], &mut scratch)
+        };
+        contacts.extend(contact);
     }
 }
 
-/// Where colliders `first` and `second` meet now, as [`intersect`] finds: a disc deep inside a
-/// polygon (see [`PlacedColliders::deep_inside`]; in a bullet hell, about two in five of the
-/// pairs of a bullet and an enemy) without looking at the polygon's edges, and a polygon and a
-/// circle with the polygon's size measured once a frame.
+/// Where colliders `first` and `second` meet now, as [`intersect`] finds: a polygon and a disc
+/// with the polygon's size measured once a frame, and a disc deep inside a polygon (in a bullet
+/// hell, about two in five of the pairs of a bullet and an enemy) without looking at the
+/// polygon's edges (see [`PlacedPolygon::surely_holds`]).
 #[inline]
 fn intersect_now(placed: &PlacedColliders, first: usize, second: usize) -> Option<Intersection> {
-    if placed.deep_inside(first, second) {
-        return Some(Intersection::contained(Containment::SecondInFirst));
+    if let Some((polygon, disc, disc_first)) = placed.still_disc_and_polygon(first, second) {
+        let hit = polygon_circle(polygon, disc);
+        return if disc_first {
+            hit.map(Intersection::mirrored)
+        } else {
+            hit
+        };
     }
-    if placed.deep_inside(second, first) {
-        return Some(Intersection::contained(Containment::FirstInSecond));
-    }
-    let (first_shape, second_shape) = (placed.shape(first), placed.shape(second));
-    match (
-        first_shape,
-        second_shape,
-        placed.polygon(first),
-        placed.polygon(second),
-    ) {
-        (Shape::Polygon(_), Shape::Circle(circle), Some(polygon), _) => {
-            intersect_measured_polygon_circle(polygon, circle)
+    match (placed.placed_shape(first), placed.placed_shape(second)) {
+        (PlacedShape::Polygon(polygon), PlacedShape::Other(Shape::Circle(circle))) => {
+            polygon_circle(polygon, circle)
         }
-        (Shape::Circle(circle), Shape::Polygon(_), _, Some(polygon)) => {
-            intersect_measured_polygon_circle(polygon, circle).map(Intersection::mirrored)
+        (PlacedShape::Other(Shape::Circle(circle)), PlacedShape::Polygon(polygon)) => {
+            polygon_circle(polygon, circle).map(Intersection::mirrored)
         }
-        _ => intersect(first_shape, second_shape),
+        (first, second) => intersect(first.shape(), second.shape()),
     }
 }
 
-/// The contact between colliders `first` and `second` (`first` the lower entity), if they touch
-/// now or, when either is swept, met along their paths: after being apart at the start, or
+/// A placed polygon (first) against a disc (second).
+#[inline(always)]
+fn polygon_circle(polygon: PlacedPolygon, circle: Circle) -> Option<Intersection> {
+    if polygon.surely_holds(circle) {
+        return Some(Intersection::contained(Containment::SecondInFirst));
+    }
+    intersect_measured_polygon_circle(polygon.measured, circle)
+}
+
+/// The contact between colliders `first` and `second` (`first` the lower entity) that moved
+/// relative to each other, if they touch now or met along their paths: after being apart at the start, or
 /// at the start itself when they were no contact of the last run (`previous`): a collider
 /// that moved onto the start of a swept one's path since then.
-#[inline]
+#[inline(never)]
 fn test_pair(
     placed: &PlacedColliders,
     previous: &Contacts,
@@ -306,23 +319,34 @@ fn test_pair(
                 .map(|touch| Impact { normal, ..touch })
         }),
     };
-    let (points, containment) = match (now.or(at_start), impact) {
-        (Some(hit), _) => (hit.points, hit.containment),
+    let hit = match (now.or(at_start), impact) {
+        (Some(hit), _) => hit,
         // They met along the way and are apart again: where they first touched.
-        (None, Some(impact)) => (Points::from_slice(&[impact.point]), Containment::Neither),
+        (None, Some(impact)) => Intersection::crossing(Points::from_slice(&[impact.point])),
         (None, None) => return None,
     };
+    Some(contact(placed, [first, second], hit, impact))
+}
+
+/// The contact of colliders `first` and `second` (`first` the lower entity) that meet at `hit`.
+#[inline(always)]
+fn contact(
+    placed: &PlacedColliders,
+    [first, second]: [usize; 2],
+    hit: Intersection,
+    impact: Option<Impact>,
+) -> Contact {
     let (a, b) = (placed.entities[first], placed.entities[second]);
-    Some(Contact {
+    Contact {
         a,
         b,
-        points,
-        containment,
+        points: hit.points,
+        containment: hit.containment,
         impact,
         layers: [placed.layers[first], placed.layers[second]],
         // Each its own body, until the events stage finds the parts of bodies.
         bodies: [a, b],
-    })
+    }
 }
 
 #[cfg(test)]

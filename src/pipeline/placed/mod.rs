@@ -1,13 +1,14 @@
 //! [`PlacedColliders`]: every collider placed in the world this frame, as flat arrays. The prepare
 //! stage writes them; the broad and narrow phases read them.
 
-use crate::geometry::{BoundingBox, Circle, MeasuredPolygon, Segment, Shape};
+use crate::geometry::{BoundingBox, Circle, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
 mod shortcuts;
 mod slots;
 mod turning;
 
+pub(crate) use shortcuts::{PlacedPolygon, PlacedShape};
 pub use slots::{CircleSlots, SweptSlots};
 pub(crate) use turning::Turning;
 
@@ -18,7 +19,7 @@ pub enum WorldShape {
     Segment(Segment),
     /// `PlacedColliders::vertices[start..start + len]`. The polygon holds the circle of
     /// `inner_radius` around its bounding circle's centre, less a margin for rounding (see
-    /// [`clear_radius`] and [`PlacedColliders::deep_inside`]).
+    /// [`clear_radius`] and [`PlacedPolygon::surely_holds`]).
     Polygon {
         start: u32,
         len: u32,
@@ -128,20 +129,6 @@ impl PlacedColliders {
                 Shape::Polygon(&self.vertices[start as usize..(start + len) as usize])
             }
         }
-    }
-
-    /// Collider `index` where it is now, when it is a polygon: its vertices with their size.
-    #[inline(always)]
-    pub(crate) fn polygon(&self, index: usize) -> Option<MeasuredPolygon<'_>> {
-        let slot = index.checked_sub(self.still)?;
-        let WorldShape::Polygon {
-            start, len, size, ..
-        } = self.shapes[slot]
-        else {
-            return None;
-        };
-        let vertices = &self.vertices[start as usize..(start + len) as usize];
-        Some(MeasuredPolygon { vertices, size })
     }
 
     /// A box that holds collider `index` along its whole path (where it is now and where its path

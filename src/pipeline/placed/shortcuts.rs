@@ -1,39 +1,110 @@
 //! Pairs told apart from their circles alone, without the exact test: a disc deep inside a
-//! still polygon, a disc that surely overlapped one at the start of its path, and a disc that
+//! still polygon ([`PlacedPolygon::surely_holds`]), a disc that surely overlapped one at the start of its path, and a disc that
 //! passed clear of a still collider's bounding circle. Each answers as the exact test would,
 //! for far less work; the tests below hold them to it near the edge of what they claim.
 
 use super::{PlacedColliders, WorldShape};
-use crate::geometry::{Segment, Shape};
+use crate::geometry::{Circle, MeasuredPolygon, Segment, Shape};
 use bevy::prelude::*;
 
-impl PlacedColliders {
-    /// Whether collider `disc` is a disc that lies deep inside collider `polygon`, a polygon:
-    /// within the circle around the polygon's bounding centre that the polygon holds (its
-    /// `inner_radius`, less the margin for rounding that [`clear_radius`](super::clear_radius) took
-    /// off once). No edge then comes within the disc's radius of its centre, and the centre is
-    /// inside: the polygon holds the disc, as [`intersect`](crate::geometry::intersect) would find
-    /// edge by edge.
-    ///
-    /// A polygon that moved this run is left to the edges: its bounding circle holds its whole
-    /// path, so its centre is not where the polygon is now.
+/// A polygon placed this frame, as the narrow phase tests it against a disc: its vertices with
+/// their size, and the circle it surely holds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlacedPolygon<'a> {
+    pub measured: MeasuredPolygon<'a>,
+    /// The circle around the polygon's bounding centre that the polygon surely holds where it
+    /// is now (its `inner_radius`, less the margin for rounding that
+    /// [`clear_radius`](super::clear_radius) took off once); `None` for a polygon that moved this
+    /// run, whose bounding circle holds its whole path, so that its centre is not where the
+    /// polygon is now.
+    pub holds: Option<Circle>,
+}
+
+/// A collider where it is now, as the narrow phase tests it (see
+/// [`PlacedColliders::placed_shape`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PlacedShape<'a> {
+    Polygon(PlacedPolygon<'a>),
+    /// A circle or a segment.
+    Other(Shape<'a>),
+}
+
+impl<'a> PlacedShape<'a> {
+    /// The shape, for the geometry core.
     #[inline(always)]
-    pub fn deep_inside(&self, polygon: usize, disc: usize) -> bool {
-        let Some(slot) = polygon.checked_sub(self.still) else {
-            return false;
-        };
-        let WorldShape::Polygon { inner_radius, .. } = self.shapes[slot] else {
-            return false;
-        };
-        if self.motions[slot] != Vec2::ZERO || self.turn(polygon).is_some() {
-            return false;
+    pub fn shape(self) -> Shape<'a> {
+        match self {
+            Self::Polygon(polygon) => Shape::Polygon(polygon.measured.vertices),
+            Self::Other(shape) => shape,
         }
-        let Shape::Circle(disc) = self.shape(disc) else {
-            return false;
+    }
+}
+
+impl PlacedPolygon<'_> {
+    /// Whether `disc` lies deep inside the polygon: within the circle the polygon surely holds.
+    /// No edge then comes within the disc's radius of its centre, and the centre is inside:
+    /// the polygon holds the disc, as [`intersect`](crate::geometry::intersect) would find
+    /// edge by edge.
+    #[inline(always)]
+    pub fn surely_holds(&self, disc: Circle) -> bool {
+        self.holds.is_some_and(|held| {
+            let clearance = held.radius - disc.radius;
+            clearance > 0.0 && held.center.distance_squared(disc.center) < clearance * clearance
+        })
+    }
+}
+
+impl PlacedColliders {
+    /// When one of colliders `first` and `second` is a still circle and the other a polygon
+    /// (the bulk of a bullet hell's pairs): the polygon, the disc, and whether the disc is
+    /// `first`. Told by their indices alone, without a look at either's shape.
+    #[inline(always)]
+    pub(crate) fn still_disc_and_polygon(
+        &self,
+        first: usize,
+        second: usize,
+    ) -> Option<(PlacedPolygon<'_>, Circle, bool)> {
+        let disc_first = first < self.still;
+        let (disc, other) = if disc_first {
+            (first, second)
+        } else {
+            (second, first)
         };
-        let clearance = inner_radius - disc.radius;
-        clearance > 0.0
-            && self.centers[polygon].distance_squared(disc.center) < clearance * clearance
+        if disc >= self.still {
+            return None;
+        }
+        let PlacedShape::Polygon(polygon) = self.placed_shape(other) else {
+            return None;
+        };
+        let disc = Circle::new(self.centers[disc], self.radii[disc]);
+        Some((polygon, disc, disc_first))
+    }
+
+    /// Collider `index` where it is now, as the narrow phase tests it: a polygon with its size
+    /// and the circle it surely holds, any other as its [`Shape`].
+    #[inline(always)]
+    pub(crate) fn placed_shape(&self, index: usize) -> PlacedShape<'_> {
+        let Some(slot) = index.checked_sub(self.still) else {
+            let disc = Circle::new(self.centers[index], self.radii[index]);
+            return PlacedShape::Other(Shape::Circle(disc));
+        };
+        match self.shapes[slot] {
+            WorldShape::Circle(circle) => PlacedShape::Other(Shape::Circle(circle)),
+            WorldShape::Segment(segment) => PlacedShape::Other(Shape::Segment(segment)),
+            WorldShape::Polygon {
+                start,
+                len,
+                size,
+                inner_radius,
+            } => {
+                let vertices = &self.vertices[start as usize..(start + len) as usize];
+                let still = self.motions[slot] == Vec2::ZERO && self.turn(index).is_none();
+                PlacedShape::Polygon(PlacedPolygon {
+                    measured: MeasuredPolygon { vertices, size },
+                    holds: still.then(|| Circle::new(self.centers[index], inner_radius)),
+                })
+            }
+        }
     }
 
     /// Whether circle `disc`, moved back to the start of its path, surely overlaps the still
@@ -92,7 +163,7 @@ impl PlacedColliders {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Circle, polygon_size};
+    use crate::geometry::polygon_size;
     use crate::pipeline::placed::{clear_radius, conservative};
 
     /// Whenever a disc is found deep inside a long, thin wall (turned, and placed far from the
@@ -155,7 +226,10 @@ mod tests {
                 WorldShape::Circle(disc),
                 Vec2::ZERO,
             );
-            if placed.deep_inside(0, 1) {
+            let PlacedShape::Polygon(polygon) = placed.placed_shape(0) else {
+                panic!("a polygon");
+            };
+            if polygon.surely_holds(disc) {
                 found += 1;
                 assert_eq!(
                     intersect(placed.shape(0), placed.shape(1)),
