@@ -175,7 +175,10 @@ fn test_pairs(
     keep: &impl Fn(Entity, Entity) -> bool,
 ) {
     let mut scratch = (Vec::new(), Vec::new());
-    for &[first, second] in pairs {
+    // From last to first: the pairs come in the order of the colliders' tables, which follows
+    // their entities' indices for entities spawned fresh, and Bevy orders entities against their
+    // indices. So the contacts come out in `(a, b)` order, or nearly, for the sort that follows.
+    for &[first, second] in pairs.iter().rev() {
         let (mut first, mut second) = (first as usize, second as usize);
         if placed.entities[first] > placed.entities[second] {
             core::mem::swap(&mut first, &mut second);
@@ -234,7 +237,7 @@ fn polygon_circle(polygon: PlacedPolygon, circle: Circle) -> Option<Intersection
 /// relative to each other, if they touch now or met along their paths: after being apart at the start, or
 /// at the start itself when they were no contact of the last run (`previous`): a collider
 /// that moved onto the start of a swept one's path since then.
-#[inline(never)]
+#[inline]
 fn test_pair(
     placed: &PlacedColliders,
     previous: &Contacts,

@@ -6,7 +6,7 @@ use super::circle_table::CircleTable;
 use super::placement::{Placement, SkipWarnings, Skipped, too_small};
 use super::queries::CircleColliders;
 use crate::collider::CircleCollider;
-use crate::geometry::{Circle, MAX_COORDINATE, MIN_SIZE, all_in_range};
+use crate::geometry::{Circle, MAX_COORDINATE, MIN_SIZE};
 use crate::layers::CollisionLayers;
 use crate::pipeline::parallel::ParallelSplit;
 use crate::pipeline::placed::{CircleSlots, PlacedColliders, SweptSlots, WorldShape};
@@ -332,10 +332,14 @@ fn usual_discs(
             radius: *radius,
         } = placement.disc(circle);
     }
-    let radii_usable = radii.iter().fold(true, |usable, &radius| {
-        usable & (radius <= MAX_COORDINATE) & ((radius >= MIN_SIZE) | (radius == 0.0))
+    let discs_usable = centers.iter().zip(radii.iter()).fold(true, |usable, (&center, &radius)| {
+        usable
+            & (center.x.abs() <= MAX_COORDINATE)
+            & (center.y.abs() <= MAX_COORDINATE)
+            & (radius <= MAX_COORDINATE)
+            & ((radius >= MIN_SIZE) | (radius == 0.0))
     });
-    axes_usable & all_in_range(centers) & radii_usable
+    axes_usable & discs_usable
 }
 
 /// A circle's world disc, and where its transform places it, or why it cannot be placed.
