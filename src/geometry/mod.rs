@@ -309,17 +309,25 @@ pub(crate) fn push_unique(points: &mut Points, point: Vec2, tolerance: f32) {
 /// pair, each with the points kept before it; many are sorted along the axis they spread over
 /// most first, so the cost stays `n log n`, and of each close pair the later goes (in a chain
 /// of close points, one close only to a dropped point may go too).
+#[inline]
 pub(crate) fn drop_near_duplicates(points: &mut Points, tolerance: f32) {
+    // A circle's crossings with a polygon or a segment: most often two, or one.
+    match points[..] {
+        [] | [_] => {}
+        [first, second] => {
+            if first.distance_squared(second) <= tolerance * tolerance {
+                points.truncate(1);
+            }
+        }
+        _ => drop_near_duplicates_of_many(points, tolerance),
+    }
+}
+
+/// [`drop_near_duplicates`] for three points or more.
+fn drop_near_duplicates_of_many(points: &mut Points, tolerance: f32) {
     const PAIRWISE: usize = 16;
     let tolerance_squared = tolerance * tolerance;
     let close = |p: Vec2, q: Vec2| p.distance_squared(q) <= tolerance_squared;
-    // A circle's crossings with a polygon or a segment: most often two, or one.
-    if let [first, second] = points[..] {
-        if close(first, second) {
-            points.truncate(1);
-        }
-        return;
-    }
     if points.len() <= PAIRWISE {
         let mut kept = 0;
         for index in 0..points.len() {

@@ -60,7 +60,8 @@ pub(crate) struct MeasuredPolygon<'a> {
     pub size: f32,
 }
 
-/// [`intersect_polygon_circle`] for a polygon already checked and measured.
+/// [`intersect_polygon_circle`] for a polygon already checked and measured, and a circle
+/// already checked: both placed by the pipeline.
 #[inline]
 pub(crate) fn intersect_measured_polygon_circle(
     polygon: MeasuredPolygon,
@@ -68,9 +69,7 @@ pub(crate) fn intersect_measured_polygon_circle(
 ) -> Option<Intersection> {
     debug_assert!(all_in_range(polygon.vertices));
     debug_assert_eq!(polygon.size, polygon_size(polygon.vertices));
-    if !circle.is_valid() {
-        return None;
-    }
+    debug_assert!(circle.is_valid());
     crossings(polygon.vertices, circle, || polygon.size)
 }
 

@@ -75,23 +75,39 @@ pub(crate) fn push_crossings(
     // Where the centre projects onto the segment's line, and how far from that line it is.
     let foot = unit.dot(to_center);
     let height = unit.perp_dot(to_center).abs();
-    let mut push_at = |along: f32| {
-        if (-tolerance..=length + tolerance).contains(&along) {
-            push_unique(
-                points,
-                segment.a + unit * along.clamp(0.0, length),
-                tolerance,
-            );
-        }
+    let line = Line {
+        start: segment.a,
+        unit,
+        length,
     };
     if (height - radius).abs() <= tolerance {
         // Tangent to the line.
-        push_at(foot);
+        line.push_at(foot, tolerance, points);
     } else if height < radius {
         // Secant: the quadratic's two roots, entry then exit, measured from the foot of
         // the perpendicular by half the chord.
         let half_chord = ((radius - height) * (radius + height)).sqrt();
-        push_at(foot - half_chord);
-        push_at(foot + half_chord);
+        line.push_at(foot - half_chord, tolerance, points);
+        line.push_at(foot + half_chord, tolerance, points);
+    }
+}
+
+/// A segment as a line from `start` along `unit`, `length` long.
+#[derive(Clone, Copy)]
+struct Line {
+    start: Vec2,
+    unit: Vec2,
+    length: f32,
+}
+
+impl Line {
+    /// Appends the point `along` the line from its start, if it lies on the segment (within
+    /// `tolerance` of it, and then clamped onto it), unless it is the last point appended.
+    #[inline(always)]
+    fn push_at(self, along: f32, tolerance: f32, points: &mut Points) {
+        if (-tolerance..=self.length + tolerance).contains(&along) {
+            let point = self.start + self.unit * along.clamp(0.0, self.length);
+            push_unique(points, point, tolerance);
+        }
     }
 }
