@@ -2,6 +2,7 @@
 
 use crate::layers::CollisionLayers;
 use crate::pipeline::placed::PlacedColliders;
+use bevy::math::Vec4;
 use bevy::platform::collections::HashMap;
 use core::ops::Range;
 
@@ -200,23 +201,27 @@ impl RadiusSpread {
     }
 }
 
-/// The sum and the largest of `radii` (zero for none), eight lanes at a time so that the
-/// compiler can use vector instructions.
+/// The sum and the largest of `radii` (zero for none), eight lanes at a time in two vectors.
 fn sum_and_max(radii: &[f32]) -> (f32, f32) {
     const LANES: usize = 8;
-    let (mut sums, mut maxima) = ([0.0_f32; LANES], [0.0_f32; LANES]);
+    let (mut sums, mut maxima) = ([Vec4::ZERO; 2], [Vec4::ZERO; 2]);
     let chunks = radii.chunks_exact(LANES);
     let rest = chunks.remainder();
     for chunk in chunks {
-        for lane in 0..LANES {
-            sums[lane] += chunk[lane];
-            // A comparison rather than `f32::max`, whose care for NaN costs three more
-            // instructions a lane: radii are never NaN (prepare skips such colliders).
-            if chunk[lane] > maxima[lane] {
-                maxima[lane] = chunk[lane];
-            }
+        for (half, lanes) in chunk.chunks_exact(4).enumerate() {
+            let lanes = Vec4::from_slice(lanes);
+            sums[half] += lanes;
+            // `Vec4::max` is one vector instruction, whose answer for NaN differs by platform:
+            // radii are never NaN (prepare skips such colliders).
+            maxima[half] = maxima[half].max(lanes);
         }
     }
+    let [mut sums, mut maxima] = [sums, maxima].map(|[low, high]| {
+        let mut lanes = [0.0_f32; LANES];
+        lanes[..4].copy_from_slice(&low.to_array());
+        lanes[4..].copy_from_slice(&high.to_array());
+        lanes
+    });
     for (lane, &radius) in rest.iter().enumerate() {
         sums[lane] += radius;
         maxima[lane] = maxima[lane].max(radius);

@@ -332,13 +332,16 @@ fn usual_discs(
             radius: *radius,
         } = placement.disc(circle);
     }
-    let discs_usable = centers.iter().zip(radii.iter()).fold(true, |usable, (&center, &radius)| {
-        usable
-            & (center.x.abs() <= MAX_COORDINATE)
-            & (center.y.abs() <= MAX_COORDINATE)
-            & (radius <= MAX_COORDINATE)
-            & ((radius >= MIN_SIZE) | (radius == 0.0))
-    });
+    let discs_usable = centers
+        .iter()
+        .zip(radii.iter())
+        .fold(true, |usable, (&center, &radius)| {
+            usable
+                & (center.x.abs() <= MAX_COORDINATE)
+                & (center.y.abs() <= MAX_COORDINATE)
+                & (radius <= MAX_COORDINATE)
+                & ((radius >= MIN_SIZE) | (radius == 0.0))
+        });
     axes_usable & discs_usable
 }
 
