@@ -1,5 +1,6 @@
 //! Polygon–circle: a solid polygon, convex or concave, against a solid circle.
 
+use super::edge_lines::{self, EdgeLines};
 use super::point::{crosses_ray, nearest_outline_point};
 use super::segment_circle::push_crossings;
 use super::{
@@ -48,7 +49,7 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Int
     if !(circle.is_valid() && all_in_range(vertices)) {
         return None;
     }
-    crossings(vertices, circle, || polygon_size(vertices))
+    crossings(vertices, circle, || polygon_size(vertices), None)
 }
 
 /// A polygon whose vertices lie within range and whose [`polygon_size`] is known: one the
@@ -58,6 +59,9 @@ pub(crate) struct MeasuredPolygon<'a> {
     pub vertices: &'a [Vec2],
     /// [`polygon_size`] of the vertices.
     pub size: f32,
+    /// Its edges' lines ([`push_edge_lines`](super::push_edge_lines)), perhaps followed by
+    /// others'; empty for a polygon without.
+    pub lines: &'a [EdgeLines],
 }
 
 /// [`intersect_polygon_circle`] for a polygon already checked and measured, and a circle
@@ -70,13 +74,21 @@ pub(crate) fn intersect_measured_polygon_circle(
     debug_assert!(all_in_range(polygon.vertices));
     debug_assert_eq!(polygon.size, polygon_size(polygon.vertices));
     debug_assert!(circle.is_valid());
-    crossings(polygon.vertices, circle, || polygon.size)
+    let lines = polygon.lines.get(..polygon.vertices.len().div_ceil(4));
+    let lines = lines.map(|lines| (lines, polygon.size));
+    crossings(polygon.vertices, circle, || polygon.size, lines)
 }
 
 /// [`intersect_polygon_circle`] past its checks of the input; `size` gives the polygon's
-/// [`polygon_size`], asked only when an edge reaches the circle.
+/// [`polygon_size`], asked only when an edge reaches the circle; `lines`, the polygon's edges'
+/// lines with its size, which tell the edges near the circle at less cost.
 #[inline]
-fn crossings(vertices: &[Vec2], circle: Circle, size: impl Fn() -> f32) -> Option<Intersection> {
+fn crossings(
+    vertices: &[Vec2],
+    circle: Circle,
+    size: impl Fn() -> f32,
+    lines: Option<(&[EdgeLines], f32)>,
+) -> Option<Intersection> {
     // With the overlap test's own predicates (so the two always agree): edges within `r` of
     // the centre give the crossings, the ray's parity says whether the centre is inside.
     let radius_squared = circle.radius * circle.radius;
@@ -90,24 +102,33 @@ fn crossings(vertices: &[Vec2], circle: Circle, size: impl Fn() -> f32) -> Optio
             push_crossings(edge, circle, tolerance, &mut points);
         }
     };
-    let center_inside = match near_edges(vertices, circle.center, radius_squared) {
+    // Whether the centre is inside, if known yet.
+    let center_inside = match lines {
         // Most edges are clearly out of reach, and in most pairs every edge is (a bullet deep
         // inside, or a near miss): only the others, in order, get the exact distance.
-        Some((near, center_inside)) => {
+        Some((lines, polygon_size)) => {
+            let near = edge_lines::near_edges(lines, circle, polygon_size);
             flagged_edges(vertices, near).for_each(reach);
-            center_inside
+            // Asked below only when no edge reached the circle.
+            None
         }
-        None => {
-            let mut center_inside = false;
-            for edge in edges(vertices) {
-                center_inside ^= crosses_ray(circle.center, edge.a, edge.b);
-                // A cheaper test first.
-                if !edge.clearly_beyond(circle.center, radius_squared) {
-                    reach(edge);
-                }
+        None => match near_edges(vertices, circle.center, radius_squared) {
+            Some((near, center_inside)) => {
+                flagged_edges(vertices, near).for_each(reach);
+                Some(center_inside)
             }
-            center_inside
-        }
+            None => {
+                let mut center_inside = false;
+                for edge in edges(vertices) {
+                    center_inside ^= crosses_ray(circle.center, edge.a, edge.b);
+                    // A cheaper test first.
+                    if !edge.clearly_beyond(circle.center, radius_squared) {
+                        reach(edge);
+                    }
+                }
+                Some(center_inside)
+            }
+        },
     };
     if let Some(tolerance) = tolerance {
         drop_near_duplicates(&mut points, tolerance);
@@ -127,6 +148,8 @@ fn crossings(vertices: &[Vec2], circle: Circle, size: impl Fn() -> f32) -> Optio
             )]))
         });
     }
+    let center_inside =
+        center_inside.unwrap_or_else(|| super::point_in_polygon(circle.center, vertices));
     (center_inside && vertices.len() >= 3)
         .then(|| Intersection::contained(Containment::SecondInFirst))
 }
@@ -244,6 +267,58 @@ mod tests {
             assert_eq!(pack_flags(&flags, count), expected, "{count}: {flags:?}");
         }
         assert_eq!(pack_flags(&[true; MOST_FLAGGED], MOST_FLAGGED), u64::MAX);
+    }
+
+    /// With its edges' lines, a measured polygon meets a circle exactly where it does without:
+    /// over random polygons, convex and not, near the origin and far from it, and discs near
+    /// their outlines, inside and out, down to points a ten-millionth of their size away.
+    #[test]
+    fn edge_lines_change_no_answer() {
+        use crate::geometry::push_edge_lines;
+        use core::f32::consts::TAU;
+        let mut rng = StdRng::seed_from_u64(23);
+        let mut met = 0;
+        for _ in 0..50_000 {
+            let count = rng.random_range(3..=MOST_FLAGGED);
+            let star = rng.random_bool(0.3);
+            let size = 10f32.powf(rng.random_range(-1.0..3.0));
+            let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
+            let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
+            let vertices: Vec<Vec2> = (0..count)
+                .map(|i| {
+                    let spoke = if star && i % 2 == 1 { 0.4 } else { 1.0 };
+                    let angle = i as f32 * TAU / count as f32 + rng.random_range(0.0..0.1);
+                    center + Vec2::from_angle(angle) * size * spoke
+                })
+                .collect();
+            let mut lines = Vec::new();
+            if !push_edge_lines(&vertices, &mut lines) {
+                continue;
+            }
+            let corner = vertices[rng.random_range(0..count)];
+            let scale = 10f32.powf(rng.random_range(-7.0..0.5)) * size;
+            let offset = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+            let place = corner.lerp(center, rng.random_range(-0.2..1.0)) + offset * scale;
+            let radius = if rng.random_bool(0.1) {
+                0.0
+            } else {
+                scale * rng.random_range(0.0..2.0)
+            };
+            let circle = Circle::new(place, radius);
+            let measured = MeasuredPolygon {
+                vertices: &vertices,
+                size: polygon_size(&vertices),
+                lines: &lines,
+            };
+            let expected = intersect_polygon_circle(&vertices, circle);
+            met += usize::from(expected.is_some());
+            assert_eq!(
+                intersect_measured_polygon_circle(measured, circle),
+                expected,
+                "{vertices:?}, {circle:?}"
+            );
+        }
+        assert!(met > 10_000, "{met} met");
     }
 
     #[test]

@@ -230,7 +230,7 @@ fn polygon_circle(polygon: PlacedPolygon, circle: Circle) -> Option<Intersection
     if polygon.surely_holds(circle) {
         return Some(Intersection::contained(Containment::SecondInFirst));
     }
-    intersect_measured_polygon_circle(polygon.measured, circle)
+    intersect_measured_polygon_circle(polygon.measured(), circle)
 }
 
 /// The contact between colliders `first` and `second` (`first` the lower entity) that moved

@@ -1,7 +1,7 @@
 //! [`PlacedColliders`]: every collider placed in the world this frame, as flat arrays. The prepare
 //! stage writes them; the broad and narrow phases read them.
 
-use crate::geometry::{BoundingBox, Circle, Segment, Shape};
+use crate::geometry::{BoundingBox, Circle, EdgeLines, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
 mod shortcuts;
@@ -27,8 +27,14 @@ pub enum WorldShape {
         /// The vertices' [`polygon_size`](crate::geometry::polygon_size), which the exact
         /// tests' tolerance scales with: measured once a frame, not once a pair.
         size: f32,
+        /// Where the polygon's edges' lines start in `PlacedColliders::edge_lines` (one entry
+        /// per four edges); [`NO_LINES`] for a polygon without.
+        lines: u32,
     },
 }
+
+/// [`WorldShape::Polygon::lines`] of a polygon without edge lines: past the end of any table.
+pub const NO_LINES: u32 = u32::MAX;
 
 /// The radius of the circle around a polygon's bounding centre `center` (of bounding radius
 /// `outer_radius`) that the polygon surely holds in the world, where it holds the circle of
@@ -75,6 +81,9 @@ pub struct PlacedColliders {
     turning: Vec<Turning>,
     /// World vertices of every polygon, back to back.
     pub vertices: Vec<Vec2>,
+    /// The lines of every polygon's edges, back to back (see
+    /// [`push_edge_lines`](crate::geometry::push_edge_lines)).
+    pub(crate) edge_lines: Vec<EdgeLines>,
 }
 
 impl PlacedColliders {
@@ -265,6 +274,7 @@ mod tests {
             len: 3,
             inner_radius: 0.0,
             size: polygon_size(&placed.vertices),
+            lines: NO_LINES,
         };
         let entity = Entity::from_raw_u32(1).unwrap();
         placed.push(

@@ -7,11 +7,18 @@ use super::{PlacedColliders, WorldShape};
 use crate::geometry::{Circle, MeasuredPolygon, Segment, Shape};
 use bevy::prelude::*;
 
-/// A polygon placed this frame, as the narrow phase tests it against a disc: its vertices with
-/// their size, and the circle it surely holds.
-#[derive(Clone, Copy, Debug)]
+/// A polygon placed this frame, as the narrow phase tests it against a disc: the circle it
+/// surely holds, and then, for the exact test, its vertices with their size and edges' lines.
+#[derive(Clone, Copy)]
 pub(crate) struct PlacedPolygon<'a> {
-    pub measured: MeasuredPolygon<'a>,
+    placed: &'a PlacedColliders,
+    /// Its vertices, `placed.vertices[start..start + len]`.
+    start: u32,
+    len: u32,
+    /// Its vertices' [`polygon_size`](crate::geometry::polygon_size).
+    size: f32,
+    /// Where its edges' lines start in `placed.edge_lines`.
+    lines: u32,
     /// The circle around the polygon's bounding centre that the polygon surely holds where it
     /// is now (its `inner_radius`, less the margin for rounding that
     /// [`clear_radius`](super::clear_radius) took off once); `None` for a polygon that moved this
@@ -22,7 +29,7 @@ pub(crate) struct PlacedPolygon<'a> {
 
 /// A collider where it is now, as the narrow phase tests it (see
 /// [`PlacedColliders::placed_shape`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub(crate) enum PlacedShape<'a> {
     Polygon(PlacedPolygon<'a>),
     /// A circle or a segment.
@@ -34,13 +41,27 @@ impl<'a> PlacedShape<'a> {
     #[inline(always)]
     pub fn shape(self) -> Shape<'a> {
         match self {
-            Self::Polygon(polygon) => Shape::Polygon(polygon.measured.vertices),
+            Self::Polygon(polygon) => Shape::Polygon(polygon.measured().vertices),
             Self::Other(shape) => shape,
         }
     }
 }
 
-impl PlacedPolygon<'_> {
+impl<'a> PlacedPolygon<'a> {
+    /// Its vertices with their size and edges' lines, for the exact test: looked up only when
+    /// the circle it holds does not answer.
+    #[inline(always)]
+    pub fn measured(&self) -> MeasuredPolygon<'a> {
+        let (start, end) = (self.start as usize, (self.start + self.len) as usize);
+        MeasuredPolygon {
+            vertices: &self.placed.vertices[start..end],
+            size: self.size,
+            // From the polygon's lines on (none for `NO_LINES`): as many as its edges take
+            // are its own.
+            lines: self.placed.edge_lines.get(self.lines as usize..).unwrap_or_default(),
+        }
+    }
+
     /// Whether `disc` lies deep inside the polygon: within the circle the polygon surely holds.
     /// No edge then comes within the disc's radius of its centre, and the centre is inside:
     /// the polygon holds the disc, as [`intersect`](crate::geometry::intersect) would find
@@ -94,13 +115,17 @@ impl PlacedColliders {
             WorldShape::Polygon {
                 start,
                 len,
-                size,
                 inner_radius,
+                size,
+                lines,
             } => {
-                let vertices = &self.vertices[start as usize..(start + len) as usize];
                 let still = self.motions[slot] == Vec2::ZERO && self.turn(index).is_none();
                 PlacedShape::Polygon(PlacedPolygon {
-                    measured: MeasuredPolygon { vertices, size },
+                    placed: self,
+                    start,
+                    len,
+                    size,
+                    lines,
                     holds: still.then(|| Circle::new(self.centers[index], inner_radius)),
                 })
             }
@@ -164,7 +189,7 @@ impl PlacedColliders {
 mod tests {
     use super::*;
     use crate::geometry::polygon_size;
-    use crate::pipeline::placed::{clear_radius, conservative};
+    use crate::pipeline::placed::{NO_LINES, clear_radius, conservative};
 
     /// Whenever a disc is found deep inside a long, thin wall (turned, and placed far from the
     /// origin, where rounding is coarsest), the edges agree: the wall holds it. The discs
@@ -208,6 +233,7 @@ mod tests {
                 len: 4,
                 inner_radius: clear_radius(thickness / 2.0, center, outer),
                 size: polygon_size(&placed.vertices),
+                lines: NO_LINES,
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
@@ -282,6 +308,7 @@ mod tests {
                 len: corners as u32,
                 inner_radius: clear_radius(inner, center, outer),
                 size: polygon_size(&placed.vertices),
+                lines: NO_LINES,
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
@@ -355,6 +382,7 @@ mod tests {
                         len: corners,
                         inner_radius: 0.0,
                         size: polygon_size(&placed.vertices),
+                        lines: NO_LINES,
                     };
                     (shape, conservative(center, size))
                 }

@@ -29,6 +29,7 @@ impl PlacedColliders {
         self.motions.resize(swept, Vec2::ZERO);
         self.turning.clear();
         self.vertices.clear();
+        self.edge_lines.clear();
         let circles = CircleSlots {
             entities: &mut self.entities,
             layers: &mut self.layers,
@@ -257,6 +258,7 @@ impl SweptSlots<'_> {
 mod tests {
     use super::*;
     use crate::geometry::{Shape, polygon_size};
+    use crate::pipeline::placed::NO_LINES;
 
     /// A circle of radius 1 on the x axis, at `x`.
     fn circle_at(x: f32) -> Circle {
@@ -348,6 +350,7 @@ mod tests {
                 len: 3,
                 inner_radius: 0.0,
                 size: polygon_size(&[Vec2::ZERO, Vec2::X, Vec2::Y]),
+                lines: NO_LINES,
             };
             placed.push(
                 entity(9),

@@ -21,10 +21,10 @@ mod circles;
 mod placement;
 mod queries;
 
-use super::placed::{PlacedColliders, WorldShape, clear_radius, conservative};
+use super::placed::{NO_LINES, PlacedColliders, WorldShape, clear_radius, conservative};
 use super::spatial_index::SpatialIndex;
 use crate::collider::{PolygonCollider, SegmentCollider};
-use crate::geometry::{Circle, Segment, all_in_range, polygon_size};
+use crate::geometry::{Circle, Segment, all_in_range, polygon_size, push_edge_lines};
 use crate::layers::CollisionLayers;
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -158,6 +158,9 @@ fn place_polygon(
         return Err(Skipped::OutOfRange);
     }
     let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
+    let world = &placed.vertices[start as usize..];
+    let lines_start = placed.edge_lines.len() as u32;
+    let lined = push_edge_lines(world, &mut placed.edge_lines);
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
@@ -166,7 +169,8 @@ fn place_polygon(
             bounds.center,
             bounds.radius,
         ),
-        size: polygon_size(&placed.vertices[start as usize..]),
+        size: polygon_size(world),
+        lines: if lined { lines_start } else { NO_LINES },
     };
     match placement.turn(swept) {
         Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),

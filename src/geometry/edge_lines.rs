@@ -1,0 +1,186 @@
+//! The lines of a polygon's edges, four at a time: a disc's distance to each edge's line tells
+//! at once which edges it may reach.
+
+use super::{Circle, MAX_COORDINATE};
+use bevy::math::{Vec2, Vec4};
+
+/// The most vertices a polygon's [`EdgeLines`] are made for: one bit per edge in a `u64`.
+pub(crate) const MOST_LINED: usize = 64;
+
+/// Four edges' lines, lane `i` for the `i`th: a unit normal of the edge, and how far along it
+/// the line lies from the origin. A point's distance to the line is
+/// `|normal · point − offset|`. A lane past the polygon's last edge has no normal and an
+/// infinite offset: every point lies infinitely far from it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EdgeLines {
+    normal_x: Vec4,
+    normal_y: Vec4,
+    offset: Vec4,
+}
+
+/// Appends the lines of the edges of the polygon `vertices` (of 3 to [`MOST_LINED`] vertices,
+/// convex or not), in groups of four; or appends nothing and returns `false` for a polygon it
+/// does not take, or one with an edge of no length.
+pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> bool {
+    if !(3..=MOST_LINED).contains(&vertices.len()) {
+        return false;
+    }
+    let start = lines.len();
+    for (group, corners) in vertices.chunks(4).enumerate() {
+        let (mut normal_x, mut normal_y) = ([0.0; 4], [0.0; 4]);
+        let mut offset = [f32::INFINITY; 4];
+        for (lane, &a) in corners.iter().enumerate() {
+            let b = vertices[(4 * group + lane + 1) % vertices.len()];
+            let normal = (b - a).perp().normalize_or_zero();
+            if normal == Vec2::ZERO {
+                lines.truncate(start);
+                return false;
+            }
+            (normal_x[lane], normal_y[lane]) = (normal.x, normal.y);
+            offset[lane] = normal.dot(a);
+        }
+        lines.push(EdgeLines {
+            normal_x: Vec4::from_array(normal_x),
+            normal_y: Vec4::from_array(normal_y),
+            offset: Vec4::from_array(offset),
+        });
+    }
+    true
+}
+
+/// The edges of a polygon, whose edges' lines are `lines` (as [`push_edge_lines`] made them)
+/// and whose [`polygon_size`](super::polygon_size) is `size`, that the disc `circle` may reach
+/// (bit `i` for the edge from vertex `i`).
+///
+/// An edge lies no nearer the centre than its line: it is flagged when its line lies within
+/// the radius and a margin. The margin is ten parts in a million of the coordinates involved:
+/// an edge within the radius lies within it of the centre, and no longer than twice the size,
+/// and its line's distance rounds by far less, so that every edge within the radius is
+/// flagged. Four edges at a time, without a branch.
+#[inline]
+pub(crate) fn near_edges(lines: &[EdgeLines], circle: Circle, size: f32) -> u64 {
+    debug_assert!(lines.len() <= MOST_LINED / 4);
+    debug_assert!(size <= 2.0 * MAX_COORDINATE);
+    let margin = 1e-5 * (circle.radius + circle.center.abs().max_element() + size);
+    let (x, y) = (Vec4::splat(circle.center.x), Vec4::splat(circle.center.y));
+    let within = Vec4::splat(circle.radius + margin);
+    let mut near = 0;
+    for (group, lines) in lines.iter().enumerate() {
+        let distance = (lines.normal_x * x + lines.normal_y * y - lines.offset).abs();
+        near |= u64::from(distance.cmple(within).bitmask()) << (4 * group);
+    }
+    near
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{edges, polygon_size};
+    use core::f32::consts::TAU;
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    /// A random polygon around a point anywhere in a wide range: convex (points on an ellipse
+    /// at sorted angles, some a rounding apart) or a star, turned, in either order.
+    fn polygon(rng: &mut StdRng) -> Vec<Vec2> {
+        let count = rng.random_range(3..=MOST_LINED);
+        let mut angles: Vec<f32> = (0..count).map(|_| rng.random_range(0.0..TAU)).collect();
+        angles.sort_by(f32::total_cmp);
+        let size = 10f32.powf(rng.random_range(-1.0..3.0));
+        let stretch = rng.random_range(0.1..1.0);
+        let star = rng.random_bool(0.3);
+        let turn = Vec2::from_angle(rng.random_range(0.0..TAU));
+        let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
+        let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
+        let mut vertices: Vec<Vec2> = angles
+            .iter()
+            .enumerate()
+            .map(|(index, &angle)| {
+                let spoke = if star && index % 2 == 1 { 0.4 } else { 1.0 };
+                let local = Vec2::new(angle.cos(), stretch * angle.sin()) * size * spoke;
+                center + turn.rotate(local)
+            })
+            .collect();
+        vertices.dedup();
+        if rng.random_bool(0.5) {
+            vertices.reverse();
+        }
+        vertices
+    }
+
+    /// A disc near the polygon's outline, inside or out, or a point.
+    fn disc_near(rng: &mut StdRng, vertices: &[Vec2]) -> Circle {
+        let corner = vertices[rng.random_range(0..vertices.len())];
+        let next = vertices[rng.random_range(0..vertices.len())];
+        let on_edge = corner.lerp(next, rng.random_range(0.0..1.0));
+        let size = edges(vertices)
+            .map(|edge| edge.a.distance(edge.b))
+            .sum::<f32>();
+        let offset = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        let scale = 10f32.powf(rng.random_range(-7.0..0.0)) * size;
+        let radius = if rng.random_bool(0.2) {
+            0.0
+        } else {
+            scale * rng.random_range(0.0..2.0)
+        };
+        Circle::new(on_edge + offset * scale, radius)
+    }
+
+    /// Every edge within the radius (by the exact test's own distance) is flagged, and no bit
+    /// past the last edge: over random polygons, convex and not, near the origin and far from
+    /// it, and discs near their outlines, down to points a ten-millionth of the polygon's size
+    /// from an edge.
+    #[test]
+    fn every_edge_within_reach_is_flagged() {
+        let mut rng = StdRng::seed_from_u64(17);
+        let (mut lined, mut reaching, mut flagged) = (0, 0, 0);
+        for _ in 0..50_000 {
+            let vertices = polygon(&mut rng);
+            let mut lines = Vec::new();
+            if !push_edge_lines(&vertices, &mut lines) {
+                continue;
+            }
+            lined += 1;
+            let disc = disc_near(&mut rng, &vertices);
+            let near = near_edges(&lines, disc, polygon_size(&vertices));
+            for (index, edge) in edges(&vertices).enumerate() {
+                if edge.distance_squared_to(disc.center) <= disc.radius * disc.radius {
+                    reaching += 1;
+                    assert_ne!(
+                        near & (1 << index),
+                        0,
+                        "edge {index} of {vertices:?}, {disc:?}"
+                    );
+                }
+            }
+            flagged += near.count_ones();
+            let past_last = near.checked_shr(vertices.len() as u32).unwrap_or(0);
+            assert_eq!(past_last, 0, "no bit past the last edge");
+        }
+        assert!(
+            lined > 45_000 && reaching > 20_000,
+            "{lined} lined, {reaching} reaching"
+        );
+        // Few more than reach: the flags spare most edges the exact test.
+        assert!(
+            flagged < 4 * reaching,
+            "{flagged} flagged, {reaching} reaching"
+        );
+    }
+
+    #[test]
+    fn polygons_it_does_not_take_get_no_lines() {
+        let mut lines = Vec::new();
+        assert!(!push_edge_lines(&[Vec2::ZERO, Vec2::X], &mut lines));
+        let many: Vec<Vec2> = (0..=MOST_LINED)
+            .map(|i| Vec2::from_angle(i as f32 * TAU / 65.0) * 10.0)
+            .collect();
+        assert!(!push_edge_lines(&many, &mut lines));
+        assert!(!push_edge_lines(
+            &[Vec2::ZERO, Vec2::X, Vec2::X, Vec2::Y],
+            &mut lines
+        ));
+        assert!(lines.is_empty());
+        assert!(push_edge_lines(&many[..MOST_LINED], &mut lines));
+        assert_eq!(lines.len(), MOST_LINED / 4);
+    }
+}
