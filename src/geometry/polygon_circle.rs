@@ -98,7 +98,10 @@ fn crossings(
     let mut reach = |edge: Segment| {
         if edge.distance_squared_to(circle.center) <= radius_squared {
             touched = true;
-            let tolerance = *tolerance.get_or_insert_with(|| TOLERANCE * (size() + circle.radius));
+            let tolerance = match tolerance {
+                Some(tolerance) => tolerance,
+                None => *tolerance.insert(TOLERANCE * (size() + circle.radius)),
+            };
             push_crossings(edge, circle, tolerance, &mut points);
         }
     };

@@ -252,7 +252,10 @@ impl ChangeWriters<'_, '_> {
         } = self;
         // Looked up on the first change only: most runs start and end nothing.
         let mut found = None;
-        let mut everywhere = || *found.get_or_insert_with(|| watchers.everywhere());
+        let mut everywhere = || match found {
+            Some(found) => found,
+            None => *found.insert(watchers.everywhere()),
+        };
         // Looking an entity up costs a cache miss: none at all when no entity could be found.
         let any_observed = !watchers.observed.is_empty();
         let any_sets = !colliding.is_empty();
