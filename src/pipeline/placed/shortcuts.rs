@@ -58,7 +58,11 @@ impl<'a> PlacedPolygon<'a> {
             size: self.size,
             // From the polygon's lines on (none for `NO_LINES`): as many as its edges take
             // are its own.
-            lines: self.placed.edge_lines.get(self.lines as usize..).unwrap_or_default(),
+            lines: self
+                .placed
+                .edge_lines
+                .get(self.lines as usize..)
+                .unwrap_or_default(),
         }
     }
 
