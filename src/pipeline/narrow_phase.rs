@@ -234,9 +234,9 @@ fn polygon_circle(polygon: PlacedPolygon, circle: Circle) -> Option<Intersection
 }
 
 /// The contact between colliders `first` and `second` (`first` the lower entity) that moved
-/// relative to each other, if they touch now or met along their paths: after being apart at the start, or
-/// at the start itself when they were no contact of the last run (`previous`): a collider
-/// that moved onto the start of a swept one's path since then.
+/// relative to each other, if they touch now or met along their paths: after being apart at
+/// the start, or at the start itself when they were no contact of the last run (`previous`): a
+/// collider that moved onto the start of a swept one's path since then.
 #[inline]
 fn test_pair(
     placed: &PlacedColliders,

@@ -4,11 +4,12 @@
 use crate::geometry::{BoundingBox, Circle, EdgeLines, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
+mod placed_shape;
 mod shortcuts;
 mod slots;
 mod turning;
 
-pub(crate) use shortcuts::{PlacedPolygon, PlacedShape};
+pub(crate) use placed_shape::{PlacedPolygon, PlacedShape};
 pub use slots::{CircleSlots, SweptSlots};
 pub(crate) use turning::Turning;
 
