@@ -1,8 +1,8 @@
 //! The lines of a polygon's edges, four at a time: a disc's distance to each edge's line tells
 //! at once which edges it may reach.
 
-use super::{Circle, MAX_COORDINATE};
-use bevy::math::{Vec2, Vec4};
+use super::{Circle, MAX_COORDINATE, MIN_SIZE};
+use bevy::math::{BVec4A, Vec2, Vec4};
 
 /// The most vertices a polygon's [`EdgeLines`] are made for: one bit per edge in a `u64`.
 pub(crate) const MOST_LINED: usize = 64;
@@ -20,29 +20,44 @@ pub(crate) struct EdgeLines {
 
 /// Appends the lines of the edges of the polygon `vertices` (of 3 to [`MOST_LINED`] vertices,
 /// convex or not), in groups of four; or appends nothing and returns `false` for a polygon it
-/// does not take, or one with an edge of no length.
+/// does not take, or one with an edge so short that its length's square underflows (whose
+/// normal would round far off).
 pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> bool {
-    if !(3..=MOST_LINED).contains(&vertices.len()) {
+    let count = vertices.len();
+    if !(3..=MOST_LINED).contains(&count) {
         return false;
     }
     let start = lines.len();
-    for (group, corners) in vertices.chunks(4).enumerate() {
-        let (mut normal_x, mut normal_y) = ([0.0; 4], [0.0; 4]);
-        let mut offset = [f32::INFINITY; 4];
-        for (lane, &a) in corners.iter().enumerate() {
-            let b = vertices[(4 * group + lane + 1) % vertices.len()];
-            let normal = (b - a).perp().normalize_or_zero();
-            if normal == Vec2::ZERO {
-                lines.truncate(start);
-                return false;
-            }
-            (normal_x[lane], normal_y[lane]) = (normal.x, normal.y);
-            offset[lane] = normal.dot(a);
+    for first in (0..count).step_by(4) {
+        // The ends of four edges, one to a lane, then their lines four at a time.
+        let (mut from_x, mut from_y, mut to_x, mut to_y) = ([0.0; 4], [0.0; 4], [0.0; 4], [0.0; 4]);
+        let lanes = (count - first).min(4);
+        for lane in 0..lanes {
+            let (from, to) = (first + lane, first + lane + 1);
+            let (a, b) = (vertices[from], vertices[if to == count { 0 } else { to }]);
+            (from_x[lane], from_y[lane], to_x[lane], to_y[lane]) = (a.x, a.y, b.x, b.y);
         }
+        let (from_x, from_y) = (Vec4::from_array(from_x), Vec4::from_array(from_y));
+        let (along_x, along_y) = (
+            Vec4::from_array(to_x) - from_x,
+            Vec4::from_array(to_y) - from_y,
+        );
+        let length_squared = along_x * along_x + along_y * along_y;
+        let used = BVec4A::from_array(core::array::from_fn(|lane| lane < lanes));
+        let usable = length_squared.cmpge(Vec4::splat(f32::MIN_POSITIVE))
+            & length_squared.cmplt(Vec4::INFINITY);
+        if !(usable | !used).all() {
+            lines.truncate(start);
+            return false;
+        }
+        let length = length_squared.sqrt();
+        // The edge's direction turned a quarter: its unit normal.
+        let (normal_x, normal_y) = (-along_y / length, along_x / length);
+        let offset = normal_x * from_x + normal_y * from_y;
         lines.push(EdgeLines {
-            normal_x: Vec4::from_array(normal_x),
-            normal_y: Vec4::from_array(normal_y),
-            offset: Vec4::from_array(offset),
+            normal_x: Vec4::select(used, normal_x, Vec4::ZERO),
+            normal_y: Vec4::select(used, normal_y, Vec4::ZERO),
+            offset: Vec4::select(used, offset, Vec4::INFINITY),
         });
     }
     true
@@ -53,15 +68,17 @@ pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> 
 /// (bit `i` for the edge from vertex `i`).
 ///
 /// An edge lies no nearer the centre than its line: it is flagged when its line lies within
-/// the radius and a margin. The margin is ten parts in a million of the coordinates involved:
-/// an edge within the radius lies within it of the centre, and no longer than twice the size,
-/// and its line's distance rounds by far less, so that every edge within the radius is
+/// the radius and a margin. The margin is ten parts in a million of the coordinates involved
+/// (an edge within the radius lies within it of the centre, and no longer than twice the size,
+/// and its line's distance rounds by far less), and at least [`MIN_SIZE`], below which the
+/// exact distance's square underflows: every edge the exact test finds within the radius is
 /// flagged. Four edges at a time, without a branch.
 #[inline]
 pub(crate) fn near_edges(lines: &[EdgeLines], circle: Circle, size: f32) -> u64 {
     debug_assert!(lines.len() <= MOST_LINED / 4);
     debug_assert!(size <= 2.0 * MAX_COORDINATE);
-    let margin = 1e-5 * (circle.radius + circle.center.abs().max_element() + size);
+    let coordinates = circle.radius + circle.center.abs().max_element() + size;
+    let margin = 1e-5 * coordinates + MIN_SIZE;
     let (x, y) = (Vec4::splat(circle.center.x), Vec4::splat(circle.center.y));
     let within = Vec4::splat(circle.radius + margin);
     let mut near = 0;
@@ -167,6 +184,8 @@ mod tests {
         );
     }
 
+    /// Too few vertices or too many, or an edge too short, give no lines, and leave the lines
+    /// of the polygons before as they were.
     #[test]
     fn polygons_it_does_not_take_get_no_lines() {
         let mut lines = Vec::new();
@@ -175,6 +194,13 @@ mod tests {
             .map(|i| Vec2::from_angle(i as f32 * TAU / 65.0) * 10.0)
             .collect();
         assert!(!push_edge_lines(&many, &mut lines));
+        // The sixth edge, in the second group of four, too short: the first group goes too.
+        let mut short = many[..8].to_vec();
+        short[6] = short[5] + Vec2::splat(1e-20);
+        assert!(push_edge_lines(&many[..3], &mut lines));
+        assert!(!push_edge_lines(&short, &mut lines));
+        assert_eq!(lines.len(), 1);
+        lines.clear();
         assert!(!push_edge_lines(
             &[Vec2::ZERO, Vec2::X, Vec2::X, Vec2::Y],
             &mut lines

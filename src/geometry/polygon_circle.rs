@@ -95,15 +95,14 @@ fn crossings(
     let mut tolerance = None;
     let mut points = Points::new();
     let mut touched = false;
+    let within = |edge: &Segment| edge.distance_squared_to(circle.center) <= radius_squared;
     let mut reach = |edge: Segment| {
-        if edge.distance_squared_to(circle.center) <= radius_squared {
-            touched = true;
-            let tolerance = match tolerance {
-                Some(tolerance) => tolerance,
-                None => *tolerance.insert(TOLERANCE * (size() + circle.radius)),
-            };
-            push_crossings(edge, circle, tolerance, &mut points);
-        }
+        touched = true;
+        let tolerance = match tolerance {
+            Some(tolerance) => tolerance,
+            None => *tolerance.insert(TOLERANCE * (size() + circle.radius)),
+        };
+        push_crossings(edge, circle, tolerance, &mut points);
     };
     // Whether the centre is inside, if known yet.
     let center_inside = match lines {
@@ -111,13 +110,18 @@ fn crossings(
         // inside, or a near miss): only the others, in order, get the exact distance.
         Some((lines, polygon_size)) => {
             let near = edge_lines::near_edges(lines, circle, polygon_size);
-            flagged_edges(vertices, near).for_each(reach);
+            // The lines flag every edge within reach (and a few more); the other ways visit the
+            // edges not clearly beyond. Within reach, the two differ only where the squares
+            // lose their precision: such an edge is left out, as the other ways leave it.
+            flagged_edges(vertices, near)
+                .filter(|edge| edge.reaches(circle.center, radius_squared))
+                .for_each(reach);
             // Asked below only when no edge reached the circle.
             None
         }
         None => match near_edges(vertices, circle.center, radius_squared) {
             Some((near, center_inside)) => {
-                flagged_edges(vertices, near).for_each(reach);
+                flagged_edges(vertices, near).filter(within).for_each(reach);
                 Some(center_inside)
             }
             None => {
@@ -125,7 +129,7 @@ fn crossings(
                 for edge in edges(vertices) {
                     center_inside ^= crosses_ray(circle.center, edge.a, edge.b);
                     // A cheaper test first.
-                    if !edge.clearly_beyond(circle.center, radius_squared) {
+                    if !edge.clearly_beyond(circle.center, radius_squared) && within(&edge) {
                         reach(edge);
                     }
                 }
@@ -279,6 +283,25 @@ mod tests {
     fn edge_lines_change_no_answer() {
         use crate::geometry::push_edge_lines;
         use core::f32::consts::TAU;
+        let same_answer = |vertices: &[Vec2], circle: Circle| {
+            let mut lines = Vec::new();
+            let usable = all_in_range(vertices) && circle.is_valid();
+            if !(usable && push_edge_lines(vertices, &mut lines)) {
+                return None;
+            }
+            let measured = MeasuredPolygon {
+                vertices,
+                size: polygon_size(vertices),
+                lines: &lines,
+            };
+            let expected = intersect_polygon_circle(vertices, circle);
+            assert_eq!(
+                intersect_measured_polygon_circle(measured, circle),
+                expected,
+                "{vertices:?}, {circle:?}"
+            );
+            Some(expected.is_some())
+        };
         let mut rng = StdRng::seed_from_u64(23);
         let mut met = 0;
         for _ in 0..50_000 {
@@ -287,18 +310,14 @@ mod tests {
             let size = 10f32.powf(rng.random_range(-1.0..3.0));
             let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
             let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
-            let vertices: Vec<Vec2> = (0..count)
+            let corners: Vec<Vec2> = (0..count)
                 .map(|i| {
                     let spoke = if star && i % 2 == 1 { 0.4 } else { 1.0 };
                     let angle = i as f32 * TAU / count as f32 + rng.random_range(0.0..0.1);
                     center + Vec2::from_angle(angle) * size * spoke
                 })
                 .collect();
-            let mut lines = Vec::new();
-            if !push_edge_lines(&vertices, &mut lines) {
-                continue;
-            }
-            let corner = vertices[rng.random_range(0..count)];
+            let corner = corners[rng.random_range(0..count)];
             let scale = 10f32.powf(rng.random_range(-7.0..0.5)) * size;
             let offset = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
             let place = corner.lerp(center, rng.random_range(-0.2..1.0)) + offset * scale;
@@ -307,21 +326,33 @@ mod tests {
             } else {
                 scale * rng.random_range(0.0..2.0)
             };
-            let circle = Circle::new(place, radius);
-            let measured = MeasuredPolygon {
-                vertices: &vertices,
-                size: polygon_size(&vertices),
-                lines: &lines,
-            };
-            let expected = intersect_polygon_circle(&vertices, circle);
-            met += usize::from(expected.is_some());
-            assert_eq!(
-                intersect_measured_polygon_circle(measured, circle),
-                expected,
-                "{vertices:?}, {circle:?}"
-            );
+            // Scaled by a power of two, which keeps every rounding, down to where squares
+            // underflow and up to the range's end.
+            let power = 2f32.powi(rng.random_range(-60..=40));
+            let vertices: Vec<Vec2> = corners.iter().map(|&v| v * power).collect();
+            let circle = Circle::new(place * power, radius * power);
+            met += usize::from(same_answer(&vertices, circle) == Some(true));
         }
         assert!(met > 10_000, "{met} met");
+        // Points a hair off an edge, where the squares underflow.
+        let triangle = [
+            Vec2::new(-50.0, 0.0),
+            Vec2::new(50.0, 0.0),
+            Vec2::new(0.0, 50.0),
+        ];
+        let tiny = [Vec2::ZERO, Vec2::new(1e-18, 0.0), Vec2::new(0.0, 1e-18)];
+        for (vertices, point) in [
+            (triangle, Vec2::new(0.0, 1e-23)),
+            (triangle, Vec2::new(0.0, -1e-23)),
+            (tiny, Vec2::new(5e-19, 2e-23)),
+            (tiny, Vec2::new(5e-19, -2e-23)),
+        ] {
+            assert!(same_answer(&vertices, Circle::new(point, 0.0)).is_some());
+            for gap in [1e-24, 1e-23, 1e-22, 1e-21] {
+                let off = Vec2::new(5e-19, gap);
+                assert!(same_answer(&tiny, Circle::new(off, 0.0)).is_some());
+            }
+        }
     }
 
     #[test]

@@ -37,20 +37,34 @@ impl Segment {
                 // Beyond `b`.
                 point.distance_squared(self.b)
             } else {
-                // Beside the segment: the squared distance to its line. `side` is that distance
-                // times the length; its square can overflow (far from the origin) or fall below
-                // the normal range (tiny shapes) where the distance's own square does not, so
-                // it is divided first there.
-                let side = direction.perp_dot(from_a);
-                let squared = side * side;
-                if squared.is_finite() && (squared >= f32::MIN_POSITIVE || side == 0.0) {
-                    squared / length_squared
-                } else {
-                    let distance = side / length_squared.sqrt();
-                    distance * distance
-                }
+                // Beside the segment: the squared distance to its line.
+                squared_distance_beside(direction.perp_dot(from_a), length_squared)
             }
         }
+    }
+
+    /// Whether the segment is not [clearly beyond](Self::clearly_beyond) `point` and comes
+    /// within `√radius_squared` of it ([`distance_squared_to`](Self::distance_squared_to)):
+    /// both tests, bit for bit, for the cost of about one.
+    #[inline]
+    pub(crate) fn reaches(self, point: Vec2, radius_squared: f32) -> bool {
+        let direction = self.b - self.a;
+        let from_a = point - self.a;
+        let side = direction.perp_dot(from_a);
+        let length_squared = direction.length_squared();
+        if side * side > radius_squared * length_squared * (1.0 + 1e-5) {
+            return false;
+        }
+        // As `distance_squared_to` finds it.
+        let along = direction.dot(from_a);
+        let distance_squared = if along <= 0.0 {
+            from_a.length_squared()
+        } else if along >= length_squared {
+            point.distance_squared(self.b)
+        } else {
+            squared_distance_beside(side, length_squared)
+        };
+        distance_squared <= radius_squared
     }
 
     /// The point of the segment nearest to `point`.
@@ -82,11 +96,73 @@ impl Segment {
     }
 }
 
+/// The squared distance to a segment's line of a point beside it: `side` is the distance times
+/// the segment's length (whose square is `length_squared`). The square of `side` can overflow
+/// (far from the origin) or fall below the normal range (tiny shapes) where the distance's own
+/// square does not, so it is divided first there.
+#[inline]
+fn squared_distance_beside(side: f32, length_squared: f32) -> f32 {
+    let squared = side * side;
+    if squared.is_finite() && (squared >= f32::MIN_POSITIVE || side == 0.0) {
+        squared / length_squared
+    } else {
+        let distance = side / length_squared.sqrt();
+        distance * distance
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const SEGMENT: Segment = Segment::new(Vec2::ZERO, Vec2::new(10.0, 0.0));
+
+    /// `reaches` answers as its two tests, over random segments and points of every scale,
+    /// down to where squares underflow and up to where they overflow.
+    #[test]
+    fn reaches_is_not_clearly_beyond_and_within() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(29);
+        let mut point = |scale: f32| {
+            Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * scale
+        };
+        let (mut within, mut beyond) = (0, 0);
+        for round in 0..100_000 {
+            let scale = 10f32.powi(round % 37 - 18);
+            let segment = Segment::new(point(scale), point(scale));
+            let radius = (round % 7) as f32 * 0.1 * scale;
+            // Every other centre a radius from the segment's line, to within rounding, beside
+            // it or a little past an end.
+            let centre = if round % 2 == 0 {
+                point(scale)
+            } else {
+                let (along, off) = (point(1.2).x + 0.5, 1.0 + point(1e-6).y);
+                let across = (segment.b - segment.a).perp().normalize_or_zero();
+                segment.a.lerp(segment.b, along) + across * radius * off
+            };
+            let radius_squared = radius * radius;
+            let expected = !segment.clearly_beyond(centre, radius_squared)
+                && segment.distance_squared_to(centre) <= radius_squared;
+            within += usize::from(expected);
+            beyond += usize::from(segment.clearly_beyond(centre, radius_squared));
+            assert_eq!(
+                segment.reaches(centre, radius_squared),
+                expected,
+                "{segment:?}, {centre}, {radius}"
+            );
+        }
+        assert!(
+            within > 10_000 && beyond > 10_000,
+            "{within} within, {beyond} beyond"
+        );
+        // A point a hair off a long edge: its distance's square underflows to zero, within a
+        // radius of zero, but its side's square does not: clearly beyond.
+        let edge = Segment::new(Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0));
+        let hair = Vec2::new(0.0, 1e-23);
+        assert_eq!(edge.distance_squared_to(hair), 0.0);
+        assert!(edge.clearly_beyond(hair, 0.0));
+        assert!(!edge.reaches(hair, 0.0));
+    }
 
     #[test]
     fn distance_in_each_region() {

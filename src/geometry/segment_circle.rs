@@ -102,7 +102,8 @@ struct Line {
 
 impl Line {
     /// Appends the point `along` the line from its start, if it lies on the segment (within
-    /// `tolerance` of it, and then clamped onto it), unless it is the last point appended.
+    /// `tolerance` of it, and then clamped onto it), unless it lies within `tolerance` of the
+    /// last point appended.
     #[inline(always)]
     fn push_at(self, along: f32, tolerance: f32, points: &mut Points) {
         if (-tolerance..=self.length + tolerance).contains(&along) {

@@ -94,8 +94,7 @@ impl Groups {
 
 /// Where the run of colliders with the layers of collider `start` ends: sixteen colliders
 /// compared at a time, without an early exit, so that the compiler can use vector instructions
-/// for the long runs of a bullet hell (sixteen rather than eight: 2.6 instructions a collider
-/// against 2.1).
+/// for the long runs of a bullet hell.
 fn run_end(layers: &[CollisionLayers], start: usize) -> usize {
     const LANES: usize = 16;
     let first = layers[start];

@@ -9,9 +9,11 @@ use bevy::prelude::*;
 /// surely holds, and then, for the exact test, its vertices with their size and edges' lines.
 #[derive(Clone, Copy)]
 pub(crate) struct PlacedPolygon<'a> {
+    /// The colliders it is one of.
     placed: &'a PlacedColliders,
-    /// Its vertices, `placed.vertices[start..start + len]`.
+    /// Where its vertices start in `placed.vertices`.
     start: u32,
+    /// How many vertices it has.
     len: u32,
     /// Its vertices' [`polygon_size`](crate::geometry::polygon_size).
     size: f32,
@@ -29,6 +31,7 @@ pub(crate) struct PlacedPolygon<'a> {
 /// [`PlacedColliders::placed_shape`]).
 #[derive(Clone, Copy)]
 pub(crate) enum PlacedShape<'a> {
+    /// A polygon, with what its tests against a disc need.
     Polygon(PlacedPolygon<'a>),
     /// A circle or a segment.
     Other(Shape<'a>),
