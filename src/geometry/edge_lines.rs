@@ -13,8 +13,11 @@ pub(crate) const MOST_LINED: usize = 64;
 /// infinite offset: every point lies infinitely far from it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EdgeLines {
+    /// The normals' `x`, lane by lane.
     normal_x: Vec4,
+    /// The normals' `y`.
     normal_y: Vec4,
+    /// How far along its normal each line lies from the origin.
     offset: Vec4,
 }
 
@@ -194,11 +197,15 @@ mod tests {
             .map(|i| Vec2::from_angle(i as f32 * TAU / 65.0) * 10.0)
             .collect();
         assert!(!push_edge_lines(&many, &mut lines));
-        // The sixth edge, in the second group of four, too short: the first group goes too.
+        // The sixth edge, in the second group of four, of no length: the first group goes too.
         let mut short = many[..8].to_vec();
-        short[6] = short[5] + Vec2::splat(1e-20);
+        short[6] = short[5];
         assert!(push_edge_lines(&many[..3], &mut lines));
         assert!(!push_edge_lines(&short, &mut lines));
+        assert_eq!(lines.len(), 1);
+        // Edges whose length's square underflows.
+        let tiny = [Vec2::ZERO, Vec2::new(1e-20, 0.0), Vec2::new(0.0, 1e-20)];
+        assert!(!push_edge_lines(&tiny, &mut lines));
         assert_eq!(lines.len(), 1);
         lines.clear();
         assert!(!push_edge_lines(

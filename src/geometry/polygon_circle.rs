@@ -22,16 +22,16 @@ pub fn overlap_polygon_circle(vertices: &[Vec2], circle: Circle) -> bool {
         return false;
     }
     let radius_squared = circle.radius * circle.radius;
-    let reaches = |edge: Segment| edge.distance_squared_to(circle.center) <= radius_squared;
+    let within = |edge: Segment| edge.distance_squared_to(circle.center) <= radius_squared;
     if let Some((near, inside)) = near_edges(vertices, circle.center, radius_squared) {
         // As `intersect_polygon_circle` visits them: every edge classified at once, then the
         // exact distance to the near ones only.
-        return flagged_edges(vertices, near).any(reaches) || inside;
+        return flagged_edges(vertices, near).any(within) || inside;
     }
     let mut inside = false;
     for edge in edges(vertices) {
         inside ^= crosses_ray(circle.center, edge.a, edge.b);
-        if !edge.clearly_beyond(circle.center, radius_squared) && reaches(edge) {
+        if !edge.clearly_beyond(circle.center, radius_squared) && within(edge) {
             return true;
         }
     }
@@ -56,6 +56,7 @@ pub fn intersect_polygon_circle(vertices: &[Vec2], circle: Circle) -> Option<Int
 /// pipeline placed, checked and measured once a frame rather than once a pair.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MeasuredPolygon<'a> {
+    /// Its vertices, in the world.
     pub vertices: &'a [Vec2],
     /// [`polygon_size`] of the vertices.
     pub size: f32,
@@ -278,7 +279,9 @@ mod tests {
 
     /// With its edges' lines, a measured polygon meets a circle exactly where it does without:
     /// over random polygons, convex and not, near the origin and far from it, and discs near
-    /// their outlines, inside and out, down to points a ten-millionth of their size away.
+    /// their outlines, inside and out, down to points a ten-millionth of their size away, each
+    /// pair scaled by a power of two from 2⁻⁶⁰ to 2⁴⁰; and over points 1e-24 to 1e-21 off an
+    /// edge, where squares underflow.
     #[test]
     fn edge_lines_change_no_answer() {
         use crate::geometry::push_edge_lines;
@@ -348,9 +351,13 @@ mod tests {
             (tiny, Vec2::new(5e-19, -2e-23)),
         ] {
             assert!(same_answer(&vertices, Circle::new(point, 0.0)).is_some());
-            for gap in [1e-24, 1e-23, 1e-22, 1e-21] {
-                let off = Vec2::new(5e-19, gap);
-                assert!(same_answer(&tiny, Circle::new(off, 0.0)).is_some());
+        }
+        for gap in [1e-24, 1e-23, 1e-22, 1e-21] {
+            for (vertices, point) in [(triangle, Vec2::ZERO), (tiny, Vec2::new(5e-19, 0.0))] {
+                for off in [gap, -gap] {
+                    let point = point + Vec2::new(0.0, off);
+                    assert!(same_answer(&vertices, Circle::new(point, 0.0)).is_some());
+                }
             }
         }
     }

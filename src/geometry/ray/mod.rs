@@ -14,6 +14,7 @@
 
 use super::{Circle, Segment};
 use bevy::math::Vec2;
+/// The ray against a segment.
 mod segment;
 
 pub(crate) use segment::ray_segment;
@@ -216,10 +217,12 @@ mod tests {
 
     const CLOSE: f32 = 1e-6;
 
+    /// The point `(x, y)`, shorter to write.
     pub(super) fn v(x: f32, y: f32) -> Vec2 {
         Vec2::new(x, y)
     }
 
+    /// Asserts a hit at `time` with `normal`, each to within [`CLOSE`].
     pub(super) fn assert_hit(hit: Option<RayEntry>, time: f32, normal: Vec2) {
         let hit = hit.unwrap_or_else(|| panic!("expected a hit at {time}"));
         assert!(
