@@ -97,7 +97,8 @@ fn crossings(
     let mut points = Points::new();
     let mut touched = false;
     let within = |edge: &Segment| edge.distance_squared_to(circle.center) <= radius_squared;
-    let mut reach = |edge: Segment| {
+    // An edge within reach: its crossings.
+    let mut touch = |edge: Segment| {
         touched = true;
         let tolerance = match tolerance {
             Some(tolerance) => tolerance,
@@ -116,13 +117,13 @@ fn crossings(
             // lose their precision: such an edge is left out, as the other ways leave it.
             flagged_edges(vertices, near)
                 .filter(|edge| edge.reaches(circle.center, radius_squared))
-                .for_each(reach);
+                .for_each(touch);
             // Asked below only when no edge reached the circle.
             None
         }
         None => match near_edges(vertices, circle.center, radius_squared) {
             Some((near, center_inside)) => {
-                flagged_edges(vertices, near).filter(within).for_each(reach);
+                flagged_edges(vertices, near).filter(within).for_each(touch);
                 Some(center_inside)
             }
             None => {
@@ -131,7 +132,7 @@ fn crossings(
                     center_inside ^= crosses_ray(circle.center, edge.a, edge.b);
                     // A cheaper test first.
                     if !edge.clearly_beyond(circle.center, radius_squared) && within(&edge) {
-                        reach(edge);
+                        touch(edge);
                     }
                 }
                 Some(center_inside)
