@@ -121,11 +121,13 @@ impl PairTests<'_> {
             *list = spare;
         }
         let from = list.len();
-        test_pairs(self.placed, self.previous, pairs, list, keep);
+        let in_order = test_pairs(self.placed, self.previous, pairs, list, keep);
         // Sorted while they are at hand, on the thread that made them (in place: a stable
         // sort would allocate scratch space for these large values every time).
         let (before, batch) = list.split_at_mut(from);
-        batch.sort_unstable_by_key(Contact::pair);
+        if !in_order {
+            batch.sort_unstable_by_key(Contact::pair);
+        }
         if let (Some(last), Some(first)) = (before.last(), batch.first())
             && last.pair() > first.pair()
         {
@@ -163,7 +165,7 @@ fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spares: &mut Vec<Ve
 }
 
 /// Runs the exact test on each pair that `keep` keeps and appends the contacts; `previous`
-/// holds the last run's.
+/// holds the last run's. Returns whether the contacts appended are in `(a, b)` order.
 /// `scratch` holds a swept polygon moved back to the start of its path. (Not inlined, so that
 /// a profiler tells the tests from the search that calls them.)
 #[inline(never)]
@@ -173,11 +175,13 @@ fn test_pairs(
     pairs: &[[u32; 2]],
     contacts: &mut Vec<Contact>,
     keep: &impl Fn(Entity, Entity) -> bool,
-) {
+) -> bool {
     let mut scratch = (Vec::new(), Vec::new());
     // From last to first: the pairs come in the order of the colliders' tables, which follows
     // their entities' indices for entities spawned fresh, and Bevy orders entities against their
-    // indices. So the contacts come out in `(a, b)` order, or nearly, for the sort that follows.
+    // indices. So the contacts come out in `(a, b)` order, or nearly: whether they did is
+    // followed as they are made, while each is at hand, and they are sorted only if not.
+    let (mut last, mut in_order) = (None, true);
     for &[first, second] in pairs.iter().rev() {
         let (mut first, mut second) = (first as usize, second as usize);
         if placed.entities[first] > placed.entities[second] {
@@ -195,8 +199,14 @@ fn test_pairs(
         } else {
             test_pair(placed, previous, [first, second], &mut scratch)
         };
-        contacts.extend(contact);
+        if let Some(contact) = contact {
+            let pair = contact.pair();
+            in_order &= last.is_none_or(|last| last < pair);
+            last = Some(pair);
+            contacts.push(contact);
+        }
     }
+    in_order
 }
 
 /// Where colliders `first` and `second` meet now, as [`intersect`] finds: a polygon and a disc
