@@ -410,15 +410,25 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_tiny_capsule_through_a_shared_vertex_is_not_slipped() {
+    /// Two edges meeting at (1/3, 1/10), a point that f32 cannot hold exactly, going down at
+    /// about −127° and −52°, and 200 rays aimed at it from above, heading between the two
+    /// edges: `(edges, origin, direction, the ray's angle)`.
+    pub(super) fn rays_through_a_shared_vertex()
+    -> impl Iterator<Item = ([Segment; 2], Vec2, Vec2, f32)> {
         let vertex = v(1.0 / 3.0, 0.1);
         let first = Segment::new(v(-2.0, -3.0), vertex);
         let second = Segment::new(vertex, v(2.7, -2.9));
-        for k in 0..200 {
+        (0..200).map(move |k| {
             let angle = 0.95 + 1.25 * k as f32 / 200.0;
             let origin = vertex + Vec2::from_angle(angle) * 7.3;
             let direction = (vertex - origin) * 1.7;
+            ([first, second], origin, direction, angle)
+        })
+    }
+
+    #[test]
+    fn a_tiny_capsule_through_a_shared_vertex_is_not_slipped() {
+        for ([first, second], origin, direction, angle) in rays_through_a_shared_vertex() {
             let hit = ray_capsule(origin, direction, first, 1e-30)
                 .or(ray_capsule(origin, direction, second, 1e-30));
             assert!(hit.is_some(), "slipped through at angle {angle}");

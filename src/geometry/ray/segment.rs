@@ -119,7 +119,7 @@ fn along_the_line(origin: Vec2, direction: Vec2, segment: Segment) -> Option<Ray
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{assert_hit, v};
+    use super::super::tests::{assert_hit, rays_through_a_shared_vertex, v};
     use super::*;
 
     #[test]
@@ -202,16 +202,8 @@ mod tests {
 
     #[test]
     fn a_ray_through_a_shared_vertex_meets_one_of_its_edges() {
-        // Two edges meeting at (1/3, 1/10), a point that f32 cannot hold exactly, going down
-        // at about −127° and −52°; rays aimed at it from above, heading between the two edges,
-        // never slip between them.
-        let vertex = v(1.0 / 3.0, 0.1);
-        let first = Segment::new(v(-2.0, -3.0), vertex);
-        let second = Segment::new(vertex, v(2.7, -2.9));
-        for k in 0..200 {
-            let angle = 0.95 + 1.25 * k as f32 / 200.0;
-            let origin = vertex + Vec2::from_angle(angle) * 7.3;
-            let direction = (vertex - origin) * 1.7;
+        // Rays aimed at a vertex that f32 cannot hold exactly never slip between its edges.
+        for ([first, second], origin, direction, angle) in rays_through_a_shared_vertex() {
             let hit =
                 ray_segment(origin, direction, first).or(ray_segment(origin, direction, second));
             assert!(hit.is_some(), "slipped through at angle {angle}");
