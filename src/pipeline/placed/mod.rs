@@ -34,6 +34,18 @@ pub enum WorldShape {
     },
 }
 
+/// A collider after the still circles: where it is now, and how far it moved along its swept
+/// path to there (zero for a collider that is not swept, or did not move). Both in one place:
+/// the narrow phase reads them together, and one cache line holds them.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
+pub struct Path {
+    /// Where the collider is now.
+    pub shape: WorldShape,
+    /// How far it moved along its swept path, to where it is now.
+    pub motion: Vec2,
+}
+
 /// [`WorldShape::Polygon::lines`] of a polygon without edge lines: past the end of any table.
 pub const NO_LINES: u32 = u32::MAX;
 
@@ -56,7 +68,7 @@ pub fn clear_radius(inner_radius: f32, center: Vec2, outer_radius: f32) -> f32 {
 ///
 /// The circles come first, written in place ([`PlacedColliders::circle_slots`]): the still ones
 /// (not swept: the bulk of a bullet hell), then the swept ones. A still circle is its own bounding
-/// circle and has no motion, so it has no entry in `shapes` and `motions`. In a frame with as many
+/// circle and has no motion, so it has no entry in `paths`. In a frame with as many
 /// circles as the last, nothing is filled or reallocated for them. The other colliders follow
 /// ([`PlacedColliders::push`]). Read shapes and motions through [`PlacedColliders::shape`] and
 /// [`PlacedColliders::motion`].
@@ -71,12 +83,9 @@ pub struct PlacedColliders {
     /// How many still circles come first.
     still: usize,
     /// Where each collider after the still circles (the swept circles, then the colliders pushed)
-    /// is now: collider `still + i` is `shapes[i]`.
-    shapes: Vec<WorldShape>,
-    /// How far each collider after the still circles moved along its swept path, to where it is
-    /// now; zero for a collider that is not swept (or did not move). The bounding circle covers
+    /// is now, and its motion: collider `still + i` is `paths[i]`. The bounding circle covers
     /// the whole path.
-    motions: Vec<Vec2>,
+    paths: Vec<Path>,
     /// The swept segments and polygons that turned this run, in collider order (see
     /// [`Turning`]). Empty in most runs.
     turning: Vec<Turning>,
@@ -93,8 +102,7 @@ impl PlacedColliders {
         self.layers.reserve(additional);
         self.centers.reserve(additional);
         self.radii.reserve(additional);
-        self.shapes.reserve(additional);
-        self.motions.reserve(additional);
+        self.paths.reserve(additional);
     }
 
     /// Appends a collider after the circles (and after [`PlacedColliders::drop_placeholders`], if
@@ -113,17 +121,31 @@ impl PlacedColliders {
         self.layers.push(layers.copied().unwrap_or_default());
         self.centers.push(bounds.center);
         self.radii.push(bounds.radius);
-        self.shapes.push(shape);
-        self.motions.push(motion);
+        self.paths.push(Path { shape, motion });
     }
 
     /// How far collider `index` moved along its swept path, to where it is now: zero unless swept.
     #[inline]
     pub fn motion(&self, index: usize) -> Vec2 {
         match index.checked_sub(self.still) {
-            Some(slot) => self.motions[slot],
+            Some(slot) => self.paths[slot].motion,
             None => Vec2::ZERO,
         }
+    }
+
+    /// Colliders `pair`, the lower entity first.
+    #[inline(always)]
+    pub fn ordered(&self, [one, other]: [u32; 2]) -> [u32; 2] {
+        if self.entities[one as usize] > self.entities[other as usize] {
+            [other, one]
+        } else {
+            [one, other]
+        }
+    }
+
+    /// Whether any collider moved along its swept path (or turned) this frame.
+    pub fn any_moving(&self) -> bool {
+        self.any_turning() || self.paths.iter().any(|path| path.motion != Vec2::ZERO)
     }
 
     /// Collider `index`'s world shape where it is now, for the geometry core.
@@ -132,7 +154,7 @@ impl PlacedColliders {
         let Some(slot) = index.checked_sub(self.still) else {
             return Shape::Circle(Circle::new(self.centers[index], self.radii[index]));
         };
-        match self.shapes[slot] {
+        match self.paths[slot].shape {
             WorldShape::Circle(circle) => Shape::Circle(circle),
             WorldShape::Segment(segment) => Shape::Segment(segment),
             WorldShape::Polygon { start, len, .. } => {
@@ -252,6 +274,13 @@ impl PlacedColliders {
 mod tests {
     use super::*;
     use crate::geometry::polygon_size;
+
+    /// A path (shape and motion) fills half a cache line, and never straddles two.
+    #[test]
+    fn a_path_is_half_a_cache_line() {
+        assert_eq!(size_of::<Path>(), 32);
+        assert_eq!(align_of::<Path>(), 32);
+    }
 
     #[test]
     fn a_swept_bound_holds_both_ends_of_the_path() {

@@ -114,7 +114,8 @@ impl PlacedColliders {
             let disc = Circle::new(self.centers[index], self.radii[index]);
             return PlacedShape::Other(Shape::Circle(disc));
         };
-        match self.shapes[slot] {
+        let path = self.paths[slot];
+        match path.shape {
             WorldShape::Circle(circle) => PlacedShape::Other(Shape::Circle(circle)),
             WorldShape::Segment(segment) => PlacedShape::Other(Shape::Segment(segment)),
             WorldShape::Polygon {
@@ -124,7 +125,7 @@ impl PlacedColliders {
                 size,
                 lines,
             } => {
-                let still = self.motions[slot] == Vec2::ZERO && self.turn(index).is_none();
+                let still = path.motion == Vec2::ZERO && self.turn(index).is_none();
                 PlacedShape::Polygon(PlacedPolygon {
                     placed: self,
                     start,

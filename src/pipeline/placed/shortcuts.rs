@@ -4,7 +4,7 @@
 //! bounding circle. Each answers as the exact test would, for far less work; the tests below
 //! hold them to it near the edge of what they claim.
 
-use super::{PlacedColliders, WorldShape};
+use super::{Path, PlacedColliders, WorldShape};
 use crate::geometry::{Segment, Shape};
 use bevy::prelude::*;
 
@@ -19,10 +19,14 @@ impl PlacedColliders {
         let Some(slot) = polygon.checked_sub(self.still) else {
             return false;
         };
-        let WorldShape::Polygon { inner_radius, .. } = self.shapes[slot] else {
+        let Path {
+            shape: WorldShape::Polygon { inner_radius, .. },
+            motion,
+        } = self.paths[slot]
+        else {
             return false;
         };
-        if self.motions[slot] != Vec2::ZERO || inner_radius <= 0.0 || self.turn(polygon).is_some() {
+        if motion != Vec2::ZERO || inner_radius <= 0.0 || self.turn(polygon).is_some() {
             return false;
         }
         let Shape::Circle(now) = self.shape(disc) else {

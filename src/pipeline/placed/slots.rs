@@ -1,7 +1,7 @@
 //! The circles' slots in [`PlacedColliders`]: the prepare stage writes the circles in place, a
 //! block at a time, each piece of a split into slots of its own.
 
-use super::{PlacedColliders, WorldShape, swept_bounds};
+use super::{Path, PlacedColliders, WorldShape, swept_bounds};
 use crate::geometry::Circle;
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
@@ -24,9 +24,7 @@ impl PlacedColliders {
         self.layers.resize(count, CollisionLayers::NONE);
         self.centers.resize(count, Vec2::ZERO);
         self.radii.resize(count, 0.0);
-        let nothing = WorldShape::Circle(Circle::new(Vec2::ZERO, 0.0));
-        self.shapes.resize(swept, nothing);
-        self.motions.resize(swept, Vec2::ZERO);
+        self.paths.resize(swept, NOTHING);
         self.turning.clear();
         self.vertices.clear();
         self.edge_lines.clear();
@@ -39,8 +37,7 @@ impl PlacedColliders {
         let (still_slots, swept_circles) = circles.split_at(still);
         let swept_slots = SweptSlots {
             circles: swept_circles,
-            shapes: &mut self.shapes,
-            motions: &mut self.motions,
+            paths: &mut self.paths,
         };
         (still_slots, swept_slots)
     }
@@ -60,8 +57,7 @@ impl PlacedColliders {
             match index.checked_sub(self.still) {
                 // Every still circle is behind: the kept ones are all counted.
                 Some(slot) => {
-                    self.shapes[kept - kept_still] = self.shapes[slot];
-                    self.motions[kept - kept_still] = self.motions[slot];
+                    self.paths[kept - kept_still] = self.paths[slot];
                 }
                 None => kept_still += 1,
             }
@@ -72,10 +68,18 @@ impl PlacedColliders {
         self.layers.truncate(kept);
         self.centers.truncate(kept);
         self.radii.truncate(kept);
-        self.shapes.truncate(kept - kept_still);
-        self.motions.truncate(kept - kept_still);
+        self.paths.truncate(kept - kept_still);
     }
 }
+
+/// The path of a slot not yet written, or of a placeholder: a point at the origin, not moving.
+const NOTHING: Path = Path {
+    shape: WorldShape::Circle(Circle {
+        center: Vec2::ZERO,
+        radius: 0.0,
+    }),
+    motion: Vec2::ZERO,
+};
 
 /// Circles' entries in [`PlacedColliders`]' arrays, to be written in place: the still circles'
 /// slots, and the columns that the swept ones share with them (see [`SweptSlots`]).
@@ -162,29 +166,22 @@ impl CircleSlots<'_> {
 }
 
 /// The swept circles' entries in [`PlacedColliders`]' arrays, after the still circles', to be
-/// written in place: the columns of every circle, and their shapes and motions.
+/// written in place: the columns of every circle, and their paths.
 pub struct SweptSlots<'a> {
     circles: CircleSlots<'a>,
-    shapes: &'a mut [WorldShape],
-    motions: &'a mut [Vec2],
+    paths: &'a mut [Path],
 }
 
 impl SweptSlots<'_> {
     /// Splits off the first `at` slots.
     pub fn split_at(self, at: usize) -> (Self, Self) {
         let (circles, circles_rest) = self.circles.split_at(at);
-        let (shapes, shapes_rest) = self.shapes.split_at_mut(at);
-        let (motions, motions_rest) = self.motions.split_at_mut(at);
+        let (paths, paths_rest) = self.paths.split_at_mut(at);
         (
-            Self {
-                circles,
-                shapes,
-                motions,
-            },
+            Self { circles, paths },
             Self {
                 circles: circles_rest,
-                shapes: shapes_rest,
-                motions: motions_rest,
+                paths: paths_rest,
             },
         )
     }
@@ -208,18 +205,17 @@ impl SweptSlots<'_> {
         motions: impl IntoIterator<Item = Vec2>,
     ) {
         let slots = first..first + entities.len();
-        let paths = self.shapes[slots.clone()]
-            .iter_mut()
-            .zip(&mut self.motions[slots.clone()])
-            .zip(motions);
+        let paths = self.paths[slots.clone()].iter_mut().zip(motions);
         let (centers, radii) = self.circles.bounds_mut(slots);
         let bounds = centers.iter_mut().zip(radii);
         let mut written = 0;
-        for ((center, radius), ((shape, motion), moved)) in bounds.zip(paths) {
+        for ((center, radius), (path, motion)) in bounds.zip(paths) {
             let disc = Circle::new(*center, *radius);
-            *motion = moved;
-            *shape = WorldShape::Circle(disc);
-            let bounds = swept_bounds(disc, moved);
+            *path = Path {
+                shape: WorldShape::Circle(disc),
+                motion,
+            };
+            let bounds = swept_bounds(disc, motion);
             (*center, *radius) = (bounds.center, bounds.radius);
             written += 1;
         }
@@ -241,16 +237,17 @@ impl SweptSlots<'_> {
             .write_entities(index, &[entity], layers.map(core::slice::from_ref));
         let (center, radius) = self.circles.bounds_mut(index..index + 1);
         (center[0], radius[0]) = (bounds.center, bounds.radius);
-        self.shapes[index] = WorldShape::Circle(disc);
-        self.motions[index] = motion;
+        self.paths[index] = Path {
+            shape: WorldShape::Circle(disc),
+            motion,
+        };
     }
 
     /// Marks slot `index` a placeholder, dropped by [`PlacedColliders::drop_placeholders`]: on no
     /// layer and a point, not moving, so that it would meet nothing even if it stayed.
     pub fn skip(&mut self, index: usize) {
         self.circles.skip(index);
-        self.shapes[index] = WorldShape::Circle(Circle::new(Vec2::ZERO, 0.0));
-        self.motions[index] = Vec2::ZERO;
+        self.paths[index] = NOTHING;
     }
 }
 
@@ -311,7 +308,7 @@ mod tests {
         let (mut slots, _) = placed.circle_slots(1, 0);
         slots.write(0, &[entity(5)], None, &[circle_at(5.0)]);
         assert_eq!(placed.entities, [entity(5)]);
-        assert_eq!(placed.shapes.len(), 0);
+        assert_eq!(placed.paths.len(), 0);
     }
 
     #[test]

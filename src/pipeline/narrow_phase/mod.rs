@@ -9,12 +9,16 @@
 //! that overlap become [`Contact`]s. A pair that moved relative to each other (one or both
 //! [`Swept`](crate::Swept)) also gets [`geometry::sweep`](crate::geometry::sweep) from the start
 //! of their paths: an impact makes it a contact even when they are apart again at the end.
+//! Such runs read a batch's colliders a chunk of pairs at a time before testing them, so that
+//! the processor fetches them from memory together rather than one test after another.
 //! The contacts are put in `(a, b)` order (each pair of entities meets once), so the result
 //! is the same whatever the thread count. Each batch's contacts are sorted as they are made,
 //! on the thread that made them; when the lists then do not overlap (colliders in the order of
 //! their entities, or against it), they are only put in order, and handed on as they are (the
 //! events stage and [`Contacts`](crate::Contacts) read them one after the other); when any
 //! overlap, they are joined and the whole is sorted.
+
+mod previous_pairs;
 
 use super::parallel::lock;
 use super::placed::{PlacedColliders, PlacedPolygon, PlacedShape};
@@ -27,6 +31,7 @@ use crate::geometry::{
 };
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
+use previous_pairs::PreviousPairs;
 use std::sync::{Mutex, PoisonError};
 
 /// This run's contacts, in `(a, b)` order, before they become events, and the room kept
@@ -61,7 +66,8 @@ impl NarrowPhase {
         lists.push(self.spares.pop().unwrap_or_default());
         let tests = PairTests {
             placed,
-            previous,
+            previous: PreviousPairs::of(previous),
+            moving: placed.any_moving(),
             spares: Mutex::new(core::mem::take(&mut self.spares)),
             out_of_order: AtomicBool::new(false),
         };
@@ -98,7 +104,9 @@ impl NarrowPhase {
 pub(crate) struct PairTests<'a> {
     placed: &'a PlacedColliders,
     /// The last run's contacts.
-    previous: &'a Contacts,
+    previous: PreviousPairs<'a>,
+    /// Whether any collider moved along a path (or turned) this run.
+    moving: bool,
     /// Empty lists with room, for the pieces' new lists.
     spares: Mutex<Vec<Vec<Contact>>>,
     /// Whether a list got a batch whose first contact sorts before the list's last one.
@@ -121,7 +129,7 @@ impl PairTests<'_> {
             *list = spare;
         }
         let from = list.len();
-        let in_order = test_pairs(self.placed, self.previous, pairs, list, keep);
+        let in_order = test_pairs(self.placed, &self.previous, pairs, list, keep, self.moving);
         // Sorted while they are at hand, on the thread that made them (in place: a stable
         // sort would allocate scratch space for these large values every time).
         let (before, batch) = list.split_at_mut(from);
@@ -165,48 +173,111 @@ fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spares: &mut Vec<Ve
 }
 
 /// Runs the exact test on each pair that `keep` keeps and appends the contacts; `previous`
-/// holds the last run's. Returns whether the contacts appended are in `(a, b)` order.
-/// `scratch` holds a swept polygon moved back to the start of its path. (Not inlined, so that
+/// holds the last run's, and `moving` says whether any collider moved along a path (or turned)
+/// this run. Returns whether the contacts appended are in `(a, b)` order. (Not inlined, so that
 /// a profiler tells the tests from the search that calls them.)
 #[inline(never)]
 fn test_pairs(
     placed: &PlacedColliders,
-    previous: &Contacts,
+    previous: &PreviousPairs,
     pairs: &[[u32; 2]],
     contacts: &mut Vec<Contact>,
     keep: &impl Fn(Entity, Entity) -> bool,
+    moving: bool,
 ) -> bool {
-    let mut scratch = (Vec::new(), Vec::new());
     // From last to first: the pairs come in the order of the colliders' tables, which follows
     // their entities' indices for entities spawned fresh, and Bevy orders entities against their
     // indices. So the contacts come out in `(a, b)` order, or nearly: whether they did is
     // followed as they are made, while each is at hand, and they are sorted only if not.
-    let (mut last, mut in_order) = (None, true);
-    for &[first, second] in pairs.iter().rev() {
-        let (mut first, mut second) = (first as usize, second as usize);
-        if placed.entities[first] > placed.entities[second] {
-            core::mem::swap(&mut first, &mut second);
+    let mut tests = BatchTests {
+        placed,
+        previous,
+        keep,
+        scratch: (Vec::new(), Vec::new()),
+        contacts,
+        last: None,
+        in_order: true,
+    };
+    if !moving {
+        // Most runs of a bullet hell: nothing moved along a path, and where the colliders are
+        // now says it all.
+        for &pair in pairs.iter().rev() {
+            tests.test(placed.ordered(pair), true);
         }
-        if !keep(placed.entities[first], placed.entities[second]) {
-            continue;
+        return tests.in_order;
+    }
+    let turning = placed.any_turning();
+    let mut chunk = [OrderedPair::default(); CHUNK];
+    for pairs in pairs.rchunks(CHUNK) {
+        // A chunk's colliders read first, in a loop whose loads do not wait on each other: the
+        // processor fetches many of them from memory at once, where the tests would wait for
+        // each in turn.
+        let chunk = &mut chunk[..pairs.len()];
+        for (ordered, &pair) in chunk.iter_mut().rev().zip(pairs) {
+            let [one, other] = pair.map(|index| index as usize);
+            *ordered = OrderedPair {
+                pair: placed.ordered(pair),
+                // Most pairs: neither moved along a path relative to the other.
+                still: !turning && placed.motion(one) == placed.motion(other),
+            };
         }
-        // Most pairs of a bullet hell: neither moved along a path relative to the other, and
-        // where they are now says it all.
-        let still = !placed.any_turning() && placed.motion(first) == placed.motion(second);
+        for ordered in chunk.iter() {
+            tests.test(ordered.pair, ordered.still);
+        }
+    }
+    tests.in_order
+}
+
+/// One batch's exact tests, and the contacts they append.
+struct BatchTests<'a, 'c, K> {
+    placed: &'a PlacedColliders,
+    /// The last run's contacts.
+    previous: &'a PreviousPairs<'a>,
+    /// Whether to test a pair of entities.
+    keep: &'a K,
+    /// A swept polygon's vertices moved back to the start of its path, for each side.
+    scratch: (Vec<Vec2>, Vec<Vec2>),
+    contacts: &'c mut Vec<Contact>,
+    /// The last contact's pair.
+    last: Option<(Entity, Entity)>,
+    /// Whether the contacts came in `(a, b)` order.
+    in_order: bool,
+}
+
+impl<K: Fn(Entity, Entity) -> bool> BatchTests<'_, '_, K> {
+    /// Appends the contact of colliders `pair` (the lower entity first) if they meet: where
+    /// they are now says it all for a pair that is `still` (neither moved along a path
+    /// relative to the other).
+    #[inline(always)]
+    fn test(&mut self, pair: [u32; 2], still: bool) {
+        let placed = self.placed;
+        let [first, second] = pair.map(|index| index as usize);
+        if !(self.keep)(placed.entities[first], placed.entities[second]) {
+            return;
+        }
         let contact = if still {
             intersect_now(placed, first, second)
                 .map(|now| contact(placed, [first, second], now, None))
         } else {
-            test_pair(placed, previous, [first, second], &mut scratch)
+            test_pair(placed, self.previous, [first, second], &mut self.scratch)
         };
         if let Some(contact) = contact {
             let pair = contact.pair();
-            in_order &= last.is_none_or(|last| last < pair);
-            last = Some(pair);
-            contacts.push(contact);
+            self.in_order &= self.last.is_none_or(|last| last < pair);
+            self.last = Some(pair);
+            self.contacts.push(contact);
         }
     }
-    in_order
+}
+
+/// How many pairs [`test_pairs`] reads ahead.
+const CHUNK: usize = 64;
+
+/// A candidate pair, the lower entity first, and whether it did not move relative to itself.
+#[derive(Clone, Copy, Default)]
+struct OrderedPair {
+    pair: [u32; 2],
+    still: bool,
 }
 
 /// Where colliders `first` and `second` meet now, as [`intersect`] finds: a polygon and a disc
@@ -250,7 +321,7 @@ fn polygon_circle(polygon: PlacedPolygon, circle: Circle) -> Option<Intersection
 #[inline]
 fn test_pair(
     placed: &PlacedColliders,
-    previous: &Contacts,
+    previous: &PreviousPairs,
     [first, second]: [usize; 2],
     (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
 ) -> Option<Contact> {
