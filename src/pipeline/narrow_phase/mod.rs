@@ -355,16 +355,16 @@ fn test_pair(
     } else if first_motion == second_motion {
         // No relative motion: where they are now says it all.
         (SweepStart::Apart(None), Vec2::ZERO)
-    } else if now.is_some()
-        && (placed.overlapped_at_start(first, second) || placed.overlapped_at_start(second, first))
-    {
-        // Overlapping at the start of the paths and now: no impact, as the sweep would find.
-        (SweepStart::Overlapping, Vec2::ZERO)
     } else if now.is_none()
         && (placed.apart_along_path(first, second) || placed.apart_along_path(second, first))
     {
         // Apart all along the paths, and now: no contact, as the sweep would find.
         return None;
+    } else if placed.overlapped_at_start(first, second) || placed.overlapped_at_start(second, first)
+    {
+        // Overlapping at the start of the paths (a bullet inside an enemy, or leaving it): no
+        // impact, as the sweep would find.
+        (SweepStart::Overlapping, Vec2::ZERO)
     } else {
         let first_start = placed.start_shape(first, first_scratch);
         let second_start = placed.start_shape(second, second_scratch);
