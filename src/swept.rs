@@ -1,6 +1,6 @@
 //! [`Swept`]: the component that makes a collider's motion count, not just where it ends up.
 
-use crate::geometry::in_range;
+use crate::geometry::{MAX_COORDINATE, in_range};
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
@@ -75,7 +75,7 @@ pub struct Swept {
     /// The world translation at the pipeline's last run, where this run's path starts. Not
     /// reflected: a scene saved and loaded again starts with no path, not a stale one.
     #[reflect(ignore)]
-    start: Option<Vec2>,
+    start: PathStart,
     /// The angle of the x axis of the world transform at the pipeline's last run (radians):
     /// where this run's turn starts. Kept for segments and polygons only.
     #[reflect(ignore)]
@@ -89,13 +89,13 @@ impl Swept {
     /// Marks the move since the pipeline's last run as a jump: the next run tests the collider
     /// where it is, without the path there.
     pub fn jump(&mut self) {
-        self.start = None;
+        self.start = PathStart::NONE;
     }
 
     /// Where the next run's path starts: the world translation at the pipeline's last run.
     /// `None` before the first run and after [`jump`](Self::jump).
     pub fn start(&self) -> Option<Vec2> {
-        self.start
+        self.start.get()
     }
 
     /// Whenever a `Swept` is given to an entity (spawned, inserted, cloned, loaded), it starts
@@ -103,13 +103,15 @@ impl Swept {
     /// travelled from here.
     fn forget_start(mut world: DeferredWorld, context: HookContext) {
         if let Some(mut swept) = world.get_mut::<Self>(context.entity) {
-            swept.start = None;
+            swept.start = PathStart::NONE;
         }
     }
 
-    /// The path's start for the next run: `translation` when it is within range.
+    /// The path's start for the next run: `translation` when it is within range (one beyond
+    /// it is no start).
+    #[inline(always)]
     pub(crate) fn set_start(&mut self, translation: Vec2) {
-        self.start = in_range(translation).then_some(translation);
+        self.start = PathStart(translation);
     }
 
     /// The path's start for the next run, the angle its turn starts from, and whether the
@@ -124,7 +126,7 @@ impl Swept {
     /// within half a turn either way; zero without a start, and for a collider mirrored since
     /// (a character turned to face the other way is flipped, not turned).
     pub(crate) fn turn_to(&self, angle: f32, mirrored: bool) -> f32 {
-        if self.start.is_none() || !angle.is_finite() || mirrored != self.start_mirrored {
+        if self.start().is_none() || !angle.is_finite() || mirrored != self.start_mirrored {
             return 0.0;
         }
         let turn = (angle - self.start_angle).rem_euclid(core::f32::consts::TAU);
@@ -137,11 +139,53 @@ impl Swept {
 
     /// The motion to sweep from the path's start to `translation`: zero without a start, or
     /// when the move is beyond the supported range (taken for a jump).
+    #[inline(always)]
     pub(crate) fn motion_to(&self, translation: Vec2) -> Vec2 {
-        self.start
-            .map(|start| translation - start)
-            .filter(|&motion| in_range(motion))
-            .unwrap_or(Vec2::ZERO)
+        let PathStart(start) = self.start;
+        let motion = translation - start;
+        // The start and the motion within range (NaN fails: no start), all four coordinates
+        // compared at once, without a branch.
+        let both = Vec4::new(start.x, start.y, motion.x, motion.y);
+        if both.abs().cmple(Vec4::splat(MAX_COORDINATE)).all() {
+            motion
+        } else {
+            Vec2::ZERO
+        }
+    }
+}
+
+/// Where a swept path starts: a world translation, or no start at all when it is not within
+/// range ([`PathStart::NONE`] is not a number). A plain `Vec2` rather than an `Option`: the
+/// prepare stage writes every swept circle's start each run, and checks it only when it reads
+/// it back.
+#[derive(Clone, Copy)]
+struct PathStart(Vec2);
+
+impl PathStart {
+    /// No start: the collider's first run, or one after a jump.
+    const NONE: Self = Self(Vec2::NAN);
+
+    /// The start, if it is one.
+    fn get(self) -> Option<Vec2> {
+        in_range(self.0).then_some(self.0)
+    }
+}
+
+impl Default for PathStart {
+    fn default() -> Self {
+        Self::NONE
+    }
+}
+
+impl PartialEq for PathStart {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl core::fmt::Debug for PathStart {
+    fn fmt(&self, formatter: &mut core::fmt::Formatter) -> core::fmt::Result {
+        self.get().fmt(formatter)
     }
 }
 
@@ -158,6 +202,11 @@ mod tests {
         swept.jump();
         assert_eq!(swept.start(), None);
         assert_eq!(swept.motion_to(Vec2::new(5.0, 1.0)), Vec2::ZERO);
+        assert_eq!(
+            swept,
+            Swept::default(),
+            "no start is no start, however it came"
+        );
     }
 
     #[test]

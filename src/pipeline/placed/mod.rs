@@ -233,12 +233,22 @@ impl PlacedColliders {
 /// grown to cover where it was `motion` ago too (the swept shape lies within the capsule
 /// between the two circles, which this circle holds).
 fn swept_bounds(bounds: Circle, motion: Vec2) -> Circle {
-    if motion == Vec2::ZERO {
-        return bounds;
-    }
+    let (center, radius) = swept_bound(bounds.center, bounds.radius, motion);
+    Circle::new(center, radius)
+}
+
+/// [`swept_bounds`] of the circle around `center` of `radius`, as a centre and a radius:
+/// without a branch, so that a loop over many vectorises.
+#[inline(always)]
+fn swept_bound(center: Vec2, radius: f32, motion: Vec2) -> (Vec2, f32) {
     let half = 0.5 * motion;
-    let middle = bounds.center - half;
-    Circle::new(middle, conservative(middle, bounds.radius + half.length()))
+    let middle = center - half;
+    let grown = conservative(middle, radius + half.length());
+    if motion == Vec2::ZERO {
+        (center, radius)
+    } else {
+        (middle, grown)
+    }
 }
 
 /// A bounding radius grown by a few units in the last place of the coordinates involved, so

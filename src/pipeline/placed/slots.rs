@@ -1,7 +1,7 @@
 //! The circles' slots in [`PlacedColliders`]: the prepare stage writes the circles in place, a
 //! block at a time, each piece of a split into slots of its own.
 
-use super::{Path, PlacedColliders, WorldShape, swept_bounds};
+use super::{Path, PlacedColliders, WorldShape, swept_bound, swept_bounds};
 use crate::geometry::Circle;
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
@@ -173,6 +173,9 @@ pub struct SweptSlots<'a> {
 }
 
 impl SweptSlots<'_> {
+    /// The most slots that [`finish_block`](Self::finish_block) finishes at once.
+    pub const MAX_BLOCK: usize = 256;
+
     /// Splits off the first `at` slots.
     pub fn split_at(self, at: usize) -> (Self, Self) {
         let (circles, circles_rest) = self.circles.split_at(at);
@@ -196,7 +199,9 @@ impl SweptSlots<'_> {
     /// [`discs_mut`](Self::discs_mut)), as [`PlacedColliders::push`] would place each: entity
     /// `entities[i]`, on `layers[i]` (the default layers without them), is its disc, moved by
     /// the `i`th of `motions`, and its bounding circle is grown to cover its whole path. The
-    /// motions are taken as the slots are written, in one pass.
+    /// motions are taken as the paths are written, in one pass; then the bounds are grown in
+    /// a loop that the compiler vectorises, and the entities and layers copied. At most
+    /// [`MAX_BLOCK`](Self::MAX_BLOCK) slots.
     pub fn finish_block(
         &mut self,
         first: usize,
@@ -205,21 +210,25 @@ impl SweptSlots<'_> {
         motions: impl IntoIterator<Item = Vec2>,
     ) {
         let slots = first..first + entities.len();
-        let paths = self.paths[slots.clone()].iter_mut().zip(motions);
+        let mut moved = [Vec2::ZERO; Self::MAX_BLOCK];
+        let moved = &mut moved[..entities.len()];
+        let paths = self.paths[slots.clone()].iter_mut().zip(moved.iter_mut());
         let (centers, radii) = self.circles.bounds_mut(slots);
-        let bounds = centers.iter_mut().zip(radii);
+        let discs = centers.iter().zip(radii.iter());
         let mut written = 0;
-        for ((center, radius), (path, motion)) in bounds.zip(paths) {
-            let disc = Circle::new(*center, *radius);
+        for (((path, moved), motion), (&center, &radius)) in paths.zip(motions).zip(discs) {
+            *moved = motion;
             *path = Path {
-                shape: WorldShape::Circle(disc),
+                shape: WorldShape::Circle(Circle::new(center, radius)),
                 motion,
             };
-            let bounds = swept_bounds(disc, motion);
-            (*center, *radius) = (bounds.center, bounds.radius);
             written += 1;
         }
-        debug_assert_eq!(written, entities.len(), "a motion for every slot");
+        assert_eq!(written, entities.len(), "a motion for every slot");
+        let bounds = centers.iter_mut().zip(radii.iter_mut());
+        for ((center, radius), &motion) in bounds.zip(moved.iter()) {
+            (*center, *radius) = swept_bound(*center, *radius, motion);
+        }
         self.circles.write_entities(first, entities, layers);
     }
 

@@ -261,7 +261,7 @@ fn push_circle(
 
 /// How many circles [`fill_slots`] places at a time: a block's discs are checked while they
 /// are still in the first-level cache.
-const BLOCK: usize = 256;
+const BLOCK: usize = SweptSlots::MAX_BLOCK;
 
 /// Writes a table of circles into `slots` from `first` on, a block at a time: the discs of a
 /// block straight into their slots, then checked all at once ([`usual_discs`]), then the rest
