@@ -206,7 +206,14 @@ fn test_pairs(
         }
         return tests.in_order;
     }
-    let turning = placed.any_turning();
+    if placed.any_turning() {
+        // Every pair is tested along its paths, and the turn's own check turns most away
+        // before any collider's shape is read.
+        for &pair in pairs.iter().rev() {
+            tests.test(placed.ordered(pair), false);
+        }
+        return tests.in_order;
+    }
     let mut chunk = [OrderedPair::default(); CHUNK];
     for pairs in pairs.rchunks(CHUNK) {
         // A chunk's colliders read first, in a loop whose loads do not wait on each other: the
@@ -218,7 +225,7 @@ fn test_pairs(
             *ordered = OrderedPair {
                 pair: placed.ordered(pair),
                 // Most pairs: neither moved along a path relative to the other.
-                still: !turning && placed.motion(one) == placed.motion(other),
+                still: placed.motion(one) == placed.motion(other),
             };
         }
         for ordered in chunk.iter() {
@@ -318,7 +325,7 @@ fn polygon_circle(polygon: PlacedPolygon, circle: Circle) -> Option<Intersection
 /// relative to each other, if they touch now or met along their paths: after being apart at
 /// the start, or at the start itself when they were no contact of the last run (`previous`): a
 /// collider that moved onto the start of a swept one's path since then.
-#[inline]
+#[inline(always)]
 fn test_pair(
     placed: &PlacedColliders,
     previous: &PreviousPairs,
