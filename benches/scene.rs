@@ -530,7 +530,7 @@ const BROAD_AND_NARROW: [&str; 2] = [
     "bevy_collision_events::pipeline::find_contacts::find_filtered_contacts",
 ];
 const BROAD_SEARCH: &str = "bevy_collision_events::pipeline::broad_phase::BroadPhase::passes";
-const PAIR_TESTS: &str = "bevy_collision_events::pipeline::narrow_phase::test_pairs";
+const PAIR_TESTS: &str = "bevy_collision_events::pipeline::narrow_phase::batch::test_pairs";
 const EVENTS: &str = "bevy_collision_events::pipeline::events::write_contact_events";
 
 /// Bevy's task pools are process-wide and set once, so each thread count is measured in a

@@ -155,9 +155,8 @@ impl Swept {
 }
 
 /// Where a swept path starts: a world translation, or no start at all when it is not within
-/// range ([`PathStart::NONE`] is not a number). A plain `Vec2` rather than an `Option`: the
-/// prepare stage writes every swept circle's start each run, and checks it only when it reads
-/// it back.
+/// range ([`PathStart::NONE`] is not a number). Written each run without a check; checked when
+/// it is read back.
 #[derive(Clone, Copy)]
 struct PathStart(Vec2);
 
@@ -207,6 +206,25 @@ mod tests {
             Swept::default(),
             "no start is no start, however it came"
         );
+    }
+
+    /// A start beyond the range is no start: the same `Swept` as one without, and so is one
+    /// made back from reflection (its start is not reflected). A clone is the same value (the
+    /// hook clears its start once it is given to an entity).
+    #[test]
+    fn no_start_however_it_came() {
+        use bevy::reflect::{FromReflect, PartialReflect};
+        let mut parked = Swept::default();
+        parked.set_start(Vec2::new(1e20, 0.0));
+        assert_eq!(parked, Swept::default());
+        let mut started = Swept::default();
+        started.set_start(Vec2::new(5.0, -2.0));
+        assert_ne!(started, Swept::default());
+        let reflected = Swept::from_reflect(started.as_partial_reflect()).expect("a Swept");
+        assert_eq!(reflected.start(), None);
+        let cloned = started.reflect_clone().expect("clonable");
+        let cloned = cloned.downcast_ref::<Swept>().expect("a Swept");
+        assert_eq!(cloned, &started, "a clone is the same value");
     }
 
     #[test]

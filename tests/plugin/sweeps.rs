@@ -479,3 +479,52 @@ fn a_collider_moved_onto_the_start_of_a_path_is_met_there() {
     assert!(contact_between(&app, bullet, wall).is_none());
     assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
 }
+
+/// The same with an enemy that holds the bullet whole: an octagon moved onto the start of a
+/// swept bullet's path holds its disc there, a contact of this run with no points; a bullet
+/// leaving an octagon it was inside last run ends its contact.
+#[test]
+fn a_polygon_moved_onto_the_start_of_a_path_holds_it_there() {
+    const ENEMY_RADIUS: f32 = 24.0;
+    let mut app = app();
+    let enemy = app
+        .world_mut()
+        .spawn((
+            PolygonCollider::regular(8, ENEMY_RADIUS),
+            Transform::from_xyz(1000.0, 0.0, 0.0),
+        ))
+        .id();
+    let bullet = spawn_bullet(&mut app, Vec2::ZERO, Vec2::ZERO, true);
+    app.update();
+    app.update();
+    assert!(contact_between(&app, bullet, enemy).is_none());
+    app.world_mut()
+        .entity_mut(enemy)
+        .insert(Transform::from_xyz(0.0, 0.0, 0.0));
+    app.world_mut()
+        .entity_mut(bullet)
+        .insert(Transform::from_xyz(60.0, 0.0, 0.0));
+    app.update();
+    let contact = contact_between(&app, bullet, enemy).expect("met at the start of the path");
+    assert_eq!(contact.impact, None, "inside from the start: no impact");
+    assert!(contact.points.is_empty(), "{:?}", contact.points);
+    assert_ne!(contact.containment, Containment::Neither);
+    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
+    app.update();
+    assert!(contact_between(&app, bullet, enemy).is_none());
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+
+    // Inside last run, then out in one step: last run's contact ends, and no other starts.
+    app.world_mut()
+        .entity_mut(bullet)
+        .insert(Transform::from_xyz(5.0, 0.0, 0.0));
+    app.update();
+    assert!(contact_between(&app, bullet, enemy).is_some());
+    app.world_mut()
+        .entity_mut(bullet)
+        .insert(Transform::from_xyz(40.0, 0.0, 0.0));
+    app.update();
+    assert!(contact_between(&app, bullet, enemy).is_none());
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+}

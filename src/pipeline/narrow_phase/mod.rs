@@ -9,8 +9,9 @@
 //! that overlap become [`Contact`]s. A pair that moved relative to each other (one or both
 //! [`Swept`](crate::Swept)) also gets [`geometry::sweep`](crate::geometry::sweep) from the start
 //! of their paths: an impact makes it a contact even when they are apart again at the end.
-//! Such runs read a batch's colliders a chunk of pairs at a time before testing them, so that
-//! the processor fetches them from memory together rather than one test after another.
+//! A run where something moved along a path, and nothing turned, reads a batch's colliders a
+//! chunk of pairs at a time before testing them, so that the processor fetches them from
+//! memory together rather than one test after another.
 //! The contacts are put in `(a, b)` order (each pair of entities meets once), so the result
 //! is the same whatever the thread count. Each batch's contacts are sorted as they are made,
 //! on the thread that made them; when the lists then do not overlap (colliders in the order of
@@ -18,17 +19,15 @@
 //! events stage and [`Contacts`](crate::Contacts) read them one after the other); when any
 //! overlap, they are joined and the whole is sorted.
 
+mod batch;
+mod pair;
 mod previous_pairs;
 
 use super::parallel::lock;
-use super::placed::{PlacedColliders, PlacedPolygon, PlacedShape};
+use super::placed::PlacedColliders;
 use crate::contact::Contact;
 use crate::contacts::{Contacts, follow_each_other};
-use crate::geometry::sweep::{SweepStart, Turn, sweep_from_start, sweep_turning, touching_at_end};
-use crate::geometry::{
-    Circle, Containment, Impact, Intersection, Points, Shape, intersect,
-    intersect_measured_polygon_circle,
-};
+use batch::test_pairs;
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
 use previous_pairs::PreviousPairs;
@@ -172,277 +171,10 @@ fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spares: &mut Vec<Ve
     lists.push(all);
 }
 
-/// Runs the exact test on each pair that `keep` keeps and appends the contacts; `previous`
-/// holds the last run's, and `moving` says whether any collider moved along a path (or turned)
-/// this run. Returns whether the contacts appended are in `(a, b)` order. (Not inlined, so that
-/// a profiler tells the tests from the search that calls them.)
-#[inline(never)]
-fn test_pairs(
-    placed: &PlacedColliders,
-    previous: &PreviousPairs,
-    pairs: &[[u32; 2]],
-    contacts: &mut Vec<Contact>,
-    keep: &impl Fn(Entity, Entity) -> bool,
-    moving: bool,
-) -> bool {
-    // From last to first: the pairs come in the order of the colliders' tables, which follows
-    // their entities' indices for entities spawned fresh, and Bevy orders entities against their
-    // indices. So the contacts come out in `(a, b)` order, or nearly: whether they did is
-    // followed as they are made, while each is at hand, and they are sorted only if not.
-    let mut tests = BatchTests {
-        placed,
-        previous,
-        keep,
-        scratch: (Vec::new(), Vec::new()),
-        contacts,
-        last: None,
-        in_order: true,
-    };
-    if !moving {
-        // Most runs of a bullet hell: nothing moved along a path, and where the colliders are
-        // now says it all.
-        for &pair in pairs.iter().rev() {
-            tests.test(placed.ordered(pair), true);
-        }
-        return tests.in_order;
-    }
-    if placed.any_turning() {
-        // Every pair is tested along its paths, and the turn's own check turns most away
-        // before any collider's shape is read.
-        for &pair in pairs.iter().rev() {
-            tests.test(placed.ordered(pair), false);
-        }
-        return tests.in_order;
-    }
-    let mut chunk = [OrderedPair::default(); CHUNK];
-    for pairs in pairs.rchunks(CHUNK) {
-        // A chunk's colliders read first, in a loop whose loads do not wait on each other: the
-        // processor fetches many of them from memory at once, where the tests would wait for
-        // each in turn.
-        let chunk = &mut chunk[..pairs.len()];
-        for (ordered, &pair) in chunk.iter_mut().rev().zip(pairs) {
-            let [one, other] = pair.map(|index| index as usize);
-            *ordered = OrderedPair {
-                pair: placed.ordered(pair),
-                // Most pairs: neither moved along a path relative to the other.
-                still: placed.motion(one) == placed.motion(other),
-            };
-        }
-        for ordered in chunk.iter() {
-            tests.test(ordered.pair, ordered.still);
-        }
-    }
-    tests.in_order
-}
-
-/// One batch's exact tests, and the contacts they append.
-struct BatchTests<'a, 'c, K> {
-    placed: &'a PlacedColliders,
-    /// The last run's contacts.
-    previous: &'a PreviousPairs<'a>,
-    /// Whether to test a pair of entities.
-    keep: &'a K,
-    /// A swept polygon's vertices moved back to the start of its path, for each side.
-    scratch: (Vec<Vec2>, Vec<Vec2>),
-    contacts: &'c mut Vec<Contact>,
-    /// The last contact's pair.
-    last: Option<(Entity, Entity)>,
-    /// Whether the contacts came in `(a, b)` order.
-    in_order: bool,
-}
-
-impl<K: Fn(Entity, Entity) -> bool> BatchTests<'_, '_, K> {
-    /// Appends the contact of colliders `pair` (the lower entity first) if they meet: where
-    /// they are now says it all for a pair that is `still` (neither moved along a path
-    /// relative to the other).
-    #[inline(always)]
-    fn test(&mut self, pair: [u32; 2], still: bool) {
-        let placed = self.placed;
-        let [first, second] = pair.map(|index| index as usize);
-        if !(self.keep)(placed.entities[first], placed.entities[second]) {
-            return;
-        }
-        let contact = if still {
-            intersect_now(placed, first, second)
-                .map(|now| contact(placed, [first, second], now, None))
-        } else {
-            test_pair(placed, self.previous, [first, second], &mut self.scratch)
-        };
-        if let Some(contact) = contact {
-            let pair = contact.pair();
-            self.in_order &= self.last.is_none_or(|last| last < pair);
-            self.last = Some(pair);
-            self.contacts.push(contact);
-        }
-    }
-}
-
-/// How many pairs [`test_pairs`] reads ahead.
-const CHUNK: usize = 64;
-
-/// A candidate pair, the lower entity first, and whether it did not move relative to itself.
-#[derive(Clone, Copy, Default)]
-struct OrderedPair {
-    pair: [u32; 2],
-    still: bool,
-}
-
-/// Where colliders `first` and `second` meet now, as [`intersect`] finds: a polygon and a disc
-/// with the polygon's size measured once a frame, and a disc deep inside a polygon (in a bullet
-/// hell, about two in five of the pairs of a bullet and an enemy) without looking at the
-/// polygon's edges (see [`PlacedPolygon::surely_holds`]).
-#[inline]
-fn intersect_now(placed: &PlacedColliders, first: usize, second: usize) -> Option<Intersection> {
-    if let Some((polygon, disc, disc_first)) = placed.still_disc_and_polygon(first, second) {
-        let hit = polygon_circle(polygon, disc);
-        return if disc_first {
-            hit.map(Intersection::mirrored)
-        } else {
-            hit
-        };
-    }
-    match (placed.placed_shape(first), placed.placed_shape(second)) {
-        (PlacedShape::Polygon(polygon), PlacedShape::Other(Shape::Circle(circle))) => {
-            polygon_circle(polygon, circle)
-        }
-        (PlacedShape::Other(Shape::Circle(circle)), PlacedShape::Polygon(polygon)) => {
-            polygon_circle(polygon, circle).map(Intersection::mirrored)
-        }
-        (first, second) => intersect(first.shape(), second.shape()),
-    }
-}
-
-/// A placed polygon (first) against a disc (second).
-#[inline(always)]
-fn polygon_circle(polygon: PlacedPolygon, circle: Circle) -> Option<Intersection> {
-    if polygon.surely_holds(circle) {
-        return Some(Intersection::contained(Containment::SecondInFirst));
-    }
-    intersect_measured_polygon_circle(polygon.measured(), circle)
-}
-
-/// The contact between colliders `first` and `second` (`first` the lower entity) that moved
-/// relative to each other, if they touch now or met along their paths: after being apart at
-/// the start, or at the start itself when they were no contact of the last run (`previous`): a
-/// collider that moved onto the start of a swept one's path since then.
-#[inline(always)]
-fn test_pair(
-    placed: &PlacedColliders,
-    previous: &PreviousPairs,
-    [first, second]: [usize; 2],
-    (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
-) -> Option<Contact> {
-    // A laser swinging among still bullets: most in its bounding circle lie outside the
-    // angles it swept, and meet it nowhere.
-    let turning = placed.any_turning();
-    if turning && (placed.outside_turn(first, second) || placed.outside_turn(second, first)) {
-        return None;
-    }
-    let (first_motion, second_motion) = (placed.motion(first), placed.motion(second));
-    let now = intersect_now(placed, first, second);
-    let mut at_start = None;
-    let turns = if turning {
-        (placed.turn(first), placed.turn(second))
-    } else {
-        (None, None)
-    };
-    let turned = turns.0.is_some() || turns.1.is_some();
-    let (swept, relative_motion) = if turned {
-        // A segment or polygon that turned: its whole motion, turn and path together.
-        let turn = |index: usize, turn: Option<Turn>| {
-            turn.unwrap_or(Turn {
-                translation: placed.motion(index),
-                ..Turn::default()
-            })
-        };
-        let (first_turn, second_turn) = (turn(first, turns.0), turn(second, turns.1));
-        let (first_now, second_now) = (placed.shape(first), placed.shape(second));
-        let swept = sweep_turning(first_now, first_turn, second_now, second_turn);
-        (swept, second_turn.translation - first_turn.translation)
-    } else if first_motion == second_motion {
-        // No relative motion: where they are now says it all.
-        (SweepStart::Apart(None), Vec2::ZERO)
-    } else if now.is_none()
-        && (placed.apart_along_path(first, second) || placed.apart_along_path(second, first))
-    {
-        // Apart all along the paths, and now: no contact, as the sweep would find.
-        return None;
-    } else if placed.overlapped_at_start(first, second) || placed.overlapped_at_start(second, first)
-    {
-        // Overlapping at the start of the paths (a bullet inside an enemy, or leaving it): no
-        // impact, as the sweep would find.
-        (SweepStart::Overlapping, Vec2::ZERO)
-    } else {
-        let first_start = placed.start_shape(first, first_scratch);
-        let second_start = placed.start_shape(second, second_scratch);
-        let swept = sweep_from_start(first_start, first_motion, second_start, second_motion);
-        (swept, second_motion - first_motion)
-    };
-    let impact = match swept {
-        SweepStart::Overlapping => {
-            // Met at the start of the paths and apart now: a new contact, where the outlines
-            // crossed at the start, unless it is the end of the last run's.
-            let (a, b) = (placed.entities[first], placed.entities[second]);
-            if now.is_none() && !previous.contains(a, b) {
-                let first_start = placed.start_shape(first, first_scratch);
-                at_start = intersect(first_start, placed.start_shape(second, second_scratch));
-            }
-            None
-        }
-        SweepStart::Apart(Some(impact)) => Some(impact),
-        // Without relative motion, nothing was swept.
-        SweepStart::Apart(None) if relative_motion == Vec2::ZERO && !turned => None,
-        // A pair touching now, apart at the start, was met at the end at the latest: the
-        // turning sweep stops a tolerance short of a touch, and the linear one moves the start
-        // shapes forward again, which rounding can leave an ulp from where the colliders are now.
-        SweepStart::Apart(None) => now.as_ref().and_then(|hit| {
-            let normal = relative_motion.normalize_or(Vec2::Y);
-            if turned {
-                let point = hit.points.first().copied();
-                return Some(Impact {
-                    time: 1.0,
-                    point: point.unwrap_or(placed.centers[second]),
-                    normal,
-                });
-            }
-            let (first_now, second_now) = (placed.shape(first), placed.shape(second));
-            touching_at_end(first_now, Vec2::ZERO, second_now, Vec2::ZERO)
-                .map(|touch| Impact { normal, ..touch })
-        }),
-    };
-    let hit = match (now.or(at_start), impact) {
-        (Some(hit), _) => hit,
-        // They met along the way and are apart again: where they first touched.
-        (None, Some(impact)) => Intersection::crossing(Points::from_slice(&[impact.point])),
-        (None, None) => return None,
-    };
-    Some(contact(placed, [first, second], hit, impact))
-}
-
-/// The contact of colliders `first` and `second` (`first` the lower entity) that meet at `hit`.
-#[inline(always)]
-fn contact(
-    placed: &PlacedColliders,
-    [first, second]: [usize; 2],
-    hit: Intersection,
-    impact: Option<Impact>,
-) -> Contact {
-    let (a, b) = (placed.entities[first], placed.entities[second]);
-    Contact {
-        a,
-        b,
-        points: hit.points,
-        containment: hit.containment,
-        impact,
-        layers: [placed.layers[first], placed.layers[second]],
-        // Each its own body, until the events stage finds the parts of bodies.
-        bodies: [a, b],
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::{Containment, Points};
     use crate::layers::CollisionLayers;
     use rand::rngs::StdRng;
     use rand::seq::SliceRandom;

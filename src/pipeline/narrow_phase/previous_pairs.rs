@@ -14,6 +14,7 @@ pub(super) struct PreviousPairs<'a> {
 }
 
 impl<'a> PreviousPairs<'a> {
+    /// The pairs of `contacts`, listed when first asked.
     pub fn of(contacts: &'a Contacts) -> Self {
         Self {
             contacts,

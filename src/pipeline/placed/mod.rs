@@ -232,23 +232,13 @@ impl PlacedColliders {
 /// The bounding circle of a collider's whole path: the circle `bounds` around where it is now,
 /// grown to cover where it was `motion` ago too (the swept shape lies within the capsule
 /// between the two circles, which this circle holds).
-fn swept_bounds(bounds: Circle, motion: Vec2) -> Circle {
-    let (center, radius) = swept_bound(bounds.center, bounds.radius, motion);
-    Circle::new(center, radius)
-}
-
-/// [`swept_bounds`] of the circle around `center` of `radius`, as a centre and a radius:
-/// without a branch, so that a loop over many vectorises.
 #[inline(always)]
-fn swept_bound(center: Vec2, radius: f32, motion: Vec2) -> (Vec2, f32) {
+fn swept_bounds(bounds: Circle, motion: Vec2) -> Circle {
     let half = 0.5 * motion;
-    let middle = center - half;
-    let grown = conservative(middle, radius + half.length());
-    if motion == Vec2::ZERO {
-        (center, radius)
-    } else {
-        (middle, grown)
-    }
+    let middle = bounds.center - half;
+    let grown = Circle::new(middle, conservative(middle, bounds.radius + half.length()));
+    // Chosen without a branch, so that a loop over many vectorises.
+    if motion == Vec2::ZERO { bounds } else { grown }
 }
 
 /// A bounding radius grown by a few units in the last place of the coordinates involved, so
@@ -284,12 +274,85 @@ impl PlacedColliders {
 mod tests {
     use super::*;
     use crate::geometry::polygon_size;
+    use crate::geometry::sweep::Turn;
+
+    /// Whether anything moved: a collider pushed with a motion, or one that turned in place;
+    /// not still circles, placeholders, or colliders pushed without motion.
+    #[test]
+    fn any_moving_sees_every_motion_and_turn() {
+        let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
+        let disc = Circle::new(Vec2::new(3.0, 4.0), 2.0);
+        let segment = WorldShape::Segment(Segment::new(Vec2::ZERO, Vec2::X));
+        let mut placed = PlacedColliders::default();
+        let (mut still, mut swept) = placed.circle_slots(2, 2);
+        still.write(0, &[entity(1), entity(2)], None, &[disc, disc]);
+        swept.skip(0);
+        swept.skip(1);
+        assert!(!placed.any_moving(), "still circles and placeholders");
+        placed.drop_placeholders();
+        placed.push(entity(3), None, disc, segment, Vec2::ZERO);
+        assert!(!placed.any_moving(), "pushed without motion");
+        placed.push(
+            entity(4),
+            None,
+            disc,
+            WorldShape::Circle(disc),
+            Vec2::new(0.0, -1e-30),
+        );
+        assert!(placed.any_moving(), "the least motion");
+        placed.circle_slots(1, 0);
+        assert!(!placed.any_moving(), "a new frame");
+        let turn = Turn {
+            translation: Vec2::ZERO,
+            angle: 0.5,
+            pivot: Vec2::ZERO,
+        };
+        placed.push_turning(entity(5), None, disc, segment, turn);
+        assert!(placed.any_moving(), "turned in place");
+    }
 
     /// A path (shape and motion) fills half a cache line, and never straddles two.
     #[test]
     fn a_path_is_half_a_cache_line() {
         assert_eq!(size_of::<Path>(), 32);
         assert_eq!(align_of::<Path>(), 32);
+    }
+
+    /// The bound chosen without a branch is, bit for bit, the one a branch on a zero motion
+    /// gives, for the motions where the two could part: zeros of either sign, NaN, infinities,
+    /// the largest floats.
+    #[test]
+    fn a_swept_bound_without_a_branch_is_the_one_with() {
+        let with_branch = |bounds: Circle, motion: Vec2| {
+            if motion == Vec2::ZERO {
+                return bounds;
+            }
+            let half = 0.5 * motion;
+            let middle = bounds.center - half;
+            Circle::new(middle, conservative(middle, bounds.radius + half.length()))
+        };
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            -3.5,
+            1e38,
+            -1e38,
+            f32::NAN,
+            f32::INFINITY,
+            1e-45,
+        ];
+        let bounds = Circle::new(Vec2::new(7.0, -2.0), 3.0);
+        for x in values {
+            for y in values {
+                let motion = Vec2::new(x, y);
+                let (got, expected) = (swept_bounds(bounds, motion), with_branch(bounds, motion));
+                let bits = |circle: Circle| {
+                    [circle.center.x, circle.center.y, circle.radius].map(f32::to_bits)
+                };
+                assert_eq!(bits(got), bits(expected), "{motion}");
+            }
+        }
     }
 
     #[test]

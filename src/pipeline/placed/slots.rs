@@ -1,7 +1,7 @@
 //! The circles' slots in [`PlacedColliders`]: the prepare stage writes the circles in place, a
 //! block at a time, each piece of a split into slots of its own.
 
-use super::{Path, PlacedColliders, WorldShape, swept_bound, swept_bounds};
+use super::{Path, PlacedColliders, WorldShape, swept_bounds};
 use crate::geometry::Circle;
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
@@ -209,6 +209,10 @@ impl SweptSlots<'_> {
         layers: Option<&[CollisionLayers]>,
         motions: impl IntoIterator<Item = Vec2>,
     ) {
+        assert!(
+            entities.len() <= Self::MAX_BLOCK,
+            "at most MAX_BLOCK slots at once"
+        );
         let slots = first..first + entities.len();
         let mut moved = [Vec2::ZERO; Self::MAX_BLOCK];
         let moved = &mut moved[..entities.len()];
@@ -224,10 +228,13 @@ impl SweptSlots<'_> {
             };
             written += 1;
         }
+        // A slot left without its motion would keep last frame's bound: a wrong answer, not a
+        // panic, so this is checked in release builds too (once a block).
         assert_eq!(written, entities.len(), "a motion for every slot");
         let bounds = centers.iter_mut().zip(radii.iter_mut());
         for ((center, radius), &motion) in bounds.zip(moved.iter()) {
-            (*center, *radius) = swept_bound(*center, *radius, motion);
+            let bounds = swept_bounds(Circle::new(*center, *radius), motion);
+            (*center, *radius) = (bounds.center, bounds.radius);
         }
         self.circles.write_entities(first, entities, layers);
     }
