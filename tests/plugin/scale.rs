@@ -308,9 +308,22 @@ fn a_sheared_polygon_is_found_where_its_corner_reaches() {
 /// polygon moving with its discs: each pair's contact (whether there is one, which holds
 /// which, the points) is what the geometry core gives for the world shapes. Many discs lie
 /// deep inside, where the plugin knows the answer without looking at the edges, and many near
-/// the edges and the polygons' inner circles, where it must look.
+/// the edges and the polygons' inner circles, where it must look. With a few hundred discs a
+/// polygon and with a thousand (the plugin measures the polygons' edges ahead of the tests
+/// only when many discs may use them).
 #[test]
 fn discs_in_and_around_polygons_get_what_the_geometry_gives() {
+    discs_in_and_around_polygons(250);
+}
+
+/// [`discs_in_and_around_polygons_get_what_the_geometry_gives`] with many discs a polygon.
+#[test]
+fn many_discs_in_and_around_polygons_get_what_the_geometry_gives() {
+    discs_in_and_around_polygons(1000);
+}
+
+/// Places `per_polygon` discs in and around each polygon, and checks each pair's contact.
+fn discs_in_and_around_polygons(per_polygon: usize) {
     const POLYGON: LayerMask = LayerMask::layer(0);
     const DISC: LayerMask = LayerMask::layer(1);
     /// How far the swept polygon and its discs move in the frame checked.
@@ -420,7 +433,7 @@ fn discs_in_and_around_polygons_get_what_the_geometry_gives() {
             .iter()
             .map(|p| p.distance(center))
             .fold(f32::MAX, f32::min);
-        for _ in 0..250 {
+        for _ in 0..per_polygon {
             let offset = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU))
                 * reach
                 * rng.random_range(0.0..1.2);

@@ -15,6 +15,8 @@
 //! bullet is kept to its entity, layers and bounding circle. Each swept collider's start for
 //! its next path is written as its path is read, in the same pass; the swept entities that no
 //! collider query reads (switched off, or without a collider) get theirs in a last pass.
+//! Polygons follow, one by one; where there are many circles for each polygon, each polygon's
+//! edge lines are worked out too, for the narrow phase's disc tests.
 
 mod circle_table;
 mod circles;
@@ -51,8 +53,10 @@ pub(crate) fn place_colliders(
     // The circles first, in place (the still ones, then the swept ones); then everything
     // placed one by one.
     place_circles(placed, &mut queries.circles, &settings, &mut warnings);
-    placed.reserve(queries.polygons.iter().len() + queries.segments.iter().len());
-    place_polygons(placed, &mut queries.polygons, &mut warnings);
+    let polygons = queries.polygons.iter().len();
+    placed.reserve(polygons + queries.segments.iter().len());
+    let lines = placed.entities.len() >= CIRCLES_FOR_EDGE_LINES * polygons;
+    place_polygons(placed, &mut queries.polygons, lines, &mut warnings);
     place_segments(placed, &mut queries.segments, &mut warnings);
     warnings.end_frame();
     queries
@@ -63,6 +67,13 @@ pub(crate) fn place_colliders(
             remember_start(swept, transform, polygon || segment);
         });
 }
+
+/// How many circles a frame needs for each polygon before the polygons' edge lines are worked
+/// out (see [`push_edge_lines`]). The lines cost about 340 instructions an octagon a frame and
+/// repay it only in the exact tests of the many discs that come near it: in the scene bench's
+/// rain they break even at about 160 circles a polygon. With or without them, every answer is
+/// the same.
+const CIRCLES_FOR_EDGE_LINES: usize = 256;
 
 /// Remembers where a swept collider is, for its next path: its translation, and for one that
 /// `turns` (a segment or polygon; a circle's turn changes nothing) the angle of its x axis and
@@ -86,6 +97,7 @@ fn remember_start(swept: &mut Swept, transform: &GlobalTransform, turns: bool) {
 fn place_polygons(
     placed: &mut PlacedColliders,
     polygons: &mut PolygonColliders,
+    lines: bool,
     warnings: &mut SkipWarnings,
 ) {
     // `for_each` rather than `for`: Bevy's internal iteration is the faster path.
@@ -99,7 +111,7 @@ fn place_polygons(
             let polygon = polygon.bypass_change_detection();
             let swept = swept.as_mut().map(Mut::bypass_change_detection);
             place_and_remember(warnings, entity, transform, swept, |swept| {
-                place_polygon(placed, entity, polygon, transform, layers, swept)
+                place_polygon(placed, entity, polygon, transform, layers, swept, lines)
             });
         });
 }
@@ -130,6 +142,7 @@ fn place_polygon(
     transform: &GlobalTransform,
     layers: Option<&CollisionLayers>,
     swept: Option<&Swept>,
+    lines: bool,
 ) -> Result<(), Skipped> {
     let local = polygon.revalidate().map_err(Skipped::Invalid)?;
     let placement = Placement::of(transform)?;
@@ -160,7 +173,7 @@ fn place_polygon(
     let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
     let world = &placed.vertices[start as usize..];
     let lines_start = placed.edge_lines.len() as u32;
-    let lined = push_edge_lines(world, &mut placed.edge_lines);
+    let lined = lines && push_edge_lines(world, &mut placed.edge_lines);
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
