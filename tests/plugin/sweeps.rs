@@ -427,27 +427,11 @@ fn a_cloned_swept_bullet_sweeps_no_path_it_never_travelled() {
 #[test]
 fn a_collider_moved_onto_the_start_of_a_path_is_met_there() {
     let mut app = app();
-    let wall = app
-        .world_mut()
-        .spawn((
-            SegmentCollider::new(
-                Vec2::new(0.0, -WALL_HALF_HEIGHT),
-                Vec2::new(0.0, WALL_HALF_HEIGHT),
-            ),
-            Transform::from_xyz(1000.0, 0.0, 0.0),
-        ))
-        .id();
-    let bullet = spawn_bullet(&mut app, Vec2::ZERO, Vec2::ZERO, true);
-    app.update();
-    app.update();
-    assert!(contact_between(&app, bullet, wall).is_none());
-    app.world_mut()
-        .entity_mut(wall)
-        .insert(Transform::from_xyz(0.0, 0.0, 0.0));
-    app.world_mut()
-        .entity_mut(bullet)
-        .insert(Transform::from_xyz(20.0, 0.0, 0.0));
-    app.update();
+    let wall = SegmentCollider::new(
+        Vec2::new(0.0, -WALL_HALF_HEIGHT),
+        Vec2::new(0.0, WALL_HALF_HEIGHT),
+    );
+    let (wall, bullet) = move_onto_a_path_start(&mut app, wall, 20.0);
     let contact = contact_between(&app, bullet, wall).expect("met at the start of the path");
     assert_eq!(contact.impact, None, "touching from the start: no impact");
     // The bullet's disc at the origin crosses the wall at (0, ±3).
@@ -466,16 +450,10 @@ fn a_collider_moved_onto_the_start_of_a_path_is_met_there() {
 
     // Touching last run, then leaving: the start of the path is last run's contact, which
     // ends now.
-    app.world_mut()
-        .entity_mut(bullet)
-        .insert(Transform::from_xyz(1.0, 0.0, 0.0));
-    app.update();
+    move_bullet(&mut app, bullet, 1.0);
     assert!(contact_between(&app, bullet, wall).is_some());
     assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
-    app.world_mut()
-        .entity_mut(bullet)
-        .insert(Transform::from_xyz(30.0, 0.0, 0.0));
-    app.update();
+    move_bullet(&mut app, bullet, 30.0);
     assert!(contact_between(&app, bullet, wall).is_none());
     assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
 }
@@ -487,24 +465,8 @@ fn a_collider_moved_onto_the_start_of_a_path_is_met_there() {
 fn a_polygon_moved_onto_the_start_of_a_path_holds_it_there() {
     const ENEMY_RADIUS: f32 = 24.0;
     let mut app = app();
-    let enemy = app
-        .world_mut()
-        .spawn((
-            PolygonCollider::regular(8, ENEMY_RADIUS),
-            Transform::from_xyz(1000.0, 0.0, 0.0),
-        ))
-        .id();
-    let bullet = spawn_bullet(&mut app, Vec2::ZERO, Vec2::ZERO, true);
-    app.update();
-    app.update();
-    assert!(contact_between(&app, bullet, enemy).is_none());
-    app.world_mut()
-        .entity_mut(enemy)
-        .insert(Transform::from_xyz(0.0, 0.0, 0.0));
-    app.world_mut()
-        .entity_mut(bullet)
-        .insert(Transform::from_xyz(60.0, 0.0, 0.0));
-    app.update();
+    let enemy = PolygonCollider::regular(8, ENEMY_RADIUS);
+    let (enemy, bullet) = move_onto_a_path_start(&mut app, enemy, 60.0);
     let contact = contact_between(&app, bullet, enemy).expect("met at the start of the path");
     assert_eq!(contact.impact, None, "inside from the start: no impact");
     assert!(contact.points.is_empty(), "{:?}", contact.points);
@@ -515,16 +477,37 @@ fn a_polygon_moved_onto_the_start_of_a_path_holds_it_there() {
     assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
 
     // Inside last run, then out in one step: last run's contact ends, and no other starts.
-    app.world_mut()
-        .entity_mut(bullet)
-        .insert(Transform::from_xyz(5.0, 0.0, 0.0));
-    app.update();
+    move_bullet(&mut app, bullet, 5.0);
     assert!(contact_between(&app, bullet, enemy).is_some());
-    app.world_mut()
-        .entity_mut(bullet)
-        .insert(Transform::from_xyz(40.0, 0.0, 0.0));
-    app.update();
+    move_bullet(&mut app, bullet, 40.0);
     assert!(contact_between(&app, bullet, enemy).is_none());
     assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
     assert!(last_frame::<ContactStarted>(&app).is_empty());
+}
+
+/// Spawns `collider` far away and a swept bullet at the origin, and runs twice (the bullet's
+/// path now starts there, and the two have not met); then moves the collider onto the origin
+/// and the bullet to `(bullet_x, 0)`, and runs once. Returns the collider and the bullet.
+fn move_onto_a_path_start(app: &mut App, collider: impl Bundle, bullet_x: f32) -> (Entity, Entity) {
+    let collider = app
+        .world_mut()
+        .spawn((collider, Transform::from_xyz(1000.0, 0.0, 0.0)))
+        .id();
+    let bullet = spawn_bullet(app, Vec2::ZERO, Vec2::ZERO, true);
+    app.update();
+    app.update();
+    assert!(contact_between(app, bullet, collider).is_none());
+    app.world_mut()
+        .entity_mut(collider)
+        .insert(Transform::from_xyz(0.0, 0.0, 0.0));
+    move_bullet(app, bullet, bullet_x);
+    (collider, bullet)
+}
+
+/// Moves `bullet` to `(x, 0)` and runs once.
+fn move_bullet(app: &mut App, bullet: Entity, x: f32) {
+    app.world_mut()
+        .entity_mut(bullet)
+        .insert(Transform::from_xyz(x, 0.0, 0.0));
+    app.update();
 }
