@@ -1,9 +1,10 @@
 //! One batch of candidate pairs through the exact tests, in the order that makes the
 //! contacts come out sorted, reading ahead where that saves waiting for memory.
 
-use super::pair::{contact, intersect_now, test_pair};
-use super::previous_pairs::PreviousPairs;
+use super::pair::{Meeting, intersect_now, test_pair};
+use super::previous_pairs::{Lookup, PreviousPairs};
 use crate::contact::Contact;
+use crate::layers::CollisionLayers;
 use crate::pipeline::placed::PlacedColliders;
 use bevy::prelude::*;
 
@@ -26,7 +27,7 @@ pub(super) fn test_pairs(
     // followed as they are made, while each is at hand, and they are sorted only if not.
     let mut tests = BatchTests {
         placed,
-        previous,
+        previous: previous.lookup(),
         keep,
         scratch: (Vec::new(), Vec::new()),
         contacts,
@@ -37,7 +38,7 @@ pub(super) fn test_pairs(
         // Most runs of a bullet hell: nothing moved along a path, and where the colliders are
         // now says it all.
         for &pair in pairs.iter().rev() {
-            tests.test(placed.ordered(pair), true);
+            tests.test(OrderedPair::read(placed, pair), None);
         }
         return tests.in_order;
     }
@@ -45,26 +46,31 @@ pub(super) fn test_pairs(
         // Every pair is tested along its paths, and the turn's own check turns most away
         // before any collider's shape is read.
         for &pair in pairs.iter().rev() {
-            tests.test(placed.ordered(pair), false);
+            let read = OrderedPair::read(placed, pair);
+            tests.test(
+                OrderedPair {
+                    still: false,
+                    ..read
+                },
+                None,
+            );
         }
         return tests.in_order;
     }
-    let mut chunk = [OrderedPair::default(); CHUNK];
+    let mut chunk = [ReadAhead::NONE; CHUNK];
     for pairs in pairs.rchunks(CHUNK) {
         // A chunk's colliders read first, in a loop whose loads do not wait on each other: the
         // processor fetches many of them from memory at once, where the tests would wait for
         // each in turn.
         let chunk = &mut chunk[..pairs.len()];
-        for (ordered, &pair) in chunk.iter_mut().rev().zip(pairs) {
-            let [one, other] = pair.map(|index| index as usize);
-            *ordered = OrderedPair {
-                pair: placed.ordered(pair),
-                // Most pairs: neither moved along a path relative to the other.
-                still: placed.motion(one) == placed.motion(other),
-            };
+        for (read_ahead, &pair) in chunk.iter_mut().rev().zip(pairs) {
+            let ordered = OrderedPair::read_moving(placed, pair);
+            let [first, second] = ordered.pair.map(|index| index as usize);
+            let layers = [placed.layers[first], placed.layers[second]];
+            *read_ahead = ReadAhead { ordered, layers };
         }
-        for ordered in chunk.iter() {
-            tests.test(ordered.pair, ordered.still);
+        for read_ahead in chunk.iter() {
+            tests.test(read_ahead.ordered, Some(read_ahead.layers));
         }
     }
     tests.in_order
@@ -74,8 +80,8 @@ pub(super) fn test_pairs(
 struct BatchTests<'a, 'c, K> {
     /// This run's colliders.
     placed: &'a PlacedColliders,
-    /// The last run's contacts.
-    previous: &'a PreviousPairs<'a>,
+    /// The last run's contacts, looked up in the order of the batch's.
+    previous: Lookup<'a, 'a>,
     /// Whether to test a pair of entities.
     keep: &'a K,
     /// A swept polygon's vertices moved back to the start of its path, for each side.
@@ -89,41 +95,102 @@ struct BatchTests<'a, 'c, K> {
 }
 
 impl<K: Fn(Entity, Entity) -> bool> BatchTests<'_, '_, K> {
-    /// Appends the contact of colliders `pair` (the lower entity first) if they meet: where
-    /// they are now says it all for a pair that is `still` (neither moved along a path
-    /// relative to the other).
+    /// Appends the contact of the `ordered` pair if they meet: where they are now says it all
+    /// for a pair that is [`still`](OrderedPair::still). Their `layers`, if read ahead; read
+    /// here otherwise, for a contact only.
     #[inline(always)]
-    fn test(&mut self, pair: [u32; 2], still: bool) {
+    fn test(&mut self, ordered: OrderedPair, layers: Option<[CollisionLayers; 2]>) {
         let placed = self.placed;
-        let [first, second] = pair.map(|index| index as usize);
-        if !(self.keep)(placed.entities[first], placed.entities[second]) {
+        let [a, b] = ordered.entities;
+        if !(self.keep)(a, b) {
             return;
         }
-        let contact = if still {
-            intersect_now(placed, first, second)
-                .map(|now| contact(placed, [first, second], now, None))
+        let [first, second] = ordered.pair.map(|index| index as usize);
+        let meeting = if ordered.still {
+            intersect_now(placed, first, second).map(|hit| Meeting { hit, impact: None })
         } else {
-            test_pair(placed, self.previous, [first, second], &mut self.scratch)
+            test_pair(
+                placed,
+                &mut self.previous,
+                [first, second],
+                &mut self.scratch,
+            )
         };
-        if let Some(contact) = contact {
-            let pair = contact.pair();
-            self.in_order &= self.last.is_none_or(|last| last < pair);
-            self.last = Some(pair);
-            self.contacts.push(contact);
-        }
+        let Some(Meeting { hit, impact }) = meeting else {
+            return;
+        };
+        let pair = (a, b);
+        self.in_order &= self.last.is_none_or(|last| last < pair);
+        self.last = Some(pair);
+        self.contacts.push(Contact {
+            a,
+            b,
+            points: hit.points,
+            containment: hit.containment,
+            impact,
+            layers: layers.unwrap_or_else(|| [placed.layers[first], placed.layers[second]]),
+            // Each its own body, until the events stage finds the parts of bodies.
+            bodies: [a, b],
+        });
     }
 }
 
 /// How many pairs [`test_pairs`] reads ahead.
 const CHUNK: usize = 64;
 
-/// A candidate pair, read ahead of its test.
-#[derive(Clone, Copy, Default)]
+/// A candidate pair, the lower collider first, and its entities.
+#[derive(Clone, Copy)]
 struct OrderedPair {
-    /// The two colliders, the lower entity first.
+    /// The two colliders.
     pair: [u32; 2],
+    entities: [Entity; 2],
     /// Whether its two colliders did not move along a path relative to each other.
     still: bool,
+}
+
+/// A candidate pair read ahead of its test, with the layers its contact would carry.
+#[derive(Clone, Copy)]
+struct ReadAhead {
+    ordered: OrderedPair,
+    layers: [CollisionLayers; 2],
+}
+
+impl ReadAhead {
+    /// A chunk's unfilled entry.
+    const NONE: Self = Self {
+        ordered: OrderedPair {
+            pair: [0; 2],
+            entities: [Entity::PLACEHOLDER; 2],
+            still: true,
+        },
+        layers: [CollisionLayers::NONE; 2],
+    };
+}
+
+impl OrderedPair {
+    /// Colliders `pair`, put in order and read, as still (in a run where nothing moved).
+    #[inline(always)]
+    fn read(placed: &PlacedColliders, pair: [u32; 2]) -> Self {
+        let [first, second] = placed.ordered(pair);
+        let [one, other] = [first, second].map(|index| index as usize);
+        Self {
+            pair: [first, second],
+            entities: [placed.entities[one], placed.entities[other]],
+            still: true,
+        }
+    }
+
+    /// Colliders `pair`, put in order and read, with whether they moved relative to each
+    /// other.
+    #[inline(always)]
+    fn read_moving(placed: &PlacedColliders, pair: [u32; 2]) -> Self {
+        let [one, other] = pair.map(|index| index as usize);
+        Self {
+            // Most pairs: neither moved along a path relative to the other.
+            still: placed.motion(one) == placed.motion(other),
+            ..Self::read(placed, pair)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -175,11 +242,11 @@ mod tests {
     /// order.
     fn one_by_one(placed: &PlacedColliders, pairs: &[[u32; 2]]) -> (Vec<Contact>, bool) {
         let empty = Contacts::empty();
-        let previous = PreviousPairs::of(&empty);
+        let previous = PreviousPairs::of(&empty, Vec::new());
         let mut contacts = Vec::new();
         let mut tests = BatchTests {
             placed,
-            previous: &previous,
+            previous: previous.lookup(),
             keep: &|_, _| true,
             scratch: (Vec::new(), Vec::new()),
             contacts: &mut contacts,
@@ -187,9 +254,7 @@ mod tests {
             in_order: true,
         };
         for &pair in pairs.iter().rev() {
-            let [one, other] = pair.map(|index| index as usize);
-            let still = placed.motion(one) == placed.motion(other);
-            tests.test(placed.ordered(pair), still);
+            tests.test(OrderedPair::read_moving(placed, pair), None);
         }
         let in_order = tests.in_order;
         (contacts, in_order)
@@ -201,7 +266,7 @@ mod tests {
     #[test]
     fn reading_ahead_changes_no_contact() {
         let empty = Contacts::empty();
-        let previous = PreviousPairs::of(&empty);
+        let previous = PreviousPairs::of(&empty, Vec::new());
         for moving in [true, false] {
             let (placed, pairs) = circles(moving);
             assert_eq!(placed.any_moving(), moving);

@@ -45,6 +45,8 @@ pub(crate) struct NarrowPhase {
     /// largest for the calling thread's contacts, the others for the pieces' (a list grown
     /// from nothing would copy its contacts each time it doubles).
     spares: Vec<Vec<Contact>>,
+    /// The room of the list of the last run's pairs ([`PreviousPairs`]), kept from run to run.
+    previous_room: Vec<(Entity, Entity)>,
 }
 
 impl NarrowPhase {
@@ -65,7 +67,7 @@ impl NarrowPhase {
         lists.push(self.spares.pop().unwrap_or_default());
         let tests = PairTests {
             placed,
-            previous: PreviousPairs::of(previous),
+            previous: PreviousPairs::of(previous, core::mem::take(&mut self.previous_room)),
             moving: placed.any_moving(),
             spares: Mutex::new(core::mem::take(&mut self.spares)),
             out_of_order: AtomicBool::new(false),
@@ -80,6 +82,7 @@ impl NarrowPhase {
             .into_inner()
             .unwrap_or_else(PoisonError::into_inner);
         let in_order = !tests.out_of_order.into_inner();
+        self.previous_room = tests.previous.into_room();
         into_order(&mut lists, in_order, &mut self.spares);
         self.contacts = lists;
     }

@@ -1,8 +1,7 @@
 //! One candidate pair through the exact tests: where the two meet now, and, when they moved
 //! relative to each other, where they met along their paths.
 
-use super::previous_pairs::PreviousPairs;
-use crate::contact::Contact;
+use super::previous_pairs::Lookup;
 use crate::geometry::sweep::{SweepStart, Turn, sweep_from_start, sweep_turning, touching_at_end};
 use crate::geometry::{
     Circle, Containment, Impact, Intersection, Points, Shape, intersect,
@@ -56,10 +55,10 @@ fn polygon_circle(polygon: PlacedPolygon, circle: Circle) -> Option<Intersection
 #[inline(always)]
 pub(super) fn test_pair(
     placed: &PlacedColliders,
-    previous: &PreviousPairs,
+    previous: &mut Lookup,
     [first, second]: [usize; 2],
     (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
-) -> Option<Contact> {
+) -> Option<Meeting> {
     // A laser swinging among still bullets: most in its bounding circle lie outside the
     // angles it swept, and meet it nowhere.
     let turning = placed.any_turning();
@@ -67,7 +66,13 @@ pub(super) fn test_pair(
         return None;
     }
     let (first_motion, second_motion) = (placed.motion(first), placed.motion(second));
-    let now = intersect_now(placed, first, second);
+    // A swept bullet's bounding circle holds its whole path: it is often paired with colliders
+    // it is far from now.
+    let now = if placed.clear_now(first, second) || placed.clear_now(second, first) {
+        None
+    } else {
+        intersect_now(placed, first, second)
+    };
     let mut at_start = None;
     let turns = if turning {
         (placed.turn(first), placed.turn(second))
@@ -144,26 +149,12 @@ pub(super) fn test_pair(
         (None, Some(impact)) => Intersection::crossing(Points::from_slice(&[impact.point])),
         (None, None) => return None,
     };
-    Some(contact(placed, [first, second], hit, impact))
+    Some(Meeting { hit, impact })
 }
 
-/// The contact of colliders `first` and `second` (`first` the lower entity) that meet at `hit`.
-#[inline(always)]
-pub(super) fn contact(
-    placed: &PlacedColliders,
-    [first, second]: [usize; 2],
-    hit: Intersection,
-    impact: Option<Impact>,
-) -> Contact {
-    let (a, b) = (placed.entities[first], placed.entities[second]);
-    Contact {
-        a,
-        b,
-        points: hit.points,
-        containment: hit.containment,
-        impact,
-        layers: [placed.layers[first], placed.layers[second]],
-        // Each its own body, until the events stage finds the parts of bodies.
-        bodies: [a, b],
-    }
+/// Where two colliders meet: now, or where they were when they first touched.
+pub(super) struct Meeting {
+    pub hit: Intersection,
+    /// Where they first touched along their paths, if they did this run.
+    pub impact: Option<Impact>,
 }

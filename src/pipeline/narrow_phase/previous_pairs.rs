@@ -2,8 +2,9 @@
 
 use crate::contact::Contact;
 use crate::contacts::Contacts;
+use crate::pipeline::parallel::lock;
 use bevy::prelude::*;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The pairs of the last run's contacts, to look up.
 pub(super) struct PreviousPairs<'a> {
@@ -11,23 +12,80 @@ pub(super) struct PreviousPairs<'a> {
     /// Every pair of `contacts`, in order: listed on the first question of a run, and then
     /// looked up in a few cache lines rather than across the contacts themselves.
     pairs: OnceLock<Vec<(Entity, Entity)>>,
+    /// The room the list is made in, kept from run to run.
+    room: Mutex<Vec<(Entity, Entity)>>,
 }
 
 impl<'a> PreviousPairs<'a> {
-    /// The pairs of `contacts`, listed when first asked.
-    pub fn of(contacts: &'a Contacts) -> Self {
+    /// The pairs of `contacts`, listed in `room` when first asked.
+    pub fn of(contacts: &'a Contacts, room: Vec<(Entity, Entity)>) -> Self {
         Self {
             contacts,
             pairs: OnceLock::new(),
+            room: Mutex::new(room),
         }
     }
 
-    /// Whether `a` and `b` (`a < b`) were a contact of the last run.
-    pub fn contains(&self, a: Entity, b: Entity) -> bool {
-        let pairs = self
-            .pairs
-            .get_or_init(|| self.contacts.iter().map(Contact::pair).collect());
-        pairs.binary_search(&(a, b)).is_ok()
+    /// The room of the list, for the next run.
+    pub fn into_room(self) -> Vec<(Entity, Entity)> {
+        let room = self.room.into_inner();
+        self.pairs
+            .into_inner()
+            .unwrap_or_else(|| room.unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// A lookup of pairs one after another (see [`Lookup::contains`]).
+    pub fn lookup(&self) -> Lookup<'_, 'a> {
+        Lookup {
+            previous: self,
+            near: 0,
+        }
+    }
+
+    /// The pairs, listed on the first call of a run.
+    fn pairs(&self) -> &[(Entity, Entity)] {
+        self.pairs.get_or_init(|| {
+            let mut room = core::mem::take(&mut *lock(&self.room));
+            room.clear();
+            room.extend(self.contacts.iter().map(Contact::pair));
+            room
+        })
+    }
+}
+
+/// Pairs looked up in [`PreviousPairs`] one after another, each from where the last one was.
+pub(super) struct Lookup<'p, 'a> {
+    previous: &'p PreviousPairs<'a>,
+    /// Where the last pair asked about was looked for.
+    near: usize,
+}
+
+impl Lookup<'_, '_> {
+    /// Whether `a` and `b` (`a < b`) were a contact of the last run. A pair that sorts after
+    /// the last one asked about (as a batch's tests ask, in order) is looked for from there,
+    /// in a few steps through nearby memory, not from the middle of the whole list.
+    pub fn contains(&mut self, a: Entity, b: Entity) -> bool {
+        let pairs = self.previous.pairs();
+        let pair = (a, b);
+        // The pairs before `low` sort before `pair`; from there, steps that double in length
+        // until one lands on a pair that does not (or past the end).
+        let mut low = if pairs.get(self.near).is_some_and(|&at| at <= pair) {
+            self.near
+        } else {
+            0
+        };
+        let mut step = 1;
+        let high = loop {
+            let next = low + step;
+            if next >= pairs.len() || pairs[next] >= pair {
+                break next.min(pairs.len());
+            }
+            low = next;
+            step *= 2;
+        };
+        let at = low + pairs[low..high].partition_point(|&at| at < pair);
+        self.near = at;
+        pairs.get(at) == Some(&pair)
     }
 }
 
@@ -36,6 +94,7 @@ mod tests {
     use super::*;
     use crate::geometry::{Containment, Points};
     use crate::layers::CollisionLayers;
+    use rand::seq::SliceRandom;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     /// The same answers as [`Contacts::contains`], over contacts kept in several lists.
@@ -71,16 +130,30 @@ mod tests {
             .collect();
         let mut contacts = Contacts::empty();
         contacts.replace(&mut lists);
-        let previous = PreviousPairs::of(&contacts);
-        for a in 1..40 {
-            for b in a + 1..40 {
-                let (a, b) = (entity(a).min(entity(b)), entity(a).max(entity(b)));
-                assert_eq!(previous.contains(a, b), contacts.contains(a, b), "{a} {b}");
-                assert_eq!(
-                    previous.contains(a, b),
-                    pairs.binary_search(&(a, b)).is_ok()
-                );
+        // Room kept from an earlier run, with pairs of its own: not read.
+        let room = vec![(entity(1), entity(2)); 50];
+        let previous = PreviousPairs::of(&contacts, room);
+        let mut asked: Vec<(Entity, Entity)> = (1..41)
+            .flat_map(|a| {
+                (a + 1..41).map(move |b| (entity(a).min(entity(b)), entity(a).max(entity(b))))
+            })
+            .collect();
+        // Asked in order (as a batch asks), then in any order, each time from where the last
+        // question was looked for.
+        for round in 0..2 {
+            if round == 1 {
+                asked.shuffle(&mut rng);
+            } else {
+                asked.sort_unstable();
+            }
+            let mut lookup = previous.lookup();
+            for &(a, b) in &asked {
+                let found = lookup.contains(a, b);
+                assert_eq!(found, contacts.contains(a, b), "{a} {b}");
+                assert_eq!(found, pairs.binary_search(&(a, b)).is_ok(), "{a} {b}");
             }
         }
+        let room = previous.into_room();
+        assert_eq!(room, pairs, "the room holds the list");
     }
 }

@@ -1,8 +1,9 @@
 //! Pairs told apart from their circles alone, without the exact test: a disc deep inside a
 //! still polygon ([`surely_holds`](super::PlacedPolygon::surely_holds)), a disc that surely
-//! overlapped one at the start of its path, and a disc that passed clear of a still collider's
-//! bounding circle. Each answers as the exact test would, for far less work; the tests below
-//! hold them to it near the edge of what they claim.
+//! overlapped one at the start of its path, a swept disc clear of another collider's bounding
+//! circle now, and a disc that passed clear of a still collider's bounding circle. Each answers
+//! as the exact test would, for far less work; the tests below hold them to it near the edge of
+//! what they claim.
 
 use super::{Path, PlacedColliders, WorldShape};
 use crate::geometry::{Segment, Shape};
@@ -38,6 +39,24 @@ impl PlacedColliders {
         // grows with the disc's size, which the polygon's margin does not cover.
         let reach = inner_radius + now.radius * (1.0 - 1e-4);
         self.centers[polygon].distance_squared(start) < reach * reach
+    }
+
+    /// Whether circle `disc`, where it is now, lies clear of the bounding circle of collider
+    /// `other`, compared as the broad phase compares bounding circles: they do not meet now.
+    /// A swept circle's bounding circle holds its whole path, so the broad phase pairs it with
+    /// colliders that its disc is far from now; for those, nothing of the other's shape needs
+    /// reading.
+    #[inline]
+    pub fn clear_now(&self, disc: usize, other: usize) -> bool {
+        // A still circle is its own bounding circle: the broad phase compared it already.
+        let Some(slot) = disc.checked_sub(self.still) else {
+            return false;
+        };
+        let WorldShape::Circle(now) = self.paths[slot].shape else {
+            return false;
+        };
+        let reach = now.radius + self.radii[other];
+        self.centers[other].distance_squared(now.center) > reach * reach
     }
 
     /// Whether circle `disc`, all along its path, stays clear of the bounding circle of collider
@@ -313,5 +332,106 @@ mod tests {
             found > 10_000 && missed > 10_000,
             "{found} found, {missed} not"
         );
+    }
+
+    /// Whenever a swept disc is found clear of a collider's bounding circle now by the quick
+    /// look, the exact test finds them apart. Polygons with a corner on their bounding circle,
+    /// segments with an end on it and circles, near the origin and far from it; discs of every
+    /// size, from just inside the quick look's reach to just outside. A still circle is never
+    /// found clear: the broad phase compared it already.
+    #[test]
+    fn a_disc_found_clear_now_meets_nothing_now() {
+        use crate::geometry::intersect;
+        use core::f32::consts::TAU;
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(13);
+        let (mut found, mut missed) = (0, 0);
+        for round in 0..100_000 {
+            let size = 10f32.powf(rng.random_range(-1.0..3.0));
+            let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
+            let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
+            let turn = rng.random_range(0.0..TAU);
+            let mut placed = PlacedColliders::default();
+            let entity = Entity::from_raw_u32(0).unwrap();
+            let (shape, radius) = match round % 3 {
+                0 => {
+                    let corners = rng.random_range(3..9);
+                    placed.vertices.extend((0..corners).map(|i| {
+                        center + Vec2::from_angle(turn + i as f32 * TAU / corners as f32) * size
+                    }));
+                    let shape = WorldShape::Polygon {
+                        start: 0,
+                        len: corners,
+                        inner_radius: 0.0,
+                        size: polygon_size(&placed.vertices),
+                        lines: NO_LINES,
+                    };
+                    (shape, conservative(center, size))
+                }
+                1 => {
+                    let half = Vec2::from_angle(turn) * size;
+                    let segment = Segment::new(center - half, center + half);
+                    (WorldShape::Segment(segment), conservative(center, size))
+                }
+                _ => (WorldShape::Circle(Circle::new(center, size)), size),
+            };
+            placed.push(entity, None, Circle::new(center, radius), shape, Vec2::ZERO);
+            // Towards a corner, an end, or anywhere on a circle's rim, about `radius + disc`
+            // from the centre; swept from wherever.
+            let disc = size * 10f32.powf(rng.random_range(-3.0..2.0));
+            let side = match round % 3 {
+                2 => Vec2::from_angle(rng.random_range(0.0..TAU)),
+                _ => Vec2::from_angle(turn),
+            };
+            let away = (radius + disc) * (1.0 + rng.random_range(-1e-3..1e-3));
+            let now = Circle::new(center + side * away, disc);
+            let motion = Vec2::from_angle(rng.random_range(0.0..TAU)) * size;
+            // Its bounding circle grown over its path as it is pushed.
+            placed.push(entity, None, now, WorldShape::Circle(now), motion);
+            // The collider is a circle only in every third round; clear of the disc's bounding
+            // circle (its whole path), it is clear of the disc.
+            let collider_clear = placed.clear_now(0, 1);
+            assert!(round % 3 == 2 || !collider_clear, "not a circle");
+            if collider_clear {
+                assert!(intersect(placed.shape(0), placed.shape(1)).is_none());
+            }
+            if !placed.clear_now(1, 0) {
+                missed += 1;
+                continue;
+            }
+            found += 1;
+            let collider = placed.shape(0);
+            assert!(
+                intersect(collider, placed.shape(1)).is_none(),
+                "{now:?} meets {collider:?}"
+            );
+        }
+        assert!(
+            found > 10_000 && missed > 10_000,
+            "{found} found, {missed} not"
+        );
+        // A still circle's slot: never clear, whatever its place.
+        let mut placed = PlacedColliders::default();
+        let (mut still, _) = placed.circle_slots(1, 0);
+        let far_disc = Circle::new(Vec2::splat(1e4), 1.0);
+        still.write(0, &[Entity::from_raw_u32(1).unwrap()], None, &[far_disc]);
+        let square = [Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y];
+        placed.vertices.extend(square);
+        let shape = WorldShape::Polygon {
+            start: 0,
+            len: 4,
+            inner_radius: 0.0,
+            size: polygon_size(&square),
+            lines: NO_LINES,
+        };
+        let bound = Circle::new(Vec2::splat(0.5), conservative(Vec2::splat(0.5), 0.75));
+        placed.push(
+            Entity::from_raw_u32(2).unwrap(),
+            None,
+            bound,
+            shape,
+            Vec2::ZERO,
+        );
+        assert!(!placed.clear_now(0, 1), "a still circle");
     }
 }
