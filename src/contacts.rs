@@ -7,7 +7,9 @@
 //! (a copy of every contact that cost the two-thread frame a twentieth of its time).
 
 use crate::contact::Contact;
+use bevy::ecs::component::ComponentId;
 use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::entity_disabling::{DefaultQueryFilters, Disabled};
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
@@ -204,7 +206,10 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
 /// Whenever it is given to an entity (inserted, inserted again, cloned), it lists what the
 /// entity overlapped at the pipeline's last run, as [`Contacts`] has it,
 /// whatever value it was given. It is kept up to date while the entity is disabled with Bevy's
-/// `Disabled` too (its contacts end then), so that it is right when the entity comes back.
+/// `Disabled` too (its contacts end then), so that it is right when the entity comes back. An
+/// entity hidden by a disabling component of the game's own (registered with
+/// `register_disabling_component` before the app runs) is hidden from the pipeline's queries
+/// too: its set is filled again as that component is removed.
 ///
 /// # Scheduling
 /// Updated in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents).
@@ -217,13 +222,42 @@ impl CollidingEntities {
     /// Lists what the entity overlaps now: only the pipeline says what overlaps, so a set
     /// given to an entity is filled from the last run's contacts, not kept as it was given.
     fn fill(mut world: DeferredWorld, context: HookContext) {
+        Self::refill(&mut world, context.entity);
+    }
+
+    /// Fills the set of `entity` (if it has one) from the last run's contacts.
+    fn refill(world: &mut DeferredWorld, entity: Entity) {
         let touching: Vec<Entity> = world
             .get_resource::<Contacts>()
-            .map(|contacts| contacts.touching(context.entity).collect())
+            .map(|contacts| contacts.touching(entity).collect())
             .unwrap_or_default();
-        if let Some(mut set) = world.get_mut::<Self>(context.entity) {
+        if let Some(mut set) = world.get_mut::<Self>(entity) {
             set.replace(touching);
         }
+    }
+
+    /// Watches the disabling components other than Bevy's `Disabled` (the game's own,
+    /// registered before the app runs, as Bevy asks): an entity that loses one has its set
+    /// filled again, since while it was hidden the pipeline's queries did not see its set, and
+    /// its contacts ended without it hearing. Nothing is watched in a game without them.
+    pub(crate) fn watch_disabling_components(world: &mut World) {
+        let disabled = world.register_component::<Disabled>();
+        let disabling: Vec<ComponentId> = world
+            .get_resource::<DefaultQueryFilters>()
+            .map(|filters| {
+                filters
+                    .disabling_ids()
+                    .filter(|&id| id != disabled)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if disabling.is_empty() {
+            return;
+        }
+        let refill = |enabled: On<Remove>, mut world: DeferredWorld| {
+            Self::refill(&mut world, enabled.event_target());
+        };
+        world.spawn(Observer::new(refill).with_components(disabling));
     }
 
     /// Records that the entity now overlaps `other`.

@@ -173,7 +173,8 @@ impl Plugin for CollisionPlugin {
                         .in_set(CollisionSystems::FindContacts),
                     pipeline::events.in_set(CollisionSystems::WriteEvents),
                 ),
-            );
+            )
+            .add_systems(Startup, CollidingEntities::watch_disabling_components);
     }
 
     fn finish(&self, app: &mut App) {

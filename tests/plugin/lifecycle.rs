@@ -414,3 +414,52 @@ fn colliding_entities_stay_right_across_disabled() {
             .contains(&b)
     );
 }
+
+/// A disabling component of the game's own (registered before the app runs, as Bevy asks).
+#[derive(Component)]
+struct Parked;
+
+/// An entity hidden by a disabling component of the game's own while its contact ends, and
+/// the other moves away: its `CollidingEntities` no longer lists the other when it comes back.
+/// (Hidden from every query that does not name the component, its set cannot be kept up to
+/// date meanwhile; it is filled again as the component goes.)
+#[test]
+fn colliding_entities_are_right_after_a_disabling_component_of_the_games_own() {
+    let mut app = app();
+    app.world_mut().register_disabling_component::<Parked>();
+    let (a, b) = overlapping_pair(&mut app);
+    app.world_mut()
+        .entity_mut(a)
+        .insert(CollidingEntities::default());
+    app.update();
+    let listed = |app: &App| app.world().get::<CollidingEntities>(a).unwrap().clone();
+    assert!(listed(&app).contains(&b));
+    app.world_mut().entity_mut(a).insert(Parked);
+    app.update();
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(100.0, 0.0, 0.0));
+    app.update();
+    app.world_mut().entity_mut(a).remove::<Parked>();
+    assert!(
+        listed(&app).is_empty(),
+        "{:?} as it comes back",
+        listed(&app)
+    );
+    for _ in 0..2 {
+        app.update();
+        assert!(listed(&app).is_empty(), "{:?}", listed(&app));
+    }
+    // Parked and back while still in touch: it lists the other all along.
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(6.0, 0.0, 0.0));
+    app.update();
+    assert!(listed(&app).contains(&b));
+    app.world_mut().entity_mut(a).insert(Parked);
+    app.world_mut().entity_mut(a).remove::<Parked>();
+    assert!(listed(&app).contains(&b));
+    app.update();
+    assert!(listed(&app).contains(&b));
+}

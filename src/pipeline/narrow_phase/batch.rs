@@ -38,7 +38,7 @@ pub(super) fn test_pairs(
         // Most runs of a bullet hell: nothing moved along a path, and where the colliders are
         // now says it all.
         for &pair in pairs.iter().rev() {
-            tests.test(OrderedPair::read(placed, pair), None);
+            tests.test(OrderedPair::read(placed, pair, true), None);
         }
         return tests.in_order;
     }
@@ -46,18 +46,11 @@ pub(super) fn test_pairs(
         // Every pair is tested along its paths, and the turn's own check turns most away
         // before any collider's shape is read.
         for &pair in pairs.iter().rev() {
-            let read = OrderedPair::read(placed, pair);
-            tests.test(
-                OrderedPair {
-                    still: false,
-                    ..read
-                },
-                None,
-            );
+            tests.test(OrderedPair::read(placed, pair, false), None);
         }
         return tests.in_order;
     }
-    let mut chunk = [ReadAhead::NONE; CHUNK];
+    let mut chunk = [ReadAhead::UNFILLED; CHUNK];
     for pairs in pairs.rchunks(CHUNK) {
         // A chunk's colliders read first, in a loop whose loads do not wait on each other: the
         // processor fetches many of them from memory at once, where the tests would wait for
@@ -138,11 +131,12 @@ impl<K: Fn(Entity, Entity) -> bool> BatchTests<'_, '_, K> {
 /// How many pairs [`test_pairs`] reads ahead.
 const CHUNK: usize = 64;
 
-/// A candidate pair, the lower collider first, and its entities.
+/// A candidate pair, the collider of the lower entity first.
 #[derive(Clone, Copy)]
 struct OrderedPair {
-    /// The two colliders.
+    /// The two colliders' indices in [`PlacedColliders`].
     pair: [u32; 2],
+    /// Their entities, in the same order.
     entities: [Entity; 2],
     /// Whether its two colliders did not move along a path relative to each other.
     still: bool,
@@ -151,13 +145,15 @@ struct OrderedPair {
 /// A candidate pair read ahead of its test, with the layers its contact would carry.
 #[derive(Clone, Copy)]
 struct ReadAhead {
+    /// The pair, in order.
     ordered: OrderedPair,
+    /// Its colliders' layers, in the same order.
     layers: [CollisionLayers; 2],
 }
 
 impl ReadAhead {
-    /// A chunk's unfilled entry.
-    const NONE: Self = Self {
+    /// A chunk's entry not filled yet.
+    const UNFILLED: Self = Self {
         ordered: OrderedPair {
             pair: [0; 2],
             entities: [Entity::PLACEHOLDER; 2],
@@ -168,28 +164,25 @@ impl ReadAhead {
 }
 
 impl OrderedPair {
-    /// Colliders `pair`, put in order and read, as still (in a run where nothing moved).
+    /// Colliders `pair`, put in order and read; `still` says whether they are tested where
+    /// they are only.
     #[inline(always)]
-    fn read(placed: &PlacedColliders, pair: [u32; 2]) -> Self {
+    fn read(placed: &PlacedColliders, pair: [u32; 2], still: bool) -> Self {
         let [first, second] = placed.ordered(pair);
         let [one, other] = [first, second].map(|index| index as usize);
         Self {
             pair: [first, second],
             entities: [placed.entities[one], placed.entities[other]],
-            still: true,
+            still,
         }
     }
 
-    /// Colliders `pair`, put in order and read, with whether they moved relative to each
-    /// other.
+    /// Colliders `pair`, put in order and read, still when they did not move relative to each
+    /// other (most pairs).
     #[inline(always)]
     fn read_moving(placed: &PlacedColliders, pair: [u32; 2]) -> Self {
         let [one, other] = pair.map(|index| index as usize);
-        Self {
-            // Most pairs: neither moved along a path relative to the other.
-            still: placed.motion(one) == placed.motion(other),
-            ..Self::read(placed, pair)
-        }
+        Self::read(placed, pair, placed.motion(one) == placed.motion(other))
     }
 }
 
@@ -198,6 +191,7 @@ mod tests {
     use super::*;
     use crate::contacts::Contacts;
     use crate::geometry::Circle;
+    use crate::layers::LayerMask;
     use crate::pipeline::placed::WorldShape;
     use rand::seq::SliceRandom;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
@@ -220,8 +214,15 @@ mod tests {
             } else {
                 Vec2::ZERO
             };
+            let layers = CollisionLayers::new(LayerMask(entity), LayerMask::ALL);
             let entity = Entity::from_raw_u32(entity).unwrap();
-            placed.push(entity, None, disc, WorldShape::Circle(disc), motion);
+            placed.push(
+                entity,
+                Some(&layers),
+                disc,
+                WorldShape::Circle(disc),
+                motion,
+            );
         }
         let count = placed.entities.len() as u32;
         let mut pairs: Vec<[u32; 2]> = (0..count)
@@ -262,7 +263,8 @@ mod tests {
 
     /// Reading ahead a chunk at a time makes the contacts that testing the pairs one after the
     /// other makes, in the same order; in a run where nothing moved, so does the loop without
-    /// the read-ahead.
+    /// the read-ahead. Each contact carries its own entities' layers, and the filter is asked
+    /// once a pair, with the lower entity first.
     #[test]
     fn reading_ahead_changes_no_contact() {
         let empty = Contacts::empty();
@@ -285,7 +287,12 @@ mod tests {
             };
             for read_ahead in runs {
                 let mut contacts = Vec::new();
-                let keep = |_, _| true;
+                let asked = std::sync::Mutex::new(Vec::new());
+                let keep = |a: Entity, b: Entity| {
+                    assert!(a < b, "{a} {b}");
+                    asked.lock().unwrap().push((a, b));
+                    true
+                };
                 let in_order =
                     test_pairs(&placed, &previous, &pairs, &mut contacts, &keep, read_ahead);
                 assert_eq!(
@@ -293,6 +300,14 @@ mod tests {
                     "moving {moving}, read ahead {read_ahead}"
                 );
                 assert_eq!(in_order, expected_in_order);
+                assert_eq!(asked.into_inner().unwrap().len(), pairs.len());
+                for contact in &contacts {
+                    let layers_of = |entity: Entity| {
+                        let index = placed.entities.iter().position(|&e| e == entity).unwrap();
+                        placed.layers[index]
+                    };
+                    assert_eq!(contact.layers, [layers_of(contact.a), layers_of(contact.b)]);
+                }
             }
         }
     }

@@ -152,8 +152,10 @@ pub(super) fn test_pair(
     Some(Meeting { hit, impact })
 }
 
-/// Where two colliders meet: now, or where they were when they first touched.
+/// Where two colliders meet, as their contact tells it.
 pub(super) struct Meeting {
+    /// Where their outlines cross or touch, or which holds the other: now, or else at the
+    /// start of their paths, or else where they first touched along them.
     pub hit: Intersection,
     /// Where they first touched along their paths, if they did this run.
     pub impact: Option<Impact>,

@@ -55,8 +55,10 @@ impl<'a> PreviousPairs<'a> {
 
 /// Pairs looked up in [`PreviousPairs`] one after another, each from where the last one was.
 pub(super) struct Lookup<'p, 'a> {
+    /// The list looked in.
     previous: &'p PreviousPairs<'a>,
-    /// Where the last pair asked about was looked for.
+    /// The index of the last pair of the list that sorts before the last pair asked about (or
+    /// zero): where a pair asked next, in order, is looked for from.
     near: usize,
 }
 
@@ -69,7 +71,7 @@ impl Lookup<'_, '_> {
         let pair = (a, b);
         // The pairs before `low` sort before `pair`; from there, steps that double in length
         // until one lands on a pair that does not (or past the end).
-        let mut low = if pairs.get(self.near).is_some_and(|&at| at <= pair) {
+        let mut low = if pairs.get(self.near).is_some_and(|&near| near <= pair) {
             self.near
         } else {
             0
@@ -83,8 +85,9 @@ impl Lookup<'_, '_> {
             low = next;
             step *= 2;
         };
-        let at = low + pairs[low..high].partition_point(|&at| at < pair);
-        self.near = at;
+        let at = low + pairs[low..high].partition_point(|&listed| listed < pair);
+        // The pair before: it sorts before this one, so before any asked after it.
+        self.near = at.saturating_sub(1);
         pairs.get(at) == Some(&pair)
     }
 }
@@ -147,13 +150,25 @@ mod tests {
                 asked.sort_unstable();
             }
             let mut lookup = previous.lookup();
-            for &(a, b) in &asked {
+            for (index, &(a, b)) in asked.iter().enumerate() {
+                if round == 0 && index > 0 && lookup.near > 0 {
+                    // In order, each from where the last one was, not from the start again.
+                    assert!(previous.pairs()[lookup.near] <= (a, b), "{a} {b}");
+                }
                 let found = lookup.contains(a, b);
+                assert_eq!(found, lookup.contains(a, b), "asked again");
                 assert_eq!(found, contacts.contains(a, b), "{a} {b}");
                 assert_eq!(found, pairs.binary_search(&(a, b)).is_ok(), "{a} {b}");
             }
         }
         let room = previous.into_room();
         assert_eq!(room, pairs, "the room holds the list");
+        // No contacts: nothing was.
+        let none = Contacts::empty();
+        let previous = PreviousPairs::of(&none, room);
+        let mut lookup = previous.lookup();
+        assert!(!lookup.contains(entity(1), entity(2)));
+        assert!(!lookup.contains(entity(1), entity(2)));
+        assert!(previous.into_room().is_empty());
     }
 }

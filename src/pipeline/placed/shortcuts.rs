@@ -41,10 +41,10 @@ impl PlacedColliders {
         self.centers[polygon].distance_squared(start) < reach * reach
     }
 
-    /// Whether circle `disc`, where it is now, lies clear of the bounding circle of collider
-    /// `other`, compared as the broad phase compares bounding circles: they do not meet now.
-    /// A swept circle's bounding circle holds its whole path, so the broad phase pairs it with
-    /// colliders that its disc is far from now; for those, nothing of the other's shape needs
+    /// Whether swept circle `disc`, where it is now, lies clear of the bounding circle of
+    /// collider `other` by more than rounding could take back: they do not meet where they
+    /// are. A swept circle's bounding circle holds its whole path, so the broad phase pairs it
+    /// with colliders that its disc is far from; for those, nothing of the other's shape needs
     /// reading.
     #[inline]
     pub fn clear_now(&self, disc: usize, other: usize) -> bool {
@@ -55,8 +55,12 @@ impl PlacedColliders {
         let WorldShape::Circle(now) = self.paths[slot].shape else {
             return false;
         };
+        let center = self.centers[other];
         let reach = now.radius + self.radii[other];
-        self.centers[other].distance_squared(now.center) > reach * reach
+        // The exact test's rounding grows with the disc and the coordinates.
+        let coordinates = center.abs().max_element() + now.center.abs().max_element() + reach;
+        let reach = reach + 1e-4 * reach + 64.0 * f32::EPSILON * coordinates;
+        center.distance_squared(now.center) > reach * reach
     }
 
     /// Whether circle `disc`, all along its path, stays clear of the bounding circle of collider
@@ -334,13 +338,15 @@ mod tests {
         );
     }
 
-    /// Whenever a swept disc is found clear of a collider's bounding circle now by the quick
-    /// look, the exact test finds them apart. Polygons with a corner on their bounding circle,
-    /// segments with an end on it and circles, near the origin and far from it; discs of every
-    /// size, from just inside the quick look's reach to just outside. A still circle is never
-    /// found clear: the broad phase compared it already.
+    /// Whenever a swept disc is found clear of a collider's bounding circle by the quick look,
+    /// the exact test finds them apart where they are. Polygons with a corner on their bounding
+    /// circle, segments with an end on it and circles, still or moved along a path (their
+    /// bounding circles grown over it), near the origin and far from it; discs from a
+    /// thousandth of the collider's size to ten thousand times it, from just inside the quick
+    /// look's reach to just outside, some within a few parts in a million. A still circle is
+    /// never found clear: the broad phase compared it already.
     #[test]
-    fn a_disc_found_clear_now_meets_nothing_now() {
+    fn a_swept_disc_found_clear_of_a_bounding_circle_meets_nothing() {
         use crate::geometry::intersect;
         use core::f32::consts::TAU;
         use rand::{RngExt, SeedableRng, rngs::StdRng};
@@ -375,15 +381,22 @@ mod tests {
                 }
                 _ => (WorldShape::Circle(Circle::new(center, size)), size),
             };
-            placed.push(entity, None, Circle::new(center, radius), shape, Vec2::ZERO);
+            let moved = if rng.random_bool(0.3) {
+                Vec2::from_angle(rng.random_range(0.0..TAU)) * size * rng.random_range(0.0..3.0)
+            } else {
+                Vec2::ZERO
+            };
+            // Its bounding circle grown over its path as it is pushed.
+            placed.push(entity, None, Circle::new(center, radius), shape, moved);
             // Towards a corner, an end, or anywhere on a circle's rim, about `radius + disc`
             // from the centre; swept from wherever.
-            let disc = size * 10f32.powf(rng.random_range(-3.0..2.0));
+            let disc = size * 10f32.powf(rng.random_range(-3.0..4.0));
             let side = match round % 3 {
                 2 => Vec2::from_angle(rng.random_range(0.0..TAU)),
                 _ => Vec2::from_angle(turn),
             };
-            let away = (radius + disc) * (1.0 + rng.random_range(-1e-3..1e-3));
+            let jitter = if rng.random_bool(0.5) { 1e-3 } else { 4e-6 };
+            let away = (radius + disc) * (1.0 + rng.random_range(-jitter..jitter));
             let now = Circle::new(center + side * away, disc);
             let motion = Vec2::from_angle(rng.random_range(0.0..TAU)) * size;
             // Its bounding circle grown over its path as it is pushed.
@@ -407,7 +420,7 @@ mod tests {
             );
         }
         assert!(
-            found > 10_000 && missed > 10_000,
+            found > 5_000 && missed > 10_000,
             "{found} found, {missed} not"
         );
         // A still circle's slot: never clear, whatever its place.
