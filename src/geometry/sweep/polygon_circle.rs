@@ -23,5 +23,9 @@ pub fn sweep_polygon_circle(vertices: &[Vec2], circle: Circle, motion: Vec2) -> 
 
 /// The rays' answer, for valid shapes apart at the start.
 pub(super) fn first_touch(vertices: &[Vec2], circle: Circle, motion: Vec2) -> Option<Impact> {
-    first_touch_edges(edges(vertices), circle, motion)
+    let extent = vertices
+        .iter()
+        .map(|vertex| vertex.abs().max_element())
+        .fold(0.0, f32::max);
+    first_touch_edges(edges(vertices), extent, circle, motion)
 }

@@ -24,7 +24,8 @@ pub fn sweep_segment_circle(segment: Segment, circle: Circle, motion: Vec2) -> O
 
 /// The rays' answer, for valid shapes apart at the start.
 pub(super) fn first_touch(segment: Segment, circle: Circle, motion: Vec2) -> Option<Impact> {
-    first_touch_edges(core::iter::once(segment), circle, motion)
+    let extent = segment.a.abs().max(segment.b.abs()).max_element();
+    first_touch_edges(core::iter::once(segment), extent, circle, motion)
 }
 
 /// The earliest touch of the edges (moving by `motion`) with the circle (at rest): the circle's
@@ -36,11 +37,13 @@ pub(super) fn first_touch(segment: Segment, circle: Circle, motion: Vec2) -> Opt
 /// Most edges are far from the centre's path: an edge whose line is
 /// [clearly beyond](Segment::clearly_beyond) the circle holding the whole swept circle (around the
 /// path's middle, its radius `r` plus half the path) is not cast against. That circle is grown
-/// by a few units in the last place of the coordinates involved (the middle's, and the edge's,
-/// whose distance from the middle the test rounds in proportion to), so that rounding never
-/// leaves out an edge the cast would meet.
+/// by a few units in the last place of the coordinates involved (the middle's, and the edges',
+/// whose distance from the middle the test rounds in proportion to: `extent` is the largest
+/// coordinate of any edge's end, taken once for all the edges), so that rounding never leaves
+/// out an edge the cast would meet.
 pub(super) fn first_touch_edges(
     edges: impl Iterator<Item = Segment>,
+    extent: f32,
     circle: Circle,
     motion: Vec2,
 ) -> Option<Impact> {
@@ -48,11 +51,9 @@ pub(super) fn first_touch_edges(
     let middle = circle.center + half_path;
     let reach = (circle.radius + half_path.length()).max(MIN_SIZE);
     let coordinates = reach + middle.abs().max_element();
-    let reaches = |edge: &Segment| {
-        let extent = edge.a.abs().max(edge.b.abs()).max_element();
-        let reach = reach + 8.0 * f32::EPSILON * (coordinates + extent);
-        !edge.clearly_beyond(middle, reach * reach)
-    };
+    let reach = reach + 8.0 * f32::EPSILON * (coordinates + extent);
+    let reach_squared = reach * reach;
+    let reaches = |edge: &Segment| !edge.clearly_beyond(middle, reach_squared);
     let mut earliest: Option<RayEntry> = None;
     for edge in edges.filter(reaches) {
         if let Some(hit) = ray_capsule(circle.center, -motion, edge, circle.radius)
@@ -106,7 +107,7 @@ mod tests {
             let motion = side.normalize() * stop;
             let circle = Circle::new(center, radius);
             assert_eq!(
-                first_touch_edges(core::iter::once(wall), circle, motion).map(|impact| impact.time),
+                first_touch(wall, circle, motion).map(|impact| impact.time),
                 every_edge(&[wall], circle, motion).map(|hit| hit.time),
                 "{wall:?}, {circle:?} moving {motion}"
             );
@@ -131,7 +132,11 @@ mod tests {
                 let motion = -towards.normalize_or_zero() * stop.max(0.0);
                 let circle = Circle::new(center, radius);
                 let expected = every_edge(&edges, circle, motion);
-                let found = first_touch_edges(edges.into_iter(), circle, motion);
+                let extent = edges
+                    .iter()
+                    .map(|edge| edge.a.abs().max(edge.b.abs()).max_element())
+                    .fold(0.0, f32::max);
+                let found = first_touch_edges(edges.into_iter(), extent, circle, motion);
                 assert_eq!(
                     found.map(|impact| impact.time),
                     expected.map(|hit| hit.time),
