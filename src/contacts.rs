@@ -7,7 +7,7 @@
 //! (a copy of every contact that cost the two-thread frame a twentieth of its time).
 
 use crate::contact::Contact;
-use bevy::ecs::component::ComponentId;
+use bevy::ecs::component::{ComponentId, Components};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::entity_disabling::{DefaultQueryFilters, Disabled};
 use bevy::ecs::lifecycle::HookContext;
@@ -208,8 +208,8 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
 /// whatever value it was given. It is kept up to date while the entity is disabled with Bevy's
 /// `Disabled` too (its contacts end then), so that it is right when the entity comes back. An
 /// entity hidden by a disabling component of the game's own (registered with
-/// `register_disabling_component` before the app runs) is hidden from the pipeline's queries
-/// too: its set is filled again as that component is removed.
+/// `register_disabling_component` before the first update) is hidden from the pipeline too:
+/// its set keeps what it held while hidden, and is filled again as that component is removed.
 ///
 /// # Scheduling
 /// Updated in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents).
@@ -227,6 +227,12 @@ impl CollidingEntities {
 
     /// Fills the set of `entity` (if it has one) from the last run's contacts.
     fn refill(world: &mut DeferredWorld, entity: Entity) {
+        let has_set = world
+            .get_entity(entity)
+            .is_ok_and(|entity| entity.contains::<Self>());
+        if !has_set {
+            return;
+        }
         let touching: Vec<Entity> = world
             .get_resource::<Contacts>()
             .map(|contacts| contacts.touching(entity).collect())
@@ -236,28 +242,34 @@ impl CollidingEntities {
         }
     }
 
-    /// Watches the disabling components other than Bevy's `Disabled` (the game's own,
-    /// registered before the app runs, as Bevy asks): an entity that loses one has its set
-    /// filled again, since while it was hidden the pipeline's queries did not see its set, and
-    /// its contacts ended without it hearing. Nothing is watched in a game without them.
-    pub(crate) fn watch_disabling_components(world: &mut World) {
-        let disabled = world.register_component::<Disabled>();
-        let disabling: Vec<ComponentId> = world
-            .get_resource::<DefaultQueryFilters>()
-            .map(|filters| {
-                filters
-                    .disabling_ids()
-                    .filter(|&id| id != disabled)
-                    .collect()
-            })
-            .unwrap_or_default();
-        if disabling.is_empty() {
+    /// Watches the disabling components other than Bevy's `Disabled` (the game's own): an
+    /// entity that loses one has its set filled again, since while it was hidden the
+    /// pipeline's queries did not see its set, and its contacts ended without it hearing. Runs
+    /// before the pipeline whenever the disabling components change (the pipeline's queries
+    /// are built from them at its first run); `watched` are those already watched. A game
+    /// without any watches nothing.
+    pub(crate) fn watch_disabling_components(
+        filters: Option<Res<DefaultQueryFilters>>,
+        components: &Components,
+        mut watched: Local<Vec<ComponentId>>,
+        mut commands: Commands,
+    ) {
+        let Some(filters) = filters.filter(|filters| filters.is_changed()) else {
+            return;
+        };
+        let disabled = components.component_id::<Disabled>();
+        let new: Vec<ComponentId> = filters
+            .disabling_ids()
+            .filter(|&id| Some(id) != disabled && !watched.contains(&id))
+            .collect();
+        if new.is_empty() {
             return;
         }
-        let refill = |enabled: On<Remove>, mut world: DeferredWorld| {
-            Self::refill(&mut world, enabled.event_target());
+        watched.extend(&new);
+        let refill = |removed: On<Remove>, mut world: DeferredWorld| {
+            Self::refill(&mut world, removed.event_target());
         };
-        world.spawn(Observer::new(refill).with_components(disabling));
+        commands.spawn(Observer::new(refill).with_components(new));
     }
 
     /// Records that the entity now overlaps `other`.

@@ -174,7 +174,10 @@ impl Plugin for CollisionPlugin {
                     pipeline::events.in_set(CollisionSystems::WriteEvents),
                 ),
             )
-            .add_systems(Startup, CollidingEntities::watch_disabling_components);
+            .add_systems(
+                self.schedule,
+                CollidingEntities::watch_disabling_components.before(CollisionSystems::Prepare),
+            );
     }
 
     fn finish(&self, app: &mut App) {

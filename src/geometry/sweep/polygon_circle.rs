@@ -1,7 +1,7 @@
 //! Polygon–circle: a solid polygon, convex or concave, moving against a circle at rest.
 
 use super::guard::sweep_pair;
-use super::segment_circle::first_touch_edges;
+use super::segment_circle::{extent, first_touch_edges};
 use crate::geometry::Shape;
 use crate::geometry::{Circle, Impact, edges};
 use bevy::math::Vec2;
@@ -23,9 +23,10 @@ pub fn sweep_polygon_circle(vertices: &[Vec2], circle: Circle, motion: Vec2) -> 
 
 /// The rays' answer, for valid shapes apart at the start.
 pub(super) fn first_touch(vertices: &[Vec2], circle: Circle, motion: Vec2) -> Option<Impact> {
-    let extent = vertices
-        .iter()
-        .map(|vertex| vertex.abs().max_element())
-        .fold(0.0, f32::max);
-    first_touch_edges(edges(vertices), extent, circle, motion)
+    first_touch_edges(
+        edges(vertices),
+        extent(vertices.iter().copied()),
+        circle,
+        motion,
+    )
 }

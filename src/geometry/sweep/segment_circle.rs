@@ -24,8 +24,17 @@ pub fn sweep_segment_circle(segment: Segment, circle: Circle, motion: Vec2) -> O
 
 /// The rays' answer, for valid shapes apart at the start.
 pub(super) fn first_touch(segment: Segment, circle: Circle, motion: Vec2) -> Option<Impact> {
-    let extent = segment.a.abs().max(segment.b.abs()).max_element();
+    let extent = extent([segment.a, segment.b]);
     first_touch_edges(core::iter::once(segment), extent, circle, motion)
+}
+
+/// The largest absolute coordinate of `points`: how far from the origin edges through them
+/// reach, for [`first_touch_edges`].
+pub(super) fn extent(points: impl IntoIterator<Item = Vec2>) -> f32 {
+    points
+        .into_iter()
+        .map(|point| point.abs().max_element())
+        .fold(0.0, f32::max)
 }
 
 /// The earliest touch of the edges (moving by `motion`) with the circle (at rest): the circle's
@@ -39,8 +48,8 @@ pub(super) fn first_touch(segment: Segment, circle: Circle, motion: Vec2) -> Opt
 /// path's middle, its radius `r` plus half the path) is not cast against. That circle is grown
 /// by a few units in the last place of the coordinates involved (the middle's, and the edges',
 /// whose distance from the middle the test rounds in proportion to: `extent` is the largest
-/// coordinate of any edge's end, taken once for all the edges), so that rounding never leaves
-/// out an edge the cast would meet.
+/// absolute coordinate of any edge's end, or more, taken once for all the edges), so that
+/// rounding never leaves out an edge the cast would meet.
 pub(super) fn first_touch_edges(
     edges: impl Iterator<Item = Segment>,
     extent: f32,
@@ -132,11 +141,8 @@ mod tests {
                 let motion = -towards.normalize_or_zero() * stop.max(0.0);
                 let circle = Circle::new(center, radius);
                 let expected = every_edge(&edges, circle, motion);
-                let extent = edges
-                    .iter()
-                    .map(|edge| edge.a.abs().max(edge.b.abs()).max_element())
-                    .fold(0.0, f32::max);
-                let found = first_touch_edges(edges.into_iter(), extent, circle, motion);
+                let ends = edges.iter().flat_map(|edge| [edge.a, edge.b]);
+                let found = first_touch_edges(edges.into_iter(), extent(ends), circle, motion);
                 assert_eq!(
                     found.map(|impact| impact.time),
                     expected.map(|hit| hit.time),

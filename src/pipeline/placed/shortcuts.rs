@@ -58,8 +58,8 @@ impl PlacedColliders {
         let center = self.centers[other];
         let reach = now.radius + self.radii[other];
         // The exact test's rounding grows with the disc and the coordinates.
-        let coordinates = center.abs().max_element() + now.center.abs().max_element() + reach;
-        let reach = reach + 1e-4 * reach + 64.0 * f32::EPSILON * coordinates;
+        let coordinates = center.abs().max_element() + now.center.abs().max_element();
+        let reach = past_rounding(reach, coordinates);
         center.distance_squared(now.center) > reach * reach
     }
 
@@ -82,11 +82,17 @@ impl PlacedColliders {
         // The sweep's rounding grows with the path's length too.
         let coordinates = center.abs().max_element()
             + now.center.abs().max_element()
-            + self.motion(disc).abs().max_element()
-            + reach;
-        let reach = reach + 1e-4 * reach + 64.0 * f32::EPSILON * coordinates;
+            + self.motion(disc).abs().max_element();
+        let reach = past_rounding(reach, coordinates);
         path.distance_squared_to(center) > reach * reach
     }
+}
+
+/// `reach` grown past what the exact tests' rounding could take back: a part in ten thousand of
+/// itself, and a few units in the last place of the largest `coordinates` involved.
+#[inline(always)]
+fn past_rounding(reach: f32, coordinates: f32) -> f32 {
+    reach + 1e-4 * reach + 64.0 * f32::EPSILON * (coordinates + reach)
 }
 
 #[cfg(test)]
