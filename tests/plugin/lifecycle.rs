@@ -377,6 +377,19 @@ fn colliding_entities_inserted_again_mid_contact_lists_what_touches() {
     }
 }
 
+/// Hides `a` with the disabling component `hidden` while its contact with `b` ends (the one
+/// `ContactEnded` of that run) and `b` moves away, then brings `a` back.
+fn hide_while_the_other_leaves<C: Component>(app: &mut App, [a, b]: [Entity; 2], hidden: C) {
+    app.world_mut().entity_mut(a).insert(hidden);
+    app.update();
+    assert_eq!(last_frame::<ContactEnded>(app).len(), 1);
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(100.0, 0.0, 0.0));
+    app.update();
+    app.world_mut().entity_mut(a).remove::<C>();
+}
+
 /// An entity parked with Bevy's `Disabled` (as object pools do) while its contact ends: its
 /// `CollidingEntities` no longer lists the other when it comes back.
 #[test]
@@ -389,14 +402,7 @@ fn colliding_entities_stay_right_across_disabled() {
             .unwrap()
             .contains(&b)
     );
-    app.world_mut().entity_mut(a).insert(Disabled);
-    app.update();
-    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
-    app.world_mut()
-        .entity_mut(b)
-        .insert(Transform::from_xyz(100.0, 0.0, 0.0));
-    app.update();
-    app.world_mut().entity_mut(a).remove::<Disabled>();
+    hide_while_the_other_leaves(&mut app, [a, b], Disabled);
     for _ in 0..2 {
         app.update();
         let colliding = app.world().get::<CollidingEntities>(a).unwrap();
@@ -434,14 +440,7 @@ fn colliding_entities_are_right_after_a_disabling_component_of_the_games_own() {
     app.update();
     let listed = |app: &App| app.world().get::<CollidingEntities>(a).unwrap().clone();
     assert!(listed(&app).contains(&b));
-    app.world_mut().entity_mut(a).insert(Parked);
-    app.update();
-    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
-    app.world_mut()
-        .entity_mut(b)
-        .insert(Transform::from_xyz(100.0, 0.0, 0.0));
-    app.update();
-    app.world_mut().entity_mut(a).remove::<Parked>();
+    hide_while_the_other_leaves(&mut app, [a, b], Parked);
     assert!(
         listed(&app).is_empty(),
         "{:?} as it comes back",

@@ -101,6 +101,62 @@ mod tests {
     use crate::geometry::{Circle, polygon_size};
     use crate::pipeline::placed::{NO_LINES, PlacedShape, clear_radius, conservative};
 
+    /// A collider for the quick looks' tests, and what they need of it.
+    struct Collider {
+        /// Its vertices, for a polygon; nothing pushed yet.
+        placed: PlacedColliders,
+        shape: WorldShape,
+        center: Vec2,
+        size: f32,
+        /// How far it is turned: a corner or an end lies that way from the centre.
+        turn: f32,
+        /// Its bounding radius.
+        radius: f32,
+    }
+
+    /// A collider of a random size (a tenth to a thousand), turned anyhow, near the origin or
+    /// far from it, with a corner, an end or its rim on its bounding circle, where the quick
+    /// looks are at their tightest: by `kind`, a regular polygon, a segment or a circle.
+    fn on_its_bounding_circle(rng: &mut rand::rngs::StdRng, kind: usize) -> Collider {
+        use core::f32::consts::TAU;
+        use rand::RngExt;
+        let size = 10f32.powf(rng.random_range(-1.0..3.0));
+        let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
+        let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
+        let turn = rng.random_range(0.0..TAU);
+        let mut placed = PlacedColliders::default();
+        let (shape, radius) = match kind {
+            0 => {
+                let corners = rng.random_range(3..9);
+                placed.vertices.extend((0..corners).map(|i| {
+                    center + Vec2::from_angle(turn + i as f32 * TAU / corners as f32) * size
+                }));
+                let shape = WorldShape::Polygon {
+                    start: 0,
+                    len: corners,
+                    inner_radius: 0.0,
+                    size: polygon_size(&placed.vertices),
+                    lines: NO_LINES,
+                };
+                (shape, conservative(center, size))
+            }
+            1 => {
+                let half = Vec2::from_angle(turn) * size;
+                let segment = Segment::new(center - half, center + half);
+                (WorldShape::Segment(segment), conservative(center, size))
+            }
+            _ => (WorldShape::Circle(Circle::new(center, size)), size),
+        };
+        Collider {
+            placed,
+            shape,
+            center,
+            size,
+            turn,
+            radius,
+        }
+    }
+
     /// Whenever a disc is found deep inside a long, thin wall (turned, and placed far from the
     /// origin, where rounding is coarsest), the edges agree: the wall holds it. The discs
     /// graze the long edges, many to within a thousandth.
@@ -273,36 +329,15 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(12);
         let (mut found, mut missed) = (0, 0);
         for round in 0..100_000 {
-            let size = 10f32.powf(rng.random_range(-1.0..3.0));
-            let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
-            let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
-            let turn = rng.random_range(0.0..TAU);
-            let mut placed = PlacedColliders::default();
+            let Collider {
+                mut placed,
+                shape,
+                center,
+                size,
+                radius,
+                ..
+            } = on_its_bounding_circle(&mut rng, round % 3);
             let entity = Entity::from_raw_u32(0).unwrap();
-            // A polygon with a corner, a segment's end or a circle's rim on its bounding
-            // circle, where the quick look is at its tightest.
-            let (shape, radius) = match round % 3 {
-                0 => {
-                    let corners = rng.random_range(3..9);
-                    placed.vertices.extend((0..corners).map(|i| {
-                        center + Vec2::from_angle(turn + i as f32 * TAU / corners as f32) * size
-                    }));
-                    let shape = WorldShape::Polygon {
-                        start: 0,
-                        len: corners,
-                        inner_radius: 0.0,
-                        size: polygon_size(&placed.vertices),
-                        lines: NO_LINES,
-                    };
-                    (shape, conservative(center, size))
-                }
-                1 => {
-                    let half = Vec2::from_angle(turn) * size;
-                    let segment = Segment::new(center - half, center + half);
-                    (WorldShape::Segment(segment), conservative(center, size))
-                }
-                _ => (WorldShape::Circle(Circle::new(center, size)), size),
-            };
             placed.push(entity, None, Circle::new(center, radius), shape, Vec2::ZERO);
             // A path passing the collider's centre about `radius + disc` away at its nearest.
             let disc = size * 10f32.powf(rng.random_range(-3.0..2.0));
@@ -359,34 +394,15 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(13);
         let (mut found, mut missed) = (0, 0);
         for round in 0..100_000 {
-            let size = 10f32.powf(rng.random_range(-1.0..3.0));
-            let far = if rng.random_bool(0.5) { 10.0 } else { 1e5 };
-            let center = Vec2::new(rng.random_range(-far..far), rng.random_range(-far..far));
-            let turn = rng.random_range(0.0..TAU);
-            let mut placed = PlacedColliders::default();
+            let Collider {
+                mut placed,
+                shape,
+                center,
+                size,
+                turn,
+                radius,
+            } = on_its_bounding_circle(&mut rng, round % 3);
             let entity = Entity::from_raw_u32(0).unwrap();
-            let (shape, radius) = match round % 3 {
-                0 => {
-                    let corners = rng.random_range(3..9);
-                    placed.vertices.extend((0..corners).map(|i| {
-                        center + Vec2::from_angle(turn + i as f32 * TAU / corners as f32) * size
-                    }));
-                    let shape = WorldShape::Polygon {
-                        start: 0,
-                        len: corners,
-                        inner_radius: 0.0,
-                        size: polygon_size(&placed.vertices),
-                        lines: NO_LINES,
-                    };
-                    (shape, conservative(center, size))
-                }
-                1 => {
-                    let half = Vec2::from_angle(turn) * size;
-                    let segment = Segment::new(center - half, center + half);
-                    (WorldShape::Segment(segment), conservative(center, size))
-                }
-                _ => (WorldShape::Circle(Circle::new(center, size)), size),
-            };
             let moved = if rng.random_bool(0.3) {
                 Vec2::from_angle(rng.random_range(0.0..TAU)) * size * rng.random_range(0.0..3.0)
             } else {
