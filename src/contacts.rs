@@ -245,18 +245,15 @@ impl CollidingEntities {
     /// Watches the disabling components other than Bevy's `Disabled` (the game's own): an
     /// entity that loses one has its set filled again, since while it was hidden the
     /// pipeline's queries did not see its set, and its contacts ended without it hearing. Runs
-    /// before the pipeline whenever the disabling components change (the pipeline's queries
-    /// are built from them at its first run); `watched` are those already watched. A game
-    /// without any watches nothing.
+    /// before the pipeline when the disabling components change (the pipeline's queries are
+    /// built from them at its first run); `watched` are those already watched. A game without
+    /// any watches nothing.
     pub(crate) fn watch_disabling_components(
-        filters: Option<Res<DefaultQueryFilters>>,
+        filters: Res<DefaultQueryFilters>,
         components: &Components,
         mut watched: Local<Vec<ComponentId>>,
         mut commands: Commands,
     ) {
-        let Some(filters) = filters.filter(|filters| filters.is_changed()) else {
-            return;
-        };
         let disabled = components.component_id::<Disabled>();
         let new: Vec<ComponentId> = filters
             .disabling_ids()

@@ -9,6 +9,7 @@ use crate::layers::{ColliderDisabled, CollisionLayers, LayerMask};
 use crate::pipeline;
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
+use bevy::ecs::entity_disabling::DefaultQueryFilters;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::ecs::system::ReadOnlySystemParam;
 use bevy::prelude::*;
@@ -176,7 +177,9 @@ impl Plugin for CollisionPlugin {
             )
             .add_systems(
                 self.schedule,
-                CollidingEntities::watch_disabling_components.before(CollisionSystems::Prepare),
+                CollidingEntities::watch_disabling_components
+                    .run_if(resource_exists_and_changed::<DefaultQueryFilters>)
+                    .before(CollisionSystems::Prepare),
             );
     }
 
