@@ -144,14 +144,22 @@ impl Swept {
         let PathStart(start) = self.start;
         let motion = translation - start;
         // The start and the motion within range (NaN fails: no start), all four coordinates
-        // compared at once, without a branch.
+        // compared at once. Out of range is rare (a first run, a jump): a branch the processor
+        // predicts, not a choice made for every collider.
         let both = Vec4::new(start.x, start.y, motion.x, motion.y);
         if both.abs().cmple(Vec4::splat(MAX_COORDINATE)).all() {
             motion
         } else {
-            Vec2::ZERO
+            no_motion()
         }
     }
+}
+
+/// The motion of a collider without a path.
+#[cold]
+#[inline(never)]
+fn no_motion() -> Vec2 {
+    Vec2::ZERO
 }
 
 /// Where a swept path starts: a world translation, or no start at all when it is not within

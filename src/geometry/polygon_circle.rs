@@ -220,7 +220,10 @@ fn pack_flags(flags: &[bool; MOST_FLAGGED], count: usize) -> u64 {
 /// The edges whose bits are set in `flags` (bit `i` for the edge from vertex `i`, as
 /// [`near_edges`] gives them), in outline order.
 #[inline]
-fn flagged_edges(vertices: &[Vec2], mut flags: u64) -> impl Iterator<Item = Segment> + '_ {
+pub(super) fn flagged_edges(
+    vertices: &[Vec2],
+    mut flags: u64,
+) -> impl Iterator<Item = Segment> + '_ {
     core::iter::from_fn(move || {
         let index = (flags != 0).then(|| flags.trailing_zeros() as usize)?;
         flags &= flags - 1;

@@ -101,7 +101,7 @@ pub use polygon_segment::sweep_polygon_segment;
 pub use segment_circle::sweep_segment_circle;
 pub use segment_segment::sweep_segment_segment;
 
-use super::{Impact, Shape, in_range, overlap};
+use super::{Impact, MeasuredPolygon, Shape, in_range, overlap};
 use bevy::math::Vec2;
 use core::cmp::Ordering;
 pub(crate) use guard::touching_at_end;
@@ -130,6 +130,7 @@ pub fn sweep(
 /// What [`sweep`] finds, and whether that is because the shapes already overlap at the start:
 /// the pipeline asks both, and the overlap test is the larger part of a sweep that finds
 /// nothing.
+#[derive(Debug, PartialEq)]
 pub(crate) enum SweepStart {
     /// The shapes overlap at the start: no impact.
     Overlapping,
@@ -145,6 +146,38 @@ pub(crate) fn sweep_from_start(
     second: Shape,
     second_motion: Vec2,
 ) -> SweepStart {
+    sweep_from_start_with(
+        first,
+        first_motion,
+        second,
+        second_motion,
+        KnownApart::default(),
+        None,
+    )
+}
+
+/// What a caller knows of two shapes before their sweep, from their bounding circles.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct KnownApart {
+    /// [`overlap`] finds the shapes apart at the start.
+    pub at_start: bool,
+    /// [`intersect`](super::intersect) finds the shapes apart at the end, each moved by its
+    /// whole motion as [`touching_at_end`] moves it.
+    pub at_end: bool,
+}
+
+/// [`sweep_from_start`], told what the caller knows. Shapes `known` apart at the start skip the
+/// overlap test there; shapes known apart at the end skip the check for a touch there.
+/// `measured`, if given, is a polygon the pipeline placed and measured, still: its edges' lines
+/// pick the edges to cast against. The answer is the same.
+pub(crate) fn sweep_from_start_with(
+    first: Shape,
+    first_motion: Vec2,
+    second: Shape,
+    second_motion: Vec2,
+    known: KnownApart,
+    measured: Option<MeasuredPolygon>,
+) -> SweepStart {
     if !(is_valid(first) && is_valid(second) && in_range(first_motion) && in_range(second_motion)) {
         return SweepStart::Apart(None);
     }
@@ -154,15 +187,20 @@ pub(crate) fn sweep_from_start(
     } else {
         (first, first_motion, second, second_motion)
     };
-    if overlap(first, second) {
+    if !known.at_start && overlap(first, second) {
         return SweepStart::Overlapping;
     }
-    let impact = first_touch(first, second, first_motion - second_motion)
+    let impact = first_touch(first, second, first_motion - second_motion, measured)
         .map(|hit| Impact {
             point: hit.point + hit.time * second_motion,
             ..hit
         })
-        .or_else(|| touching_at_end(first, first_motion, second, second_motion));
+        .or_else(|| {
+            if known.at_end {
+                return None;
+            }
+            touching_at_end(first, first_motion, second, second_motion)
+        });
     SweepStart::Apart(impact.map(|impact| if swapped { impact.mirrored() } else { impact }))
 }
 
@@ -170,7 +208,12 @@ pub(crate) fn sweep_from_start(
 /// `second`'s frame; for valid shapes apart at the start. Pairs that come the other way round
 /// are swept from the other side (the more complex shape moving by the opposite motion), then
 /// carried back into this frame and mirrored.
-fn first_touch(first: Shape, second: Shape, motion: Vec2) -> Option<Impact> {
+fn first_touch(
+    first: Shape,
+    second: Shape,
+    motion: Vec2,
+    measured: Option<MeasuredPolygon>,
+) -> Option<Impact> {
     use Shape::{Circle as C, Polygon as P, Segment as S};
     if motion == Vec2::ZERO {
         return None;
@@ -186,8 +229,8 @@ fn first_touch(first: Shape, second: Shape, motion: Vec2) -> Option<Impact> {
         (S(s), C(c)) => segment_circle::first_touch(s, c, motion),
         (C(c), S(s)) => reversed(segment_circle::first_touch(s, c, -motion)),
         (S(a), S(b)) => segment_segment::first_touch(a, b, motion),
-        (P(p), C(c)) => polygon_circle::first_touch(p, c, motion),
-        (C(c), P(p)) => reversed(polygon_circle::first_touch(p, c, -motion)),
+        (P(p), C(c)) => polygon_circle::first_touch(p, c, motion, measured),
+        (C(c), P(p)) => reversed(polygon_circle::first_touch(p, c, -motion, measured)),
         (P(p), S(s)) => polygon_segment::first_touch(p, s, motion),
         (S(s), P(p)) => reversed(polygon_segment::first_touch(p, s, -motion)),
         (P(a), P(b)) => polygon_polygon::first_touch(a, b, motion),
@@ -280,11 +323,11 @@ mod tests {
         // opposite motion and the answer carried back into the wall's frame.
         let circle = Shape::Circle(Circle::new(v(-5.0, 0.0), 1.0));
         let wall = Shape::Segment(Segment::new(v(0.0, -5.0), v(0.0, 5.0)));
-        let hit = first_touch(circle, wall, v(8.0, 0.0)).unwrap();
+        let hit = first_touch(circle, wall, v(8.0, 0.0), None).unwrap();
         assert_eq!(hit.time, 0.5);
         assert!(hit.point.distance(v(0.0, 0.0)) < 1e-6, "{hit:?}");
         assert_eq!(hit.normal, v(-1.0, 0.0));
-        let other_way = first_touch(wall, circle, v(-8.0, 0.0)).unwrap();
+        let other_way = first_touch(wall, circle, v(-8.0, 0.0), None).unwrap();
         assert_eq!(other_way.time, 0.5);
         assert_eq!(other_way.normal, v(1.0, 0.0));
     }

@@ -37,34 +37,51 @@ pub(super) fn extent(points: impl IntoIterator<Item = Vec2>) -> f32 {
         .fold(0.0, f32::max)
 }
 
-/// The earliest touch of the edges (moving by `motion`) with the circle (at rest): the circle's
-/// centre, moving by `−motion`, against the capsule of radius `r` around each edge. The
-/// capsule's normal points from the edge to the centre, from the first shape to the second, so
-/// it is negated; the point is the centre moved by `r` along that negated normal, towards the
-/// edge (where the centre is at rest: the circle's frame).
+/// The earliest touch of the edges (moving by `motion`) with the circle (at rest), as
+/// [`earliest_touch`] finds it, casting only against the edges that may reach the circle.
 ///
 /// Most edges are far from the centre's path: an edge whose line is
-/// [clearly beyond](Segment::clearly_beyond) the circle holding the whole swept circle (around the
-/// path's middle, its radius `r` plus half the path) is not cast against. That circle is grown
-/// by a few units in the last place of the coordinates involved (the middle's, and the edges',
-/// whose distance from the middle the test rounds in proportion to: `extent` is the largest
-/// absolute coordinate of any edge's end, or more, taken once for all the edges), so that
-/// rounding never leaves out an edge the cast would meet.
+/// [clearly beyond](Segment::clearly_beyond) the circle [around the path](around_path) is not
+/// cast against. `extent` is the largest absolute coordinate of any edge's end, or more, taken
+/// once for all the edges: the test rounds the edges' distance from the middle in proportion
+/// to it.
 pub(super) fn first_touch_edges(
     edges: impl Iterator<Item = Segment>,
     extent: f32,
     circle: Circle,
     motion: Vec2,
 ) -> Option<Impact> {
+    let around = around_path(circle, motion, extent);
+    let reach_squared = around.radius * around.radius;
+    let reaches = |edge: &Segment| !edge.clearly_beyond(around.center, reach_squared);
+    earliest_touch(edges.filter(reaches), circle, motion)
+}
+
+/// The circle holding the whole swept circle: around the path's middle, of radius `r` plus half
+/// the path. Every edge the cast meets comes within it. It is grown by a few units in the last
+/// place of the coordinates involved (the middle's, and `extent`, those of the edges tested
+/// against it), so that rounding never leaves out an edge the cast would meet.
+pub(super) fn around_path(circle: Circle, motion: Vec2, extent: f32) -> Circle {
     let half_path = -0.5 * motion;
     let middle = circle.center + half_path;
     let reach = (circle.radius + half_path.length()).max(MIN_SIZE);
     let coordinates = reach + middle.abs().max_element();
-    let reach = reach + 8.0 * f32::EPSILON * (coordinates + extent);
-    let reach_squared = reach * reach;
-    let reaches = |edge: &Segment| !edge.clearly_beyond(middle, reach_squared);
+    Circle::new(middle, reach + 8.0 * f32::EPSILON * (coordinates + extent))
+}
+
+/// The earliest touch of the edges (moving by `motion`) with the circle (at rest): the circle's
+/// centre, moving by `−motion`, against the capsule of radius `r` around each edge. The
+/// capsule's normal points from the edge to the centre, from the first shape to the second, so
+/// it is negated; the point is the centre moved by `r` along that negated normal, towards the
+/// edge (where the centre is at rest: the circle's frame). Of edges met at the same time, the
+/// first.
+pub(super) fn earliest_touch(
+    edges: impl Iterator<Item = Segment>,
+    circle: Circle,
+    motion: Vec2,
+) -> Option<Impact> {
     let mut earliest: Option<RayEntry> = None;
-    for edge in edges.filter(reaches) {
+    for edge in edges {
         if let Some(hit) = ray_capsule(circle.center, -motion, edge, circle.radius)
             && earliest.is_none_or(|best| hit.time < best.time)
         {

@@ -2,7 +2,9 @@
 //! relative to each other, where they met along their paths.
 
 use super::previous_pairs::Lookup;
-use crate::geometry::sweep::{SweepStart, Turn, sweep_from_start, sweep_turning, touching_at_end};
+use crate::geometry::sweep::{
+    SweepStart, Turn, sweep_from_start_with, sweep_turning, touching_at_end,
+};
 use crate::geometry::{
     Circle, Containment, Impact, Intersection, Points, Shape, intersect,
     intersect_measured_polygon_circle,
@@ -108,7 +110,18 @@ pub(super) fn test_pair(
     } else {
         let first_start = placed.start_shape(first, first_scratch);
         let second_start = placed.start_shape(second, second_scratch);
-        let swept = sweep_from_start(first_start, first_motion, second_start, second_motion);
+        let known = placed.clear_at_ends([first, second]);
+        let measured = placed
+            .still_polygon(first)
+            .or_else(|| placed.still_polygon(second));
+        let swept = sweep_from_start_with(
+            first_start,
+            first_motion,
+            second_start,
+            second_motion,
+            known,
+            measured,
+        );
         (swept, second_motion - first_motion)
     };
     let impact = match swept {
