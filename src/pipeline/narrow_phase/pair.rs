@@ -3,7 +3,7 @@
 
 use super::previous_pairs::Lookup;
 use crate::geometry::sweep::{
-    SweepStart, Turn, sweep_from_start_with, sweep_turning, touching_at_end,
+    KnownApart, SweepStart, Turn, sweep_from_start_with, sweep_turning, touching_at_end,
 };
 use crate::geometry::{
     Circle, Containment, Impact, Intersection, Points, Shape, intersect,
@@ -68,9 +68,29 @@ pub(super) fn test_pair(
         return None;
     }
     let (first_motion, second_motion) = (placed.motion(first), placed.motion(second));
+    // Most pairs that moved are a moving collider and a still one (a bullet and an enemy): the
+    // quick looks that need a still collider are asked about that order alone, and none of
+    // them about two that moved.
+    let moving_and_still = if second_motion == Vec2::ZERO {
+        Some(MovingAndStill {
+            moving: first,
+            still: second,
+        })
+    } else if first_motion == Vec2::ZERO {
+        Some(MovingAndStill {
+            moving: second,
+            still: first,
+        })
+    } else {
+        None
+    };
     // A swept bullet's bounding circle holds its whole path: it is often paired with colliders
     // it is far from now.
-    let now = if placed.clear_now(first, second) || placed.clear_now(second, first) {
+    let clear_now = match moving_and_still {
+        Some(pair) => placed.clear_now(pair.moving, pair.still),
+        None => placed.clear_now(first, second) || placed.clear_now(second, first),
+    };
+    let now = if clear_now {
         None
     } else {
         intersect_now(placed, first, second)
@@ -98,11 +118,12 @@ pub(super) fn test_pair(
         // No relative motion: where they are now says it all.
         (SweepStart::Apart(None), Vec2::ZERO)
     } else if now.is_none()
-        && (placed.apart_along_path(first, second) || placed.apart_along_path(second, first))
+        && moving_and_still.is_some_and(|pair| placed.apart_along_path(pair.still, pair.moving))
     {
         // Apart all along the paths, and now: no contact, as the sweep would find.
         return None;
-    } else if placed.overlapped_at_start(first, second) || placed.overlapped_at_start(second, first)
+    } else if moving_and_still
+        .is_some_and(|pair| placed.overlapped_at_start(pair.still, pair.moving))
     {
         // Overlapping at the start of the paths (a bullet inside an enemy, or leaving it): no
         // impact, as the sweep would find.
@@ -110,10 +131,13 @@ pub(super) fn test_pair(
     } else {
         let first_start = placed.start_shape(first, first_scratch);
         let second_start = placed.start_shape(second, second_scratch);
-        let known = placed.clear_at_ends([first, second]);
-        let measured = placed
-            .still_polygon(first)
-            .or_else(|| placed.still_polygon(second));
+        let (known, measured) = match moving_and_still {
+            Some(pair) => (
+                placed.clear_at_ends(pair.moving, pair.still),
+                placed.still_polygon(pair.still),
+            ),
+            None => (KnownApart::default(), None),
+        };
         let swept = sweep_from_start_with(
             first_start,
             first_motion,
@@ -163,6 +187,15 @@ pub(super) fn test_pair(
         (None, None) => return None,
     };
     Some(Meeting { hit, impact })
+}
+
+/// A pair of colliders of which one did not move this run.
+#[derive(Clone, Copy)]
+struct MovingAndStill {
+    /// The one that moved.
+    moving: usize,
+    /// The one that did not.
+    still: usize,
 }
 
 /// Where two colliders meet, as their contact tells it.

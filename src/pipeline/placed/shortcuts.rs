@@ -88,21 +88,15 @@ impl PlacedColliders {
         path.distance_squared_to(center) > reach * reach
     }
 
-    /// What the bounding circles say of `pair` before its sweep, when one of the two is a swept
-    /// circle and the other did not move: whether the disc lies clear of the other's bounding
-    /// circle, by more than rounding could take back, at the start of its path (placed as
+    /// What the bounding circles say before a sweep of circle `disc` against collider `still`,
+    /// which did not move: whether the disc lies clear of the other's bounding circle, by more
+    /// than rounding could take back, at the start of its path (placed as
     /// [`start_shape`](Self::start_shape) places it) and at its end (moved from there by its
     /// whole motion, as the sweep's last check moves it). A bullet coming at an enemy starts
     /// outside its bounding circle, most often: the sweep need not test whether they overlap
     /// there.
     #[inline]
-    pub(crate) fn clear_at_ends(&self, pair: [usize; 2]) -> KnownApart {
-        let [first, second] = pair;
-        let (still, disc) = if self.motion(first) == Vec2::ZERO {
-            (first, second)
-        } else {
-            (second, first)
-        };
+    pub(crate) fn clear_at_ends(&self, disc: usize, still: usize) -> KnownApart {
         if self.motion(still) != Vec2::ZERO || self.turn(still).is_some() {
             return KnownApart::default();
         }
@@ -424,7 +418,7 @@ mod tests {
     /// segments with an end on it and circles, near the origin and far from it; discs from a
     /// thousandth of the collider's size to ten thousand times it, one end of the path within
     /// a part in a thousand of the reach, or a few parts in a million (inside the margin: never
-    /// found clear). A collider that moved is never found clear.
+    /// found clear). A collider that moved is never found clear, nor one taken for the disc.
     #[test]
     fn a_disc_found_clear_at_an_end_of_its_path_is_swept_the_same() {
         use crate::geometry::overlap;
@@ -464,8 +458,12 @@ mod tests {
                 Circle::new(near, disc)
             };
             placed.push(entity, None, now, WorldShape::Circle(now), motion);
-            let known = placed.clear_at_ends([0, 1]);
-            assert_eq!(known, placed.clear_at_ends([1, 0]), "either order");
+            let known = placed.clear_at_ends(1, 0);
+            assert_eq!(
+                placed.clear_at_ends(0, 1),
+                KnownApart::default(),
+                "not a disc"
+            );
             if collider_moved {
                 assert_eq!(known, KnownApart::default(), "a collider that moved");
                 continue;
