@@ -418,7 +418,7 @@ mod tests {
     /// segments with an end on it and circles, near the origin and far from it; discs from a
     /// thousandth of the collider's size to ten thousand times it, one end of the path within
     /// a part in a thousand of the reach, or a few parts in a million (inside the margin: never
-    /// found clear). A collider that moved is never found clear, nor one taken for the disc.
+    /// found clear). A collider that moved is never found clear, nor a pair the wrong way round.
     #[test]
     fn a_disc_found_clear_at_an_end_of_its_path_is_swept_the_same() {
         use crate::geometry::overlap;
