@@ -7,7 +7,7 @@
 
 use super::{Path, PlacedColliders, WorldShape};
 use crate::geometry::sweep::KnownApart;
-use crate::geometry::{Segment, Shape};
+use crate::geometry::{Circle, Segment, Shape};
 use bevy::prelude::*;
 
 impl PlacedColliders {
@@ -56,12 +56,7 @@ impl PlacedColliders {
         let WorldShape::Circle(now) = self.paths[slot].shape else {
             return false;
         };
-        let center = self.centers[other];
-        let reach = now.radius + self.radii[other];
-        // The exact test's rounding grows with the disc and the coordinates.
-        let coordinates = center.abs().max_element() + now.center.abs().max_element();
-        let reach = past_rounding(reach, coordinates);
-        center.distance_squared(now.center) > reach * reach
+        clear_of_bound(now, self.bound(other))
     }
 
     /// Whether circle `disc`, all along its path, stays clear of the bounding circle of collider
@@ -106,18 +101,28 @@ impl PlacedColliders {
         let motion = self.motion(disc);
         let start = now.center + -motion;
         let end = start + motion;
-        let center = self.centers[still];
-        let reach = self.radii[still] + now.radius;
-        let clear = |point: Vec2| {
-            let coordinates = center.abs().max_element() + point.abs().max_element();
-            let reach = past_rounding(reach, coordinates);
-            center.distance_squared(point) > reach * reach
-        };
+        let bound = self.bound(still);
         KnownApart {
-            at_start: clear(start),
-            at_end: clear(end),
+            at_start: clear_of_bound(Circle::new(start, now.radius), bound),
+            at_end: clear_of_bound(Circle::new(end, now.radius), bound),
         }
     }
+
+    /// The bounding circle of collider `index`.
+    #[inline(always)]
+    fn bound(&self, index: usize) -> Circle {
+        Circle::new(self.centers[index], self.radii[index])
+    }
+}
+
+/// Whether `disc` lies clear of the bounding circle `bound` by more than rounding could take
+/// back: the exact tests find the disc apart from whatever the bound holds. Their rounding
+/// grows with the sizes and the coordinates.
+#[inline(always)]
+fn clear_of_bound(disc: Circle, bound: Circle) -> bool {
+    let coordinates = bound.center.abs().max_element() + disc.center.abs().max_element();
+    let reach = past_rounding(disc.radius + bound.radius, coordinates);
+    bound.center.distance_squared(disc.center) > reach * reach
 }
 
 /// `reach` grown past what the exact tests' rounding could take back: a part in ten thousand of
@@ -187,6 +192,23 @@ mod tests {
             turn,
             radius,
         }
+    }
+
+    /// A disc of a random size (a thousandth of the collider's to ten thousand times it), about
+    /// `radius + disc` from the collider's centre, towards its corner or end (anywhere round a
+    /// circle): within a part in a thousand of that reach, or within a few parts in a million.
+    fn disc_at_reach(rng: &mut rand::rngs::StdRng, collider: &Collider) -> Circle {
+        use rand::RngExt;
+        let disc = collider.size * 10f32.powf(rng.random_range(-3.0..4.0));
+        let side = match collider.shape {
+            WorldShape::Circle(_) => {
+                Vec2::from_angle(rng.random_range(0.0..core::f32::consts::TAU))
+            }
+            _ => Vec2::from_angle(collider.turn),
+        };
+        let jitter = if rng.random_bool(0.5) { 1e-3 } else { 4e-6 };
+        let away = (collider.radius + disc) * (1.0 + rng.random_range(-jitter..jitter));
+        Circle::new(collider.center + side * away, disc)
     }
 
     /// Whenever a disc is found deep inside a long, thin wall (turned, and placed far from the
@@ -428,34 +450,29 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(14);
         let (mut at_start, mut at_end, mut neither) = (0, 0, 0);
         for round in 0..60_000 {
+            let collider = on_its_bounding_circle(&mut rng, round % 3);
+            let near = disc_at_reach(&mut rng, &collider);
             let Collider {
                 mut placed,
                 shape,
                 center,
                 size,
-                turn,
                 radius,
-            } = on_its_bounding_circle(&mut rng, round % 3);
+                ..
+            } = collider;
             let entity = Entity::from_raw_u32(0).unwrap();
             let collider_moved = round % 10 == 9;
             let collider_motion = if collider_moved { Vec2::X } else { Vec2::ZERO };
             let bound = Circle::new(center, radius);
             placed.push(entity, None, bound, shape, collider_motion);
-            let disc = size * 10f32.powf(rng.random_range(-3.0..4.0));
-            let side = match round % 3 {
-                2 => Vec2::from_angle(rng.random_range(0.0..TAU)),
-                _ => Vec2::from_angle(turn),
-            };
-            let jitter = if rng.random_bool(0.5) { 1e-3 } else { 4e-6 };
-            let near = center + side * (radius + disc) * (1.0 + rng.random_range(-jitter..jitter));
             let motion = Vec2::from_angle(rng.random_range(0.0..TAU))
                 * size
                 * 10f32.powf(rng.random_range(-2.0..1.0));
             // The start near the reach in half the rounds, the end in the others.
             let now = if round / 3 % 2 == 0 {
-                Circle::new(near + motion, disc)
+                Circle::new(near.center + motion, near.radius)
             } else {
-                Circle::new(near, disc)
+                near
             };
             placed.push(entity, None, now, WorldShape::Circle(now), motion);
             let known = placed.clear_at_ends(1, 0);
@@ -513,32 +530,26 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(13);
         let (mut found, mut missed) = (0, 0);
         for round in 0..100_000 {
+            let collider = on_its_bounding_circle(&mut rng, round % 3);
+            let moved = if rng.random_bool(0.3) {
+                let heading = Vec2::from_angle(rng.random_range(0.0..TAU));
+                heading * collider.size * rng.random_range(0.0..3.0)
+            } else {
+                Vec2::ZERO
+            };
+            // Towards a corner, an end, or anywhere on a circle's rim; swept from wherever.
+            let now = disc_at_reach(&mut rng, &collider);
             let Collider {
                 mut placed,
                 shape,
                 center,
                 size,
-                turn,
                 radius,
-            } = on_its_bounding_circle(&mut rng, round % 3);
+                ..
+            } = collider;
             let entity = Entity::from_raw_u32(0).unwrap();
-            let moved = if rng.random_bool(0.3) {
-                Vec2::from_angle(rng.random_range(0.0..TAU)) * size * rng.random_range(0.0..3.0)
-            } else {
-                Vec2::ZERO
-            };
             // Its bounding circle grown over its path as it is pushed.
             placed.push(entity, None, Circle::new(center, radius), shape, moved);
-            // Towards a corner, an end, or anywhere on a circle's rim, about `radius + disc`
-            // from the centre; swept from wherever.
-            let disc = size * 10f32.powf(rng.random_range(-3.0..4.0));
-            let side = match round % 3 {
-                2 => Vec2::from_angle(rng.random_range(0.0..TAU)),
-                _ => Vec2::from_angle(turn),
-            };
-            let jitter = if rng.random_bool(0.5) { 1e-3 } else { 4e-6 };
-            let away = (radius + disc) * (1.0 + rng.random_range(-jitter..jitter));
-            let now = Circle::new(center + side * away, disc);
             let motion = Vec2::from_angle(rng.random_range(0.0..TAU)) * size;
             // Its bounding circle grown over its path as it is pushed.
             placed.push(entity, None, now, WorldShape::Circle(now), motion);
