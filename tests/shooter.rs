@@ -10,9 +10,8 @@ mod game;
 
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
-use game::{
-    CROWD, EnemyBullet, Game, LASER_RANGE, Laser, STORM_EVERY, Stats, Wall, spawn_player_bullet,
-};
+use game::player::spawn_player_bullet;
+use game::{CROWD, EnemyBullet, Game, LASER_RANGE, Laser, STORM_EVERY, Stats, Wall};
 
 /// How far `point` is from the outline of `entity`'s collider, worked out here from the
 /// collider and its `GlobalTransform`; `None` once the entity is gone (an enemy the laser

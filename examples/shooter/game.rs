@@ -29,6 +29,10 @@ mod autopilot;
 mod collisions;
 #[path = "enemies.rs"]
 mod enemies;
+#[path = "player.rs"]
+pub mod player;
+#[path = "stats.rs"]
+mod stats;
 #[path = "storm.rs"]
 mod storm;
 
@@ -41,6 +45,11 @@ use enemies::{
     spawn_enemy_bullet, spawn_waves,
 };
 
+use player::{
+    aim_laser, fire_bullets, fire_missiles, move_player, read_keyboard, spawn_player,
+    steer_missiles,
+};
+pub use stats::{CROWD, Stats};
 pub use storm::STORM_EVERY;
 use storm::{burn_out_storm_bullets, fire_storm, is_storm, spawn_storm};
 
@@ -54,7 +63,6 @@ const OFFSCREEN_MARGIN: f32 = 40.0;
 
 // The player.
 const LIVES: u32 = 5;
-const PLAYER_START: Vec3 = Vec3::new(0.0, -HALF_FIELD.y + 60.0, PLAYER_Z);
 const PLAYER_SPEED: f32 = 420.0;
 /// How close the ship's centre comes to the edges of the field.
 const PLAYER_BOUNDS: Vec2 = Vec2::new(HALF_FIELD.x - 20.0, HALF_FIELD.y - 30.0);
@@ -62,28 +70,12 @@ const INVULNERABLE_SECONDS: f32 = 2.0;
 /// How long a game over lasts before the autopilot starts again.
 const RESTART_SECONDS: f32 = 2.5;
 
-// The player's weapons.
-const PLAYER_FIRE_PERIOD: f32 = 0.08;
-const PLAYER_BULLET_SPEED: f32 = 900.0;
-const PLAYER_BULLET_RADIUS: f32 = 3.0;
-/// Each volley: three bullets, turned this much (radians) from straight up.
-const PLAYER_BULLET_SPREAD: [f32; 3] = [-0.08, 0.0, 0.08];
+// The player's weapons (the rest of them in `player.rs`).
 /// Where bullets leave the ship, from its centre.
 const PLAYER_GUN: Vec2 = Vec2::new(0.0, 26.0);
 /// What a bullet takes from an enemy's health.
 const BULLET_DAMAGE: f32 = 1.0;
-/// Homing missiles: one from each wing every period while firing, turning towards the nearest
-/// enemy within their range (found with `SpatialQuery::nearest`) at a limited rate.
-const MISSILE_PERIOD: f32 = 0.6;
-const MISSILE_WINGS: [Vec2; 2] = [Vec2::new(-18.0, 6.0), Vec2::new(18.0, 6.0)];
-const MISSILE_SPEED: f32 = 520.0;
-const MISSILE_RADIUS: f32 = 4.0;
-const MISSILE_RANGE: f32 = 700.0;
-/// Radians per second.
-const MISSILE_TURN_RATE: f32 = 4.0;
 const MISSILE_DAMAGE: f32 = 2.0;
-/// Seconds a missile flies before it burns out (one that found nothing could circle forever).
-const MISSILE_LIFETIME: f32 = 2.5;
 /// How far the laser reaches from the ship's nose.
 pub const LASER_RANGE: f32 = 760.0;
 /// Where the laser starts, from the ship's centre: its nose.
@@ -390,101 +382,9 @@ struct Intent {
     restart: bool,
 }
 
-/// Running totals for the HUD and the headless summary.
-#[derive(Resource, Default, Debug)]
-pub struct Stats {
-    /// Frames played.
-    pub frames: u64,
-    /// The most colliders alive at once.
-    pub peak_colliders: usize,
-    /// Colliders alive now.
-    pub colliders: usize,
-    /// Contacts this frame.
-    pub contacts: usize,
-    /// Contacts over the whole run.
-    pub total_contacts: u64,
-    /// Player bullets (missiles included) that hit an enemy.
-    pub hits: u64,
-    /// Homing missiles that hit an enemy.
-    pub missile_hits: u64,
-    /// Enemies destroyed.
-    pub kills: u64,
-    /// Points scored over every game of the run.
-    pub points: u64,
-    /// Frames in which the laser was stopped short by something it hit.
-    pub laser_stops: u64,
-    /// Lives lost.
-    pub lives_lost: u64,
-    /// Bullets on screen now, of both sides.
-    pub bullets: usize,
-    /// The most bullets on screen at once.
-    pub peak_bullets: usize,
-    /// Milliseconds the collision pipeline took, per frame.
-    pub collision_ms: Vec<f32>,
-    /// The same, in the frames with at least [`CROWD`] bullets on screen.
-    pub crowded_collision_ms: Vec<f32>,
-    /// Seconds each frame took, by the wall clock.
-    pub frame_seconds: Vec<f32>,
-    /// The same, in the frames with at least [`CROWD`] bullets on screen.
-    pub crowded_frame_seconds: Vec<f32>,
-}
-
-/// Bullets on screen from which a frame counts as crowded, for [`Stats`].
-pub const CROWD: usize = 10_000;
-
-impl Stats {
-    /// The median collision time per frame, in milliseconds.
-    pub fn median_collision_ms(&self) -> f32 {
-        median(&self.collision_ms)
-    }
-
-    /// The median collision time per frame with at least [`CROWD`] bullets on screen, in
-    /// milliseconds.
-    pub fn median_crowded_collision_ms(&self) -> f32 {
-        median(&self.crowded_collision_ms)
-    }
-
-    /// The median frame rate, frames per second by the wall clock.
-    pub fn median_frame_rate(&self) -> f32 {
-        1.0 / median(&self.frame_seconds).max(f32::EPSILON)
-    }
-
-    /// The median frame rate with at least [`CROWD`] bullets on screen.
-    pub fn median_crowded_frame_rate(&self) -> f32 {
-        1.0 / median(&self.crowded_frame_seconds).max(f32::EPSILON)
-    }
-}
-
-/// The middle value of `values`, or zero where there are none.
-fn median(values: &[f32]) -> f32 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f32::total_cmp);
-    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
-}
-
 // ---------------------------------------------------------------------------------------------
-// Spawning: the ship and each wall observe their own contacts (each enemy too, in
-// `enemies.rs`)
-
-fn spawn_player(mut commands: Commands) {
-    commands
-        .spawn((
-            Player,
-            PolygonCollider::new(SHIP_OUTLINE),
-            PLAYER_LAYERS,
-            // Kept up to date by the plugin: what overlaps the ship now, for rams.
-            CollidingEntities::default(),
-            Transform::from_translation(PLAYER_START),
-        ))
-        .observe(ship_hit);
-    commands.spawn((
-        Laser::default(),
-        SegmentCollider::new(Vec2::ZERO, Vec2::new(0.0, LASER_RANGE)),
-        PLAYER_SHOT_LAYERS,
-        ColliderDisabled,
-        Transform::default(),
-    ));
-}
+// Spawning: each wall observes its own contacts (the ship too, in `player.rs`, and each enemy,
+// in `enemies.rs`)
 
 fn spawn_walls(mut commands: Commands) {
     for side in [-1.0, 1.0] {
@@ -506,162 +406,6 @@ fn spawn_walls(mut commands: Commands) {
                 Transform::from_xyz(side * BLOCK_AT.x, BLOCK_AT.y, WALL_Z).with_scale(mirror),
             ))
             .observe(absorb_shot);
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Piloting
-
-/// Reads what the player wants; with the autopilot flying, only R (restart) counts.
-fn read_keyboard(
-    autopilot: Res<Autopilot>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
-    mut intent: ResMut<Intent>,
-) {
-    let Some(keys) = keys else { return };
-    if autopilot.0 {
-        intent.restart = keys.just_pressed(KeyCode::KeyR);
-        return;
-    }
-    let axis = |negative: [KeyCode; 2], positive: [KeyCode; 2]| {
-        f32::from(keys.any_pressed(positive)) - f32::from(keys.any_pressed(negative))
-    };
-    *intent = Intent {
-        movement: Vec2::new(
-            axis(
-                [KeyCode::ArrowLeft, KeyCode::KeyA],
-                [KeyCode::ArrowRight, KeyCode::KeyD],
-            ),
-            axis(
-                [KeyCode::ArrowDown, KeyCode::KeyS],
-                [KeyCode::ArrowUp, KeyCode::KeyW],
-            ),
-        ),
-        firing: keys.pressed(KeyCode::Space),
-        lasering: keys.any_pressed([KeyCode::KeyX, KeyCode::ShiftLeft, KeyCode::ShiftRight]),
-        restart: keys.just_pressed(KeyCode::KeyR),
-    };
-}
-
-fn move_player(
-    time: Res<Time>,
-    intent: Res<Intent>,
-    game: Res<Game>,
-    mut player: Single<&mut Transform, With<Player>>,
-) {
-    if game.over_for.is_some() {
-        return;
-    }
-    let step = intent.movement.clamp_length_max(1.0) * PLAYER_SPEED * time.delta_secs();
-    let moved = (player.translation.truncate() + step).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS);
-    player.translation = moved.extend(player.translation.z);
-}
-
-fn fire_bullets(
-    mut commands: Commands,
-    time: Res<Time>,
-    intent: Res<Intent>,
-    mut game: ResMut<Game>,
-    player: Single<&Transform, With<Player>>,
-) {
-    game.fire_cooldown -= time.delta_secs();
-    if !intent.firing || game.fire_cooldown > 0.0 || game.over_for.is_some() {
-        return;
-    }
-    game.fire_cooldown = PLAYER_FIRE_PERIOD;
-    let gun = player.translation.truncate() + PLAYER_GUN;
-    for spread in PLAYER_BULLET_SPREAD {
-        spawn_player_bullet(&mut commands, gun, spread);
-    }
-}
-
-/// While firing, a homing missile from each wing every [`MISSILE_PERIOD`].
-fn fire_missiles(
-    mut commands: Commands,
-    time: Res<Time>,
-    intent: Res<Intent>,
-    mut game: ResMut<Game>,
-    player: Single<&Transform, With<Player>>,
-) {
-    game.missile_cooldown -= time.delta_secs();
-    if !intent.firing || game.missile_cooldown > 0.0 || game.over_for.is_some() {
-        return;
-    }
-    game.missile_cooldown = MISSILE_PERIOD;
-    for wing in MISSILE_WINGS {
-        let at = player.translation.truncate() + wing;
-        commands.spawn((
-            PlayerBullet,
-            Missile(MISSILE_LIFETIME),
-            CircleCollider::new(MISSILE_RADIUS),
-            Swept::default(),
-            PLAYER_SHOT_LAYERS,
-            Velocity(Vec2::Y * MISSILE_SPEED),
-            Transform::from_translation(at.extend(PLAYER_BULLET_Z)),
-        ));
-    }
-}
-
-/// Each missile turns towards the nearest enemy within its range, as the spatial index saw
-/// them at the end of the last frame, by at most its turn rate; it burns out at the end of
-/// its lifetime.
-fn steer_missiles(
-    mut commands: Commands,
-    time: Res<Time>,
-    spatial: SpatialQuery,
-    mut missiles: Query<(Entity, &Transform, &mut Velocity, &mut Missile)>,
-) {
-    let enemies = SpatialQueryFilter::from_mask(ENEMY);
-    let most = MISSILE_TURN_RATE * time.delta_secs();
-    for (entity, transform, mut velocity, mut missile) in &mut missiles {
-        missile.0 -= time.delta_secs();
-        if missile.0 <= 0.0 {
-            commands.entity(entity).despawn();
-            continue;
-        }
-        let position = transform.translation.truncate();
-        let Some(target) = spatial.nearest(position, MISSILE_RANGE, &enemies) else {
-            continue;
-        };
-        let wanted = (target.point - position).to_angle();
-        let heading = velocity.0.to_angle();
-        let turn = (wanted - heading + PI).rem_euclid(TAU) - PI;
-        velocity.0 = Vec2::from_angle(heading + turn.clamp(-most, most)) * MISSILE_SPEED;
-    }
-}
-
-/// A player bullet from `at`, turned `spread` radians from straight up.
-pub fn spawn_player_bullet(commands: &mut Commands, at: Vec2, spread: f32) -> Entity {
-    commands
-        .spawn((
-            PlayerBullet,
-            CircleCollider::new(PLAYER_BULLET_RADIUS),
-            Swept::default(),
-            PLAYER_SHOT_LAYERS,
-            Velocity(Vec2::from_angle(FRAC_PI_2 + spread) * PLAYER_BULLET_SPEED),
-            Transform::from_translation(at.extend(PLAYER_BULLET_Z)),
-        ))
-        .id()
-}
-
-/// Places the laser at the ship's nose and switches its collider on while it fires.
-fn aim_laser(
-    mut commands: Commands,
-    intent: Res<Intent>,
-    game: Res<Game>,
-    player: Single<&Transform, (With<Player>, Without<Laser>)>,
-    laser: Single<(Entity, &mut Transform, &mut Laser)>,
-) {
-    let (entity, mut transform, mut laser) = laser.into_inner();
-    let on = intent.lasering && game.over_for.is_none();
-    transform.translation = (player.translation.truncate() + LASER_NOSE).extend(LASER_Z);
-    if on != laser.on {
-        laser.on = on;
-        if on {
-            commands.entity(entity).remove::<ColliderDisabled>();
-        } else {
-            commands.entity(entity).insert(ColliderDisabled);
-        }
     }
 }
 

@@ -1,0 +1,198 @@
+//! The player's ship: where it starts, how the pilot (keyboard or autopilot) flies it, and its
+//! weapons: bullets, homing missiles that find their target with `SpatialQuery::nearest`, and
+//! the laser, a segment collider switched on and off with `ColliderDisabled`.
+
+use super::*;
+
+// The ship's start and its guns.
+const PLAYER_START: Vec3 = Vec3::new(0.0, -HALF_FIELD.y + 60.0, PLAYER_Z);
+const PLAYER_FIRE_PERIOD: f32 = 0.08;
+const PLAYER_BULLET_SPEED: f32 = 900.0;
+const PLAYER_BULLET_RADIUS: f32 = 3.0;
+/// Each volley: three bullets, turned this much (radians) from straight up.
+const PLAYER_BULLET_SPREAD: [f32; 3] = [-0.08, 0.0, 0.08];
+/// Homing missiles: one from each wing every period while firing, turning towards the nearest
+/// enemy within their range (found with `SpatialQuery::nearest`) at a limited rate.
+const MISSILE_PERIOD: f32 = 0.6;
+const MISSILE_WINGS: [Vec2; 2] = [Vec2::new(-18.0, 6.0), Vec2::new(18.0, 6.0)];
+const MISSILE_SPEED: f32 = 520.0;
+const MISSILE_RADIUS: f32 = 4.0;
+const MISSILE_RANGE: f32 = 700.0;
+/// Radians per second.
+const MISSILE_TURN_RATE: f32 = 4.0;
+/// Seconds a missile flies before it burns out (one that found nothing could circle forever).
+const MISSILE_LIFETIME: f32 = 2.5;
+
+/// The ship, which observes its own hits, and its laser, switched off until it fires.
+pub(super) fn spawn_player(mut commands: Commands) {
+    commands
+        .spawn((
+            Player,
+            PolygonCollider::new(SHIP_OUTLINE),
+            PLAYER_LAYERS,
+            // Kept up to date by the plugin: what overlaps the ship now, for rams.
+            CollidingEntities::default(),
+            Transform::from_translation(PLAYER_START),
+        ))
+        .observe(ship_hit);
+    commands.spawn((
+        Laser::default(),
+        SegmentCollider::new(Vec2::ZERO, Vec2::new(0.0, LASER_RANGE)),
+        PLAYER_SHOT_LAYERS,
+        ColliderDisabled,
+        Transform::default(),
+    ));
+}
+
+/// Reads what the player wants; with the autopilot flying, only R (restart) counts.
+pub(super) fn read_keyboard(
+    autopilot: Res<Autopilot>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    mut intent: ResMut<Intent>,
+) {
+    let Some(keys) = keys else { return };
+    if autopilot.0 {
+        intent.restart = keys.just_pressed(KeyCode::KeyR);
+        return;
+    }
+    let axis = |negative: [KeyCode; 2], positive: [KeyCode; 2]| {
+        f32::from(keys.any_pressed(positive)) - f32::from(keys.any_pressed(negative))
+    };
+    *intent = Intent {
+        movement: Vec2::new(
+            axis(
+                [KeyCode::ArrowLeft, KeyCode::KeyA],
+                [KeyCode::ArrowRight, KeyCode::KeyD],
+            ),
+            axis(
+                [KeyCode::ArrowDown, KeyCode::KeyS],
+                [KeyCode::ArrowUp, KeyCode::KeyW],
+            ),
+        ),
+        firing: keys.pressed(KeyCode::Space),
+        lasering: keys.any_pressed([KeyCode::KeyX, KeyCode::ShiftLeft, KeyCode::ShiftRight]),
+        restart: keys.just_pressed(KeyCode::KeyR),
+    };
+}
+
+pub(super) fn move_player(
+    time: Res<Time>,
+    intent: Res<Intent>,
+    game: Res<Game>,
+    mut player: Single<&mut Transform, With<Player>>,
+) {
+    if game.over_for.is_some() {
+        return;
+    }
+    let step = intent.movement.clamp_length_max(1.0) * PLAYER_SPEED * time.delta_secs();
+    let moved = (player.translation.truncate() + step).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS);
+    player.translation = moved.extend(player.translation.z);
+}
+
+pub(super) fn fire_bullets(
+    mut commands: Commands,
+    time: Res<Time>,
+    intent: Res<Intent>,
+    mut game: ResMut<Game>,
+    player: Single<&Transform, With<Player>>,
+) {
+    game.fire_cooldown -= time.delta_secs();
+    if !intent.firing || game.fire_cooldown > 0.0 || game.over_for.is_some() {
+        return;
+    }
+    game.fire_cooldown = PLAYER_FIRE_PERIOD;
+    let gun = player.translation.truncate() + PLAYER_GUN;
+    for spread in PLAYER_BULLET_SPREAD {
+        spawn_player_bullet(&mut commands, gun, spread);
+    }
+}
+
+/// While firing, a homing missile from each wing every [`MISSILE_PERIOD`].
+pub(super) fn fire_missiles(
+    mut commands: Commands,
+    time: Res<Time>,
+    intent: Res<Intent>,
+    mut game: ResMut<Game>,
+    player: Single<&Transform, With<Player>>,
+) {
+    game.missile_cooldown -= time.delta_secs();
+    if !intent.firing || game.missile_cooldown > 0.0 || game.over_for.is_some() {
+        return;
+    }
+    game.missile_cooldown = MISSILE_PERIOD;
+    for wing in MISSILE_WINGS {
+        let at = player.translation.truncate() + wing;
+        commands.spawn((
+            PlayerBullet,
+            Missile(MISSILE_LIFETIME),
+            CircleCollider::new(MISSILE_RADIUS),
+            Swept::default(),
+            PLAYER_SHOT_LAYERS,
+            Velocity(Vec2::Y * MISSILE_SPEED),
+            Transform::from_translation(at.extend(PLAYER_BULLET_Z)),
+        ));
+    }
+}
+
+/// Each missile turns towards the nearest enemy within its range, as the spatial index saw
+/// them at the end of the last frame, by at most its turn rate; it burns out at the end of
+/// its lifetime.
+pub(super) fn steer_missiles(
+    mut commands: Commands,
+    time: Res<Time>,
+    spatial: SpatialQuery,
+    mut missiles: Query<(Entity, &Transform, &mut Velocity, &mut Missile)>,
+) {
+    let enemies = SpatialQueryFilter::from_mask(ENEMY);
+    let most = MISSILE_TURN_RATE * time.delta_secs();
+    for (entity, transform, mut velocity, mut missile) in &mut missiles {
+        missile.0 -= time.delta_secs();
+        if missile.0 <= 0.0 {
+            commands.entity(entity).despawn();
+            continue;
+        }
+        let position = transform.translation.truncate();
+        let Some(target) = spatial.nearest(position, MISSILE_RANGE, &enemies) else {
+            continue;
+        };
+        let wanted = (target.point - position).to_angle();
+        let heading = velocity.0.to_angle();
+        let turn = (wanted - heading + PI).rem_euclid(TAU) - PI;
+        velocity.0 = Vec2::from_angle(heading + turn.clamp(-most, most)) * MISSILE_SPEED;
+    }
+}
+
+/// A player bullet from `at`, turned `spread` radians from straight up.
+pub fn spawn_player_bullet(commands: &mut Commands, at: Vec2, spread: f32) -> Entity {
+    commands
+        .spawn((
+            PlayerBullet,
+            CircleCollider::new(PLAYER_BULLET_RADIUS),
+            Swept::default(),
+            PLAYER_SHOT_LAYERS,
+            Velocity(Vec2::from_angle(FRAC_PI_2 + spread) * PLAYER_BULLET_SPEED),
+            Transform::from_translation(at.extend(PLAYER_BULLET_Z)),
+        ))
+        .id()
+}
+
+/// Places the laser at the ship's nose and switches its collider on while it fires.
+pub(super) fn aim_laser(
+    mut commands: Commands,
+    intent: Res<Intent>,
+    game: Res<Game>,
+    player: Single<&Transform, (With<Player>, Without<Laser>)>,
+    laser: Single<(Entity, &mut Transform, &mut Laser)>,
+) {
+    let (entity, mut transform, mut laser) = laser.into_inner();
+    let on = intent.lasering && game.over_for.is_none();
+    transform.translation = (player.translation.truncate() + LASER_NOSE).extend(LASER_Z);
+    if on != laser.on {
+        laser.on = on;
+        if on {
+            commands.entity(entity).remove::<ColliderDisabled>();
+        } else {
+            commands.entity(entity).insert(ColliderDisabled);
+        }
+    }
+}
