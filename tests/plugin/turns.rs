@@ -341,3 +341,65 @@ fn a_laser_meets_a_small_square_by_its_pivot() {
     let contact = contact_between(&app, laser, square).expect("the laser sweeps the square");
     assert!(contact.impact.is_some());
 }
+
+/// A still bullet 250 from the origin at half a radian: between angle 0 and a quarter turn,
+/// where a laser from the origin, pointing straight up, never reaches.
+fn bullet_off_the_laser(app: &mut App) -> Entity {
+    app.world_mut()
+        .spawn((
+            CircleCollider::new(BULLET_RADIUS),
+            Transform::from_translation((Vec2::from_angle(0.5) * 250.0).extend(0.0)),
+        ))
+        .id()
+}
+
+/// A swept circle turned a quarter, which never turns again, swapped for a laser: the laser
+/// is swept along no turn, since the circle's run kept no angle to turn from.
+#[test]
+fn a_circle_swapped_for_a_segment_sweeps_no_turn() {
+    let mut app = app();
+    let quarter = Transform::from_rotation(Quat::from_rotation_z(PI / 2.0));
+    let entity = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Swept::default(), quarter))
+        .id();
+    let bullet = bullet_off_the_laser(&mut app);
+    app.update();
+    assert!(contact_between(&app, entity, bullet).is_none());
+    app.world_mut()
+        .entity_mut(entity)
+        .remove::<CircleCollider>()
+        .insert(SegmentCollider::new(
+            Vec2::ZERO,
+            Vec2::new(LASER_LENGTH, 0.0),
+        ));
+    app.update();
+    assert_eq!(contact_between(&app, entity, bullet), None);
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+    // It turns from there on: down to a fifth of a radian, across the bullet.
+    app.world_mut()
+        .entity_mut(entity)
+        .insert(Transform::from_rotation(Quat::from_rotation_z(0.2)));
+    app.update();
+    assert!(contact_between(&app, entity, bullet).is_some());
+}
+
+/// A swept entity turned a quarter and given its laser a run later (an asset loaded, a bundle
+/// completed): the first run sweeps no turn.
+#[test]
+fn a_segment_given_to_a_turned_swept_entity_sweeps_no_turn() {
+    let mut app = app();
+    let quarter = Transform::from_rotation(Quat::from_rotation_z(PI / 2.0));
+    let entity = app.world_mut().spawn((Swept::default(), quarter)).id();
+    let bullet = bullet_off_the_laser(&mut app);
+    app.update();
+    app.world_mut()
+        .entity_mut(entity)
+        .insert(SegmentCollider::new(
+            Vec2::ZERO,
+            Vec2::new(LASER_LENGTH, 0.0),
+        ));
+    app.update();
+    assert_eq!(contact_between(&app, entity, bullet), None);
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+}
