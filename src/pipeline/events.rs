@@ -10,6 +10,7 @@ use super::parts::{BodyTree, Parts};
 use crate::contact::{Contact, ContactEnded, ContactStarted};
 use crate::contacts::{CollidingEntities, Contacts};
 use crate::settings::CollisionSettings;
+use bevy::ecs::entity::Entities;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::event::EventKey;
 use bevy::ecs::observer::{ObservedBy, Observer};
@@ -34,43 +35,62 @@ impl FromWorld for ContactEventKeys {
 }
 
 /// Who could see the contact entity events: an entity event is triggered only on an entity
-/// that an observer could see it on, so that no observer costs nothing.
+/// that an observer could see it on, so that no observer costs nothing. Observers see the
+/// events of disabled entities too (an object pool's, parked with Bevy's `Disabled`, hears
+/// its contacts end): an entity hidden from the queries by a disabling component counts as
+/// watched.
 #[derive(SystemParam)]
 pub(crate) struct Watchers<'w, 's> {
     keys: Res<'w, ContactEventKeys>,
     observers: Query<'w, 's, &'static Observer>,
-    observed: Query<'w, 's, (), With<ObservedBy>>,
+    /// Whether each entity is observed.
+    observed: Query<'w, 's, Has<ObservedBy>, Allow<Disabled>>,
+    entities: &'w Entities,
 }
 
-/// Whether some observer watches every entity's `ContactStarted` and `ContactEnded` (one added
-/// with `add_observer`), for this run.
+/// What the observers watch, for this run.
 #[derive(Clone, Copy)]
-struct WatchedEverywhere {
-    started: bool,
-    ended: bool,
+struct Watched {
+    /// Whether some observer watches every entity's `ContactStarted` (one added with
+    /// `add_observer`).
+    started_everywhere: bool,
+    /// The same for `ContactEnded`.
+    ended_everywhere: bool,
+    /// Whether some observer watches entities of its own (one added with `observe`).
+    any_entity: bool,
 }
 
 impl Watchers<'_, '_> {
     /// Looks through the observers once.
-    fn everywhere(&self) -> WatchedEverywhere {
-        let mut everywhere = WatchedEverywhere {
-            started: false,
-            ended: false,
+    fn watched(&self) -> Watched {
+        let mut watched = Watched {
+            started_everywhere: false,
+            ended_everywhere: false,
+            any_entity: false,
         };
         for observer in &self.observers {
             let descriptor = observer.descriptor();
             if descriptor.entities().is_empty() {
-                everywhere.started |= descriptor.event_keys().contains(&self.keys.started);
-                everywhere.ended |= descriptor.event_keys().contains(&self.keys.ended);
+                let keys = descriptor.event_keys();
+                watched.started_everywhere |= keys.contains(&self.keys.started);
+                watched.ended_everywhere |= keys.contains(&self.keys.ended);
+            } else {
+                watched.any_entity = true;
             }
         }
-        everywhere
+        watched
     }
 
-    /// Whether an observer of `entity` itself (of any event) exists. Each look costs a
-    /// cache miss in Bevy's entity records: `any_observed` says once whether there is any.
-    fn watch(&self, any_observed: bool, entity: Entity) -> bool {
-        any_observed && self.observed.contains(entity)
+    /// Whether an observer of `entity` itself (of any event) may exist: one does, or the
+    /// entity is hidden from the query by a disabling component of the game's own. Each look
+    /// costs a cache miss in Bevy's entity records: `any_entity` says once whether any
+    /// observer watches an entity of its own.
+    fn watch(&self, any_entity: bool, entity: Entity) -> bool {
+        any_entity
+            && self
+                .observed
+                .get(entity)
+                .unwrap_or_else(|_| self.entities.contains_spawned(entity))
     }
 }
 
@@ -252,24 +272,23 @@ impl ChangeWriters<'_, '_> {
         } = self;
         // Looked up on the first change only: most runs start and end nothing.
         let mut found = None;
-        let mut everywhere = || match found {
+        let mut watched_now = || match found {
             Some(found) => found,
-            None => *found.insert(watchers.everywhere()),
+            None => *found.insert(watchers.watched()),
         };
-        // Looking an entity up costs a cache miss: none at all when no entity could be found.
-        let any_observed = !watchers.observed.is_empty();
         let any_sets = !colliding.is_empty();
         // Whether an observer could see an event of collider `entity`: one of it, or of an
         // entity on the way up to its body (where a part's events travel), or of the body
-        // (which gets the event of a despawned part).
-        let watched = |entity: Entity, body: Entity| {
+        // (which gets the event of a despawned part). Looking an entity up costs a cache
+        // miss: none at all while no observer watches any entity of its own.
+        let watched = |any_entity: bool, entity: Entity, body: Entity| {
             if entity == body {
-                watchers.watch(any_observed, entity)
+                watchers.watch(any_entity, entity)
             } else {
-                any_observed
-                    && (watchers.watch(any_observed, body)
+                any_entity
+                    && (watchers.watch(any_entity, body)
                         || Parts::way_up(tree, entity, body)
-                            .any(|on_the_way| watchers.watch(any_observed, on_the_way)))
+                            .any(|on_the_way| watchers.watch(any_entity, on_the_way)))
             }
         };
         diff(
@@ -279,9 +298,10 @@ impl ChangeWriters<'_, '_> {
                 Change::Started(contact) => {
                     let sides = Side::both(contact);
                     started.write(ContactStarted::on(sides[0]));
-                    let everywhere = everywhere().started;
+                    let now = watched_now();
                     for side in sides {
-                        if everywhere || watched(side.entity, side.body) {
+                        if now.started_everywhere || watched(now.any_entity, side.entity, side.body)
+                        {
                             commands.queue(trigger_if_spawned(ContactStarted::on(side)));
                         }
                         if any_sets && let Ok(mut set) = colliding.get_mut(side.entity) {
@@ -292,9 +312,9 @@ impl ChangeWriters<'_, '_> {
                 Change::Ended(contact) => {
                     let sides = Side::both(contact);
                     ended.write(ContactEnded::on(sides[0]));
-                    let everywhere = everywhere().ended;
+                    let now = watched_now();
                     for side in sides {
-                        if everywhere || watched(side.entity, side.body) {
+                        if now.ended_everywhere || watched(now.any_entity, side.entity, side.body) {
                             commands.queue(trigger_if_spawned(ContactEnded::on(side)));
                         }
                         if any_sets && let Ok(mut set) = colliding.get_mut(side.entity) {

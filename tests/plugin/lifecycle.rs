@@ -462,3 +462,39 @@ fn colliding_entities_are_right_after_a_disabling_component_of_the_games_own() {
     app.update();
     assert!(listed(&app).contains(&b));
 }
+
+/// How many `ContactStarted` and `ContactEnded` an entity's own observers heard.
+#[derive(Resource, Default, Debug, PartialEq)]
+struct Heard {
+    started: usize,
+    ended: usize,
+}
+
+/// An entity hidden while its contact ends, by Bevy's `Disabled` (as object pools park
+/// theirs) or by a disabling component of the game's own, still exists, and its observers
+/// hear the end of the contact whose start they heard.
+#[test]
+fn a_hidden_entity_hears_its_contact_end() {
+    use bevy::ecs::entity_disabling::Disabled;
+    fn heard_while_hidden<C: Component>(hidden: C, game_own: bool) -> Heard {
+        let mut app = app();
+        if game_own {
+            app.world_mut().register_disabling_component::<C>();
+        }
+        app.init_resource::<Heard>();
+        let (a, b) = overlapping_pair(&mut app);
+        app.world_mut()
+            .entity_mut(a)
+            .observe(|_: On<ContactStarted>, mut heard: ResMut<Heard>| heard.started += 1)
+            .observe(|_: On<ContactEnded>, mut heard: ResMut<Heard>| heard.ended += 1);
+        app.update();
+        hide_while_the_other_leaves(&mut app, [a, b], hidden);
+        app.world_mut().remove_resource::<Heard>().unwrap()
+    }
+    let both = Heard {
+        started: 1,
+        ended: 1,
+    };
+    assert_eq!(heard_while_hidden(Disabled, false), both, "Disabled");
+    assert_eq!(heard_while_hidden(Parked, true), both, "the game's own");
+}
