@@ -3,8 +3,8 @@
 //! Add [`CollisionPlugin`], give entities a [`CircleCollider`] (a solid circle), a
 //! [`SegmentCollider`] (a laser, a wall) or a [`PolygonCollider`] (solid, **convex or
 //! concave**), and read [`Contact`] messages: both entities and the **points where their
-//! outlines cross**. [`ContactStarted`] and [`ContactEnded`] mark a pair's first and last
-//! frame, as messages and as entity events for observers.
+//! outlines cross**. [`ContactStarted`] and [`ContactEnded`] mark a pair's first frame
+//! together and its first frame apart, as messages and as entity events for observers.
 //!
 //! # Quick start
 //!
@@ -14,41 +14,70 @@
 //!
 //! const PLAYER_BULLET: LayerMask = LayerMask::layer(0);
 //! const ENEMY: LayerMask = LayerMask::layer(1);
+//! /// Pixels a second: 15 a frame at 60 frames a second, more than the bullet's own size.
+//! const BULLET_SPEED: f32 = 900.0;
+//!
+//! #[derive(Component)]
+//! struct Bullet;
 //!
 //! fn spawn(mut commands: Commands) {
-//!     // A bullet, on its layer, touching enemies only (so never other bullets), swept so
-//!     // that however fast it flies it never passes through an enemy between two frames.
+//!     commands.spawn(Camera2d);
+//!     // Bullets touch enemies only: they are never even compared with each other. Swept: a
+//!     // fast one never passes through what lies between two frames.
 //!     commands.spawn((
+//!         Bullet,
 //!         CircleCollider::new(4.0),
 //!         CollisionLayers::new(PLAYER_BULLET, ENEMY),
 //!         Swept::default(),
-//!         Transform::from_xyz(20.0, 0.0, 0.0),
+//!         Transform::from_xyz(8.0, -300.0, 0.0),
 //!     ));
-//!     // An octagon enemy that reacts to its own hits.
+//!     // A concave enemy, with an observer of its own hits: the bullet that hits it is spent.
 //!     commands
 //!         .spawn((
-//!             PolygonCollider::regular(8, 24.0),
+//!             PolygonCollider::new(vec![
+//!                 Vec2::new(0.0, 30.0),
+//!                 Vec2::new(20.0, -20.0),
+//!                 Vec2::new(0.0, -5.0),
+//!                 Vec2::new(-20.0, -20.0),
+//!             ]),
 //!             CollisionLayers::new(ENEMY, PLAYER_BULLET),
 //!             Transform::default(),
 //!         ))
-//!         .observe(|hit: On<ContactStarted>| info!("enemy {} hit by {}", hit.entity, hit.other));
+//!         .observe(|hit: On<ContactStarted>, mut commands: Commands| {
+//!             info!("hit by {}", hit.other);
+//!             commands.entity(hit.other).despawn();
+//!         });
+//! }
+//!
+//! fn fly(time: Res<Time>, mut bullets: Query<&mut Transform, With<Bullet>>) {
+//!     for mut transform in &mut bullets {
+//!         transform.translation.y += BULLET_SPEED * time.delta_secs();
+//!     }
 //! }
 //!
 //! fn on_hits(mut contacts: MessageReader<Contact>) {
 //!     for contact in contacts.read() {
-//!         // contact.a, contact.b: the two entities; contact.points: where the outlines cross.
+//!         // contact.a, contact.b: the entities; contact.points: where the outlines cross.
 //!         for point in &contact.points {
-//!             info!("{} and {} cross at {point}", contact.a, contact.b);
+//!             info!("{} × {} at {point}", contact.a, contact.b);
 //!         }
 //!     }
 //! }
 //!
+//! // A game adds `DefaultPlugins` and calls `run`; here, a second at 60 frames a second.
 //! let mut app = App::new();
 //! app.add_plugins((MinimalPlugins, TransformPlugin, CollisionPlugin::default()))
 //!     .add_systems(Startup, spawn)
-//!     .add_systems(Update, on_hits);
-//! app.update(); // Spawns, and finds the bullet crossing the octagon's edge.
-//! assert_eq!(app.world().resource::<Contacts>().len(), 1);
+//!     .add_systems(Update, (fly, on_hits));
+//! # app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+//! #     core::time::Duration::from_secs_f64(1.0 / 60.0),
+//! # ));
+//! for _ in 0..60 {
+//!     app.update();
+//! }
+//! // The bullet struck the enemy, and was spent.
+//! let world = app.world_mut();
+//! assert_eq!(world.query::<&Bullet>().iter(world).count(), 0);
 //! ```
 //!
 //! # What you get
@@ -62,7 +91,7 @@
 //! | [`CollisionBody`] | one entity made of colliders on its children: contacts name the body, and its observers see its parts' hits |
 //! | [`PairFilter`], [`FilterPairs`], [`PairFilterPlugin`] | a game's own rule for which pairs may meet, beyond layers |
 //! | [`Contact`] | a message every frame for every overlapping pair, with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) |
-//! | [`ContactStarted`], [`ContactEnded`] | a pair's first and last frame: messages and entity events |
+//! | [`ContactStarted`], [`ContactEnded`] | a pair's first frame together and first frame apart: messages and entity events |
 //! | [`Contacts`], [`CollidingEntities`] | what overlaps now, without reading messages |
 //! | [`SpatialQuery`] | rays, circle casts, shape and point queries, the nearest collider, and [`Contact::push_out`]: the least move out of an overlap |
 //! | [`CollisionSystems`], [`CollisionSettings`] | ordering against the pipeline; tuning |

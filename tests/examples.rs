@@ -52,6 +52,44 @@ fn headless_app() -> App {
     support::headless_app()
 }
 
+/// The README's quick start, as a reader copies it: `examples/quick_start.rs` word for word
+/// (which `cargo test` builds), and, but for its window and its `main`, the crate docs' quick
+/// start (a doc test, which runs it headless and checks that the bullet strikes the enemy).
+#[test]
+fn the_readme_quick_start_is_the_example_and_the_tested_one() {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("## Quick start").expect("a quick start")..];
+    let code = section
+        .split("```rust\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```\n").next())
+        .expect("a rust block");
+    assert_eq!(code, include_str!("../examples/quick_start.rs"));
+    let lib = include_str!("../src/lib.rs");
+    let docs: String = lib[lib.find("//! # Quick start").unwrap()..]
+        .lines()
+        .take_while(|line| line.starts_with("//!"))
+        .map(|line| {
+            let line = &line["//!".len()..];
+            line.strip_prefix(' ').unwrap_or(line)
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut items = 0;
+    for item in code.split("\n\n") {
+        let window_only = item.contains("fn main()") || item.contains("CollisionDebugPlugin");
+        if item.starts_with("//!") || window_only {
+            continue;
+        }
+        assert!(
+            docs.contains(item.trim_end()),
+            "not in the crate docs:\n{item}"
+        );
+        items += 1;
+    }
+    assert!(items >= 5, "{items} items compared");
+}
+
 /// The beam ends where it enters the first target: the circle's entry, worked out from its
 /// centre, while the circle is across the beam; otherwise no nearer than the chevron's edge.
 #[test]

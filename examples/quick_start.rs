@@ -1,0 +1,71 @@
+//! A swept bullet flies into a concave enemy, which observes its own hits; every contact's
+//! crossing points are logged.
+
+use bevy::prelude::*;
+use bevy_collision_events::debug::CollisionDebugPlugin;
+use bevy_collision_events::prelude::*;
+
+const PLAYER_BULLET: LayerMask = LayerMask::layer(0);
+const ENEMY: LayerMask = LayerMask::layer(1);
+/// Pixels a second: 15 a frame at 60 frames a second, more than the bullet's own size.
+const BULLET_SPEED: f32 = 900.0;
+
+#[derive(Component)]
+struct Bullet;
+
+fn main() {
+    App::new()
+        .add_plugins((
+            DefaultPlugins,
+            CollisionPlugin::default(),
+            // Draws the colliders and the contact points (feature `debug-draw`).
+            CollisionDebugPlugin,
+        ))
+        .add_systems(Startup, spawn)
+        .add_systems(Update, (fly, on_hits))
+        .run();
+}
+
+fn spawn(mut commands: Commands) {
+    commands.spawn(Camera2d);
+    // Bullets touch enemies only: they are never even compared with each other. Swept: a
+    // fast one never passes through what lies between two frames.
+    commands.spawn((
+        Bullet,
+        CircleCollider::new(4.0),
+        CollisionLayers::new(PLAYER_BULLET, ENEMY),
+        Swept::default(),
+        Transform::from_xyz(8.0, -300.0, 0.0),
+    ));
+    // A concave enemy, with an observer of its own hits: the bullet that hits it is spent.
+    commands
+        .spawn((
+            PolygonCollider::new(vec![
+                Vec2::new(0.0, 30.0),
+                Vec2::new(20.0, -20.0),
+                Vec2::new(0.0, -5.0),
+                Vec2::new(-20.0, -20.0),
+            ]),
+            CollisionLayers::new(ENEMY, PLAYER_BULLET),
+            Transform::default(),
+        ))
+        .observe(|hit: On<ContactStarted>, mut commands: Commands| {
+            info!("hit by {}", hit.other);
+            commands.entity(hit.other).despawn();
+        });
+}
+
+fn fly(time: Res<Time>, mut bullets: Query<&mut Transform, With<Bullet>>) {
+    for mut transform in &mut bullets {
+        transform.translation.y += BULLET_SPEED * time.delta_secs();
+    }
+}
+
+fn on_hits(mut contacts: MessageReader<Contact>) {
+    for contact in contacts.read() {
+        // contact.a, contact.b: the entities; contact.points: where the outlines cross.
+        for point in &contact.points {
+            info!("{} × {} at {point}", contact.a, contact.b);
+        }
+    }
+}
