@@ -24,7 +24,10 @@ pub const RANGE: f32 = 800.0;
 pub const TARGET_X: [f32; 3] = [-150.0, 50.0, 250.0];
 /// The circle target's radius.
 pub const TARGET_RADIUS: f32 = 30.0;
-const DRIFT_SPEED: f32 = 2.0;
+/// Half the chevron's width and height; the tip of its notch is its centre.
+pub const CHEVRON_HALF_SIZE: f32 = 40.0;
+/// The targets' fastest drift, in pixels a second.
+const DRIFT_SPEED: f32 = 120.0;
 const DRIFT_PERIOD_SECONDS: f32 = 4.0;
 
 /// The laser, and how far its beam reaches this frame.
@@ -75,13 +78,13 @@ fn spawn(mut commands: Commands) {
         CircleCollider::new(TARGET_RADIUS),
         Transform::from_xyz(TARGET_X[0], 0.0, 0.0),
     ));
-    // Concave: the beam enters its notch.
+    // Concave: its notch faces the emitter, and the beam runs into it.
     let chevron = vec![
-        Vec2::new(-40.0, -40.0),
-        Vec2::new(40.0, -40.0),
-        Vec2::new(0.0, 0.0),
-        Vec2::new(40.0, 40.0),
-        Vec2::new(-40.0, 40.0),
+        Vec2::new(-CHEVRON_HALF_SIZE, -CHEVRON_HALF_SIZE),
+        Vec2::new(CHEVRON_HALF_SIZE, -CHEVRON_HALF_SIZE),
+        Vec2::new(CHEVRON_HALF_SIZE, CHEVRON_HALF_SIZE),
+        Vec2::new(-CHEVRON_HALF_SIZE, CHEVRON_HALF_SIZE),
+        Vec2::ZERO,
     ];
     commands.spawn((
         Target { phase: 2.0 },
@@ -99,7 +102,7 @@ fn drift(mut targets: Query<(&mut Transform, &Target)>, time: Res<Time>) {
     let turn = std::f32::consts::TAU / DRIFT_PERIOD_SECONDS;
     for (mut transform, target) in &mut targets {
         let velocity = DRIFT_SPEED * (time.elapsed_secs() * turn + target.phase).sin();
-        transform.translation.y += velocity * 60.0 * time.delta_secs();
+        transform.translation.y += velocity * time.delta_secs();
     }
 }
 

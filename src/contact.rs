@@ -285,6 +285,17 @@ pub struct ContactEnded {
     pub other_body: Entity,
 }
 
+impl ContactEnded {
+    /// The pair as `(the collider that `role` holds, the other)`: see [`Contact::pick`]. A
+    /// collider despawned since is held by no query: `role` can pick only the other.
+    pub fn pick<D: QueryData, F: QueryFilter>(
+        &self,
+        role: &Query<'_, '_, D, F>,
+    ) -> Option<(Entity, Entity)> {
+        pick(self.entity, self.other, role)
+    }
+}
+
 /// The way [`ContactStarted`] and [`ContactEnded`] travel as entity events: from a part up
 /// along [`ChildOf`] to its body, the body included, and no further (nor past any other
 /// [`CollisionBody`], should the hierarchy change while the events are triggered). The event

@@ -91,12 +91,14 @@ fn the_readme_quick_start_is_the_example_and_the_tested_one() {
 }
 
 /// The beam ends where it enters the first target: the circle's entry, worked out from its
-/// centre, while the circle is across the beam; otherwise no nearer than the chevron's edge.
+/// centre, while the circle is across the beam; otherwise, while the chevron is across it, the
+/// floor of the chevron's notch (its two edges meet at its centre, at 45°); otherwise no
+/// nearer than the chevron's edge.
 #[test]
 fn laser_stops_where_it_enters_the_first_target() {
-    use laser::{EMITTER, Laser, RANGE, TARGET_RADIUS, TARGET_X, Target};
+    use laser::{CHEVRON_HALF_SIZE, EMITTER, Laser, RANGE, TARGET_RADIUS, TARGET_X, Target};
     let mut app = run(laser::example, 0);
-    let (mut across, mut clear) = (0, 0);
+    let (mut across, mut clear, mut notch) = (0, 0, 0);
     for _ in 0..240 {
         app.update();
         let world = app.world_mut();
@@ -117,15 +119,31 @@ fn laser_stops_where_it_enters_the_first_target() {
             );
             across += 1;
         } else if height.abs() > TARGET_RADIUS + 0.01 {
-            // The chevron's left edge is 40 px left of its centre, at best.
-            let chevron = TARGET_X[1] - 40.0 - EMITTER.x;
-            assert!((chevron - 1e-3..=RANGE).contains(&beam), "{beam}");
+            let mut polygons =
+                world.query_filtered::<(&GlobalTransform, &PolygonCollider), With<Target>>();
+            let chevron = polygons
+                .iter(world)
+                .map(|(transform, _)| transform.translation().truncate())
+                .find(|center| center.x == TARGET_X[1])
+                .unwrap();
+            let height = chevron.y - EMITTER.y;
+            if height.abs() < CHEVRON_HALF_SIZE - 0.01 {
+                let floor = chevron.x - height.abs();
+                assert!(
+                    (beam - (floor - EMITTER.x)).abs() < 1e-3,
+                    "{beam} vs {floor}"
+                );
+                notch += 1;
+            }
+            // The chevron's left side is its half size left of its centre.
+            let left = TARGET_X[1] - CHEVRON_HALF_SIZE - EMITTER.x;
+            assert!((left - 1e-3..=RANGE).contains(&beam), "{beam}");
             clear += 1;
         }
     }
     assert!(
-        across > 20 && clear > 20,
-        "{across} frames across, {clear} clear"
+        across > 20 && clear > 20 && notch > 20,
+        "{across} frames across the circle, {clear} clear of it, {notch} in the notch"
     );
 }
 

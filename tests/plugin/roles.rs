@@ -44,13 +44,15 @@ fn spawn(app: &mut App, bullet_first: bool) -> (Entity, Entity) {
     }
 }
 
-/// What a system sees through `Contact::pick` and `ContactStarted::pick`.
+/// What a system sees through `Contact::pick`, `ContactStarted::pick` and
+/// `ContactEnded::pick`.
 #[derive(Resource, Default)]
 struct Picked(Vec<(Entity, Entity)>);
 
 fn pick_bullets(
     mut contacts: MessageReader<Contact>,
     mut started: MessageReader<ContactStarted>,
+    mut ended: MessageReader<ContactEnded>,
     bullets: Query<(), With<Bullet>>,
     mut picked: ResMut<Picked>,
 ) {
@@ -60,6 +62,9 @@ fn pick_bullets(
     picked
         .0
         .extend(started.read().filter_map(|s| s.pick(&bullets)));
+    picked
+        .0
+        .extend(ended.read().filter_map(|e| e.pick(&bullets)));
 }
 
 #[test]
@@ -82,6 +87,13 @@ fn by_layer_and_pick_name_the_bullet_first_in_both_entity_orders() {
             app.world().resource::<Picked>().0,
             [(bullet, enemy), (bullet, enemy)]
         );
+        // And once from the `ContactEnded`, as the bullet flies off.
+        app.world_mut()
+            .entity_mut(bullet)
+            .insert(Transform::from_xyz(500.0, 0.0, 0.0));
+        app.world_mut().resource_mut::<Picked>().0.clear();
+        app.update();
+        assert_eq!(app.world().resource::<Picked>().0, [(bullet, enemy)]);
     }
 }
 
