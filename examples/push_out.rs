@@ -85,10 +85,10 @@ fn walk(mut player: Single<&mut Transform, With<Player>>) {
 fn out_of_walls(
     mut contacts: MessageReader<Contact>,
     query: SpatialQuery,
-    mut player: Single<(Entity, &mut Transform), With<Player>>,
+    mut player: Single<(Entity, &mut Transform, &mut GlobalTransform), With<Player>>,
     mut pushes: ResMut<Pushes>,
 ) {
-    let (entity, ref mut transform) = *player;
+    let (entity, ref mut transform, ref mut global) = *player;
     let mut moved = Vec2::ZERO;
     for contact in contacts.read() {
         if let Some(out) = contact.push_out(entity, &query) {
@@ -98,4 +98,8 @@ fn out_of_walls(
         }
     }
     transform.translation += moved.extend(0.0);
+    // Bevy propagated the transforms before the contacts were found, and the frame is drawn
+    // from `GlobalTransform`: set it too (the player has no parent), so that the player is
+    // drawn out of the wall this frame, not the next.
+    **global = GlobalTransform::from(**transform);
 }

@@ -11,7 +11,7 @@ use bevy::prelude::*;
 ///   [`ContactStarted`](crate::ContactStarted) and [`ContactEnded`](crate::ContactEnded) name
 ///   each collider's body.
 /// - The entity events of a part travel up along [`ChildOf`] to its body, which its observers
-///   see: `On::event_target` is the body there, and `On::original_event_target` the part.
+///   see: `hit.entity` is the body there, and `hit.original_event_target()` the part.
 ///   When the part was despawned, the body still receives the part's
 ///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself.
 /// - Two parts of one body overlapping are no contact, unless

@@ -109,8 +109,8 @@ pub struct NearestCollider {
 /// where they were at the end of the previous frame's `PostUpdate`. To answer from this frame's
 /// positions, run the system after the prepare stage, for instance
 /// `.after(CollisionSystems::Prepare)` in the plugin's schedule. Colliders switched off with
-/// [`ColliderDisabled`](crate::ColliderDisabled), or skipped (see
-/// [`CollisionPlugin`](crate::CollisionPlugin)), are never returned.
+/// [`ColliderDisabled`](crate::ColliderDisabled), or skipped (a scale or transform out of
+/// range: see the crate docs' Semantics), are never returned.
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
 /// (a grid per layer group, built the first time a frame's query asks for that group) picks the
@@ -485,7 +485,10 @@ impl Contact {
     /// Read in the same frame's schedule, after
     /// [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents), the answer is
     /// for where the pair is in this contact; later, for where the last prepare placed them.
-    /// `None` if `entity` is neither collider, or the two no longer overlap.
+    /// `None` if `entity` is neither collider, or the two no longer overlap. Bevy has
+    /// propagated the transforms by then, and draws the frame from `GlobalTransform`: to show
+    /// the move this frame, set that too (for an entity without a parent,
+    /// `GlobalTransform::from(transform)`), as the `push_out` example does.
     pub fn push_out(&self, entity: Entity, query: &SpatialQuery) -> Option<PushOut> {
         query.push_out(entity, self.other(entity)?)
     }

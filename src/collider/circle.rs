@@ -25,7 +25,9 @@ impl CircleCollider {
     /// A circle of `radius` centred on the entity.
     ///
     /// # Panics
-    /// If `radius` is negative or not finite; see [`try_new`](Self::try_new).
+    /// If `radius` is negative, not finite, beyond
+    /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE), or above zero but below
+    /// [`MIN_SIZE`](crate::geometry::MIN_SIZE); see [`try_new`](Self::try_new).
     #[track_caller]
     pub fn new(radius: f32) -> Self {
         match Self::try_new(radius) {

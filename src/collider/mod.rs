@@ -32,7 +32,7 @@ pub use segment::SegmentCollider;
 #[non_exhaustive]
 pub enum ColliderError {
     /// A circle's radius is negative, NaN, infinite or beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
-    #[error("a circle's radius must be finite and at least zero, got {0}")]
+    #[error("a circle's radius must be at least zero and at most MAX_COORDINATE (1e18), got {0}")]
     InvalidRadius(f32),
     /// A point (an offset, a segment end, a polygon vertex) is NaN, infinite or beyond
     /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).

@@ -194,10 +194,11 @@ impl PolygonCollider {
     /// An axis-aligned rectangle of `width` × `height` centred on the origin.
     ///
     /// # Errors
-    /// What [`try_new`](Self::try_new) finds of its corners: a side that is not finite or
-    /// reaches beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE) ([`ColliderError::InvalidPoint`]), a side of zero or
-    /// negative length, or sides so unequal or small that `f32` loses the area
-    /// ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
+    /// [`ColliderError::ZeroArea`] for a side of zero or negative length, or NaN; otherwise
+    /// what [`try_new`](Self::try_new) finds of its corners: a side that is infinite or
+    /// reaches beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
+    /// ([`ColliderError::InvalidPoint`]), or sides so unequal or small that `f32` loses the
+    /// area ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
     pub fn try_rectangle(width: f32, height: f32) -> Result<Self, ColliderError> {
         if !(width > 0.0 && height > 0.0) {
             return Err(ColliderError::ZeroArea);
