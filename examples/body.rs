@@ -36,8 +36,10 @@ pub const ROW_Y: f32 = -300.0;
 pub const ROW_EVERY: u32 = 40;
 /// The bullets' radius.
 pub const BULLET_RADIUS: f32 = 3.0;
-/// How far a bullet rises each frame.
-pub const BULLET_SPEED: f32 = 5.0;
+/// How fast a bullet rises, in pixels a second.
+pub const BULLET_SPEED: f32 = 300.0;
+/// Bullets above this are off the screen, and gone.
+const TOP: f32 = 400.0;
 
 /// Which part of the boss is which.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,8 +139,16 @@ fn fire(mut commands: Commands, mut frame: Local<u32>) {
     *frame += 1;
 }
 
-fn rise(mut bullets: Query<&mut Transform, With<Bullet>>) {
-    for mut transform in &mut bullets {
-        transform.translation.y += BULLET_SPEED;
+/// Each bullet rises; one that met nothing is gone once off the screen.
+fn rise(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut bullets: Query<(Entity, &mut Transform), With<Bullet>>,
+) {
+    for (bullet, mut transform) in &mut bullets {
+        transform.translation.y += BULLET_SPEED * time.delta_secs();
+        if transform.translation.y > TOP {
+            commands.entity(bullet).despawn();
+        }
     }
 }

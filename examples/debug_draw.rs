@@ -23,6 +23,10 @@ const FRAMES: u32 = 120;
 /// Headless, a key is "pressed" every this many frames: F2, then F1.
 pub const PRESS_EVERY: u32 = 50;
 const SPIN_PER_SECOND: f32 = 0.8;
+/// The star's points, and how far its points and the notches between them reach.
+const STAR_POINTS: usize = 5;
+const STAR_OUTER: f32 = 90.0;
+const STAR_INNER: f32 = 40.0;
 
 #[derive(Component)]
 struct Spin;
@@ -66,8 +70,12 @@ pub fn example(app: &mut App) {
 }
 
 fn spawn(mut commands: Commands) {
-    let star: Vec<Vec2> = (0..10)
-        .map(|k| Vec2::from_angle(k as f32 * 0.2 * std::f32::consts::PI) * [90.0, 40.0][k % 2])
+    let corners = 2 * STAR_POINTS;
+    let star: Vec<Vec2> = (0..corners)
+        .map(|k| {
+            let reach = if k % 2 == 0 { STAR_OUTER } else { STAR_INNER };
+            Vec2::from_angle(k as f32 * std::f32::consts::TAU / corners as f32) * reach
+        })
         .collect();
     commands.spawn((Spin, PolygonCollider::new(star), Transform::default()));
     commands.spawn((

@@ -30,7 +30,8 @@ pub const BULLET_RADIUS: f32 = 3.0;
 pub const RING_BULLETS: usize = 48;
 /// Frames between two rings of each ship; the first ring is fired on the first frame.
 pub const RING_EVERY: u32 = 40;
-const BULLET_SPEED: f32 = 5.0;
+/// Pixels a second.
+const BULLET_SPEED: f32 = 300.0;
 /// Bullets this far from the middle are gone.
 const FIELD: f32 = 400.0;
 
@@ -127,9 +128,13 @@ fn fire(
     *frame += 1;
 }
 
-fn fly(mut commands: Commands, mut bullets: Query<(Entity, &mut Transform, &Velocity)>) {
+fn fly(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut bullets: Query<(Entity, &mut Transform, &Velocity)>,
+) {
     for (bullet, mut transform, velocity) in &mut bullets {
-        transform.translation += velocity.0.extend(0.0);
+        transform.translation += (velocity.0 * time.delta_secs()).extend(0.0);
         if transform.translation.length() > FIELD {
             commands.entity(bullet).despawn();
         }

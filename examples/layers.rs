@@ -25,28 +25,28 @@ pub const ENEMY: LayerMask = LayerMask::layer(1);
 const GUNS: [Vec2; 2] = [Vec2::new(-200.0, -250.0), Vec2::new(200.0, -250.0)];
 const BULLETS_PER_GUN: usize = 40;
 const BULLET_RADIUS: f32 = 5.0;
-const BULLET_SPEED: f32 = 5.0;
+/// How far each gun aims across the field: sideways per unit up, towards the other side.
+const GUN_LEAN: f32 = 0.6;
+/// How far apart a gun's bullets start, one behind the other along their headings.
+const BULLET_GAP: f32 = 6.0;
+/// Pixels a second.
+const BULLET_SPEED: f32 = 300.0;
 const ENEMY_X: [f32; 3] = [-250.0, 0.0, 250.0];
 
 #[derive(Component)]
 struct Velocity(Vec2);
 
-/// Every pair the pipeline reported, as `by_layer(BULLET)` gives it (`None`: neither is a
-/// bullet).
+/// Every hit, as `by_layer(BULLET)` names it: `(bullet, enemy)`.
 #[derive(Resource, Default)]
-pub struct Hits(pub Vec<Option<(Entity, Entity)>>);
+pub struct Hits(pub Vec<(Entity, Entity)>);
 
 fn main() {
     let mode = support::mode(FRAMES);
     let mut app = support::app(&mode, "layers: bullets never meet bullets");
     example(&mut app);
     support::run(app, mode, |world| {
-        let hits = &world.resource::<Hits>().0;
-        let by_bullets = hits.iter().flatten().count();
-        println!(
-            "{} contacts, {by_bullets} of them a bullet on an enemy",
-            hits.len()
-        );
+        let hits = world.resource::<Hits>().0.len();
+        println!("{hits} bullets hit an enemy, and not one bullet met another");
     });
 }
 
@@ -71,26 +71,36 @@ fn spawn(mut commands: Commands) {
         for index in 0..BULLETS_PER_GUN {
             // Aimed across the field, towards the other side.
             let spread = index as f32 / BULLETS_PER_GUN as f32 - 0.5;
-            let lean = if gun_index == 0 { 0.6 } else { -0.6 };
+            let lean = if gun_index == 0 { GUN_LEAN } else { -GUN_LEAN };
             let heading = Vec2::new(lean + spread, 1.0).normalize();
             commands.spawn((
                 CircleCollider::new(BULLET_RADIUS),
                 CollisionLayers::new(BULLET, ENEMY),
-                Transform::from_translation((gun - heading * index as f32 * 6.0).extend(0.0)),
+                Transform::from_translation(
+                    (gun - heading * index as f32 * BULLET_GAP).extend(0.0),
+                ),
                 Velocity(heading * BULLET_SPEED),
             ));
         }
     }
 }
 
-fn fly(mut bodies: Query<(&mut Transform, &Velocity)>) {
+fn fly(time: Res<Time>, mut bodies: Query<(&mut Transform, &Velocity)>) {
     for (mut transform, velocity) in &mut bodies {
-        transform.translation += velocity.0.extend(0.0);
+        transform.translation += (velocity.0 * time.delta_secs()).extend(0.0);
     }
 }
 
-fn record_hits(mut contacts: MessageReader<Contact>, mut hits: ResMut<Hits>) {
+/// A bullet that hits an enemy is spent: `by_layer` says which of the pair it is.
+fn record_hits(
+    mut commands: Commands,
+    mut contacts: MessageReader<Contact>,
+    mut hits: ResMut<Hits>,
+) {
     for contact in contacts.read() {
-        hits.0.push(contact.by_layer(BULLET));
+        if let Some((bullet, enemy)) = contact.by_layer(BULLET) {
+            commands.entity(bullet).try_despawn();
+            hits.0.push((bullet, enemy));
+        }
     }
 }

@@ -23,7 +23,8 @@ pub const DRONE_RADIUS: f32 = 10.0;
 /// The drones' rows, from the bottom; each starts at the left edge.
 pub const DRONE_ROWS: [f32; 7] = [-150.0, -80.0, -45.0, 0.0, 45.0, 80.0, 150.0];
 const DRONE_START_X: f32 = -420.0;
-const DRONE_SPEED: f32 = 4.0;
+/// Pixels a second.
+const DRONE_SPEED: f32 = 240.0;
 
 /// A drone flying right.
 #[derive(Component)]
@@ -71,8 +72,8 @@ fn spawn(mut commands: Commands) {
     }
 }
 
-fn fly(mut drones: Query<&mut Transform, With<Drone>>) {
+fn fly(time: Res<Time>, mut drones: Query<&mut Transform, With<Drone>>) {
     for mut transform in &mut drones {
-        transform.translation.x += DRONE_SPEED;
+        transform.translation.x += DRONE_SPEED * time.delta_secs();
     }
 }

@@ -31,8 +31,8 @@ pub const WALL: [Vec2; 6] = [
 pub const PLAYER_START: Vec2 = Vec2::new(-200.0, -150.0);
 /// The player's radius.
 pub const PLAYER_RADIUS: f32 = 12.0;
-/// How far the player walks each frame: up and to the right.
-pub const PLAYER_STEP: Vec2 = Vec2::new(3.0, 1.5);
+/// How fast the player walks, in pixels a second: up and to the right.
+pub const PLAYER_VELOCITY: Vec2 = Vec2::new(180.0, 90.0);
 
 /// The player.
 #[derive(Component)]
@@ -75,8 +75,8 @@ fn spawn(mut commands: Commands) {
     ));
 }
 
-fn walk(mut player: Single<&mut Transform, With<Player>>) {
-    player.translation += PLAYER_STEP.extend(0.0);
+fn walk(time: Res<Time>, mut player: Single<&mut Transform, With<Player>>) {
+    player.translation += (PLAYER_VELOCITY * time.delta_secs()).extend(0.0);
 }
 
 /// Each contact of the player's says how to get out: move by it, and the player only touches

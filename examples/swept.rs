@@ -1,6 +1,6 @@
 //! Swept bullets: fast bullets never pass through a thin wall, and say where they hit it.
 //!
-//! A bullet of radius 2 moving 45 px a frame would jump over a wall of zero width between two
+//! A bullet of radius 2 moving 45 px a frame (at 60 frames a second) would jump over a wall of zero width between two
 //! frames. With `Swept`, each run tests the whole path since the last one: the bullet's
 //! `Contact` comes with an `impact`, the time, point and normal of the first touch, which is
 //! where the spark goes (not where the bullet ended up, past the wall).
@@ -22,9 +22,18 @@ pub const WALL_X: f32 = 200.0;
 const WALL_HALF_HEIGHT: f32 = 250.0;
 /// The bullets' radius: far smaller than how far they move a frame.
 pub const BULLET_RADIUS: f32 = 2.0;
-const BULLET_SPEED: f32 = 45.0;
+/// Pixels a second: 45 a frame at 60 frames a second.
+const BULLET_SPEED: f32 = 2700.0;
 /// How many bullets fly at the wall, a row apart.
 pub const BULLETS: usize = 20;
+/// The first bullet's row; each next one is [`ROW_GAP`] higher.
+pub const FIRST_ROW_Y: f32 = -200.0;
+/// How far apart the bullets' rows are.
+pub const ROW_GAP: f32 = 20.0;
+/// Where the first bullet starts; each next one starts [`STAGGER`] further back, so that each
+/// crosses the wall at a different point of its frame's move.
+const START_X: f32 = -400.0;
+const STAGGER: f32 = 7.3;
 
 /// A bullet flying right.
 #[derive(Component)]
@@ -69,9 +78,8 @@ fn spawn(mut commands: Commands) {
         Transform::from_xyz(WALL_X, 0.0, 0.0),
     ));
     for index in 0..BULLETS {
-        // Staggered, so each crosses the wall at a different point of its frame's move.
-        let x = -400.0 - index as f32 * 7.3;
-        let y = -200.0 + index as f32 * 20.0;
+        let x = START_X - index as f32 * STAGGER;
+        let y = FIRST_ROW_Y + index as f32 * ROW_GAP;
         commands.spawn((
             Bullet,
             CircleCollider::new(BULLET_RADIUS),
@@ -81,9 +89,9 @@ fn spawn(mut commands: Commands) {
     }
 }
 
-fn fly(mut bullets: Query<&mut Transform, With<Bullet>>) {
+fn fly(time: Res<Time>, mut bullets: Query<&mut Transform, With<Bullet>>) {
     for mut transform in &mut bullets {
-        transform.translation.x += BULLET_SPEED;
+        transform.translation.x += BULLET_SPEED * time.delta_secs();
     }
 }
 

@@ -1,5 +1,5 @@
 //! Turning sweeps: a boss's laser swinging through a field of bullets, clearing every one it
-//! passes over, though it turns 25° a frame.
+//! passes over, though it turns 25° a frame (at 60 frames a second).
 //!
 //! The laser is a `SegmentCollider` with `Swept`: the pipeline sweeps its whole turn between
 //! two frames, not only where it ends up. At 25° a frame its tip jumps over 170 px between
@@ -20,8 +20,8 @@ use bevy_collision_events::prelude::*;
 const FRAMES: u32 = 60;
 /// The laser's length, from the boss at the origin.
 pub const LASER_LENGTH: f32 = 400.0;
-/// How far the laser turns each frame, radians (25°).
-pub const LASER_TURN: f32 = 0.436_332_3;
+/// How fast the laser turns, in radians a second: 25° a frame at 60 frames a second.
+pub const LASER_TURN_SPEED: f32 = 25.0_f32.to_radians() * 60.0;
 /// The bullet field: a square grid, this far apart...
 pub const FIELD_SPACING: f32 = 40.0;
 /// ...out to this far from the boss on either axis.
@@ -91,6 +91,6 @@ fn spawn(mut commands: Commands) {
     }
 }
 
-fn turn_laser(mut laser: Single<&mut Transform, With<Laser>>) {
-    laser.rotate_z(LASER_TURN);
+fn turn_laser(time: Res<Time>, mut laser: Single<&mut Transform, With<Laser>>) {
+    laser.rotate_z(LASER_TURN_SPEED * time.delta_secs());
 }

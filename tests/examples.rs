@@ -163,11 +163,12 @@ fn mine_removes_what_touches_it() {
     assert!(left.iter().all(|y| y.abs() > reach), "{left:?}");
 }
 
-/// Bullets overlap each other all the way, yet every contact is a bullet on an enemy, and
-/// `by_layer` names the bullet first.
+/// Bullets overlap each other all the way, yet every contact is a bullet on an enemy (by the
+/// layers each contact carries), and `by_layer` names the bullet first; each bullet that hits
+/// is spent.
 #[test]
 fn layers_keep_bullets_from_bullets() {
-    use layers::{BULLET, Hits};
+    use layers::{BULLET, ENEMY, Hits};
     let mut app = run(layers::example, 1);
     let world = app.world_mut();
     let mut bullets = world.query::<(&CollisionLayers, &GlobalTransform)>();
@@ -181,24 +182,34 @@ fn layers_keep_bullets_from_bullets() {
         .enumerate()
         .any(|(i, a)| centres[i + 1..].iter().any(|b| a.distance(*b) < 10.0));
     assert!(overlapping, "the bullets overlap each other");
+    let mut contacts = 0;
     for _ in 0..180 {
         app.update();
+        let messages = app.world().resource::<Messages<Contact>>();
+        for contact in messages.iter_current_update_messages() {
+            let memberships = contact.layers.map(|layers| layers.memberships);
+            let expected = match memberships {
+                [BULLET, ENEMY] => (contact.a, contact.b),
+                [ENEMY, BULLET] => (contact.b, contact.a),
+                other => panic!("a contact on layers {other:?}"),
+            };
+            assert_eq!(contact.by_layer(BULLET), Some(expected));
+            contacts += 1;
+        }
     }
-    let world = app.world_mut();
+    let world = app.world();
     let hits = &world.resource::<Hits>().0;
+    assert_eq!(hits.len(), contacts, "one hit a contact");
     assert!(hits.len() > 20, "{} hits", hits.len());
-    for hit in hits {
-        let (bullet, enemy) = hit.expect("a bullet in every contact");
-        let layers = |entity| world.get::<CollisionLayers>(entity).unwrap().memberships;
-        assert_eq!(layers(bullet), BULLET);
-        assert_ne!(layers(enemy), BULLET);
+    for &(bullet, _) in hits {
+        assert!(world.get_entity(bullet).is_err(), "the bullet is spent");
     }
 }
 
 /// Every swept bullet hits the wall of zero width, at the wall, on its own row, facing it.
 #[test]
 fn swept_bullets_hit_the_thin_wall_where_it_is() {
-    use swept::{BULLETS, Impacts, WALL_X};
+    use swept::{BULLETS, FIRST_ROW_Y, Impacts, ROW_GAP, WALL_X};
     let app = run(swept::example, 60);
     let impacts = &app.world().resource::<Impacts>().0;
     assert_eq!(impacts.len(), BULLETS);
@@ -207,7 +218,7 @@ fn swept_bullets_hit_the_thin_wall_where_it_is() {
     for (index, (point, normal)) in impacts.iter().enumerate() {
         assert!((point.x - WALL_X).abs() < 1e-3, "{point}");
         assert!(normal.distance(Vec2::NEG_X) < 1e-5, "{normal}");
-        let row = -200.0 + index as f32 * 20.0;
+        let row = FIRST_ROW_Y + index as f32 * ROW_GAP;
         assert!((rows[index] - row).abs() < 1e-3, "{rows:?}");
     }
 }
@@ -368,6 +379,8 @@ fn body_sees_each_hit_on_the_part_first_met() {
         }
     }
     assert_eq!(contacts_between_parts, 0);
+    // How far a bullet rises in a headless frame (1/60 s).
+    let step = f64::from(BULLET_SPEED) / 60.0;
     // Where each column's bullet centre is when it first touches each part, in f64.
     let radius = f64::from(BULLET_RADIUS);
     let first_touch = |x: f64| -> Option<(f64, bool)> {
@@ -384,10 +397,7 @@ fn body_sees_each_hit_on_the_part_first_met() {
         let mut touches: Vec<(f64, bool)> = plates.into_iter().flatten().chain(core).collect();
         touches.sort_by(|p, q| p.0.total_cmp(&q.0));
         if let [first, second, ..] = touches[..] {
-            assert!(
-                second.0 - first.0 > f64::from(BULLET_SPEED),
-                "column {x}: too close to call"
-            );
+            assert!(second.0 - first.0 > step, "column {x}: too close to call");
         }
         touches.first().copied()
     };
@@ -399,7 +409,7 @@ fn body_sees_each_hit_on_the_part_first_met() {
     let armour = touches.len() - weak_point;
     // The rows whose every bullet has met the boss, rising from the frame after the one they
     // were fired in; the bullets of the others have met nothing yet.
-    let frames_to = |y: f64| (y - f64::from(ROW_Y)) / f64::from(BULLET_SPEED) + 1.0;
+    let frames_to = |y: f64| (y - f64::from(ROW_Y)) / step + 1.0;
     let highest = touches.iter().map(|touch| touch.0).fold(f64::MIN, f64::max);
     let lowest = touches.iter().map(|touch| touch.0).fold(f64::MAX, f64::min);
     let rows = (0..frames)
