@@ -18,8 +18,10 @@ use bevy::prelude::*;
 ///   [`contacts_between_parts`](Self::contacts_between_parts) asks for them.
 /// - A global observer (added with `App::add_observer`) sees a part's event at each step of
 ///   its way up: keep the first with `hit.entity == hit.original_event_target()`.
-/// - The events name each collider's body when they are written: a part moved to another body
-///   while touching something keeps its old body in that contact's [`ContactEnded`](crate::ContactEnded).
+/// - A contact keeps the bodies it started with. A part moved off its body, or under another
+///   body, while touching something stays its old body's in that contact's messages until it
+///   ends, and its [`ContactEnded`](crate::ContactEnded) reaches the part and the old body,
+///   which heard the start, not the body the part is under now.
 ///
 /// While no body exists, nothing is looked up. While any does, each run walks the bodies'
 /// descendants once, and each contact costs a quick look (a bit per entity) and, for the

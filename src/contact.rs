@@ -60,8 +60,9 @@ pub struct Contact {
     /// `a`'s and `b`'s [`CollisionLayers`] (the default, every layer, for a collider without
     /// the component): for telling the two apart by role, see [`by_layer`](Self::by_layer).
     pub layers: [CollisionLayers; 2],
-    /// `a`'s and `b`'s bodies: the [`CollisionBody`](crate::CollisionBody) each is a part of,
-    /// or the collider itself where it is part of none.
+    /// `a`'s and `b`'s bodies: the [`CollisionBody`](crate::CollisionBody) each was a part of
+    /// when the contact started, or the collider itself where it was part of none. A contact
+    /// keeps its bodies until it ends.
     pub bodies: [Entity; 2],
 }
 

@@ -7,6 +7,7 @@
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
 use super::parts::{BodyTree, Parts};
+use crate::body::CollisionBody;
 use crate::contact::{Contact, ContactEnded, ContactStarted};
 use crate::contacts::{CollidingEntities, Contacts};
 use crate::settings::CollisionSettings;
@@ -167,7 +168,7 @@ impl Side {
 }
 
 /// The contact entity events, as [`trigger_if_spawned`] triggers them.
-trait ContactEvent: EntityEvent + Send + 'static {
+trait ContactEvent: EntityEvent + Copy + Send + 'static {
     /// The event about `side`'s collider.
     fn on(side: Side) -> Self;
 
@@ -175,6 +176,34 @@ trait ContactEvent: EntityEvent + Send + 'static {
     /// (the part is gone), the same event on the body for an end (so that the body hears
     /// that the contact it heard start is over).
     fn for_body_of_despawned_part(self) -> Option<Self>;
+
+    /// The event to trigger on the body too when its entity, a part, no longer leads up to it
+    /// (moved off it, or under another body, since the contact started): none for a start
+    /// (its body is where the part is now), the same event on the body for an end.
+    fn for_body_left_behind(self, world: &World) -> Option<Self>;
+
+    /// A trigger that keeps the event on its entity, not sent up to a body.
+    fn here<'a>() -> Self::Trigger<'a>;
+}
+
+/// Whether an event triggered on `part` travels up to `body` (see [`PartToBody`]): the first
+/// of `part` and its ancestors that is `body` or a body at all is `body`.
+fn leads_up_to(world: &World, part: Entity, body: Entity) -> bool {
+    let mut current = part;
+    // As many steps as there are entities at most: a loop of `ChildOf` ends the walk.
+    for _ in 0..world.entities().len() {
+        if current == body {
+            return true;
+        }
+        if world.get::<CollisionBody>(current).is_some() {
+            return false;
+        }
+        match world.get::<ChildOf>(current) {
+            Some(child_of) => current = child_of.parent(),
+            None => return false,
+        }
+    }
+    false
 }
 
 impl ContactEvent for ContactStarted {
@@ -195,9 +224,28 @@ impl ContactEvent for ContactStarted {
     fn for_body_of_despawned_part(self) -> Option<Self> {
         None
     }
+    fn for_body_left_behind(self, _: &World) -> Option<Self> {
+        None
+    }
+    fn here<'a>() -> Self::Trigger<'a> {
+        let mut trigger = Self::Trigger::default();
+        trigger.propagate = false;
+        trigger
+    }
 }
 
 impl ContactEvent for ContactEnded {
+    fn for_body_left_behind(self, world: &World) -> Option<Self> {
+        (self.body != self.entity && !leads_up_to(world, self.entity, self.body)).then_some(Self {
+            entity: self.body,
+            ..self
+        })
+    }
+    fn here<'a>() -> Self::Trigger<'a> {
+        let mut trigger = Self::Trigger::default();
+        trigger.propagate = false;
+        trigger
+    }
     fn on(side: Side) -> Self {
         let Side {
             entity,
@@ -232,7 +280,15 @@ where
 {
     move |world: &mut World| {
         if world.get_entity(event.event_target()).is_ok() {
-            world.trigger(event);
+            match event.for_body_left_behind(world) {
+                None => world.trigger(event),
+                Some(on_body) => {
+                    world.trigger_with(event, E::here());
+                    if world.get_entity(on_body.event_target()).is_ok() {
+                        world.trigger(on_body);
+                    }
+                }
+            }
         } else if let Some(on_body) = event.for_body_of_despawned_part()
             && world.get_entity(on_body.event_target()).is_ok()
         {
@@ -364,10 +420,8 @@ pub(crate) fn write_contact_events(
     mut parts: Local<Parts>,
     settings: Res<CollisionSettings>,
 ) {
-    // Only while any `CollisionBody` exists: each contact is given its bodies.
-    if parts.find(&changes.tree) {
-        parts.assign(&mut narrow_phase.contacts);
-    }
+    // Only while any `CollisionBody` exists (or did last run): each contact is given its bodies.
+    parts.give_bodies(&changes.tree, contacts.iter(), &mut narrow_phase.contacts);
     // This frame's contacts become current; last frame's are diffed, then their room reused.
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);

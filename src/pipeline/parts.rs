@@ -31,12 +31,14 @@ pub(crate) struct Parts {
     /// (most colliders, in a game of many bullets and a few bodies).
     marked: Vec<u64>,
     body_of: EntityHashMap<PartOf>,
+    /// Whether any body existed at the last run: its contacts may still name bodies.
+    bodies_last_run: bool,
 }
 
 impl Parts {
     /// Finds every body's parts in `tree`; `false` when there is no body (then nothing is
     /// looked at, and no contact changes).
-    pub(crate) fn find(&mut self, tree: &BodyTree) -> bool {
+    fn find(&mut self, tree: &BodyTree) -> bool {
         for &part in self.body_of.keys() {
             self.marked[part.index_u32() as usize / 64] = 0;
         }
@@ -92,9 +94,31 @@ impl Parts {
         }
     }
 
+    /// Gives this run's contacts (`lists`) their bodies, while any body exists now or did at
+    /// the last run (whose contacts are `previous`, in `(a, b)` order). A contact that goes on
+    /// from the last run keeps the bodies it started with: a part moved to another body, or
+    /// off its body, while touching something stays its old body's in that contact until it
+    /// ends, so that the body that heard its start hears its end. The contacts between two
+    /// parts of one body that does not ask for them are left out.
+    pub(crate) fn give_bodies<'a>(
+        &mut self,
+        tree: &BodyTree,
+        previous: impl IntoIterator<Item = &'a Contact>,
+        lists: &mut [Vec<Contact>],
+    ) {
+        let any_body = self.find(tree);
+        if any_body {
+            self.assign(lists);
+        }
+        if any_body || self.bodies_last_run {
+            keep_started_bodies(previous, lists);
+        }
+        self.bodies_last_run = any_body;
+    }
+
     /// Gives each contact of `lists` its bodies, and leaves out the contacts between two parts
     /// of one body that does not ask for them.
-    pub(crate) fn assign(&self, lists: &mut [Vec<Contact>]) {
+    fn assign(&self, lists: &mut [Vec<Contact>]) {
         for list in lists {
             list.retain_mut(|contact| {
                 let (a, b) = (self.part_of(contact.a), self.part_of(contact.b));
@@ -128,5 +152,58 @@ impl Parts {
                 .flatten();
             Some(current)
         })
+    }
+}
+/// Gives each contact of `lists` that goes on from `previous` (both in `(a, b)` order) the
+/// bodies it had there: one pass over both.
+fn keep_started_bodies<'a>(
+    previous: impl IntoIterator<Item = &'a Contact>,
+    lists: &mut [Vec<Contact>],
+) {
+    let mut previous = previous.into_iter().peekable();
+    for contact in lists.iter_mut().flatten() {
+        while previous
+            .next_if(|old| old.pair() < contact.pair())
+            .is_some()
+        {}
+        if let Some(old) = previous.next_if(|old| old.pair() == contact.pair()) {
+            contact.bodies = old.bodies;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::fixtures::{contact, entity};
+
+    /// A contact of the last run, given bodies: the pair `(a, b)`, the bodies `[a's, b's]`.
+    fn with_bodies(a: u32, b: u32, bodies: [u32; 2]) -> Contact {
+        Contact {
+            bodies: bodies.map(entity),
+            ..contact(a, b)
+        }
+    }
+
+    /// Only the pairs that go on keep their bodies, whichever of this run's lists holds them,
+    /// and whatever the last run's pairs between them.
+    #[test]
+    fn contacts_that_go_on_keep_their_bodies() {
+        let previous = [
+            with_bodies(0, 1, [9, 1]),
+            with_bodies(1, 3, [1, 9]),
+            with_bodies(2, 5, [8, 8]),
+            with_bodies(4, 6, [9, 9]),
+            with_bodies(7, 8, [7, 9]),
+        ];
+        let mut lists = vec![
+            vec![contact(0, 1), contact(1, 2)],
+            vec![],
+            vec![contact(2, 5), contact(3, 4), contact(7, 8), contact(7, 9)],
+        ];
+        keep_started_bodies(&previous, &mut lists);
+        let bodies: Vec<[Entity; 2]> = lists.iter().flatten().map(|c| c.bodies).collect();
+        let expected = [[9, 1], [1, 2], [8, 8], [3, 4], [7, 9], [7, 9]];
+        assert_eq!(bodies, expected.map(|pair| pair.map(entity)));
     }
 }

@@ -179,6 +179,73 @@ fn a_despawned_part_s_end_reaches_its_body_and_a_despawned_body_ends_its_contact
     );
 }
 
+/// A part moved off its body, or under another body, while a bullet touches it: the contact
+/// keeps the body it started with, in its messages and its end, and the end reaches that body
+/// (which heard the start) and the part itself, not the body the part is under now.
+#[test]
+fn a_part_moved_mid_contact_ends_on_the_body_that_heard_it_start() {
+    for onto_another_body in [false, true] {
+        let mut app = app();
+        let boss = spawn_boss(&mut app, CollisionBody::default());
+        let other_boss = app
+            .world_mut()
+            .spawn((CollisionBody::default(), Transform::default()))
+            .observe(record_started)
+            .observe(record_ended)
+            .id();
+        app.world_mut()
+            .entity_mut(boss.plate)
+            .observe(record_started)
+            .observe(record_ended);
+        // Below the plate's bottom edge, clear of the core.
+        let shot = bullet(&mut app, Vec2::new(18.0, -17.0));
+        app.update();
+        let started = last_frame::<ContactStarted>(&app);
+        assert_eq!(started.len(), 1);
+        app.world_mut().resource_mut::<Seen>().0.clear();
+        // The plate breaks off (or is taken by the other boss) while the bullet touches it.
+        let mut plate = app.world_mut().entity_mut(boss.plate);
+        if onto_another_body {
+            plate.insert(ChildOf(other_boss));
+        } else {
+            plate.remove::<ChildOf>();
+        }
+        app.update();
+        let contact = contact_between(&app, boss.plate, shot).expect("still touching");
+        assert_eq!(contact.body_of(boss.plate), Some(boss.body));
+        // The bullet leaves.
+        app.world_mut()
+            .entity_mut(shot)
+            .insert(Transform::from_xyz(100.0, 0.0, 0.0));
+        app.update();
+        let ended = last_frame::<ContactEnded>(&app);
+        assert_eq!(ended.len(), 1);
+        let end = ended[0];
+        let plate_body = if end.entity == boss.plate {
+            end.body
+        } else {
+            end.other_body
+        };
+        assert_eq!(
+            plate_body, boss.body,
+            "the end names the body the start named"
+        );
+        // (Off its body, the plate starts touching the core, as parts of two bodies now.)
+        let mut seen: Vec<_> = seen(&app)
+            .into_iter()
+            .filter(|seen| seen.2 == shot)
+            .collect();
+        seen.sort();
+        let mut expected = vec![
+            // The plate's own observer, then the body's, each once.
+            (boss.plate, boss.plate, shot, boss.body, shot, false),
+            (boss.body, boss.body, shot, boss.body, shot, false),
+        ];
+        expected.sort();
+        assert_eq!(seen, expected, "onto another body: {onto_another_body}");
+    }
+}
+
 #[test]
 fn a_body_under_a_body_keeps_its_parts_and_a_plain_parent_hears_nothing() {
     let mut app = app();
