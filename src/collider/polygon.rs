@@ -145,6 +145,10 @@ impl PolygonCollider {
     /// A regular polygon of `sides` vertices on a circle of `circumradius` around the origin,
     /// the first vertex on +x: an octagon enemy is `regular(8, 24.0)`.
     ///
+    /// Bevy's `RegularPolygon` puts its first vertex on +y instead (and takes its arguments the
+    /// other way round): to collide with a mesh made from one, build the collider from it too,
+    /// `PolygonCollider::try_from(RegularPolygon::new(24.0, 8))`.
+    ///
     /// # Panics
     /// When [`try_regular`](Self::try_regular) returns an error.
     #[track_caller]
