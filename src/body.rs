@@ -12,16 +12,19 @@ use bevy::prelude::*;
 ///   each collider's body.
 /// - The entity events of a part travel up along [`ChildOf`] to its body, which its observers
 ///   see: `hit.entity` is the body there, and `hit.original_event_target()` the part.
-///   When the part was despawned, the body still receives the part's
-///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself.
+///   When the part was despawned, or has left the body since the contact started, the body
+///   still receives the part's [`ContactEnded`](crate::ContactEnded), triggered on the body
+///   itself (`hit.original_event_target()` is the body then).
 /// - Two parts of one body overlapping are no contact, unless
 ///   [`contacts_between_parts`](Self::contacts_between_parts) asks for them.
 /// - A global observer (added with `App::add_observer`) sees a part's event at each step of
-///   its way up: keep the first with `hit.entity == hit.original_event_target()`.
+///   its way up: keep the one at the body, `hit.entity == hit.body`, which comes once
+///   whichever way the event got there.
 /// - A contact keeps the bodies it started with. A part moved off its body, or under another
 ///   body, while touching something stays its old body's in that contact's messages until it
 ///   ends, and its [`ContactEnded`](crate::ContactEnded) reaches the part and the old body,
-///   which heard the start, not the body the part is under now.
+///   which heard the start, not the body the part is under now (it is triggered on each of
+///   the two, and travels no further).
 ///
 /// While no body exists, nothing is looked up. While any does, each run walks the bodies'
 /// descendants once, and each contact costs a quick look (a bit per entity) and, for the

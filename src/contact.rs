@@ -91,7 +91,7 @@ impl Contact {
         (self.a, self.b)
     }
 
-    /// The pair as `(the collider on layer(s) `layer`, the other)`, so a game need not try both
+    /// The pair as (the collider on layer(s) `layer`, the other), so a game need not try both
     /// orders: `contact.by_layer(PLAYER_SHOT)` gives `(bullet, what it hit)`. When both are on
     /// `layer`, `a` comes first; `None` when neither is.
     ///
@@ -119,7 +119,7 @@ impl Contact {
         }
     }
 
-    /// The pair as `(the collider that `role` holds, the other)`, for a query that picks out one
+    /// The pair as (the collider that `role` holds, the other), for a query that picks out one
     /// side by its components, such as `Query<(), With<Bullet>>`. When `role` holds both, `a`
     /// comes first; `None` when it holds neither.
     pub fn pick<D: QueryData, F: QueryFilter>(
@@ -198,8 +198,8 @@ impl Contact {
 /// [`EntityEvent`] it is triggered once for **each** of the two entities (with `entity` that
 /// one and `other` the other), so an observer on either fires. The event of a part of a
 /// [`CollisionBody`] then travels up to its body (see [`PartToBody`]): a global observer (one
-/// added with `App::add_observer`) sees it at each step, and can keep only the first with
-/// `hit.entity == hit.original_event_target()`.
+/// added with `App::add_observer`) sees it at each step, and can keep only the one at the
+/// body, `hit.entity == hit.body`.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -238,14 +238,15 @@ pub struct ContactStarted {
     /// The other collider of the pair.
     pub other: Entity,
     /// The body of the collider the event was triggered on (see
-    /// [`CollisionBody`](crate::CollisionBody)): that collider itself, unless it is a part.
+    /// [`CollisionBody`](crate::CollisionBody)) when the contact started: that collider
+    /// itself, unless it was a part.
     pub body: Entity,
     /// The body of `other`.
     pub other_body: Entity,
 }
 
 impl ContactStarted {
-    /// The pair as `(the collider that `role` holds, the other)`: see [`Contact::pick`].
+    /// The pair as (the collider that `role` holds, the other): see [`Contact::pick`].
     pub fn pick<D: QueryData, F: QueryFilter>(
         &self,
         role: &Query<'_, '_, D, F>,
@@ -262,7 +263,9 @@ impl ContactStarted {
 /// meantime (by an observer of its own start, say) receives none.
 ///
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
-/// [`EntityEvent`] it is triggered for each of the two entities that still exists.
+/// [`EntityEvent`] it is triggered for each of the two entities that still exists, and for a
+/// part of a [`CollisionBody`](crate::CollisionBody) despawned or moved off it since the
+/// contact started, on that body too (see [`CollisionBody`](crate::CollisionBody)).
 ///
 /// As for [`ContactStarted`], the entity event is triggered only where an observer could see
 /// it, and never on a despawned entity.
@@ -280,14 +283,15 @@ pub struct ContactEnded {
     /// The other collider of the pair.
     pub other: Entity,
     /// The body of the collider the event was triggered on (see
-    /// [`CollisionBody`](crate::CollisionBody)): that collider itself, unless it is a part.
+    /// [`CollisionBody`](crate::CollisionBody)) when the contact started: that collider
+    /// itself, unless it was a part.
     pub body: Entity,
     /// The body of `other`.
     pub other_body: Entity,
 }
 
 impl ContactEnded {
-    /// The pair as `(the collider that `role` holds, the other)`: see [`Contact::pick`]. A
+    /// The pair as (the collider that `role` holds, the other): see [`Contact::pick`]. A
     /// collider despawned since is held by no query: `role` can pick only the other.
     pub fn pick<D: QueryData, F: QueryFilter>(
         &self,

@@ -77,10 +77,9 @@ pub struct Swept {
     #[reflect(ignore)]
     start: PathStart,
     /// The angle of the x axis of the world transform at the pipeline's last run (radians):
-    /// where this run's turn starts. Kept for segments and polygons only: none after a run
-    /// that placed a circle, or no collider.
+    /// where this run's turn starts. Kept for segments and polygons only.
     #[reflect(ignore)]
-    start_angle: StartAngle,
+    start_angle: f32,
     /// Whether the world transform mirrored the collider at the pipeline's last run.
     #[reflect(ignore)]
     start_mirrored: bool,
@@ -108,35 +107,29 @@ impl Swept {
         }
     }
 
-    /// The path's start for the next run, `translation` when it is within range (one beyond it
-    /// is no start), without an angle: a circle's turn changes nothing, and a segment or
-    /// polygon that takes its place next run (the collider swapped, or given to an entity
-    /// that had none) has no turn to sweep from.
+    /// The path's start for the next run: `translation` when it is within range (one beyond
+    /// it is no start).
     #[inline(always)]
     pub(crate) fn set_start(&mut self, translation: Vec2) {
         self.start = PathStart(translation);
-        self.start_angle = StartAngle::NONE;
     }
 
     /// The path's start for the next run, the angle its turn starts from, and whether the
     /// collider is mirrored there.
     pub(crate) fn set_start_turned(&mut self, translation: Vec2, angle: f32, mirrored: bool) {
-        self.start = PathStart(translation);
-        self.start_angle = StartAngle(angle);
+        self.set_start(translation);
+        self.start_angle = if angle.is_finite() { angle } else { 0.0 };
         self.start_mirrored = mirrored;
     }
 
     /// The turn to sweep from the path's start to `angle` (radians): the shorter way round,
-    /// within half a turn either way; zero without a start or its angle, and for a collider
-    /// mirrored since (a character turned to face the other way is flipped, not turned).
+    /// within half a turn either way; zero without a start, and for a collider mirrored since
+    /// (a character turned to face the other way is flipped, not turned).
     pub(crate) fn turn_to(&self, angle: f32, mirrored: bool) -> f32 {
-        let Some(start_angle) = self.start_angle.get() else {
-            return 0.0;
-        };
         if self.start().is_none() || !angle.is_finite() || mirrored != self.start_mirrored {
             return 0.0;
         }
-        let turn = (angle - start_angle).rem_euclid(core::f32::consts::TAU);
+        let turn = (angle - self.start_angle).rem_euclid(core::f32::consts::TAU);
         if turn > core::f32::consts::PI {
             turn - core::f32::consts::TAU
         } else {
@@ -194,38 +187,6 @@ impl Default for PathStart {
 impl PartialEq for PathStart {
     fn eq(&self, other: &Self) -> bool {
         self.get() == other.get()
-    }
-}
-
-/// The angle a turn starts from (radians), or none ([`StartAngle::NONE`] is not a number).
-#[derive(Clone, Copy)]
-struct StartAngle(f32);
-
-impl StartAngle {
-    /// No angle: the last run placed a circle, or no collider, or a transform without one.
-    const NONE: Self = Self(f32::NAN);
-
-    /// The angle, if it is one.
-    fn get(self) -> Option<f32> {
-        self.0.is_finite().then_some(self.0)
-    }
-}
-
-impl Default for StartAngle {
-    fn default() -> Self {
-        Self::NONE
-    }
-}
-
-impl PartialEq for StartAngle {
-    fn eq(&self, other: &Self) -> bool {
-        self.get() == other.get()
-    }
-}
-
-impl core::fmt::Debug for StartAngle {
-    fn fmt(&self, formatter: &mut core::fmt::Formatter) -> core::fmt::Result {
-        self.get().fmt(formatter)
     }
 }
 

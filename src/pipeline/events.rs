@@ -8,14 +8,15 @@ use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
 use super::parts::{BodyTree, Parts};
 use crate::body::CollisionBody;
-use crate::contact::{Contact, ContactEnded, ContactStarted};
+use crate::contact::{Contact, ContactEnded, ContactStarted, PartToBody};
 use crate::contacts::{CollidingEntities, Contacts};
 use crate::settings::CollisionSettings;
 use bevy::ecs::entity::Entities;
 use bevy::ecs::entity_disabling::Disabled;
-use bevy::ecs::event::EventKey;
+use bevy::ecs::event::{EventKey, PropagateEntityTrigger};
 use bevy::ecs::observer::{ObservedBy, Observer};
 use bevy::ecs::system::SystemParam;
+use bevy::ecs::traversal::Traversal;
 use bevy::prelude::*;
 use core::cmp::Ordering;
 
@@ -180,10 +181,22 @@ trait ContactEvent: EntityEvent + Copy + Send + 'static {
     /// The event to trigger on the body too when its entity, a part, no longer leads up to it
     /// (moved off it, or under another body, since the contact started): none for a start
     /// (its body is where the part is now), the same event on the body for an end.
-    fn for_body_left_behind(self, world: &World) -> Option<Self>;
+    fn for_body_left_behind(self, _world: &World) -> Option<Self> {
+        None
+    }
 
     /// A trigger that keeps the event on its entity, not sent up to a body.
     fn here<'a>() -> Self::Trigger<'a>;
+}
+
+/// A trigger of a contact event that keeps it on its entity, not sent up to a body.
+fn kept_here<E: EntityEvent>() -> PropagateEntityTrigger<true, E, PartToBody>
+where
+    PartToBody: Traversal<E>,
+{
+    let mut trigger = PropagateEntityTrigger::default();
+    trigger.propagate = false;
+    trigger
 }
 
 /// Whether an event triggered on `part` travels up to `body` (see [`PartToBody`]): the first
@@ -224,28 +237,12 @@ impl ContactEvent for ContactStarted {
     fn for_body_of_despawned_part(self) -> Option<Self> {
         None
     }
-    fn for_body_left_behind(self, _: &World) -> Option<Self> {
-        None
-    }
     fn here<'a>() -> Self::Trigger<'a> {
-        let mut trigger = Self::Trigger::default();
-        trigger.propagate = false;
-        trigger
+        kept_here()
     }
 }
 
 impl ContactEvent for ContactEnded {
-    fn for_body_left_behind(self, world: &World) -> Option<Self> {
-        (self.body != self.entity && !leads_up_to(world, self.entity, self.body)).then_some(Self {
-            entity: self.body,
-            ..self
-        })
-    }
-    fn here<'a>() -> Self::Trigger<'a> {
-        let mut trigger = Self::Trigger::default();
-        trigger.propagate = false;
-        trigger
-    }
     fn on(side: Side) -> Self {
         let Side {
             entity,
@@ -266,13 +263,23 @@ impl ContactEvent for ContactEnded {
             ..self
         })
     }
+    fn for_body_left_behind(self, world: &World) -> Option<Self> {
+        (self.body != self.entity && !leads_up_to(world, self.entity, self.body)).then_some(Self {
+            entity: self.body,
+            ..self
+        })
+    }
+    fn here<'a>() -> Self::Trigger<'a> {
+        kept_here()
+    }
 }
 
 /// A command that triggers `event` on its entity if the entity still exists when the command is
 /// applied: an observer of an earlier trigger of the same run may have despawned it (a mine
 /// that removes what touched it), and an entity event on a despawned entity would hand its
 /// observers an entity that their commands cannot reach. A despawned part's end goes to its
-/// body instead, if that still exists.
+/// body instead, if that still exists; the end of a part that no longer leads up to the body
+/// it had when the contact started goes to the part alone, and to that body.
 fn trigger_if_spawned<E>(event: E) -> impl FnOnce(&mut World) + Send + 'static
 where
     E: ContactEvent,
@@ -421,7 +428,11 @@ pub(crate) fn write_contact_events(
     settings: Res<CollisionSettings>,
 ) {
     // Only while any `CollisionBody` exists (or did last run): each contact is given its bodies.
-    parts.give_bodies(&changes.tree, contacts.iter(), &mut narrow_phase.contacts);
+    parts.give_bodies(
+        &mut changes.tree,
+        contacts.iter(),
+        &mut narrow_phase.contacts,
+    );
     // This frame's contacts become current; last frame's are diffed, then their room reused.
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);

@@ -7,12 +7,31 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-/// The hierarchy the parts are found in.
+/// Entities given a parent (a first one or another), and bodies made, since the last run.
+type Regrouped = Or<(Changed<ChildOf>, Added<CollisionBody>)>;
+
+/// The hierarchy the parts are found in, and what changed in it since the last run.
 #[derive(SystemParam)]
 pub(crate) struct BodyTree<'w, 's> {
     bodies: Query<'w, 's, (Entity, &'static CollisionBody)>,
     children: Query<'w, 's, &'static Children>,
     parents: Query<'w, 's, &'static ChildOf>,
+    /// Entities given a parent (a first one or another), and bodies made.
+    regrouped: Query<'w, 's, (), Regrouped>,
+    /// Entities that lost their parent.
+    unparented: RemovedComponents<'w, 's, ChildOf>,
+    /// Bodies unmade.
+    unmade: RemovedComponents<'w, 's, CollisionBody>,
+}
+
+impl BodyTree<'_, '_> {
+    /// Whether a parent was taken away or a body unmade since the last run. Reads the
+    /// removals: ask once a run.
+    fn take_removals(&mut self) -> bool {
+        let unparented = self.unparented.read().count();
+        let unmade = self.unmade.read().count();
+        unparented + unmade > 0
+    }
 }
 
 /// The body a part belongs to.
@@ -31,8 +50,11 @@ pub(crate) struct Parts {
     /// (most colliders, in a game of many bullets and a few bodies).
     marked: Vec<u64>,
     body_of: EntityHashMap<PartOf>,
-    /// Whether any body existed at the last run: its contacts may still name bodies.
+    /// Whether any body existed at the last run.
     bodies_last_run: bool,
+    /// Whether a contact of the last run kept bodies other than those its colliders belonged
+    /// to then.
+    kept_any: bool,
 }
 
 impl Parts {
@@ -94,24 +116,28 @@ impl Parts {
         }
     }
 
-    /// Gives this run's contacts (`lists`) their bodies, while any body exists now or did at
-    /// the last run (whose contacts are `previous`, in `(a, b)` order). A contact that goes on
-    /// from the last run keeps the bodies it started with: a part moved to another body, or
-    /// off its body, while touching something stays its old body's in that contact until it
-    /// ends, so that the body that heard its start hears its end. The contacts between two
-    /// parts of one body that does not ask for them are left out.
+    /// Gives this run's contacts (`lists`) their bodies, while any body exists. A contact that
+    /// goes on from the last run (whose contacts are `previous`, in `(a, b)` order) keeps the
+    /// bodies it started with: a part moved to another body, or off its body, while touching
+    /// something stays its old body's in that contact until it ends, so that the body that
+    /// heard its start hears its end. A part changes body only as the hierarchy changes, so
+    /// the last run's bodies are looked up only then, and while a contact holds on to bodies
+    /// its colliders no longer belong to. The contacts between two parts of one body that does
+    /// not ask for them are left out.
     pub(crate) fn give_bodies<'a>(
         &mut self,
-        tree: &BodyTree,
+        tree: &mut BodyTree,
         previous: impl IntoIterator<Item = &'a Contact>,
         lists: &mut [Vec<Contact>],
     ) {
+        let removals = tree.take_removals();
         let any_body = self.find(tree);
         if any_body {
             self.assign(lists);
         }
-        if any_body || self.bodies_last_run {
-            keep_started_bodies(previous, lists);
+        let bodies = any_body || self.bodies_last_run;
+        if self.kept_any || bodies && (removals || !tree.regrouped.is_empty()) {
+            self.kept_any = keep_started_bodies(previous, lists);
         }
         self.bodies_last_run = any_body;
     }
@@ -137,39 +163,53 @@ impl Parts {
         }
     }
 
-    /// The entities from part `entity` up to its `body`, both included, along [`ChildOf`]:
-    /// where its entity events travel.
+    /// The entities from part `entity` up along [`ChildOf`] to its `body`, or to the first
+    /// other body on the way, or to the root, each included once: where its entity events
+    /// travel (a part moved off its body since its contact started has them on the body as
+    /// well, which the caller asks about).
     pub(crate) fn way_up<'a>(
         tree: &'a BodyTree,
         entity: Entity,
         body: Entity,
     ) -> impl Iterator<Item = Entity> + 'a {
         let mut next = Some(entity);
+        // A loop of `ChildOf`, which Bevy does not forbid, ends the walk.
+        let mut steps = DEEPEST;
         core::iter::from_fn(move || {
             let current = next?;
-            next = (current != body)
+            steps = steps.checked_sub(1)?;
+            let at_a_body = current == body || current != entity && tree.bodies.contains(current);
+            next = (!at_a_body)
                 .then(|| tree.parents.get(current).ok().map(ChildOf::parent))
                 .flatten();
             Some(current)
         })
     }
 }
+
+/// The most entities [`Parts::way_up`] walks through: deeper than any hierarchy a game builds.
+const DEEPEST: usize = 1 << 16;
+
 /// Gives each contact of `lists` that goes on from `previous` (both in `(a, b)` order) the
-/// bodies it had there: one pass over both.
+/// bodies it had there: one pass over both. Returns whether any of them differ from those it
+/// had been given.
 fn keep_started_bodies<'a>(
     previous: impl IntoIterator<Item = &'a Contact>,
     lists: &mut [Vec<Contact>],
-) {
+) -> bool {
     let mut previous = previous.into_iter().peekable();
+    let mut kept_any = false;
     for contact in lists.iter_mut().flatten() {
         while previous
             .next_if(|old| old.pair() < contact.pair())
             .is_some()
         {}
         if let Some(old) = previous.next_if(|old| old.pair() == contact.pair()) {
+            kept_any |= old.bodies != contact.bodies;
             contact.bodies = old.bodies;
         }
     }
+    kept_any
 }
 
 #[cfg(test)]

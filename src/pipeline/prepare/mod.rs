@@ -26,6 +26,7 @@ mod queries;
 use super::placed::{NO_LINES, PlacedColliders, WorldShape, clear_radius, conservative};
 use super::spatial_index::SpatialIndex;
 use crate::collider::{PolygonCollider, SegmentCollider};
+use crate::geometry::sweep::Turn;
 use crate::geometry::{Circle, Segment, all_in_range, polygon_size, push_edge_lines};
 use crate::layers::CollisionLayers;
 use crate::settings::CollisionSettings;
@@ -108,9 +109,11 @@ fn place_polygons(
             // reflection skips the constructor), whenever that was, even while it was switched
             // off: `O(n)` when nothing changed. Without marking it changed: the check keeps the
             // vertices as they were, or drops repeated ones.
+            let added = polygon.is_added();
             let polygon = polygon.bypass_change_detection();
             let swept = swept.as_mut().map(Mut::bypass_change_detection);
             place_and_remember(warnings, entity, transform, swept, |swept| {
+                let swept = Sweep { swept, added };
                 place_polygon(placed, entity, polygon, transform, layers, swept, lines)
             });
         });
@@ -141,7 +144,7 @@ fn place_polygon(
     polygon: &mut PolygonCollider,
     transform: &GlobalTransform,
     layers: Option<&CollisionLayers>,
-    swept: Option<&Swept>,
+    swept: Sweep,
     lines: bool,
 ) -> Result<(), Skipped> {
     let local = polygon.revalidate().map_err(Skipped::Invalid)?;
@@ -185,9 +188,9 @@ fn place_polygon(
         size: polygon_size(world),
         lines: if lined { lines_start } else { NO_LINES },
     };
-    match placement.turn(swept) {
+    match swept.turn(&placement) {
         Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
-        None => placed.push(entity, layers, bounds, shape, placement.motion(swept)),
+        None => placed.push(entity, layers, bounds, shape, swept.motion(&placement)),
     }
     Ok(())
 }
@@ -201,9 +204,11 @@ fn place_segments(
     segments
         .iter_mut()
         .for_each(|(entity, segment, transform, layers, mut swept)| {
+            let added = segment.is_added();
             let swept = swept.as_mut().map(Mut::bypass_change_detection);
             place_and_remember(warnings, entity, transform, swept, |swept| {
-                place_segment(placed, entity, segment, transform, layers, swept)
+                let swept = Sweep { swept, added };
+                place_segment(placed, entity, &segment, transform, layers, swept)
             });
         });
 }
@@ -215,7 +220,7 @@ fn place_segment(
     segment: &SegmentCollider,
     transform: &GlobalTransform,
     layers: Option<&CollisionLayers>,
-    swept: Option<&Swept>,
+    swept: Sweep,
 ) -> Result<(), Skipped> {
     segment.validate().map_err(Skipped::Invalid)?;
     let placement = Placement::of(transform)?;
@@ -229,11 +234,36 @@ fn place_segment(
     let center = world.a.midpoint(world.b);
     let bounds = Circle::new(center, conservative(center, world.half_length()));
     let shape = WorldShape::Segment(world);
-    match placement.turn(swept) {
+    match swept.turn(&placement) {
         Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
-        None => placed.push(entity, layers, bounds, shape, placement.motion(swept)),
+        None => placed.push(entity, layers, bounds, shape, swept.motion(&placement)),
     }
     Ok(())
+}
+
+/// How a segment or polygon is swept: its [`Swept`], if any, and whether its collider was
+/// given to the entity since the last run.
+#[derive(Clone, Copy)]
+struct Sweep<'a> {
+    swept: Option<&'a Swept>,
+    /// The collider is new to the entity (spawned with it, or swapped for a circle): the last
+    /// run kept no angle for it to turn from, and it is swept along its translation only.
+    added: bool,
+}
+
+impl Sweep<'_> {
+    /// How far the collider moved along its path to `placement`: zero unless swept.
+    fn motion(self, placement: &Placement) -> Vec2 {
+        placement.motion(self.swept)
+    }
+
+    /// How the collider moved and turned to `placement`, if it turned.
+    fn turn(self, placement: &Placement) -> Option<Turn> {
+        if self.added {
+            return None;
+        }
+        placement.turn(self.swept)
+    }
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ pub(crate) type PolygonColliders<'w, 's> = Colliders<'w, 's, &'static mut Polygo
 
 /// The segments: those of entities without a polygon (which takes precedence).
 pub(crate) type SegmentColliders<'w, 's> =
-    Colliders<'w, 's, &'static SegmentCollider, Without<PolygonCollider>>;
+    Colliders<'w, 's, Ref<'static, SegmentCollider>, Without<PolygonCollider>>;
 
 /// The circles: those of entities without a polygon or segment (which take precedence).
 pub(crate) type CircleColliders<'w, 's> = Colliders<
