@@ -179,26 +179,30 @@ fn print_summary(world: &World, windowed: bool) {
     println!("  score (this game)         {}", game.score);
     println!("  wave                      {}", game.wave);
     println!("  lives lost                {}", stats.lives_lost);
+    // A median with its decimals, or "none" without a frame to take it from.
+    let shown = |median: Option<f32>, decimals: usize| {
+        median.map_or("none".to_string(), |median| format!("{median:.decimals$}"))
+    };
     if windowed {
         println!(
-            "  frames per second         {:.1} (median)",
-            stats.median_frame_rate()
+            "  frames per second         {} (median)",
+            shown(stats.median_frame_rate(), 1)
         );
         println!(
-            "  the same, {} bullets up {:.1} (median of {} frames)",
+            "  the same, {} bullets up {} (median of {} frames)",
             game::CROWD,
-            stats.median_crowded_frame_rate(),
+            shown(stats.median_crowded_frame_rate(), 1),
             stats.crowded_frame_seconds.len()
         );
     }
     println!(
-        "  collision ms/frame        {:.3} (median)",
-        stats.median_collision_ms()
+        "  collision ms/frame        {} (median)",
+        shown(stats.median_collision_ms(), 3)
     );
     println!(
-        "  the same, {} bullets up {:.3} (median of {} frames)",
+        "  the same, {} bullets up {} (median of {} frames)",
         game::CROWD,
-        stats.median_crowded_collision_ms(),
+        shown(stats.median_crowded_collision_ms(), 3),
         stats.crowded_collision_ms.len()
     );
 }

@@ -46,31 +46,32 @@ pub struct Stats {
 pub const CROWD: usize = 10_000;
 
 impl Stats {
-    /// The median collision time per frame, in milliseconds.
-    pub fn median_collision_ms(&self) -> f32 {
+    /// The median collision time per frame, in milliseconds; `None` before any frame.
+    pub fn median_collision_ms(&self) -> Option<f32> {
         median(&self.collision_ms)
     }
 
     /// The median collision time per frame with at least [`CROWD`] bullets on screen, in
-    /// milliseconds.
-    pub fn median_crowded_collision_ms(&self) -> f32 {
+    /// milliseconds; `None` without such a frame.
+    pub fn median_crowded_collision_ms(&self) -> Option<f32> {
         median(&self.crowded_collision_ms)
     }
 
-    /// The median frame rate, frames per second by the wall clock.
-    pub fn median_frame_rate(&self) -> f32 {
-        1.0 / median(&self.frame_seconds).max(f32::EPSILON)
+    /// The median frame rate, frames per second by the wall clock; `None` before any frame.
+    pub fn median_frame_rate(&self) -> Option<f32> {
+        median(&self.frame_seconds).map(|seconds| 1.0 / seconds.max(f32::EPSILON))
     }
 
-    /// The median frame rate with at least [`CROWD`] bullets on screen.
-    pub fn median_crowded_frame_rate(&self) -> f32 {
-        1.0 / median(&self.crowded_frame_seconds).max(f32::EPSILON)
+    /// The median frame rate with at least [`CROWD`] bullets on screen; `None` without such
+    /// a frame.
+    pub fn median_crowded_frame_rate(&self) -> Option<f32> {
+        median(&self.crowded_frame_seconds).map(|seconds| 1.0 / seconds.max(f32::EPSILON))
     }
 }
 
-/// The middle value of `values`, or zero where there are none.
-fn median(values: &[f32]) -> f32 {
+/// The middle value of `values`, if there are any.
+fn median(values: &[f32]) -> Option<f32> {
     let mut sorted = values.to_vec();
     sorted.sort_by(f32::total_cmp);
-    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+    sorted.get(sorted.len() / 2).copied()
 }
