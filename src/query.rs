@@ -108,9 +108,11 @@ pub struct NearestCollider {
 /// [`CollisionSystems::Prepare`](crate::CollisionSystems::Prepare) placed them**: in `Update`,
 /// where they were at the end of the previous frame's `PostUpdate`. To answer from this frame's
 /// positions, run the system after the prepare stage, for instance
-/// `.after(CollisionSystems::Prepare)` in the plugin's schedule. Colliders switched off with
-/// [`ColliderDisabled`](crate::ColliderDisabled), or skipped (a scale or transform out of
-/// range: see the crate docs' Semantics), are never returned.
+/// `.after(CollisionSystems::Prepare)` in the plugin's schedule. Colliders that were switched
+/// off with [`ColliderDisabled`](crate::ColliderDisabled), or skipped (a scale or transform
+/// out of range: see the crate docs' Semantics), at that run are never returned; one despawned
+/// or switched off since is, until the next run (a system that despawns and then asks should
+/// check the answer against its own queries).
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
 /// (a grid per layer group, built the first time a frame's query asks for that group) picks the

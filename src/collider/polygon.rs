@@ -222,11 +222,19 @@ impl PolygonCollider {
     }
 
     /// The smallest circle around the polygon, in local space; `None` while the vertices are
-    /// not a valid polygon (after an edit through reflection).
+    /// not a valid polygon (after an edit through reflection). `O(n)`; after an edit not yet
+    /// checked by the pipeline, the vertices are checked here, as the pipeline will.
     pub fn local_bounding_circle(&self) -> Option<BoundingCircle> {
+        let now = fingerprint(&self.vertices);
         match self.checked {
-            Checked::Valid { bounds, .. } => Some(bounds.outer),
-            _ => None,
+            Checked::Valid {
+                fingerprint,
+                bounds,
+            } if fingerprint == now => Some(bounds.outer),
+            Checked::Invalid { fingerprint, .. } if fingerprint == now => None,
+            _ => validated(self.vertices.clone())
+                .ok()
+                .map(|(_, bounds)| bounds.outer),
         }
     }
 

@@ -182,3 +182,26 @@ fn a_polygon_edited_while_switched_off_is_checked_when_switched_back_on() {
         "the bow tie is skipped, not used with its old bounds"
     );
 }
+
+/// A polygon's local bounding circle follows an edit at once, before the pipeline has run:
+/// none while the vertices cross themselves, the new square's once mended.
+#[test]
+fn a_polygon_s_bounding_circle_follows_an_edit_at_once() {
+    let mut app = app();
+    let polygon = app
+        .world_mut()
+        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
+        .id();
+    app.update();
+    let circle = |app: &App| {
+        let collider = app.world().get::<PolygonCollider>(polygon).unwrap();
+        collider.local_bounding_circle()
+    };
+    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", bow_tie(5.0));
+    assert_eq!(circle(&app), None, "a bow tie has no bounds");
+    set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", square(30.0));
+    let radius = circle(&app).expect("a square").radius();
+    assert!((radius - 30.0 * 2f32.sqrt()).abs() < 1e-3, "{radius}");
+    app.update();
+    assert_eq!(circle(&app).map(|circle| circle.radius()), Some(radius));
+}

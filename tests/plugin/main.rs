@@ -15,6 +15,7 @@ mod fixed_step;
 mod layers;
 mod lifecycle;
 mod queries;
+mod query_edges;
 mod roles;
 mod scale;
 mod schedule;

@@ -74,7 +74,9 @@ impl Grid {
     }
 
     /// The part `(start, end)` of the stretch that passes through the grid's box grown by the
-    /// stretch's reach; `None` when it misses it (or is not one).
+    /// stretch's reach; `None` when it misses it (or is not one). The box is grown by a few ulps
+    /// of the coordinates too: a circle's box edge is its centre less its radius, rounded, and
+    /// may lie an ulp inside the circle, where an exact test still finds a path grazing it.
     pub(crate) fn clip(&self, stretch: Stretch) -> Option<(f32, f32)> {
         let Stretch {
             origin,
@@ -86,6 +88,8 @@ impl Grid {
             return None;
         }
         let (min, max) = self.bounds();
+        let coordinates = origin.abs().max_element() + min.abs().max(max.abs()).max_element();
+        let reach = reach + 4.0 * f32::EPSILON * (coordinates + reach);
         let (min, max) = (min - reach, max + reach);
         let (mut start, mut end) = (stretch.start, stretch.end);
         for axis in 0..2 {
