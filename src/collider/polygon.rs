@@ -499,15 +499,24 @@ mod tests {
         assert!(polygon.local_bounding_circle().is_some());
     }
 
+    /// A polygon built by reflection (loaded from a scene) is checked when first asked: its
+    /// bounding circle at once, and by the pipeline when it places it.
     #[test]
     fn a_polygon_built_by_reflection_is_checked() {
         let mut polygon = PolygonCollider {
             vertices: square(),
             checked: Checked::default(),
         };
-        assert_eq!(polygon.local_bounding_circle(), None);
+        let circle = polygon.local_bounding_circle().expect("a valid square");
         assert!(polygon.revalidate().is_ok());
-        assert!(polygon.local_bounding_circle().is_some());
+        assert_eq!(polygon.local_bounding_circle(), Some(circle));
+        let mut bow_tie = PolygonCollider {
+            vertices: square(),
+            checked: Checked::default(),
+        };
+        bow_tie.vertices.swap(1, 2);
+        assert_eq!(bow_tie.local_bounding_circle(), None);
+        assert!(bow_tie.revalidate().is_err());
     }
 
     #[test]
