@@ -45,7 +45,7 @@ pub struct PolygonCollider {
 }
 
 /// Two polygons are equal when their vertices are: what validation found of them is not
-/// compared (a polygon built through reflection is not checked until the pipeline uses it).
+/// compared (a polygon built through reflection is checked only when it is used).
 impl PartialEq for PolygonCollider {
     fn eq(&self, other: &Self) -> bool {
         self.vertices == other.vertices
@@ -222,8 +222,10 @@ impl PolygonCollider {
     }
 
     /// The smallest circle around the polygon, in local space; `None` while the vertices are
-    /// not a valid polygon (after an edit through reflection). `O(n)`; after an edit not yet
-    /// checked by the pipeline, the vertices are checked here, as the pipeline will.
+    /// not a valid polygon (after an edit through reflection). `O(n)` while the vertices are as
+    /// last checked. After an edit the pipeline has not checked yet (it checks at its next
+    /// run, or when a switched-off polygon is switched back on), each call checks them again,
+    /// as the pipeline will: `O(n²)` and a copy of the vertices.
     pub fn local_bounding_circle(&self) -> Option<BoundingCircle> {
         let now = fingerprint(&self.vertices);
         match self.checked {

@@ -16,17 +16,24 @@ fn add_physics_and_bullets(app: &mut App) {
         PhysicsPlugins::default(),
         bullets::CollisionPlugin::default(),
     ))
+    .add_systems(Startup, spawn)
     .add_systems(Update, on_bullet_hits);
 }
 
-/// An enemy: an avian rigid body, and a target for the bullets (which have this crate's
-/// colliders and layers only, no rigid body).
-fn spawn_enemy(mut commands: Commands) {
+fn spawn(mut commands: Commands) {
+    // A bullet: this crate's collider and layers, no rigid body.
+    commands.spawn((
+        CircleCollider::new(4.0),
+        bullets::CollisionLayers::new(PLAYER_BULLET, ENEMY),
+        Transform::from_xyz(0.0, 100.0, 0.0),
+    ));
+    // An enemy: an avian rigid body, and a target for the bullets.
     commands.spawn((
         RigidBody::Dynamic,
         Collider::circle(8.0),
         CircleCollider::new(8.0),
         bullets::CollisionLayers::new(ENEMY, PLAYER_BULLET),
+        Transform::default(),
     ));
 }
 
