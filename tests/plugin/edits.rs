@@ -36,14 +36,18 @@ fn bow_tie(half: f32) -> Vec<Vec2> {
     vertices
 }
 
+/// A square of half-size 5 at the origin.
+fn spawn_square(app: &mut App) -> Entity {
+    app.world_mut()
+        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
+        .id()
+}
+
 /// An app with a square of half-size 5 around a small disc, touching after one update; returns
 /// the app, the square and the disc.
 fn square_around_a_disc() -> (App, Entity, Entity) {
     let mut app = app();
-    let polygon = app
-        .world_mut()
-        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
-        .id();
+    let polygon = spawn_square(&mut app);
     let inside = app
         .world_mut()
         .spawn((CircleCollider::new(1.0), Transform::default()))
@@ -106,10 +110,7 @@ fn a_circle_edited_to_a_bad_radius_is_skipped_until_mended() {
 #[test]
 fn a_polygon_edit_takes_effect_with_its_new_bounds_at_once() {
     let mut app = app();
-    let polygon = app
-        .world_mut()
-        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
-        .id();
+    let polygon = spawn_square(&mut app);
     // Only a square of half-size 30 reaches it; the small one's bounds never would.
     let far = app
         .world_mut()
@@ -188,10 +189,7 @@ fn a_polygon_edited_while_switched_off_is_checked_when_switched_back_on() {
 #[test]
 fn a_polygon_s_bounding_circle_follows_an_edit_at_once() {
     let mut app = app();
-    let polygon = app
-        .world_mut()
-        .spawn((PolygonCollider::new(square(5.0)), Transform::default()))
-        .id();
+    let polygon = spawn_square(&mut app);
     app.update();
     let circle = |app: &App| {
         let collider = app.world().get::<PolygonCollider>(polygon).unwrap();
