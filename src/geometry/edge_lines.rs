@@ -7,10 +7,11 @@ use bevy::math::{BVec4A, Vec2, Vec4};
 /// The most vertices a polygon's [`EdgeLines`] are made for: one bit per edge in a `u64`.
 pub(crate) const MOST_LINED: usize = 64;
 
-/// Four edges' lines, lane `i` for the `i`th: a unit normal of the edge, and how far along it
-/// the line lies from the origin. A point's distance to the line is
-/// `|normal · point − offset|`. A lane past the polygon's last edge has no normal and an
-/// infinite offset: every point lies infinitely far from it.
+/// Four edges' lines, lane `i` for the `i`th: the edge's unit normal, pointing out of the
+/// polygon (away from the side its inside lies on), and how far along it the line lies from
+/// the origin. A point lies `normal · point − offset` beyond the line, out of the polygon
+/// (a negative distance: on the inner side). A lane past the polygon's last edge has no normal
+/// and an infinite offset: every point lies infinitely far from it, on its inner side.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EdgeLines {
     /// The normals' `x`, lane by lane.
@@ -21,15 +22,26 @@ pub(crate) struct EdgeLines {
     offset: Vec4,
 }
 
-/// Appends the lines of the edges of the polygon `vertices` (of 3 to [`MOST_LINED`] vertices,
-/// convex or not), in groups of four; or appends nothing and returns `false` for a polygon it
-/// does not take, or one with an edge so short that its length's square underflows (whose
-/// normal would round far off).
-pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> bool {
+/// What [`push_edge_lines`] found of a polygon whose lines it appended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lined {
+    /// Whether the polygon is convex: every corner turns the same way, the way its outline
+    /// runs round. Then the polygon lies on the inner side of each of its edges' lines, and a
+    /// disc beyond one line by more than its radius is clear of it. A corner whose turn rounds
+    /// to nothing, or the other way, makes a polygon not convex.
+    pub convex: bool,
+}
+
+/// Appends the lines of the edges of the simple polygon `vertices` (of 3 to [`MOST_LINED`]
+/// vertices, convex or not, in either winding), in groups of four; or appends nothing and
+/// returns `None` for a polygon it does not take, or one with an edge so short that its
+/// length's square underflows (whose normal would round far off).
+pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> Option<Lined> {
     let count = vertices.len();
     if !(3..=MOST_LINED).contains(&count) {
-        return false;
+        return None;
     }
+    let winding = Winding::of(vertices);
     let start = lines.len();
     for first in (0..count).step_by(4) {
         // The ends of four edges, one to a lane, then their lines four at a time.
@@ -51,11 +63,12 @@ pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> 
             & length_squared.cmplt(Vec4::INFINITY);
         if !(usable | !used).all() {
             lines.truncate(start);
-            return false;
+            return None;
         }
-        let length = length_squared.sqrt();
-        // The edge's direction turned a quarter: its unit normal.
-        let (normal_x, normal_y) = (-along_y / length, along_x / length);
+        // The edge's direction turned a quarter clockwise for an outline that runs
+        // anticlockwise (its inside on its left), the other way otherwise: the outward normal.
+        let length = Vec4::splat(winding.outward) * length_squared.sqrt();
+        let (normal_x, normal_y) = (along_y / length, -along_x / length);
         let offset = normal_x * from_x + normal_y * from_y;
         lines.push(EdgeLines {
             normal_x: Vec4::select(used, normal_x, Vec4::ZERO),
@@ -63,7 +76,69 @@ pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> 
             offset: Vec4::select(used, offset, Vec4::INFINITY),
         });
     }
-    true
+    Some(Lined {
+        convex: winding.convex,
+    })
+}
+
+/// Which way a polygon's outline runs round, and whether every corner turns that way.
+struct Winding {
+    /// `1` for an outline that runs anticlockwise (a positive area), `-1` otherwise.
+    outward: f32,
+    /// Whether every corner turns the way the outline runs, none by nothing.
+    convex: bool,
+}
+
+impl Winding {
+    /// The winding of the polygon `vertices` (at least three): its area's sign, summed from
+    /// its first vertex (so that far from the origin the sum keeps its precision), and each
+    /// corner's turn.
+    fn of(vertices: &[Vec2]) -> Self {
+        let (first, last) = (vertices[0], vertices[vertices.len() - 1]);
+        let mut area = 0.0;
+        let (mut left, mut right) = (true, true);
+        // The edge into each corner, then the edge out of it.
+        let mut into = first - last;
+        for (index, &from) in vertices.iter().enumerate() {
+            let to = vertices.get(index + 1).copied().unwrap_or(first);
+            let out = to - from;
+            area += (from - first).perp_dot(to - first);
+            let turn = into.perp_dot(out);
+            left &= turn > 0.0;
+            right &= turn < 0.0;
+            into = out;
+        }
+        let anticlockwise = area > 0.0;
+        Self {
+            outward: if anticlockwise { 1.0 } else { -1.0 },
+            convex: if anticlockwise {
+                left
+            } else {
+                right && area < 0.0
+            },
+        }
+    }
+}
+
+/// For each of `points`, the edges whose lines it lies beyond, out of the polygon, by more than
+/// `reach` (bit `i` for the edge from vertex `i`), of a polygon whose edges' lines are `lines`
+/// (as [`push_edge_lines`] made them). Four edges at a time, without a branch.
+#[inline(always)]
+pub(crate) fn beyond_lines<const N: usize>(
+    lines: &[EdgeLines],
+    points: [Vec2; N],
+    reach: f32,
+) -> [u64; N] {
+    let reach = Vec4::splat(reach);
+    let mut beyond = [0; N];
+    for (group, lines) in lines.iter().enumerate() {
+        for (beyond, point) in beyond.iter_mut().zip(points) {
+            let (x, y) = (Vec4::splat(point.x), Vec4::splat(point.y));
+            let outward = lines.normal_x * x + lines.normal_y * y - lines.offset;
+            *beyond |= u64::from(outward.cmpgt(reach).bitmask()) << (4 * group);
+        }
+    }
+    beyond
 }
 
 /// The edges of a polygon, whose edges' lines are `lines` (as [`push_edge_lines`] made them)
@@ -156,7 +231,7 @@ mod tests {
         for _ in 0..50_000 {
             let vertices = polygon(&mut rng);
             let mut lines = Vec::new();
-            if !push_edge_lines(&vertices, &mut lines) {
+            if push_edge_lines(&vertices, &mut lines).is_none() {
                 continue;
             }
             lined += 1;
@@ -192,28 +267,25 @@ mod tests {
     #[test]
     fn polygons_it_does_not_take_get_no_lines() {
         let mut lines = Vec::new();
-        assert!(!push_edge_lines(&[Vec2::ZERO, Vec2::X], &mut lines));
+        assert!(push_edge_lines(&[Vec2::ZERO, Vec2::X], &mut lines).is_none());
         let many: Vec<Vec2> = (0..=MOST_LINED)
             .map(|i| Vec2::from_angle(i as f32 * TAU / 65.0) * 10.0)
             .collect();
-        assert!(!push_edge_lines(&many, &mut lines));
+        assert!(push_edge_lines(&many, &mut lines).is_none());
         // The sixth edge, in the second group of four, of no length: the first group goes too.
         let mut short = many[..8].to_vec();
         short[6] = short[5];
-        assert!(push_edge_lines(&many[..3], &mut lines));
-        assert!(!push_edge_lines(&short, &mut lines));
+        assert!(push_edge_lines(&many[..3], &mut lines).is_some());
+        assert!(push_edge_lines(&short, &mut lines).is_none());
         assert_eq!(lines.len(), 1);
         // Edges whose length's square underflows.
         let tiny = [Vec2::ZERO, Vec2::new(1e-20, 0.0), Vec2::new(0.0, 1e-20)];
-        assert!(!push_edge_lines(&tiny, &mut lines));
+        assert!(push_edge_lines(&tiny, &mut lines).is_none());
         assert_eq!(lines.len(), 1);
         lines.clear();
-        assert!(!push_edge_lines(
-            &[Vec2::ZERO, Vec2::X, Vec2::X, Vec2::Y],
-            &mut lines
-        ));
+        assert!(push_edge_lines(&[Vec2::ZERO, Vec2::X, Vec2::X, Vec2::Y], &mut lines).is_none());
         assert!(lines.is_empty());
-        assert!(push_edge_lines(&many[..MOST_LINED], &mut lines));
+        assert!(push_edge_lines(&many[..MOST_LINED], &mut lines).is_some());
         assert_eq!(lines.len(), MOST_LINED / 4);
     }
 }

@@ -293,7 +293,7 @@ mod tests {
         let same_answer = |vertices: &[Vec2], circle: Circle| {
             let mut lines = Vec::new();
             let usable = all_in_range(vertices) && circle.is_valid();
-            if !(usable && push_edge_lines(vertices, &mut lines)) {
+            if !(usable && push_edge_lines(vertices, &mut lines).is_some()) {
                 return None;
             }
             let measured = MeasuredPolygon {

@@ -84,7 +84,7 @@ mod tests {
                 })
                 .collect();
             let mut lines = Vec::new();
-            assert!(push_edge_lines(&vertices, &mut lines));
+            assert!(push_edge_lines(&vertices, &mut lines).is_some());
             let measured = MeasuredPolygon {
                 vertices: &vertices,
                 size: polygon_size(&vertices),

@@ -9,7 +9,7 @@ use crate::geometry::{
     Circle, Containment, Impact, Intersection, Points, Shape, intersect,
     intersect_measured_polygon_circle,
 };
-use crate::pipeline::placed::{PlacedColliders, PlacedPolygon, PlacedShape};
+use crate::pipeline::placed::{BeyondEdges, PlacedColliders, PlacedPolygon, PlacedShape};
 use bevy::prelude::*;
 
 /// Where colliders `first` and `second` meet now, as [`intersect`] finds: a polygon and a disc
@@ -129,15 +129,23 @@ pub(super) fn test_pair(
         // impact, as the sweep would find.
         (SweepStart::Overlapping, Vec2::ZERO)
     } else {
-        let first_start = placed.start_shape(first, first_scratch);
-        let second_start = placed.start_shape(second, second_scratch);
         let (known, measured) = match moving_and_still {
-            Some(pair) => (
-                placed.clear_at_ends(pair.moving, pair.still),
-                placed.still_polygon(pair.still),
-            ),
+            Some(pair) => {
+                let beyond = placed.beyond_edges(pair.still, pair.moving);
+                if now.is_none() && beyond.is_some_and(BeyondEdges::all_along) {
+                    // Past a convex polygon's corner, beyond one of its edges' lines all along
+                    // the path, and apart now: no contact, as the sweep would find.
+                    return None;
+                }
+                (
+                    placed.clear_at_ends(pair.moving, pair.still, beyond),
+                    placed.still_polygon(pair.still),
+                )
+            }
             None => (KnownApart::default(), None),
         };
+        let first_start = placed.start_shape(first, first_scratch);
+        let second_start = placed.start_shape(second, second_scratch);
         let swept = sweep_from_start_with(
             first_start,
             first_motion,

@@ -4,11 +4,13 @@
 use crate::geometry::{BoundingBox, Circle, EdgeLines, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
+mod beyond_edges;
 mod placed_shape;
 mod shortcuts;
 mod slots;
 mod turning;
 
+pub(crate) use beyond_edges::BeyondEdges;
 pub(crate) use placed_shape::{PlacedPolygon, PlacedShape};
 pub use slots::{CircleSlots, SweptSlots};
 pub(crate) use turning::Turning;
@@ -31,6 +33,10 @@ pub enum WorldShape {
         /// Where the polygon's edges' lines start in `PlacedColliders::edge_lines` (one entry
         /// per four edges); [`NO_LINES`] for a polygon without.
         lines: u32,
+        /// Whether it is convex, as its edges' lines found (see
+        /// [`push_edge_lines`](crate::geometry::push_edge_lines)); `false` for a polygon without
+        /// lines.
+        convex: bool,
     },
 }
 
@@ -45,6 +51,10 @@ pub struct Path {
     /// How far it moved along its swept path, to where it is now.
     pub motion: Vec2,
 }
+
+// The narrow phase reads a collider's shape and motion together: one aligned half of a cache
+// line.
+const _: () = assert!(size_of::<Path>() == 32);
 
 /// [`WorldShape::Polygon::lines`] of a polygon without edge lines: past the end of any table.
 pub const NO_LINES: u32 = u32::MAX;
@@ -250,6 +260,13 @@ pub(crate) fn conservative(center: Vec2, radius: f32) -> f32 {
     radius + 8.0 * f32::EPSILON * (radius + center.abs().max_element())
 }
 
+/// `reach` grown past what the exact tests' rounding could take back: a part in ten thousand of
+/// itself, and a few units in the last place of the largest `coordinates` involved.
+#[inline(always)]
+fn past_rounding(reach: f32, coordinates: f32) -> f32 {
+    reach + 1e-4 * reach + 64.0 * f32::EPSILON * (coordinates + reach)
+}
+
 #[cfg(test)]
 impl PlacedColliders {
     /// Asserts that these colliders are `other`'s: entities, layers, bounds, shapes and motions.
@@ -378,6 +395,7 @@ mod tests {
             inner_radius: 0.0,
             size: polygon_size(&placed.vertices),
             lines: NO_LINES,
+            convex: false,
         };
         let entity = Entity::from_raw_u32(1).unwrap();
         placed.push(

@@ -135,6 +135,7 @@ impl PlacedColliders {
                 inner_radius,
                 size,
                 lines,
+                ..
             } => {
                 let still = path.motion == Vec2::ZERO && self.turn(index).is_none();
                 PlacedShape::Polygon(PlacedPolygon {
@@ -172,6 +173,7 @@ mod tests {
                 inner_radius: 0.5,
                 size: polygon_size(&square),
                 lines: NO_LINES,
+                convex: false,
             };
             let entity = Entity::from_raw_u32(start + 1).unwrap();
             placed.push(entity, None, bound, shape, motion);

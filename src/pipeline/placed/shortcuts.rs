@@ -5,7 +5,8 @@
 //! of it at either end of its path. Each answers as the exact test would, for far less work;
 //! the tests below hold them to it near the edge of what they claim.
 
-use super::{Path, PlacedColliders, WorldShape};
+use super::beyond_edges::BeyondEdges;
+use super::{Path, PlacedColliders, WorldShape, past_rounding};
 use crate::geometry::sweep::KnownApart;
 use crate::geometry::{Circle, Segment, Shape};
 use bevy::prelude::*;
@@ -87,11 +88,16 @@ impl PlacedColliders {
     /// which did not move: whether the disc lies clear of the other's bounding circle, by more
     /// than rounding could take back, at the start of its path (placed as
     /// [`start_shape`](Self::start_shape) places it) and at its end (moved from there by its
-    /// whole motion, as the sweep's last check moves it). A bullet coming at an enemy starts
-    /// outside its bounding circle, most often: the sweep need not test whether they overlap
-    /// there.
+    /// whole motion, as the sweep's last check moves it); or, `beyond` its edges' lines there,
+    /// for a convex polygon ([`beyond_edges`](Self::beyond_edges)). A bullet coming at an
+    /// enemy starts outside it, most often: the sweep need not test whether they overlap there.
     #[inline]
-    pub(crate) fn clear_at_ends(&self, disc: usize, still: usize) -> KnownApart {
+    pub(crate) fn clear_at_ends(
+        &self,
+        disc: usize,
+        still: usize,
+        beyond: Option<BeyondEdges>,
+    ) -> KnownApart {
         if self.motion(still) != Vec2::ZERO || self.turn(still).is_some() {
             return KnownApart::default();
         }
@@ -102,9 +108,16 @@ impl PlacedColliders {
         let start = now.center + -motion;
         let end = start + motion;
         let bound = self.bound(still);
-        KnownApart {
+        let known = KnownApart {
             at_start: clear_of_bound(Circle::new(start, now.radius), bound),
             at_end: clear_of_bound(Circle::new(end, now.radius), bound),
+        };
+        match beyond {
+            Some(beyond) => KnownApart {
+                at_start: known.at_start || beyond.at_start != 0,
+                at_end: known.at_end || beyond.at_end != 0,
+            },
+            None => known,
         }
     }
 
@@ -123,13 +136,6 @@ fn clear_of_bound(disc: Circle, bound: Circle) -> bool {
     let coordinates = bound.center.abs().max_element() + disc.center.abs().max_element();
     let reach = past_rounding(disc.radius + bound.radius, coordinates);
     bound.center.distance_squared(disc.center) > reach * reach
-}
-
-/// `reach` grown past what the exact tests' rounding could take back: a part in ten thousand of
-/// itself, and a few units in the last place of the largest `coordinates` involved.
-#[inline(always)]
-fn past_rounding(reach: f32, coordinates: f32) -> f32 {
-    reach + 1e-4 * reach + 64.0 * f32::EPSILON * (coordinates + reach)
 }
 
 #[cfg(test)]
@@ -174,6 +180,7 @@ mod tests {
                     inner_radius: 0.0,
                     size: polygon_size(&placed.vertices),
                     lines: NO_LINES,
+                    convex: false,
                 };
                 (shape, conservative(center, size))
             }
@@ -254,6 +261,7 @@ mod tests {
                 inner_radius: clear_radius(thickness / 2.0, center, outer),
                 size: polygon_size(&placed.vertices),
                 lines: NO_LINES,
+                convex: false,
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
@@ -329,6 +337,7 @@ mod tests {
                 inner_radius: clear_radius(inner, center, outer),
                 size: polygon_size(&placed.vertices),
                 lines: NO_LINES,
+                convex: false,
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
@@ -475,9 +484,9 @@ mod tests {
                 near
             };
             placed.push(entity, None, now, WorldShape::Circle(now), motion);
-            let known = placed.clear_at_ends(1, 0);
+            let known = placed.clear_at_ends(1, 0, None);
             assert_eq!(
-                placed.clear_at_ends(0, 1),
+                placed.clear_at_ends(0, 1, None),
                 KnownApart::default(),
                 "not a disc"
             );
@@ -588,6 +597,7 @@ mod tests {
             inner_radius: 0.0,
             size: polygon_size(&square),
             lines: NO_LINES,
+            convex: false,
         };
         let bound = Circle::new(Vec2::splat(0.5), conservative(Vec2::splat(0.5), 0.75));
         placed.push(

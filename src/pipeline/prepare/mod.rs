@@ -176,7 +176,9 @@ fn place_polygon(
     let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
     let world = &placed.vertices[start as usize..];
     let lines_start = placed.edge_lines.len() as u32;
-    let lined = lines && push_edge_lines(world, &mut placed.edge_lines);
+    let lined = lines
+        .then(|| push_edge_lines(world, &mut placed.edge_lines))
+        .flatten();
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
@@ -186,7 +188,12 @@ fn place_polygon(
             bounds.radius,
         ),
         size: polygon_size(world),
-        lines: if lined { lines_start } else { NO_LINES },
+        lines: if lined.is_some() {
+            lines_start
+        } else {
+            NO_LINES
+        },
+        convex: lined.is_some_and(|lined| lined.convex),
     };
     match swept.turn(&placement) {
         Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
