@@ -1,7 +1,7 @@
 //! [`PolygonCollider`]: a solid simple polygon, convex or concave, and its validation.
 
 use super::{ColliderError, check_point, check_size};
-use crate::geometry::{self, overlap_segment_segment};
+use crate::geometry::{self, Winding, overlap_segment_segment};
 use bevy::math::bounding::BoundingCircle;
 use bevy::math::primitives::{
     ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Triangle2d,
@@ -79,6 +79,8 @@ pub(crate) struct PolygonBounds {
     /// comes nearer the centre): zero when the centre lies outside it (a concave polygon's
     /// notch). A circle within it is inside the polygon, and no edge need be looked at.
     pub inner_radius: f32,
+    /// Which way its outline runs round, and whether it is convex.
+    pub winding: Winding,
 }
 
 impl PolygonBounds {
@@ -96,6 +98,7 @@ impl PolygonBounds {
         Self {
             outer,
             inner_radius,
+            winding: Winding::of(vertices),
         }
     }
 }

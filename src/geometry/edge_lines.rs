@@ -22,26 +22,79 @@ pub(crate) struct EdgeLines {
     offset: Vec4,
 }
 
-/// What [`push_edge_lines`] found of a polygon whose lines it appended.
+/// Which way a simple polygon's outline runs round, and whether it is convex.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Lined {
-    /// Whether the polygon is convex: every corner turns the same way, the way its outline
-    /// runs round. Then the polygon lies on the inner side of each of its edges' lines, and a
-    /// disc beyond one line by more than its radius is clear of it. A corner whose turn rounds
-    /// to nothing, or the other way, makes a polygon not convex.
+pub(crate) struct Winding {
+    /// Whether the outline runs anticlockwise (a positive area): its inside lies on the left of
+    /// each edge.
+    pub anticlockwise: bool,
+    /// Whether every corner turns the way the outline runs (none by nothing): then the polygon
+    /// lies on the inner side of each of its edges' lines, and a disc beyond one line by more
+    /// than its radius is clear of it.
     pub convex: bool,
 }
 
+impl Winding {
+    /// The winding of the simple polygon `vertices`: its area's sign, summed from its first
+    /// vertex (so that far from the origin the sum keeps its precision), and each corner's
+    /// turn. Fewer than three vertices have no area: neither anticlockwise nor convex.
+    pub fn of(vertices: &[Vec2]) -> Self {
+        let (Some(&first), Some(&last)) = (vertices.first(), vertices.last()) else {
+            return Self {
+                anticlockwise: false,
+                convex: false,
+            };
+        };
+        let mut area = 0.0;
+        let (mut left, mut right) = (true, true);
+        // The edge into each corner, then the edge out of it.
+        let mut into = first - last;
+        for (index, &from) in vertices.iter().enumerate() {
+            let to = vertices.get(index + 1).copied().unwrap_or(first);
+            let out = to - from;
+            area += (from - first).perp_dot(to - first);
+            let turn = into.perp_dot(out);
+            left &= turn > 0.0;
+            right &= turn < 0.0;
+            into = out;
+        }
+        let anticlockwise = area > 0.0;
+        Self {
+            anticlockwise,
+            convex: if anticlockwise {
+                left
+            } else {
+                right && area < 0.0
+            },
+        }
+    }
+
+    /// The winding of the polygon mirrored (by a transform that turns its outline round the
+    /// other way), when `mirrored`.
+    pub fn mirrored_if(self, mirrored: bool) -> Self {
+        Self {
+            anticlockwise: self.anticlockwise != mirrored,
+            ..self
+        }
+    }
+}
+
 /// Appends the lines of the edges of the simple polygon `vertices` (of 3 to [`MOST_LINED`]
-/// vertices, convex or not, in either winding), in groups of four; or appends nothing and
-/// returns `None` for a polygon it does not take, or one with an edge so short that its
-/// length's square underflows (whose normal would round far off).
-pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> Option<Lined> {
+/// vertices, convex or not), whose outline runs round as `winding` says, in groups of four; or
+/// appends nothing and returns `false` for a polygon it does not take, or one with an edge so
+/// short that its length's square underflows (whose normal would round far off).
+pub(crate) fn push_edge_lines(
+    vertices: &[Vec2],
+    winding: Winding,
+    lines: &mut Vec<EdgeLines>,
+) -> bool {
     let count = vertices.len();
     if !(3..=MOST_LINED).contains(&count) {
-        return None;
+        return false;
     }
-    let winding = Winding::of(vertices);
+    // The edge's direction turned a quarter clockwise for an outline that runs anticlockwise
+    // (its inside on its left), the other way otherwise: the outward normal.
+    let outward = Vec4::splat(if winding.anticlockwise { 1.0 } else { -1.0 });
     let start = lines.len();
     for first in (0..count).step_by(4) {
         // The ends of four edges, one to a lane, then their lines four at a time.
@@ -63,11 +116,9 @@ pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> 
             & length_squared.cmplt(Vec4::INFINITY);
         if !(usable | !used).all() {
             lines.truncate(start);
-            return None;
+            return false;
         }
-        // The edge's direction turned a quarter clockwise for an outline that runs
-        // anticlockwise (its inside on its left), the other way otherwise: the outward normal.
-        let length = Vec4::splat(winding.outward) * length_squared.sqrt();
+        let length = outward * length_squared.sqrt();
         let (normal_x, normal_y) = (along_y / length, -along_x / length);
         let offset = normal_x * from_x + normal_y * from_y;
         lines.push(EdgeLines {
@@ -76,48 +127,7 @@ pub(crate) fn push_edge_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> 
             offset: Vec4::select(used, offset, Vec4::INFINITY),
         });
     }
-    Some(Lined {
-        convex: winding.convex,
-    })
-}
-
-/// Which way a polygon's outline runs round, and whether every corner turns that way.
-struct Winding {
-    /// `1` for an outline that runs anticlockwise (a positive area), `-1` otherwise.
-    outward: f32,
-    /// Whether every corner turns the way the outline runs, none by nothing.
-    convex: bool,
-}
-
-impl Winding {
-    /// The winding of the polygon `vertices` (at least three): its area's sign, summed from
-    /// its first vertex (so that far from the origin the sum keeps its precision), and each
-    /// corner's turn.
-    fn of(vertices: &[Vec2]) -> Self {
-        let (first, last) = (vertices[0], vertices[vertices.len() - 1]);
-        let mut area = 0.0;
-        let (mut left, mut right) = (true, true);
-        // The edge into each corner, then the edge out of it.
-        let mut into = first - last;
-        for (index, &from) in vertices.iter().enumerate() {
-            let to = vertices.get(index + 1).copied().unwrap_or(first);
-            let out = to - from;
-            area += (from - first).perp_dot(to - first);
-            let turn = into.perp_dot(out);
-            left &= turn > 0.0;
-            right &= turn < 0.0;
-            into = out;
-        }
-        let anticlockwise = area > 0.0;
-        Self {
-            outward: if anticlockwise { 1.0 } else { -1.0 },
-            convex: if anticlockwise {
-                left
-            } else {
-                right && area < 0.0
-            },
-        }
-    }
+    true
 }
 
 /// For each of `points`, the edges whose lines it lies beyond, out of the polygon, by more than
@@ -173,6 +183,11 @@ mod tests {
     use crate::geometry::{edges, polygon_size};
     use core::f32::consts::TAU;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    /// [`push_edge_lines`] with the winding the vertices have.
+    fn push_lines(vertices: &[Vec2], lines: &mut Vec<EdgeLines>) -> bool {
+        push_edge_lines(vertices, Winding::of(vertices), lines)
+    }
 
     /// A random polygon around a point anywhere in a wide range: convex (points on an ellipse
     /// at sorted angles, some a rounding apart) or a star, turned, in either order.
@@ -231,7 +246,7 @@ mod tests {
         for _ in 0..50_000 {
             let vertices = polygon(&mut rng);
             let mut lines = Vec::new();
-            if push_edge_lines(&vertices, &mut lines).is_none() {
+            if !push_lines(&vertices, &mut lines) {
                 continue;
             }
             lined += 1;
@@ -262,30 +277,104 @@ mod tests {
         );
     }
 
+    /// The lines point out of the polygon, in either winding: a point inside lies on the inner
+    /// side of every edge's line of a convex polygon, and of the nearest edge's line of any. A
+    /// polygon found convex has every vertex on the inner side of every line (within
+    /// rounding); a star never is; a regular polygon near the origin always is.
+    #[test]
+    fn the_lines_point_out_and_tell_a_convex_polygon() {
+        use crate::geometry::point_in_polygon;
+        let mut rng = StdRng::seed_from_u64(19);
+        let (mut convex, mut stars) = (0, 0);
+        for round in 0..20_000 {
+            let vertices = if round % 2 == 0 {
+                polygon(&mut rng)
+            } else {
+                // Regular, near the origin, in either winding.
+                let corners = rng.random_range(3..=MOST_LINED);
+                let turn = rng.random_range(0.0..TAU);
+                let step = if rng.random_bool(0.5) { TAU } else { -TAU } / corners as f32;
+                (0..corners)
+                    .map(|i| Vec2::from_angle(turn + i as f32 * step) * 10.0)
+                    .collect()
+            };
+            let mut lines = Vec::new();
+            let winding = Winding::of(&vertices);
+            if !push_edge_lines(&vertices, winding, &mut lines) {
+                continue;
+            }
+            let size = polygon_size(&vertices);
+            let outward = |point: Vec2| -> Vec<f32> {
+                let mut all = Vec::new();
+                for lines in &lines {
+                    let distance =
+                        lines.normal_x * point.x + lines.normal_y * point.y - lines.offset;
+                    all.extend(distance.to_array());
+                }
+                all.truncate(vertices.len());
+                all
+            };
+            // The nearest edge to a point just inside: its line has the point inside.
+            let inside = vertices[0].lerp(vertices[1], 0.5).lerp(vertices[2], 1e-3);
+            if point_in_polygon(inside, &vertices) {
+                let nearest = edges(&vertices)
+                    .map(|edge| edge.distance_squared_to(inside))
+                    .enumerate()
+                    .min_by(|one, other| one.1.total_cmp(&other.1))
+                    .map(|(index, _)| index)
+                    .unwrap();
+                let rounding = 1e-5 * (size + inside.abs().max_element());
+                assert!(outward(inside)[nearest] <= rounding, "{vertices:?}");
+            }
+            if round % 2 == 1 {
+                assert!(winding.convex, "a regular polygon: {vertices:?}");
+            }
+            if winding.convex {
+                convex += 1;
+                for &vertex in &vertices {
+                    let farthest = outward(vertex).into_iter().fold(f32::MIN, f32::max);
+                    let rounding = 1e-5 * (size + vertex.abs().max_element());
+                    assert!(farthest <= rounding, "{vertex} of {vertices:?}");
+                }
+            }
+            // Stars have every other vertex pulled in: a corner turns the other way.
+            if vertices.len() >= 6 && !winding.convex {
+                stars += 1;
+            }
+        }
+        assert!(
+            convex > 8_000 && stars > 1_000,
+            "{convex} convex, {stars} not"
+        );
+    }
+
     /// Too few vertices or too many, or an edge too short, give no lines, and leave the lines
     /// of the polygons before as they were.
     #[test]
     fn polygons_it_does_not_take_get_no_lines() {
         let mut lines = Vec::new();
-        assert!(push_edge_lines(&[Vec2::ZERO, Vec2::X], &mut lines).is_none());
+        assert!(!push_lines(&[Vec2::ZERO, Vec2::X], &mut lines));
         let many: Vec<Vec2> = (0..=MOST_LINED)
             .map(|i| Vec2::from_angle(i as f32 * TAU / 65.0) * 10.0)
             .collect();
-        assert!(push_edge_lines(&many, &mut lines).is_none());
+        assert!(!push_lines(&many, &mut lines));
         // The sixth edge, in the second group of four, of no length: the first group goes too.
         let mut short = many[..8].to_vec();
         short[6] = short[5];
-        assert!(push_edge_lines(&many[..3], &mut lines).is_some());
-        assert!(push_edge_lines(&short, &mut lines).is_none());
+        assert!(push_lines(&many[..3], &mut lines));
+        assert!(!push_lines(&short, &mut lines));
         assert_eq!(lines.len(), 1);
         // Edges whose length's square underflows.
         let tiny = [Vec2::ZERO, Vec2::new(1e-20, 0.0), Vec2::new(0.0, 1e-20)];
-        assert!(push_edge_lines(&tiny, &mut lines).is_none());
+        assert!(!push_lines(&tiny, &mut lines));
         assert_eq!(lines.len(), 1);
         lines.clear();
-        assert!(push_edge_lines(&[Vec2::ZERO, Vec2::X, Vec2::X, Vec2::Y], &mut lines).is_none());
+        assert!(!push_lines(
+            &[Vec2::ZERO, Vec2::X, Vec2::X, Vec2::Y],
+            &mut lines
+        ));
         assert!(lines.is_empty());
-        assert!(push_edge_lines(&many[..MOST_LINED], &mut lines).is_some());
+        assert!(push_lines(&many[..MOST_LINED], &mut lines));
         assert_eq!(lines.len(), MOST_LINED / 4);
     }
 }

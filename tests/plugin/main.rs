@@ -6,6 +6,7 @@
 mod bad_input;
 mod bodies;
 mod common;
+mod crowds;
 mod debug;
 mod determinism;
 mod diagnostics;

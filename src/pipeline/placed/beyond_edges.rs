@@ -75,7 +75,7 @@ impl PlacedColliders {
 mod tests {
     use super::*;
     use crate::geometry::sweep::{SweepStart, sweep_from_start, touching_at_end};
-    use crate::geometry::{Circle, intersect, overlap, polygon_size, push_edge_lines};
+    use crate::geometry::{Circle, Winding, intersect, overlap, polygon_size, push_edge_lines};
     use crate::pipeline::placed::conservative;
     use core::f32::consts::TAU;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
@@ -103,16 +103,17 @@ mod tests {
             vertices.reverse();
         }
         let mut placed = PlacedColliders::default();
-        let lined = push_edge_lines(&vertices, &mut placed.edge_lines).expect("lines");
+        let winding = Winding::of(&vertices);
+        assert!(push_edge_lines(&vertices, winding, &mut placed.edge_lines));
         // A regular polygon is convex, unless rounding far from the origin bends a corner.
-        assert!(!(star && lined.convex), "{vertices:?}");
+        assert!(!(star && winding.convex), "{vertices:?}");
         let shape = WorldShape::Polygon {
             start: 0,
             len: count as u32,
             inner_radius: 0.0,
             size: polygon_size(&vertices),
             lines: 0,
-            convex: lined.convex,
+            convex: winding.convex,
         };
         placed.vertices = vertices;
         let bound = Circle::new(center, conservative(center, size));

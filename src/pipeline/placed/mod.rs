@@ -33,9 +33,8 @@ pub enum WorldShape {
         /// Where the polygon's edges' lines start in `PlacedColliders::edge_lines` (one entry
         /// per four edges); [`NO_LINES`] for a polygon without.
         lines: u32,
-        /// Whether it is convex, as its edges' lines found (see
-        /// [`push_edge_lines`](crate::geometry::push_edge_lines)); `false` for a polygon without
-        /// lines.
+        /// Whether it is convex (see [`Winding`](crate::geometry::Winding)), for a polygon with
+        /// edge lines; `false` for one without.
         convex: bool,
     },
 }

@@ -71,9 +71,8 @@ pub(crate) fn place_colliders(
 
 /// How many circles a frame needs for each polygon before the polygons' edge lines are worked
 /// out (see [`push_edge_lines`]). The lines cost about 340 instructions an octagon a frame and
-/// repay it only in the exact tests of the many discs that come near it: in the scene bench's
-/// rain they break even at about 160 circles a polygon. With or without them, every answer is
-/// the same.
+/// repay it only in the exact tests and sweeps of the many discs that come near it. With or
+/// without them, every answer is the same.
 const CIRCLES_FOR_EDGE_LINES: usize = 256;
 
 /// Remembers where a swept collider is, for its next path: its translation, and for one that
@@ -176,9 +175,10 @@ fn place_polygon(
     let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
     let world = &placed.vertices[start as usize..];
     let lines_start = placed.edge_lines.len() as u32;
-    let lined = lines
-        .then(|| push_edge_lines(world, &mut placed.edge_lines))
-        .flatten();
+    // A transform that mirrors the polygon turns its outline round the other way.
+    let mirrored = placement.x_axis.perp_dot(placement.y_axis) < 0.0;
+    let winding = local.winding.mirrored_if(mirrored);
+    let lined = lines && push_edge_lines(world, winding, &mut placed.edge_lines);
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
@@ -188,12 +188,8 @@ fn place_polygon(
             bounds.radius,
         ),
         size: polygon_size(world),
-        lines: if lined.is_some() {
-            lines_start
-        } else {
-            NO_LINES
-        },
-        convex: lined.is_some_and(|lined| lined.convex),
+        lines: if lined { lines_start } else { NO_LINES },
+        convex: lined && winding.convex,
     };
     match swept.turn(&placement) {
         Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
