@@ -71,7 +71,8 @@ enum Checked {
 }
 
 /// What bounds a valid polygon, in local space: the smallest circle around its vertices, and
-/// how far around that circle's centre the polygon reaches every way.
+/// how far around that circle's centre the polygon reaches every way; and which way its outline
+/// runs round. Measured once, when the vertices are checked.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct PolygonBounds {
     pub outer: BoundingCircle,
