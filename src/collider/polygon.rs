@@ -1,7 +1,7 @@
 //! [`PolygonCollider`]: a solid simple polygon, convex or concave, and its validation.
 
 use super::{ColliderError, check_point, check_size};
-use crate::geometry::{self, Winding, overlap_segment_segment};
+use crate::geometry::{self, overlap_segment_segment};
 use bevy::math::bounding::BoundingCircle;
 use bevy::math::primitives::{
     ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Triangle2d,
@@ -72,7 +72,7 @@ enum Checked {
 
 /// What bounds a valid polygon, in local space: the smallest circle around its vertices, and
 /// how far around that circle's centre the polygon reaches every way; and which way its outline
-/// runs round. Measured once, when the vertices are checked.
+/// runs. Measured once, when the vertices are checked.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct PolygonBounds {
     pub outer: BoundingCircle,
@@ -80,8 +80,9 @@ pub(crate) struct PolygonBounds {
     /// comes nearer the centre): zero when the centre lies outside it (a concave polygon's
     /// notch). A circle within it is inside the polygon, and no edge need be looked at.
     pub inner_radius: f32,
-    /// Which way its outline runs round, and whether it is convex.
-    pub winding: Winding,
+    /// Whether its outline runs anticlockwise (see
+    /// [`runs_anticlockwise`](geometry::runs_anticlockwise)).
+    pub anticlockwise: bool,
 }
 
 impl PolygonBounds {
@@ -99,7 +100,7 @@ impl PolygonBounds {
         Self {
             outer,
             inner_radius,
-            winding: Winding::of(vertices),
+            anticlockwise: geometry::runs_anticlockwise(vertices),
         }
     }
 }

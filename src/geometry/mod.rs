@@ -95,7 +95,7 @@ pub(crate) use bounds::BoundingBox;
 pub use bounds::{bounding_circle_of_points, polygon_size};
 pub use circle_circle::{intersect_circle_circle, overlap_circle_circle};
 pub use dispatch::{Shape, intersect, overlap};
-pub(crate) use edge_lines::{EdgeLines, Winding, beyond_lines, push_edge_lines};
+pub(crate) use edge_lines::{EdgeLines, beyond_lines, push_edge_lines, runs_anticlockwise};
 pub use point::{ClosestPoint, closest_point, point_in_circle, point_in_polygon};
 pub(crate) use polygon_circle::{MeasuredPolygon, intersect_measured_polygon_circle};
 pub use polygon_circle::{intersect_polygon_circle, overlap_polygon_circle};

@@ -288,12 +288,12 @@ mod tests {
     /// edge, where squares underflow.
     #[test]
     fn edge_lines_change_no_answer() {
-        use crate::geometry::{Winding, push_edge_lines};
+        use crate::geometry::{push_edge_lines, runs_anticlockwise};
         use core::f32::consts::TAU;
         let same_answer = |vertices: &[Vec2], circle: Circle| {
             let mut lines = Vec::new();
             let usable = all_in_range(vertices) && circle.is_valid();
-            if !(usable && push_edge_lines(vertices, Winding::of(vertices), &mut lines)) {
+            if !(usable && push_edge_lines(vertices, runs_anticlockwise(vertices), &mut lines)) {
                 return None;
             }
             let measured = MeasuredPolygon {

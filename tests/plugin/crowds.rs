@@ -242,3 +242,66 @@ fn a_crowd_of_swept_bullets_meets_turned_and_mirrored_enemies_as_their_paths_do(
         "{met} met, {missed} missed, {impacts} impacts"
     );
 }
+
+/// A short edge between two nearly straight corners of a convex polygon: placed away from the
+/// origin, rounding tilts it, and the world polygon is convex no more (a far corner lies beyond
+/// the short edge's line). A small swept bullet that grazes that far corner, beyond the tilted
+/// line at both ends of its path, is still met, with its impact.
+#[test]
+fn a_bullet_grazing_a_polygon_that_rounding_bent_is_met() {
+    let dip = 33.0 / 32768.0 - 5e-8;
+    let vertices = vec![
+        Vec2::new(-50.0, 0.0),
+        Vec2::new(0.0, -dip),
+        Vec2::new(0.01, -(dip + 1e-7)),
+        Vec2::new(50.0, 0.0),
+        Vec2::new(50.0, 50.0),
+        Vec2::new(-50.0, 50.0),
+    ];
+    let place = Vec2::splat(1000.0);
+    let corner = place + vertices[0];
+    let mut app = app();
+    let wall = app
+        .world_mut()
+        .spawn((
+            PolygonCollider::new(vertices),
+            Transform::from_translation(place.extend(0.0)),
+        ))
+        .id();
+    // Enough circles for the wall's edge lines, far off.
+    for index in 0..300 {
+        let at = Vec2::new(-5000.0 - 10.0 * index as f32, -5000.0);
+        app.world_mut().spawn((
+            CircleCollider::new(1.0),
+            Transform::from_translation(at.extend(0.0)),
+        ));
+    }
+    let bullet = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(0.15),
+            Swept::default(),
+            Transform::from_translation((corner + Vec2::new(-0.2, 0.0)).extend(0.0)),
+        ))
+        .id();
+    app.update();
+    assert!(
+        app.world()
+            .resource::<Contacts>()
+            .get(bullet, wall)
+            .is_none()
+    );
+    // Past the corner: 0.141 from it at the nearest, within the bullet's radius.
+    app.world_mut()
+        .get_mut::<Transform>(bullet)
+        .unwrap()
+        .translation = (corner + Vec2::new(0.0, -0.2)).extend(0.0);
+    app.update();
+    let contact = app
+        .world()
+        .resource::<Contacts>()
+        .get(bullet, wall)
+        .cloned();
+    let contact = contact.expect("the bullet grazed the corner");
+    assert!(contact.impact.is_some(), "{contact:?}");
+}

@@ -56,7 +56,7 @@ pub(super) fn first_touch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::edge_lines::{Winding, push_edge_lines};
+    use crate::geometry::edge_lines::{push_edge_lines, runs_anticlockwise};
     use crate::geometry::{overlap, polygon_size};
     use core::f32::consts::TAU;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
@@ -86,7 +86,7 @@ mod tests {
             let mut lines = Vec::new();
             assert!(push_edge_lines(
                 &vertices,
-                Winding::of(&vertices),
+                runs_anticlockwise(&vertices),
                 &mut lines
             ));
             let measured = MeasuredPolygon {

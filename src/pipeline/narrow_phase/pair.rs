@@ -133,8 +133,9 @@ pub(super) fn test_pair(
             Some(pair) => {
                 let beyond = placed.beyond_edges(pair.still, pair.moving);
                 if now.is_none() && beyond.is_some_and(BeyondEdges::all_along) {
-                    // Past a convex polygon's corner, beyond one of its edges' lines all along
-                    // the path, and apart now: no contact, as the sweep would find.
+                    // Past a polygon's corner, beyond one of its edges' lines (by more than the
+                    // polygon overhangs it) all along the path, and apart now: no contact, as
+                    // the sweep would find.
                     return None;
                 }
                 (

@@ -4,13 +4,13 @@
 use crate::geometry::{BoundingBox, Circle, EdgeLines, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
-mod beyond_edges;
+mod path_ends;
 mod placed_shape;
 mod shortcuts;
 mod slots;
 mod turning;
 
-pub(crate) use beyond_edges::BeyondEdges;
+pub(crate) use path_ends::BeyondEdges;
 pub(crate) use placed_shape::{PlacedPolygon, PlacedShape};
 pub use slots::{CircleSlots, SweptSlots};
 pub(crate) use turning::Turning;
@@ -33,9 +33,6 @@ pub enum WorldShape {
         /// Where the polygon's edges' lines start in `PlacedColliders::edge_lines` (one entry
         /// per four edges); [`NO_LINES`] for a polygon without.
         lines: u32,
-        /// Whether it is convex (see [`Winding`](crate::geometry::Winding)), for a polygon with
-        /// edge lines; `false` for one without.
-        convex: bool,
     },
 }
 
@@ -394,7 +391,6 @@ mod tests {
             inner_radius: 0.0,
             size: polygon_size(&placed.vertices),
             lines: NO_LINES,
-            convex: false,
         };
         let entity = Entity::from_raw_u32(1).unwrap();
         placed.push(

@@ -173,7 +173,6 @@ mod tests {
                 inner_radius: 0.5,
                 size: polygon_size(&square),
                 lines: NO_LINES,
-                convex: false,
             };
             let entity = Entity::from_raw_u32(start + 1).unwrap();
             placed.push(entity, None, bound, shape, motion);

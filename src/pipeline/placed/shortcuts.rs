@@ -1,13 +1,11 @@
 //! Pairs told apart from their circles alone, without the exact test: a disc deep inside a
 //! still polygon ([`surely_holds`](super::PlacedPolygon::surely_holds)), a disc that surely
 //! overlapped one at the start of its path, a swept disc clear of another collider's bounding
-//! circle now, a disc that passed clear of a still collider's bounding circle, and one clear
-//! of it at either end of its path. Each answers as the exact test would, for far less work;
+//! circle now, and a disc that passed clear of a still collider's bounding circle (what the ends
+//! of a path say is in `path_ends`). Each answers as the exact test would, for far less work;
 //! the tests below hold them to it near the edge of what they claim.
 
-use super::beyond_edges::BeyondEdges;
 use super::{Path, PlacedColliders, WorldShape, past_rounding};
-use crate::geometry::sweep::KnownApart;
 use crate::geometry::{Circle, Segment, Shape};
 use bevy::prelude::*;
 
@@ -84,46 +82,9 @@ impl PlacedColliders {
         path.distance_squared_to(center) > reach * reach
     }
 
-    /// What the bounding circles say before a sweep of circle `disc` against collider `still`,
-    /// which did not move: whether the disc lies clear of the other's bounding circle, by more
-    /// than rounding could take back, at the start of its path (placed as
-    /// [`start_shape`](Self::start_shape) places it) and at its end (moved from there by its
-    /// whole motion, as the sweep's last check moves it); or, `beyond` its edges' lines there,
-    /// for a convex polygon ([`beyond_edges`](Self::beyond_edges)). A bullet coming at an
-    /// enemy starts outside it, most often: the sweep need not test whether they overlap there.
-    #[inline]
-    pub(crate) fn clear_at_ends(
-        &self,
-        disc: usize,
-        still: usize,
-        beyond: Option<BeyondEdges>,
-    ) -> KnownApart {
-        if self.motion(still) != Vec2::ZERO || self.turn(still).is_some() {
-            return KnownApart::default();
-        }
-        let Shape::Circle(now) = self.shape(disc) else {
-            return KnownApart::default();
-        };
-        let motion = self.motion(disc);
-        let start = now.center + -motion;
-        let end = start + motion;
-        let bound = self.bound(still);
-        let known = KnownApart {
-            at_start: clear_of_bound(Circle::new(start, now.radius), bound),
-            at_end: clear_of_bound(Circle::new(end, now.radius), bound),
-        };
-        match beyond {
-            Some(beyond) => KnownApart {
-                at_start: known.at_start || beyond.at_start != 0,
-                at_end: known.at_end || beyond.at_end != 0,
-            },
-            None => known,
-        }
-    }
-
     /// The bounding circle of collider `index`.
     #[inline(always)]
-    fn bound(&self, index: usize) -> Circle {
+    pub(super) fn bound(&self, index: usize) -> Circle {
         Circle::new(self.centers[index], self.radii[index])
     }
 }
@@ -132,35 +93,35 @@ impl PlacedColliders {
 /// back: the exact tests find the disc apart from whatever the bound holds. Their rounding
 /// grows with the sizes and the coordinates.
 #[inline(always)]
-fn clear_of_bound(disc: Circle, bound: Circle) -> bool {
+pub(super) fn clear_of_bound(disc: Circle, bound: Circle) -> bool {
     let coordinates = bound.center.abs().max_element() + disc.center.abs().max_element();
     let reach = past_rounding(disc.radius + bound.radius, coordinates);
     bound.center.distance_squared(disc.center) > reach * reach
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::geometry::{Circle, polygon_size};
     use crate::pipeline::placed::{NO_LINES, PlacedShape, clear_radius, conservative};
 
     /// A collider for the quick looks' tests, and what they need of it.
-    struct Collider {
+    pub(crate) struct Collider {
         /// Its vertices, for a polygon; nothing pushed yet.
-        placed: PlacedColliders,
-        shape: WorldShape,
-        center: Vec2,
-        size: f32,
+        pub(crate) placed: PlacedColliders,
+        pub(crate) shape: WorldShape,
+        pub(crate) center: Vec2,
+        pub(crate) size: f32,
         /// How far it is turned: a corner or an end lies that way from the centre.
-        turn: f32,
+        pub(crate) turn: f32,
         /// Its bounding radius.
-        radius: f32,
+        pub(crate) radius: f32,
     }
 
     /// A collider of a random size (a tenth to a thousand), turned anyhow, near the origin or
     /// far from it, with a corner, an end or its rim on its bounding circle, where the quick
     /// looks are at their tightest: by `kind`, a regular polygon, a segment or a circle.
-    fn on_its_bounding_circle(rng: &mut rand::rngs::StdRng, kind: usize) -> Collider {
+    pub(crate) fn on_its_bounding_circle(rng: &mut rand::rngs::StdRng, kind: usize) -> Collider {
         use core::f32::consts::TAU;
         use rand::RngExt;
         let size = 10f32.powf(rng.random_range(-1.0..3.0));
@@ -180,7 +141,6 @@ mod tests {
                     inner_radius: 0.0,
                     size: polygon_size(&placed.vertices),
                     lines: NO_LINES,
-                    convex: false,
                 };
                 (shape, conservative(center, size))
             }
@@ -204,7 +164,7 @@ mod tests {
     /// A disc of a random size (a thousandth of the collider's to ten thousand times it), about
     /// `radius + disc` from the collider's centre, towards its corner or end (anywhere round a
     /// circle): within a part in a thousand of that reach, or within a few parts in a million.
-    fn disc_at_reach(rng: &mut rand::rngs::StdRng, collider: &Collider) -> Circle {
+    pub(crate) fn disc_at_reach(rng: &mut rand::rngs::StdRng, collider: &Collider) -> Circle {
         use rand::RngExt;
         let disc = collider.size * 10f32.powf(rng.random_range(-3.0..4.0));
         let side = match collider.shape {
@@ -261,7 +221,6 @@ mod tests {
                 inner_radius: clear_radius(thickness / 2.0, center, outer),
                 size: polygon_size(&placed.vertices),
                 lines: NO_LINES,
-                convex: false,
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
@@ -337,7 +296,6 @@ mod tests {
                 inner_radius: clear_radius(inner, center, outer),
                 size: polygon_size(&placed.vertices),
                 lines: NO_LINES,
-                convex: false,
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
@@ -442,88 +400,6 @@ mod tests {
         );
     }
 
-    /// Whenever a swept disc is found clear of a still collider's bounding circle at an end of
-    /// its path by the quick look, the exact tests agree: clear at the start, they do not
-    /// overlap there; clear at the end, they do not touch there; and the sweep told so answers
-    /// as the sweep not told, bit for bit. Polygons with a corner on their bounding circle,
-    /// segments with an end on it and circles, near the origin and far from it; discs from a
-    /// thousandth of the collider's size to ten thousand times it, one end of the path within
-    /// a part in a thousand of the reach, or a few parts in a million (inside the margin: never
-    /// found clear). A collider that moved is never found clear, nor a pair the wrong way round.
-    #[test]
-    fn a_disc_found_clear_at_an_end_of_its_path_is_swept_the_same() {
-        use crate::geometry::overlap;
-        use crate::geometry::sweep::{sweep_from_start, sweep_from_start_with, touching_at_end};
-        use core::f32::consts::TAU;
-        use rand::{RngExt, SeedableRng, rngs::StdRng};
-        let mut rng = StdRng::seed_from_u64(14);
-        let (mut at_start, mut at_end, mut neither) = (0, 0, 0);
-        for round in 0..60_000 {
-            let collider = on_its_bounding_circle(&mut rng, round % 3);
-            let near = disc_at_reach(&mut rng, &collider);
-            let Collider {
-                mut placed,
-                shape,
-                center,
-                size,
-                radius,
-                ..
-            } = collider;
-            let entity = Entity::from_raw_u32(0).unwrap();
-            let collider_moved = round % 10 == 9;
-            let collider_motion = if collider_moved { Vec2::X } else { Vec2::ZERO };
-            let bound = Circle::new(center, radius);
-            placed.push(entity, None, bound, shape, collider_motion);
-            let motion = Vec2::from_angle(rng.random_range(0.0..TAU))
-                * size
-                * 10f32.powf(rng.random_range(-2.0..1.0));
-            // The start near the reach in half the rounds, the end in the others.
-            let now = if round / 3 % 2 == 0 {
-                Circle::new(near.center + motion, near.radius)
-            } else {
-                near
-            };
-            placed.push(entity, None, now, WorldShape::Circle(now), motion);
-            let known = placed.clear_at_ends(1, 0, None);
-            assert_eq!(
-                placed.clear_at_ends(0, 1, None),
-                KnownApart::default(),
-                "not a disc"
-            );
-            if collider_moved {
-                assert_eq!(known, KnownApart::default(), "a collider that moved");
-                continue;
-            }
-            let mut scratch = Vec::new();
-            let disc_start = placed.start_shape(1, &mut scratch);
-            let collider = placed.shape(0);
-            if known.at_start {
-                at_start += 1;
-                assert!(
-                    !overlap(collider, disc_start),
-                    "{disc_start:?} overlaps {collider:?}"
-                );
-            }
-            if known.at_end {
-                at_end += 1;
-                let touch = touching_at_end(collider, Vec2::ZERO, disc_start, motion);
-                assert_eq!(touch, None, "{disc_start:?} moving {motion}");
-            }
-            if !known.at_start && !known.at_end {
-                neither += 1;
-            }
-            assert_eq!(
-                sweep_from_start_with(collider, Vec2::ZERO, disc_start, motion, known, None),
-                sweep_from_start(collider, Vec2::ZERO, disc_start, motion),
-                "{disc_start:?} moving {motion} against {collider:?}"
-            );
-        }
-        assert!(
-            at_start > 5_000 && at_end > 5_000 && neither > 5_000,
-            "clear at the start {at_start}, at the end {at_end}, neither {neither}"
-        );
-    }
-
     /// Whenever a swept disc is found clear of a collider's bounding circle by the quick look,
     /// the exact test finds them apart where they are. Polygons with a corner on their bounding
     /// circle, segments with an end on it and circles, still or moved along a path (their
@@ -597,7 +473,6 @@ mod tests {
             inner_radius: 0.0,
             size: polygon_size(&square),
             lines: NO_LINES,
-            convex: false,
         };
         let bound = Circle::new(Vec2::splat(0.5), conservative(Vec2::splat(0.5), 0.75));
         placed.push(

@@ -177,8 +177,8 @@ fn place_polygon(
     let lines_start = placed.edge_lines.len() as u32;
     // A transform that mirrors the polygon turns its outline round the other way.
     let mirrored = placement.x_axis.perp_dot(placement.y_axis) < 0.0;
-    let winding = local.winding.mirrored_if(mirrored);
-    let lined = lines && push_edge_lines(world, winding, &mut placed.edge_lines);
+    let anticlockwise = local.anticlockwise != mirrored;
+    let lined = lines && push_edge_lines(world, anticlockwise, &mut placed.edge_lines);
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
@@ -189,7 +189,6 @@ fn place_polygon(
         ),
         size: polygon_size(world),
         lines: if lined { lines_start } else { NO_LINES },
-        convex: lined && winding.convex,
     };
     match swept.turn(&placement) {
         Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
