@@ -70,7 +70,7 @@ pub(crate) fn place_colliders(
 }
 
 /// How many circles a frame needs for each polygon before the polygons' edge lines are worked
-/// out (see [`push_edge_lines`]). The lines cost about 340 instructions an octagon a frame and
+/// out (see [`push_edge_lines`]). The lines cost about 540 instructions an octagon a frame and
 /// repay it only in the exact tests and sweeps of the many discs that come near it. With or
 /// without them, every answer is the same.
 const CIRCLES_FOR_EDGE_LINES: usize = 256;
