@@ -117,7 +117,8 @@ impl EdgeLines {
 /// For each of `points`, the edges whose lines it lies beyond by more than their overhang and
 /// `reach` (bit `i` for the edge from vertex `i`), of a polygon whose edges' lines are `lines`
 /// (as [`push_edge_lines`] made them): a disc of radius up to `reach` there lies clear of the
-/// polygon. Four edges at a time, without a branch.
+/// polygon, once `reach` also covers the few units in the last place by which the distances
+/// round. Four edges at a time, without a branch.
 #[inline(always)]
 pub(crate) fn beyond_lines<const N: usize>(
     lines: &[EdgeLines],

@@ -1,6 +1,6 @@
 //! Hundreds of swept bullets round a few enemies, turned, stretched and mirrored: enough
 //! bullets that the pipeline works out each enemy's edge lines and tells the bullets that pass
-//! a convex enemy's corner apart by them. Every bullet's contact, and its impact, agrees with
+//! an enemy's corner apart by them. Every bullet's contact, and its impact, agrees with
 //! an `f64` reference of its whole path.
 
 use crate::common::app;
