@@ -1,5 +1,6 @@
 //! The lines of a polygon's edges, four at a time: a disc's distance to each edge's line tells
-//! at once which edges it may reach.
+//! at once which edges it may reach, and a point beyond one line by more than the polygon
+//! reaches past it lies outside the polygon.
 
 use super::{Circle, MAX_COORDINATE, MIN_SIZE};
 use bevy::math::{BVec4A, Vec2, Vec4};
