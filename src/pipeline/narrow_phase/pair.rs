@@ -9,7 +9,7 @@ use crate::geometry::{
     Circle, Containment, Impact, Intersection, Points, Shape, intersect,
     intersect_measured_polygon_circle,
 };
-use crate::pipeline::placed::{BeyondEdges, PlacedColliders, PlacedPolygon, PlacedShape};
+use crate::pipeline::placed::{PathEnds, PlacedColliders, PlacedPolygon, PlacedShape};
 use bevy::prelude::*;
 
 /// Where colliders `first` and `second` meet now, as [`intersect`] finds: a polygon and a disc
@@ -131,17 +131,17 @@ pub(super) fn test_pair(
     } else {
         let (known, measured) = match moving_and_still {
             Some(pair) => {
-                let beyond = placed.beyond_edges(pair.still, pair.moving);
-                if now.is_none() && beyond.is_some_and(BeyondEdges::all_along) {
+                let PathEnds {
+                    known,
+                    apart_all_along,
+                } = placed.path_ends(pair.moving, pair.still);
+                if now.is_none() && apart_all_along {
                     // Past a polygon's corner, beyond one of its edges' lines (by more than the
                     // polygon overhangs it) all along the path, and apart now: no contact, as
                     // the sweep would find.
                     return None;
                 }
-                (
-                    placed.clear_at_ends(pair.moving, pair.still, beyond),
-                    placed.still_polygon(pair.still),
-                )
+                (known, placed.still_polygon(pair.still))
             }
             None => (KnownApart::default(), None),
         };

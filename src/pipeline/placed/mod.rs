@@ -10,7 +10,7 @@ mod shortcuts;
 mod slots;
 mod turning;
 
-pub(crate) use path_ends::BeyondEdges;
+pub(crate) use path_ends::PathEnds;
 pub(crate) use placed_shape::{PlacedPolygon, PlacedShape};
 pub use slots::{CircleSlots, SweptSlots};
 pub(crate) use turning::Turning;

@@ -32,12 +32,62 @@ impl BeyondEdges {
     }
 }
 
+/// What the two ends of a swept disc's path say against a still collider, before a sweep (see
+/// [`PlacedColliders::path_ends`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PathEnds {
+    /// Whether the disc is surely apart from the collider at the start of its path, and at its
+    /// end: the sweep need not test them there.
+    pub known: KnownApart,
+    /// Whether one of a polygon's edge lines parts the whole path from it: the sweep would find
+    /// no touch.
+    pub apart_all_along: bool,
+}
+
 impl PlacedColliders {
-    /// Which edges' lines circle `disc` lies beyond at the ends of its path, when collider
-    /// `still` is a polygon with edge lines that did not move or turn; `None` for any other
-    /// pair.
+    /// What the ends of circle `disc`'s path say against collider `still`, which did not move:
+    /// whether the disc lies clear of the other's bounding circle, by more than rounding could
+    /// take back, at the start of its path (placed as [`start_shape`](Self::start_shape)
+    /// places it) and at its end (moved from there by its whole motion, as the sweep's last
+    /// check moves it); and, for a polygon with edge lines, which of them the disc lies beyond
+    /// there ([`BeyondEdges`]). A bullet coming at an enemy starts outside it, most often: the
+    /// sweep need not test whether they overlap there. Nothing is known of any other pair.
     #[inline]
-    pub(crate) fn beyond_edges(&self, still: usize, disc: usize) -> Option<BeyondEdges> {
+    pub(crate) fn path_ends(&self, disc: usize, still: usize) -> PathEnds {
+        if self.motion(still) != Vec2::ZERO || self.turn(still).is_some() {
+            return PathEnds::default();
+        }
+        let Shape::Circle(now) = self.shape(disc) else {
+            return PathEnds::default();
+        };
+        let motion = self.motion(disc);
+        let start = now.center + -motion;
+        let end = start + motion;
+        let bound = self.bound(still);
+        let beyond = self
+            .beyond_edges_of(still, now.radius, start, motion)
+            .unwrap_or_default();
+        PathEnds {
+            known: KnownApart {
+                at_start: clear_of_bound(Circle::new(start, now.radius), bound)
+                    || beyond.at_start != 0,
+                at_end: clear_of_bound(Circle::new(end, now.radius), bound) || beyond.at_end != 0,
+            },
+            apart_all_along: beyond.all_along(),
+        }
+    }
+
+    /// Which edges' lines a disc of `radius` lies beyond at the ends of its path (from `start`,
+    /// moved by `motion`), when collider `still` is a polygon with edge lines that did not move
+    /// or turn; `None` for any other collider.
+    #[inline]
+    fn beyond_edges_of(
+        &self,
+        still: usize,
+        radius: f32,
+        start: Vec2,
+        motion: Vec2,
+    ) -> Option<BeyondEdges> {
         let slot = still.checked_sub(self.still)?;
         let Path {
             shape: WorldShape::Polygon { len, lines, .. },
@@ -49,61 +99,27 @@ impl PlacedColliders {
         if lines == NO_LINES || self.turn(still).is_some() {
             return None;
         }
-        let Shape::Circle(now) = self.shape(disc) else {
-            return None;
-        };
         let lines = &self.edge_lines[lines as usize..][..(len as usize).div_ceil(4)];
-        let motion = self.motion(disc);
-        // As `start_shape` places it, bit for bit, and as the sweep moves it to the end.
-        let start = now.center + -motion;
-        let end = start + motion;
         // The lines' rounding (and their overhangs') grows with the polygon's coordinates, the
         // sweep's with the path's too.
         let coordinates = self.centers[still].abs().max_element()
             + self.radii[still]
             + start.abs().max_element()
             + motion.abs().max_element();
-        let reach = past_rounding(now.radius, coordinates);
-        let [at_start, at_end] = beyond_lines(lines, [start, end], reach);
+        let reach = past_rounding(radius, coordinates);
+        let [at_start, at_end] = beyond_lines(lines, [start, start + motion], reach);
         Some(BeyondEdges { at_start, at_end })
     }
 
-    /// What the bounding circles say before a sweep of circle `disc` against collider `still`,
-    /// which did not move: whether the disc lies clear of the other's bounding circle, by more
-    /// than rounding could take back, at the start of its path (placed as
-    /// [`start_shape`](Self::start_shape) places it) and at its end (moved from there by its
-    /// whole motion, as the sweep's last check moves it); or, for a polygon with edge lines,
-    /// `beyond` one of them there ([`beyond_edges`](Self::beyond_edges)). A bullet coming at
-    /// an enemy starts outside it, most often: the sweep need not test whether they overlap
-    /// there.
-    #[inline]
-    pub(crate) fn clear_at_ends(
-        &self,
-        disc: usize,
-        still: usize,
-        beyond: Option<BeyondEdges>,
-    ) -> KnownApart {
-        if self.motion(still) != Vec2::ZERO || self.turn(still).is_some() {
-            return KnownApart::default();
-        }
+    /// Which edges' lines circle `disc` lies beyond at the ends of its path (as
+    /// [`path_ends`](Self::path_ends) finds), against collider `still`.
+    #[cfg(test)]
+    fn beyond_edges(&self, still: usize, disc: usize) -> Option<BeyondEdges> {
         let Shape::Circle(now) = self.shape(disc) else {
-            return KnownApart::default();
+            return None;
         };
         let motion = self.motion(disc);
-        let start = now.center + -motion;
-        let end = start + motion;
-        let bound = self.bound(still);
-        let known = KnownApart {
-            at_start: clear_of_bound(Circle::new(start, now.radius), bound),
-            at_end: clear_of_bound(Circle::new(end, now.radius), bound),
-        };
-        match beyond {
-            Some(beyond) => KnownApart {
-                at_start: known.at_start || beyond.at_start != 0,
-                at_end: known.at_end || beyond.at_end != 0,
-            },
-            None => known,
-        }
+        self.beyond_edges_of(still, now.radius, now.center + -motion, motion)
     }
 }
 
@@ -356,9 +372,9 @@ mod tests {
                 near
             };
             placed.push(entity, None, now, WorldShape::Circle(now), motion);
-            let known = placed.clear_at_ends(1, 0, None);
+            let known = placed.path_ends(1, 0).known;
             assert_eq!(
-                placed.clear_at_ends(0, 1, None),
+                placed.path_ends(0, 1).known,
                 KnownApart::default(),
                 "not a disc"
             );
