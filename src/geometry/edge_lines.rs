@@ -153,11 +153,10 @@ pub(crate) fn near_edges(lines: &[EdgeLines], circle: Circle, size: f32) -> u64 
     debug_assert!(size <= 2.0 * MAX_COORDINATE);
     let coordinates = circle.radius + circle.center.abs().max_element() + size;
     let margin = 1e-5 * coordinates + MIN_SIZE;
-    let (x, y) = (Vec4::splat(circle.center.x), Vec4::splat(circle.center.y));
     let within = Vec4::splat(circle.radius + margin);
     let mut near = 0;
     for (group, lines) in lines.iter().enumerate() {
-        let distance = (lines.normal_x * x + lines.normal_y * y - lines.offset).abs();
+        let distance = lines.past(circle.center).abs();
         near |= u64::from(distance.cmple(within).bitmask()) << (4 * group);
     }
     near

@@ -433,7 +433,7 @@ pub(super) mod tests {
                 ..
             } = collider;
             let entity = Entity::from_raw_u32(0).unwrap();
-            // Its bounding circle grown over its path as it is pushed.
+            // Moved in some rounds: its bounding circle grown over its path as it is pushed.
             placed.push(entity, None, Circle::new(center, radius), shape, moved);
             let motion = Vec2::from_angle(rng.random_range(0.0..TAU)) * size;
             // Its bounding circle grown over its path as it is pushed.
