@@ -84,16 +84,27 @@ pub(super) fn test_pair(
     } else {
         None
     };
+    // A swept disc and a collider that did not move (a bullet and an enemy): read once for the
+    // quick looks below.
+    let path = moving_and_still.and_then(|pair| placed.disc_path(pair.moving, pair.still));
     // A swept bullet's bounding circle holds its whole path: it is often paired with colliders
     // it is far from now.
-    let clear_now = match moving_and_still {
-        Some(pair) => placed.clear_now(pair.moving, pair.still),
-        None => placed.clear_now(first, second) || placed.clear_now(second, first),
+    let clear_now = match (path, moving_and_still) {
+        (Some(path), _) => path.clear_now(),
+        (None, Some(pair)) => placed.clear_now(pair.moving, pair.still),
+        (None, None) => placed.clear_now(first, second) || placed.clear_now(second, first),
     };
-    let now = if clear_now {
-        None
-    } else {
-        intersect_now(placed, first, second)
+    let now = match path.and_then(|path| Some((path.polygon?, path.now))) {
+        _ if clear_now => None,
+        Some((polygon, disc)) => {
+            let hit = polygon_circle(polygon, disc);
+            if moving_and_still.is_some_and(|pair| pair.moving == first) {
+                hit.map(Intersection::mirrored)
+            } else {
+                hit
+            }
+        }
+        None => intersect_now(placed, first, second),
     };
     let mut at_start = None;
     let turns = if turning {
@@ -117,31 +128,27 @@ pub(super) fn test_pair(
     } else if first_motion == second_motion {
         // No relative motion: where they are now says it all.
         (SweepStart::Apart(None), Vec2::ZERO)
-    } else if now.is_none()
-        && moving_and_still.is_some_and(|pair| placed.apart_along_path(pair.still, pair.moving))
-    {
+    } else if now.is_none() && path.is_some_and(|path| path.apart_along_path()) {
         // Apart all along the paths, and now: no contact, as the sweep would find.
         return None;
-    } else if moving_and_still
-        .is_some_and(|pair| placed.overlapped_at_start(pair.still, pair.moving))
-    {
+    } else if path.is_some_and(|path| path.overlapped_at_start()) {
         // Overlapping at the start of the paths (a bullet inside an enemy, or leaving it): no
         // impact, as the sweep would find.
         (SweepStart::Overlapping, Vec2::ZERO)
     } else {
-        let (known, measured) = match moving_and_still {
-            Some(pair) => {
+        let (known, measured) = match path {
+            Some(path) => {
                 let PathEnds {
                     known,
                     apart_all_along,
-                } = placed.path_ends(pair.moving, pair.still);
+                } = path.ends();
                 if now.is_none() && apart_all_along {
                     // Past a polygon's corner, beyond one of its edges' lines (by more than the
                     // polygon overhangs it) all along the path, and apart now: no contact, as
                     // the sweep would find.
                     return None;
                 }
-                (known, placed.still_polygon(pair.still))
+                (known, path.polygon.map(|polygon| polygon.measured()))
             }
             None => (KnownApart::default(), None),
         };

@@ -4,12 +4,14 @@
 use crate::geometry::{BoundingBox, Circle, EdgeLines, Segment, Shape};
 use crate::layers::CollisionLayers;
 use bevy::prelude::*;
+mod disc_path;
 mod path_ends;
 mod placed_shape;
 mod shortcuts;
 mod slots;
 mod turning;
 
+pub(crate) use disc_path::DiscPath;
 pub(crate) use path_ends::PathEnds;
 pub(crate) use placed_shape::{PlacedPolygon, PlacedShape};
 pub use slots::{CircleSlots, SweptSlots};

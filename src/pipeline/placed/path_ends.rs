@@ -6,10 +6,9 @@
 //! sweep.
 
 use super::shortcuts::clear_of_bound;
-use super::{NO_LINES, Path, PlacedColliders, WorldShape, past_rounding};
+use super::{DiscPath, past_rounding};
 use crate::geometry::sweep::KnownApart;
-use crate::geometry::{Circle, Shape, beyond_lines};
-use bevy::prelude::*;
+use crate::geometry::{Circle, beyond_lines};
 
 /// Which edges' lines a swept disc lies beyond, out of a still polygon, by more than the
 /// polygon overhangs them, its radius and what rounding could take back, at the two ends of its
@@ -44,82 +43,54 @@ pub(crate) struct PathEnds {
     pub apart_all_along: bool,
 }
 
-impl PlacedColliders {
-    /// What the ends of circle `disc`'s path say against collider `still`, which did not move:
-    /// whether the disc lies clear of the other's bounding circle, by more than rounding could
-    /// take back, at the start of its path (placed as [`start_shape`](Self::start_shape)
-    /// places it) and at its end (moved from there by its whole motion, as the sweep's last
-    /// check moves it); and, for a polygon with edge lines, which of them the disc lies beyond
-    /// there ([`BeyondEdges`]). A bullet coming at an enemy starts outside it, most often: the
-    /// sweep need not test whether they overlap there. Nothing is known of any other pair.
+impl DiscPath<'_> {
+    /// What the ends of the disc's path say against the still collider: whether the disc lies
+    /// clear of the collider's bounding circle, by more than rounding could take back, at the
+    /// start of its path (placed as [`start_shape`](PlacedColliders::start_shape) places it)
+    /// and at its end (moved from there by its whole motion, as the sweep's last check moves
+    /// it); and, for a polygon with edge lines, which of them the disc lies beyond there
+    /// ([`BeyondEdges`]). A bullet coming at an enemy starts outside it, most often: the sweep
+    /// need not test whether they overlap there.
     #[inline]
-    pub(crate) fn path_ends(&self, disc: usize, still: usize) -> PathEnds {
-        if self.motion(still) != Vec2::ZERO || self.turn(still).is_some() {
-            return PathEnds::default();
-        }
-        let Shape::Circle(now) = self.shape(disc) else {
-            return PathEnds::default();
-        };
-        let motion = self.motion(disc);
-        let start = now.center + -motion;
-        let end = start + motion;
-        let bound = self.bound(still);
-        let beyond = self
-            .beyond_edges_of(still, now.radius, start, motion)
-            .unwrap_or_default();
+    pub(crate) fn ends(&self) -> PathEnds {
+        let start = self.start();
+        let end = start + self.motion;
+        let radius = self.now.radius;
+        let beyond = self.beyond_edges().unwrap_or_default();
         PathEnds {
             known: KnownApart {
-                at_start: clear_of_bound(Circle::new(start, now.radius), bound)
+                at_start: clear_of_bound(Circle::new(start, radius), self.bound)
                     || beyond.at_start != 0,
-                at_end: clear_of_bound(Circle::new(end, now.radius), bound) || beyond.at_end != 0,
+                at_end: clear_of_bound(Circle::new(end, radius), self.bound) || beyond.at_end != 0,
             },
             apart_all_along: beyond.all_along(),
         }
     }
 
-    /// Which edges' lines a disc of `radius` lies beyond at the ends of its path (from `start`,
-    /// moved by `motion`), when collider `still` is a polygon with edge lines that did not move
-    /// or turn; `None` for any other collider.
+    /// Which edges' lines the disc lies beyond at the ends of its path, when the still collider
+    /// is a polygon with edge lines; `None` for any other collider.
     #[inline]
-    fn beyond_edges_of(
-        &self,
-        still: usize,
-        radius: f32,
-        start: Vec2,
-        motion: Vec2,
-    ) -> Option<BeyondEdges> {
-        let slot = still.checked_sub(self.still)?;
-        let Path {
-            shape: WorldShape::Polygon { len, lines, .. },
-            motion: Vec2::ZERO,
-        } = self.paths[slot]
-        else {
-            return None;
-        };
-        if lines == NO_LINES || self.turn(still).is_some() {
-            return None;
-        }
-        let lines = &self.edge_lines[lines as usize..][..(len as usize).div_ceil(4)];
+    pub(crate) fn beyond_edges(&self) -> Option<BeyondEdges> {
+        let lines = self.polygon?.edge_lines()?;
+        let (start, motion) = (self.start(), self.motion);
         // The lines' rounding (and their overhangs') grows with the polygon's coordinates, the
         // sweep's with the path's too.
-        let coordinates = self.centers[still].abs().max_element()
-            + self.radii[still]
+        let coordinates = self.bound.center.abs().max_element()
+            + self.bound.radius
             + start.abs().max_element()
             + motion.abs().max_element();
-        let reach = past_rounding(radius, coordinates);
+        let reach = past_rounding(self.now.radius, coordinates);
         let [at_start, at_end] = beyond_lines(lines, [start, start + motion], reach);
         Some(BeyondEdges { at_start, at_end })
     }
+}
 
-    /// Which edges' lines circle `disc` lies beyond at the ends of its path (as
-    /// [`path_ends`](Self::path_ends) finds), against collider `still`.
-    #[cfg(test)]
+#[cfg(test)]
+impl super::PlacedColliders {
+    /// Which edges' lines circle `disc` lies beyond at the ends of its path, against collider
+    /// `still` (see [`DiscPath::beyond_edges`]).
     fn beyond_edges(&self, still: usize, disc: usize) -> Option<BeyondEdges> {
-        let Shape::Circle(now) = self.shape(disc) else {
-            return None;
-        };
-        let motion = self.motion(disc);
-        self.beyond_edges_of(still, now.radius, now.center + -motion, motion)
+        self.disc_path(disc, still)?.beyond_edges()
     }
 }
 
@@ -130,10 +101,12 @@ mod tests {
     use crate::geometry::{
         Circle, intersect, overlap, polygon_size, push_edge_lines, runs_anticlockwise,
     };
-    use crate::pipeline::placed::conservative;
+    use crate::pipeline::placed::PlacedColliders;
     use crate::pipeline::placed::shortcuts::tests::{
         Collider, disc_at_reach, on_its_bounding_circle,
     };
+    use crate::pipeline::placed::{NO_LINES, WorldShape, conservative};
+    use bevy::prelude::*;
     use core::f32::consts::TAU;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
@@ -372,16 +345,13 @@ mod tests {
                 near
             };
             placed.push(entity, None, now, WorldShape::Circle(now), motion);
-            let known = placed.path_ends(1, 0).known;
-            assert_eq!(
-                placed.path_ends(0, 1).known,
-                KnownApart::default(),
-                "not a disc"
-            );
-            if collider_moved {
-                assert_eq!(known, KnownApart::default(), "a collider that moved");
+            assert!(placed.disc_path(0, 1).is_none(), "not a disc");
+            let Some(path) = placed.disc_path(1, 0) else {
+                assert!(collider_moved, "a swept disc and a still collider");
                 continue;
-            }
+            };
+            assert!(!collider_moved, "a collider that moved");
+            let known = path.ends().known;
             let mut scratch = Vec::new();
             let disc_start = placed.start_shape(1, &mut scratch);
             let collider = placed.shape(0);

@@ -1,8 +1,8 @@
 //! Colliders where they are now, as the narrow phase tests them: [`PlacedShape`], with a
 //! polygon's measures and the circle it surely holds ([`PlacedPolygon`]).
 
-use super::{PlacedColliders, WorldShape};
-use crate::geometry::{Circle, MeasuredPolygon, Shape};
+use super::{NO_LINES, PlacedColliders, WorldShape};
+use crate::geometry::{Circle, EdgeLines, MeasuredPolygon, Shape};
 use bevy::prelude::*;
 
 /// A polygon placed this frame, as the narrow phase tests it against a disc: the circle it
@@ -67,6 +67,15 @@ impl<'a> PlacedPolygon<'a> {
         }
     }
 
+    /// The lines of its edges, four edges to an entry (see
+    /// [`push_edge_lines`](crate::geometry::push_edge_lines)); `None` for a polygon without.
+    #[inline(always)]
+    pub fn edge_lines(&self) -> Option<&'a [EdgeLines]> {
+        let lines = self.lines as usize;
+        let count = (self.len as usize).div_ceil(4);
+        (self.lines != NO_LINES).then(|| &self.placed.edge_lines[lines..][..count])
+    }
+
     /// Whether `disc` lies deep inside the polygon: within the circle the polygon surely holds.
     /// No edge then comes within the disc's radius of its centre, and the centre is inside:
     /// the polygon holds the disc, as [`intersect`](crate::geometry::intersect) would find
@@ -106,17 +115,6 @@ impl PlacedColliders {
         Some((polygon, disc, disc_first))
     }
 
-    /// Collider `index` measured, when it is a polygon that did not move this run: its
-    /// vertices (where they are now, and were at the start of the run), their size and its
-    /// edges' lines.
-    #[inline]
-    pub(crate) fn still_polygon(&self, index: usize) -> Option<MeasuredPolygon<'_>> {
-        match self.placed_shape(index) {
-            PlacedShape::Polygon(polygon) if polygon.holds.is_some() => Some(polygon.measured()),
-            _ => None,
-        }
-    }
-
     /// Collider `index` where it is now, as the narrow phase tests it: a polygon with its size
     /// and the circle it surely holds, any other as its [`Shape`].
     #[inline(always)]
@@ -147,41 +145,5 @@ impl PlacedColliders {
                 })
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::geometry::polygon_size;
-    use crate::pipeline::placed::NO_LINES;
-
-    /// A still polygon's measured vertices are the very slice its sweep starts from, so that its
-    /// edges' lines are used there; a polygon that moved is not still.
-    #[test]
-    fn a_still_polygon_is_swept_from_its_measured_vertices() {
-        let square = [Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y];
-        let mut placed = PlacedColliders::default();
-        placed.vertices.extend(square);
-        placed.vertices.extend(square);
-        let bound = Circle::new(Vec2::splat(0.5), 1.0);
-        for (start, motion) in [(0, Vec2::ZERO), (4, Vec2::X)] {
-            let shape = WorldShape::Polygon {
-                start,
-                len: 4,
-                inner_radius: 0.5,
-                size: polygon_size(&square),
-                lines: NO_LINES,
-            };
-            let entity = Entity::from_raw_u32(start + 1).unwrap();
-            placed.push(entity, None, bound, shape, motion);
-        }
-        let mut scratch = Vec::new();
-        let Shape::Polygon(start) = placed.start_shape(0, &mut scratch) else {
-            panic!("a polygon");
-        };
-        let measured = placed.still_polygon(0).expect("still");
-        assert!(core::ptr::eq(measured.vertices, start));
-        assert!(placed.still_polygon(1).is_none(), "moved");
     }
 }

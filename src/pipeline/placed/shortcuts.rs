@@ -5,42 +5,55 @@
 //! of a path say is in `path_ends`). Each answers as the exact test would, for far less work;
 //! the tests below hold them to it near the edge of what they claim.
 
-use super::{Path, PlacedColliders, WorldShape, past_rounding};
-use crate::geometry::{Circle, Segment, Shape};
-use bevy::prelude::*;
+use super::{DiscPath, PlacedColliders, WorldShape, past_rounding};
+use crate::geometry::{Circle, Segment};
 
-impl PlacedColliders {
-    /// Whether circle `disc`, moved back to the start of its path, surely overlaps the still
-    /// polygon `polygon` there: it reaches into the circle the polygon surely holds (see
+impl DiscPath<'_> {
+    /// Whether the disc, moved back to the start of its path, surely overlaps the still
+    /// polygon there: it reaches into the circle the polygon surely holds (see
     /// [`clear_radius`](super::clear_radius)), by more than rounding could take back. The sweep's
     /// exact test says the same for far more work; for a bullet passing through an enemy, the bulk
-    /// of the swept pairs of a bullet hell, nothing more is needed.
-    #[inline]
-    pub fn overlapped_at_start(&self, polygon: usize, disc: usize) -> bool {
-        let Some(slot) = polygon.checked_sub(self.still) else {
+    /// of the swept pairs of a bullet hell, nothing more is needed. `false` for any other
+    /// collider than a polygon.
+    #[inline(always)]
+    pub fn overlapped_at_start(&self) -> bool {
+        let Some(held) = self.polygon.and_then(|polygon| polygon.holds) else {
             return false;
         };
-        let Path {
-            shape: WorldShape::Polygon { inner_radius, .. },
-            motion,
-        } = self.paths[slot]
-        else {
-            return false;
-        };
-        if motion != Vec2::ZERO || inner_radius <= 0.0 || self.turn(polygon).is_some() {
+        if held.radius <= 0.0 {
             return false;
         }
-        let Shape::Circle(now) = self.shape(disc) else {
-            return false;
-        };
-        // As `start_shape` places it, bit for bit.
-        let start = now.center + -self.motion(disc);
         // A part in ten thousand of the disc's radius kept back: the exact test's rounding
         // grows with the disc's size, which the polygon's margin does not cover.
-        let reach = inner_radius + now.radius * (1.0 - 1e-4);
-        self.centers[polygon].distance_squared(start) < reach * reach
+        let reach = held.radius + self.now.radius * (1.0 - 1e-4);
+        held.center.distance_squared(self.start()) < reach * reach
     }
 
+    /// Whether the disc, where it is now, lies clear of the still collider's bounding circle by
+    /// more than rounding could take back (see [`PlacedColliders::clear_now`]).
+    #[inline(always)]
+    pub fn clear_now(&self) -> bool {
+        clear_of_bound(self.now, self.bound)
+    }
+
+    /// Whether the disc, all along its path, stays clear of the still collider's bounding
+    /// circle by more than rounding could take back: the sweep finds no touch, and they are
+    /// apart now. Most swept pairs that meet nothing are such: the broad phase compares the
+    /// circle around a whole path, which is wider than the path.
+    #[inline(always)]
+    pub fn apart_along_path(&self) -> bool {
+        let (now, bound) = (self.now, self.bound);
+        let path = Segment::new(self.start(), now.center);
+        // The sweep's rounding grows with the path's length too.
+        let coordinates = bound.center.abs().max_element()
+            + now.center.abs().max_element()
+            + self.motion.abs().max_element();
+        let reach = past_rounding(bound.radius + now.radius, coordinates);
+        path.distance_squared_to(bound.center) > reach * reach
+    }
+}
+
+impl PlacedColliders {
     /// Whether swept circle `disc`, where it is now, lies clear of the bounding circle of
     /// collider `other` by more than rounding could take back: they do not meet where they
     /// are. A swept circle's bounding circle holds its whole path, so the broad phase pairs it
@@ -56,30 +69,6 @@ impl PlacedColliders {
             return false;
         };
         clear_of_bound(now, self.bound(other))
-    }
-
-    /// Whether circle `disc`, all along its path, stays clear of the bounding circle of collider
-    /// `still`, which did not move, by more than rounding could take back: the sweep finds no
-    /// touch, and they are apart now. Most swept pairs that meet nothing are such: the broad
-    /// phase compares the circle around a whole path, which is wider than the path.
-    #[inline]
-    pub fn apart_along_path(&self, still: usize, disc: usize) -> bool {
-        if self.motion(still) != Vec2::ZERO {
-            return false;
-        }
-        let Shape::Circle(now) = self.shape(disc) else {
-            return false;
-        };
-        // As `start_shape` places it, bit for bit.
-        let path = Segment::new(now.center + -self.motion(disc), now.center);
-        let center = self.centers[still];
-        let reach = self.radii[still] + now.radius;
-        // The sweep's rounding grows with the path's length too.
-        let coordinates = center.abs().max_element()
-            + now.center.abs().max_element()
-            + self.motion(disc).abs().max_element();
-        let reach = past_rounding(reach, coordinates);
-        path.distance_squared_to(center) > reach * reach
     }
 
     /// The bounding circle of collider `index`.
@@ -104,6 +93,7 @@ pub(super) mod tests {
     use super::*;
     use crate::geometry::{Circle, polygon_size};
     use crate::pipeline::placed::{NO_LINES, PlacedShape, clear_radius, conservative};
+    use bevy::prelude::*;
 
     /// A collider for the quick looks' tests, and what they need of it.
     pub(crate) struct Collider {
@@ -313,7 +303,7 @@ pub(super) mod tests {
                 WorldShape::Circle(now),
                 motion,
             );
-            if !placed.overlapped_at_start(0, 1) {
+            if !placed.disc_path(1, 0).unwrap().overlapped_at_start() {
                 missed += 1;
                 continue;
             }
@@ -377,7 +367,7 @@ pub(super) mod tests {
                 WorldShape::Circle(now),
                 motion,
             );
-            if !placed.apart_along_path(0, 1) {
+            if !placed.disc_path(1, 0).unwrap().apart_along_path() {
                 missed += 1;
                 continue;
             }
