@@ -9,7 +9,7 @@ use crate::geometry::{
     Circle, Containment, Impact, Intersection, Points, Shape, intersect,
     intersect_measured_polygon_circle,
 };
-use crate::pipeline::placed::{PathEnds, PlacedColliders, PlacedPolygon, PlacedShape};
+use crate::pipeline::placed::{DiscPath, PathEnds, PlacedColliders, PlacedPolygon, PlacedShape};
 use bevy::prelude::*;
 
 /// Where colliders `first` and `second` meet now, as [`intersect`] finds: a polygon and a disc
@@ -59,7 +59,7 @@ pub(super) fn test_pair(
     placed: &PlacedColliders,
     previous: &mut Lookup,
     [first, second]: [usize; 2],
-    (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
+    scratch: &mut (Vec<Vec2>, Vec<Vec2>),
 ) -> Option<Meeting> {
     // A laser swinging among still bullets: most in its bounding circle lie outside the
     // angles it swept, and meet it nowhere.
@@ -68,9 +68,7 @@ pub(super) fn test_pair(
         return None;
     }
     let (first_motion, second_motion) = (placed.motion(first), placed.motion(second));
-    // Most pairs that moved are a moving collider and a still one (a bullet and an enemy): the
-    // quick looks that need a still collider are asked about that order alone, and none of
-    // them about two that moved.
+    // Most pairs that moved are a moving collider and a still one.
     let moving_and_still = if second_motion == Vec2::ZERO {
         Some(MovingAndStill {
             moving: first,
@@ -84,29 +82,25 @@ pub(super) fn test_pair(
     } else {
         None
     };
-    // A swept disc and a collider that did not move (a bullet and an enemy): read once for the
-    // quick looks below.
-    let path = moving_and_still.and_then(|pair| placed.disc_path(pair.moving, pair.still));
+    // A swept disc and a collider that did not move (a bullet and an enemy): the bulk of the
+    // pairs that moved.
+    if let Some(pair) = moving_and_still
+        && let Some(path) = placed.disc_path(pair.moving, pair.still)
+    {
+        let disc_first = pair.moving == first;
+        return test_disc_path(placed, previous, [first, second], path, disc_first, scratch);
+    }
     // A swept bullet's bounding circle holds its whole path: it is often paired with colliders
     // it is far from now.
-    let clear_now = match (path, moving_and_still) {
-        (Some(path), _) => path.clear_now(),
-        (None, Some(pair)) => placed.clear_now(pair.moving, pair.still),
-        (None, None) => placed.clear_now(first, second) || placed.clear_now(second, first),
+    let clear_now = match moving_and_still {
+        Some(pair) => placed.clear_now(pair.moving, pair.still),
+        None => placed.clear_now(first, second) || placed.clear_now(second, first),
     };
-    let now = match path.and_then(|path| Some((path.polygon?, path.now))) {
-        _ if clear_now => None,
-        Some((polygon, disc)) => {
-            let hit = polygon_circle(polygon, disc);
-            if moving_and_still.is_some_and(|pair| pair.moving == first) {
-                hit.map(Intersection::mirrored)
-            } else {
-                hit
-            }
-        }
-        None => intersect_now(placed, first, second),
+    let now = if clear_now {
+        None
+    } else {
+        intersect_now(placed, first, second)
     };
-    let mut at_start = None;
     let turns = if turning {
         (placed.turn(first), placed.turn(second))
     } else {
@@ -128,42 +122,132 @@ pub(super) fn test_pair(
     } else if first_motion == second_motion {
         // No relative motion: where they are now says it all.
         (SweepStart::Apart(None), Vec2::ZERO)
-    } else if now.is_none() && path.is_some_and(|path| path.apart_along_path()) {
-        // Apart all along the paths, and now: no contact, as the sweep would find.
-        return None;
-    } else if path.is_some_and(|path| path.overlapped_at_start()) {
-        // Overlapping at the start of the paths (a bullet inside an enemy, or leaving it): no
-        // impact, as the sweep would find.
-        (SweepStart::Overlapping, Vec2::ZERO)
     } else {
-        let (known, measured) = match path {
-            Some(path) => {
-                let PathEnds {
-                    known,
-                    apart_all_along,
-                } = path.ends();
-                if now.is_none() && apart_all_along {
-                    // Past a polygon's corner, beyond one of its edges' lines (by more than the
-                    // polygon overhangs it) all along the path, and apart now: no contact, as
-                    // the sweep would find.
-                    return None;
-                }
-                (known, path.polygon.map(|polygon| polygon.measured()))
-            }
-            None => (KnownApart::default(), None),
-        };
-        let first_start = placed.start_shape(first, first_scratch);
-        let second_start = placed.start_shape(second, second_scratch);
+        let first_start = placed.start_shape(first, &mut scratch.0);
+        let second_start = placed.start_shape(second, &mut scratch.1);
         let swept = sweep_from_start_with(
             first_start,
             first_motion,
             second_start,
             second_motion,
-            known,
-            measured,
+            KnownApart::default(),
+            None,
         );
         (swept, second_motion - first_motion)
     };
+    let sweep = Sweep {
+        swept,
+        relative_motion,
+        turned,
+    };
+    meeting(placed, previous, [first, second], now, sweep, scratch)
+}
+
+/// The contact of a swept disc and a collider that did not move (`path`), colliders `first`
+/// and `second` (`first` the lower entity, the disc when `disc_first`), as [`test_pair`] finds:
+/// most pairs are told by the quick looks of [`DiscPath`], the rest swept.
+#[inline(always)]
+fn test_disc_path(
+    placed: &PlacedColliders,
+    previous: &mut Lookup,
+    [first, second]: [usize; 2],
+    path: DiscPath,
+    disc_first: bool,
+    scratch: &mut (Vec<Vec2>, Vec<Vec2>),
+) -> Option<Meeting> {
+    let now = match path.polygon {
+        _ if path.clear_now() => None,
+        Some(polygon) => {
+            let hit = polygon_circle(polygon, path.now);
+            if disc_first {
+                hit.map(Intersection::mirrored)
+            } else {
+                hit
+            }
+        }
+        None => intersect_now(placed, first, second),
+    };
+    if path.motion == Vec2::ZERO {
+        // No relative motion: where they are now says it all.
+        return now.map(|hit| Meeting { hit, impact: None });
+    }
+    if now.is_none() && path.apart_along_path() {
+        // Apart all along the path, and now: no contact, as the sweep would find.
+        return None;
+    }
+    let swept = if path.overlapped_at_start() {
+        // Overlapping at the start of the path (a bullet inside an enemy, or leaving it): no
+        // impact, as the sweep would find.
+        if let Some(hit) = now {
+            // Inside still: where they meet now says it all.
+            return Some(Meeting { hit, impact: None });
+        }
+        SweepStart::Overlapping
+    } else {
+        let PathEnds {
+            known,
+            apart_all_along,
+        } = path.ends();
+        if now.is_none() && apart_all_along {
+            // Past a polygon's corner, beyond one of its edges' lines (by more than the polygon
+            // overhangs it) all along the path, and apart now: no contact, as the sweep would
+            // find.
+            return None;
+        }
+        let (first_scratch, second_scratch) = scratch;
+        let first_start = placed.start_shape(first, first_scratch);
+        let second_start = placed.start_shape(second, second_scratch);
+        let motions = [placed.motion(first), placed.motion(second)];
+        let measured = path.polygon.map(|polygon| polygon.measured());
+        sweep_from_start_with(
+            first_start,
+            motions[0],
+            second_start,
+            motions[1],
+            known,
+            measured,
+        )
+    };
+    let relative_motion = if disc_first {
+        -path.motion
+    } else {
+        path.motion
+    };
+    let sweep = Sweep {
+        swept,
+        relative_motion,
+        turned: false,
+    };
+    meeting(placed, previous, [first, second], now, sweep, scratch)
+}
+
+/// What a pair's sweep found (see [`meeting`]).
+struct Sweep {
+    /// Whether they overlapped at the start of their paths, or else where they first touched.
+    swept: SweepStart,
+    /// The second collider's motion less the first's.
+    relative_motion: Vec2,
+    /// Whether either turned.
+    turned: bool,
+}
+
+/// The contact of colliders `first` and `second` that moved relative to each other, from where
+/// they meet `now` and what their `sweep` found.
+#[inline(always)]
+fn meeting(
+    placed: &PlacedColliders,
+    previous: &mut Lookup,
+    [first, second]: [usize; 2],
+    now: Option<Intersection>,
+    sweep: Sweep,
+    (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
+) -> Option<Meeting> {
+    let Sweep {
+        swept,
+        relative_motion,
+        turned,
+    } = sweep;
+    let mut at_start = None;
     let impact = match swept {
         SweepStart::Overlapping => {
             // Met at the start of the paths and apart now: a new contact, where the outlines
