@@ -88,7 +88,16 @@ pub(super) fn test_pair(
         && let Some(path) = placed.disc_path(pair.moving, pair.still)
     {
         let disc_first = pair.moving == first;
-        return test_disc_path(placed, previous, [first, second], path, disc_first, scratch);
+        let motions = [first_motion, second_motion];
+        return test_disc_path(
+            placed,
+            previous,
+            [first, second],
+            motions,
+            path,
+            disc_first,
+            scratch,
+        );
     }
     // A swept bullet's bounding circle holds its whole path: it is often paired with colliders
     // it is far from now.
@@ -135,7 +144,7 @@ pub(super) fn test_pair(
         );
         (swept, second_motion - first_motion)
     };
-    let sweep = Sweep {
+    let sweep = SweepOutcome {
         swept,
         relative_motion,
         turned,
@@ -144,13 +153,14 @@ pub(super) fn test_pair(
 }
 
 /// The contact of a swept disc and a collider that did not move (`path`), colliders `first`
-/// and `second` (`first` the lower entity, the disc when `disc_first`), as [`test_pair`] finds:
-/// most pairs are told by the quick looks of [`DiscPath`], the rest swept.
+/// and `second` (`first` the lower entity, the disc when `disc_first`) of `motions`, as
+/// [`test_pair`] finds: most pairs are told by the quick looks of [`DiscPath`], the rest swept.
 #[inline(always)]
 fn test_disc_path(
     placed: &PlacedColliders,
     previous: &mut Lookup,
     [first, second]: [usize; 2],
+    [first_motion, second_motion]: [Vec2; 2],
     path: DiscPath,
     disc_first: bool,
     scratch: &mut (Vec<Vec2>, Vec<Vec2>),
@@ -197,32 +207,26 @@ fn test_disc_path(
         let (first_scratch, second_scratch) = scratch;
         let first_start = placed.start_shape(first, first_scratch);
         let second_start = placed.start_shape(second, second_scratch);
-        let motions = [placed.motion(first), placed.motion(second)];
         let measured = path.polygon.map(|polygon| polygon.measured());
         sweep_from_start_with(
             first_start,
-            motions[0],
+            first_motion,
             second_start,
-            motions[1],
+            second_motion,
             known,
             measured,
         )
     };
-    let relative_motion = if disc_first {
-        -path.motion
-    } else {
-        path.motion
-    };
-    let sweep = Sweep {
+    let sweep = SweepOutcome {
         swept,
-        relative_motion,
+        relative_motion: second_motion - first_motion,
         turned: false,
     };
     meeting(placed, previous, [first, second], now, sweep, scratch)
 }
 
 /// What a pair's sweep found (see [`meeting`]).
-struct Sweep {
+struct SweepOutcome {
     /// Whether they overlapped at the start of their paths, or else where they first touched.
     swept: SweepStart,
     /// The second collider's motion less the first's.
@@ -231,18 +235,18 @@ struct Sweep {
     turned: bool,
 }
 
-/// The contact of colliders `first` and `second` that moved relative to each other, from where
-/// they meet `now` and what their `sweep` found.
+/// The contact of colliders `first` and `second`, from where they meet `now` and what their
+/// `sweep` found (nothing, without relative motion).
 #[inline(always)]
 fn meeting(
     placed: &PlacedColliders,
     previous: &mut Lookup,
     [first, second]: [usize; 2],
     now: Option<Intersection>,
-    sweep: Sweep,
+    sweep: SweepOutcome,
     (first_scratch, second_scratch): &mut (Vec<Vec2>, Vec<Vec2>),
 ) -> Option<Meeting> {
-    let Sweep {
+    let SweepOutcome {
         swept,
         relative_motion,
         turned,

@@ -63,13 +63,15 @@ impl PlacedColliders {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::sweep::Turn;
     use crate::geometry::{Segment, Shape, polygon_size};
     use crate::pipeline::placed::NO_LINES;
 
     /// A swept disc and a still polygon make a path whose polygon's measured vertices are the
-    /// very slice its sweep starts from, so that its edges' lines are used there. A polygon or
-    /// segment that moved makes none, nor a disc that is a still circle, nor a polygon as the
-    /// disc; a still segment makes one without a polygon.
+    /// very slice its sweep starts from, so that its edges' lines are used there (none here:
+    /// nothing is beyond them). A polygon or segment that moved makes none, nor one that turned
+    /// in place, nor a disc that is a still circle, nor a polygon as the disc; a still segment
+    /// makes one without a polygon.
     #[test]
     fn a_path_is_made_of_a_swept_disc_and_a_still_collider() {
         let square = [Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y];
@@ -96,6 +98,21 @@ mod tests {
         }
         let disc = Circle::new(Vec2::splat(3.0), 0.5);
         placed.push(entity(10), None, disc, WorldShape::Circle(disc), Vec2::X);
+        let in_place = Turn {
+            translation: Vec2::ZERO,
+            angle: 0.3,
+            pivot: Vec2::ZERO,
+        };
+        let shape = WorldShape::Polygon {
+            start: 0,
+            len: 4,
+            inner_radius: 0.5,
+            size: polygon_size(&square),
+            lines: NO_LINES,
+        };
+        placed.push_turning(entity(11), None, bound, shape, in_place);
+        let shape = WorldShape::Segment(wall);
+        placed.push_turning(entity(12), None, bound, shape, in_place);
         let [
             still_disc,
             still_polygon,
@@ -103,7 +120,9 @@ mod tests {
             still_wall,
             moved_wall,
             swept_disc,
-        ] = [0, 1, 2, 3, 4, 5];
+            turned_polygon,
+            turned_wall,
+        ] = [0, 1, 2, 3, 4, 5, 6, 7];
 
         let path = placed.disc_path(swept_disc, still_polygon).expect("a path");
         assert_eq!((path.now, path.motion), (disc, Vec2::X));
@@ -115,6 +134,7 @@ mod tests {
         };
         let measured = path.polygon.expect("a polygon").measured();
         assert!(core::ptr::eq(measured.vertices, start));
+        assert_eq!(path.beyond_edges(), None, "no edge lines");
 
         let path = placed.disc_path(swept_disc, still_wall).expect("a path");
         assert!(path.polygon.is_none());
@@ -124,6 +144,14 @@ mod tests {
             "moved"
         );
         assert!(placed.disc_path(swept_disc, moved_wall).is_none(), "moved");
+        assert!(
+            placed.disc_path(swept_disc, turned_polygon).is_none(),
+            "turned"
+        );
+        assert!(
+            placed.disc_path(swept_disc, turned_wall).is_none(),
+            "turned"
+        );
         assert!(
             placed.disc_path(still_disc, still_polygon).is_none(),
             "a still disc"

@@ -16,7 +16,7 @@ use crate::geometry::{Circle, beyond_lines};
 /// of the polygon.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct BeyondEdges {
-    /// At the start of the path (placed as [`PlacedColliders::start_shape`] places it).
+    /// At the start of the path (placed as [`PlacedColliders::start_shape`](super::PlacedColliders::start_shape) places it).
     pub at_start: u64,
     /// At its end: moved from the start by its whole motion, as the sweep's last check moves
     /// it.
@@ -32,7 +32,7 @@ impl BeyondEdges {
 }
 
 /// What the two ends of a swept disc's path say against a still collider, before a sweep (see
-/// [`PlacedColliders::path_ends`]).
+/// [`DiscPath::ends`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PathEnds {
     /// Whether the disc is surely apart from the collider at the start of its path, and at its
@@ -46,7 +46,7 @@ pub(crate) struct PathEnds {
 impl DiscPath<'_> {
     /// What the ends of the disc's path say against the still collider: whether the disc lies
     /// clear of the collider's bounding circle, by more than rounding could take back, at the
-    /// start of its path (placed as [`start_shape`](PlacedColliders::start_shape) places it)
+    /// start of its path (placed as [`start_shape`](super::PlacedColliders::start_shape) places it)
     /// and at its end (moved from there by its whole motion, as the sweep's last check moves
     /// it); and, for a polygon with edge lines, which of them the disc lies beyond there
     /// ([`BeyondEdges`]). A bullet coming at an enemy starts outside it, most often: the sweep
@@ -345,7 +345,7 @@ mod tests {
                 near
             };
             placed.push(entity, None, now, WorldShape::Circle(now), motion);
-            assert!(placed.disc_path(0, 1).is_none(), "not a disc");
+            assert!(placed.disc_path(0, 1).is_none(), "collider 1 moved");
             let Some(path) = placed.disc_path(1, 0) else {
                 assert!(collider_moved, "a swept disc and a still collider");
                 continue;

@@ -396,7 +396,8 @@ pub(super) mod tests {
     /// bounding circles grown over it), near the origin and far from it; discs from a
     /// thousandth of the collider's size to ten thousand times it, from just inside the quick
     /// look's reach to just outside, some within a few parts in a million. A still circle is
-    /// never found clear: the broad phase compared it already.
+    /// never found clear: the broad phase compared it already. Against a collider that did not
+    /// move, the disc's [`DiscPath`] says the same.
     #[test]
     fn a_swept_disc_found_clear_of_a_bounding_circle_meets_nothing() {
         use crate::geometry::intersect;
@@ -435,7 +436,12 @@ pub(super) mod tests {
             if collider_clear {
                 assert!(intersect(placed.shape(0), placed.shape(1)).is_none());
             }
-            if !placed.clear_now(1, 0) {
+            let clear = placed.clear_now(1, 0);
+            if let Some(path) = placed.disc_path(1, 0) {
+                // The collider did not move: the path's look says the same.
+                assert_eq!(path.clear_now(), clear);
+            }
+            if !clear {
                 missed += 1;
                 continue;
             }
