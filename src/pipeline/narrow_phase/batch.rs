@@ -38,7 +38,7 @@ pub(super) fn test_pairs(
         // Most runs of a bullet hell: nothing moved along a path, and where the colliders are
         // now says it all.
         for &pair in pairs.iter().rev() {
-            tests.test(OrderedPair::read(placed, pair, true), None);
+            tests.test(OrderedPair::read(placed, pair), None);
         }
         return tests.in_order;
     }
@@ -46,7 +46,15 @@ pub(super) fn test_pairs(
         // Every pair is tested along its paths, and the turn's own check turns most away
         // before any collider's shape is read.
         for &pair in pairs.iter().rev() {
-            tests.test(OrderedPair::read(placed, pair, false), None);
+            let ordered = OrderedPair::read_moving(placed, pair);
+            // A collider that turned in place has no motion, but is not still.
+            tests.test(
+                OrderedPair {
+                    still: false,
+                    ..ordered
+                },
+                None,
+            );
         }
         return tests.in_order;
     }
@@ -106,6 +114,7 @@ impl<K: Fn(Entity, Entity) -> bool> BatchTests<'_, '_, K> {
                 placed,
                 &mut self.previous,
                 [first, second],
+                ordered.motions,
                 &mut self.scratch,
             )
         };
@@ -138,6 +147,9 @@ struct OrderedPair {
     pair: [u32; 2],
     /// Their entities, in the same order.
     entities: [Entity; 2],
+    /// How far each moved along its path, in the same order (see
+    /// [`PlacedColliders::motion`]).
+    motions: [Vec2; 2],
     /// Whether its two colliders did not move along a path relative to each other.
     still: bool,
 }
@@ -157,6 +169,7 @@ impl ReadAhead {
         ordered: OrderedPair {
             pair: [0; 2],
             entities: [Entity::PLACEHOLDER; 2],
+            motions: [Vec2::ZERO; 2],
             still: true,
         },
         layers: [CollisionLayers::NONE; 2],
@@ -164,25 +177,32 @@ impl ReadAhead {
 }
 
 impl OrderedPair {
-    /// Colliders `pair`, put in order and read; `still` says whether they are tested where
-    /// they are only.
+    /// Colliders `pair`, put in order and read, in a run where nothing moved.
     #[inline(always)]
-    fn read(placed: &PlacedColliders, pair: [u32; 2], still: bool) -> Self {
+    fn read(placed: &PlacedColliders, pair: [u32; 2]) -> Self {
         let [first, second] = placed.ordered(pair);
         let [one, other] = [first, second].map(|index| index as usize);
         Self {
             pair: [first, second],
             entities: [placed.entities[one], placed.entities[other]],
-            still,
+            motions: [Vec2::ZERO; 2],
+            still: true,
         }
     }
 
-    /// Colliders `pair`, put in order and read, still when they did not move relative to each
-    /// other (most pairs).
+    /// Colliders `pair`, put in order and read with their motions, still when they did not
+    /// move relative to each other (most pairs).
     #[inline(always)]
     fn read_moving(placed: &PlacedColliders, pair: [u32; 2]) -> Self {
-        let [one, other] = pair.map(|index| index as usize);
-        Self::read(placed, pair, placed.motion(one) == placed.motion(other))
+        let [first, second] = placed.ordered(pair);
+        let [one, other] = [first, second].map(|index| index as usize);
+        let motions = [placed.motion(one), placed.motion(other)];
+        Self {
+            pair: [first, second],
+            entities: [placed.entities[one], placed.entities[other]],
+            motions,
+            still: motions[0] == motions[1],
+        }
     }
 }
 
