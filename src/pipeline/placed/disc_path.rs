@@ -82,15 +82,16 @@ mod tests {
         placed.vertices.extend(square);
         placed.vertices.extend(square);
         let bound = Circle::new(Vec2::splat(0.5), 1.0);
+        // The square's vertices from `start` on.
+        let square_from = |start: u32| WorldShape::Polygon {
+            start,
+            len: 4,
+            inner_radius: 0.5,
+            size: polygon_size(&square),
+            lines: NO_LINES,
+        };
         for (start, motion) in [(0, Vec2::ZERO), (4, Vec2::X)] {
-            let shape = WorldShape::Polygon {
-                start,
-                len: 4,
-                inner_radius: 0.5,
-                size: polygon_size(&square),
-                lines: NO_LINES,
-            };
-            placed.push(entity(1 + start), None, bound, shape, motion);
+            placed.push(entity(1 + start), None, bound, square_from(start), motion);
         }
         let wall = Segment::new(Vec2::ZERO, Vec2::X);
         for motion in [Vec2::ZERO, Vec2::Y] {
@@ -103,14 +104,7 @@ mod tests {
             angle: 0.3,
             pivot: Vec2::ZERO,
         };
-        let shape = WorldShape::Polygon {
-            start: 0,
-            len: 4,
-            inner_radius: 0.5,
-            size: polygon_size(&square),
-            lines: NO_LINES,
-        };
-        placed.push_turning(entity(11), None, bound, shape, in_place);
+        placed.push_turning(entity(11), None, bound, square_from(0), in_place);
         let shape = WorldShape::Segment(wall);
         placed.push_turning(entity(12), None, bound, shape, in_place);
         let [
@@ -139,26 +133,15 @@ mod tests {
         let path = placed.disc_path(swept_disc, still_wall).expect("a path");
         assert!(path.polygon.is_none());
         assert!(placed.disc_path(swept_disc, still_disc).is_some());
-        assert!(
-            placed.disc_path(swept_disc, moved_polygon).is_none(),
-            "moved"
-        );
-        assert!(placed.disc_path(swept_disc, moved_wall).is_none(), "moved");
-        assert!(
-            placed.disc_path(swept_disc, turned_polygon).is_none(),
-            "turned"
-        );
-        assert!(
-            placed.disc_path(swept_disc, turned_wall).is_none(),
-            "turned"
-        );
-        assert!(
-            placed.disc_path(still_disc, still_polygon).is_none(),
-            "a still disc"
-        );
-        assert!(
-            placed.disc_path(still_polygon, still_wall).is_none(),
-            "not a disc"
-        );
+        for (disc, still, why) in [
+            (swept_disc, moved_polygon, "moved"),
+            (swept_disc, moved_wall, "moved"),
+            (swept_disc, turned_polygon, "turned"),
+            (swept_disc, turned_wall, "turned"),
+            (still_disc, still_polygon, "a still disc"),
+            (still_polygon, still_wall, "not a disc"),
+        ] {
+            assert!(placed.disc_path(disc, still).is_none(), "{why}");
+        }
     }
 }
