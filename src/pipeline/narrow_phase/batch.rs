@@ -46,8 +46,8 @@ pub(super) fn test_pairs(
         // Every pair is tested along its paths, and the turn's own check turns most away
         // before any collider's shape is read.
         for &pair in pairs.iter().rev() {
-            let ordered = OrderedPair::read_moving(placed, pair);
-            // A collider that turned in place has no motion, but is not still.
+            // Its motions are read only for the pairs that the turn's check keeps.
+            let ordered = OrderedPair::read(placed, pair);
             tests.test(
                 OrderedPair {
                     still: false,
@@ -148,8 +148,8 @@ struct OrderedPair {
     /// Their entities, in the same order.
     entities: [Entity; 2],
     /// How far each moved along its path, in the same order (see
-    /// [`PlacedColliders::motion`]).
-    motions: [Vec2; 2],
+    /// [`PlacedColliders::motion`]), if read ahead.
+    motions: Option<[Vec2; 2]>,
     /// Whether its two colliders did not move along a path relative to each other.
     still: bool,
 }
@@ -169,7 +169,7 @@ impl ReadAhead {
         ordered: OrderedPair {
             pair: [0; 2],
             entities: [Entity::PLACEHOLDER; 2],
-            motions: [Vec2::ZERO; 2],
+            motions: None,
             still: true,
         },
         layers: [CollisionLayers::NONE; 2],
@@ -177,7 +177,7 @@ impl ReadAhead {
 }
 
 impl OrderedPair {
-    /// Colliders `pair`, put in order and read, in a run where nothing moved.
+    /// Colliders `pair`, put in order and read, still, without their motions.
     #[inline(always)]
     fn read(placed: &PlacedColliders, pair: [u32; 2]) -> Self {
         let [first, second] = placed.ordered(pair);
@@ -185,7 +185,7 @@ impl OrderedPair {
         Self {
             pair: [first, second],
             entities: [placed.entities[one], placed.entities[other]],
-            motions: [Vec2::ZERO; 2],
+            motions: None,
             still: true,
         }
     }
@@ -200,7 +200,7 @@ impl OrderedPair {
         Self {
             pair: [first, second],
             entities: [placed.entities[one], placed.entities[other]],
-            motions,
+            motions: Some(motions),
             still: motions[0] == motions[1],
         }
     }

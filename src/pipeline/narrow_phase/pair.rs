@@ -51,16 +51,16 @@ fn polygon_circle(polygon: PlacedPolygon, circle: Circle) -> Option<Intersection
 }
 
 /// The contact between colliders `first` and `second` (`first` the lower entity, each moved
-/// by its one of `motions`) that moved relative to each other or turned, if they touch now or
-/// met along their paths: after being apart at the start, or at the start itself when they
-/// were no contact of the last run (`previous`): a collider that moved onto the start of a
-/// swept one's path since then.
+/// by its one of `motions`, read here if not given) that moved relative to each other or
+/// turned, if they touch now or met along their paths: after being apart at the start, or at
+/// the start itself when they were no contact of the last run (`previous`): a collider that
+/// moved onto the start of a swept one's path since then.
 #[inline(always)]
 pub(super) fn test_pair(
     placed: &PlacedColliders,
     previous: &mut Lookup,
     [first, second]: [usize; 2],
-    [first_motion, second_motion]: [Vec2; 2],
+    motions: Option<[Vec2; 2]>,
     scratch: &mut (Vec<Vec2>, Vec<Vec2>),
 ) -> Option<Meeting> {
     // A laser swinging among still bullets: most in its bounding circle lie outside the
@@ -69,6 +69,8 @@ pub(super) fn test_pair(
     if turning && (placed.outside_turn(first, second) || placed.outside_turn(second, first)) {
         return None;
     }
+    let [first_motion, second_motion] =
+        motions.unwrap_or_else(|| [placed.motion(first), placed.motion(second)]);
     // Most pairs that moved are a moving collider and a still one.
     let moving_and_still = if second_motion == Vec2::ZERO {
         Some(MovingAndStill {

@@ -16,7 +16,8 @@ use crate::geometry::{Circle, beyond_lines};
 /// of the polygon.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct BeyondEdges {
-    /// At the start of the path (placed as [`PlacedColliders::start_shape`](super::PlacedColliders::start_shape) places it).
+    /// At the start of the path (placed as
+    /// [`start_shape`](super::PlacedColliders::start_shape) places it).
     pub at_start: u64,
     /// At its end: moved from the start by its whole motion, as the sweep's last check moves
     /// it.
@@ -101,11 +102,10 @@ mod tests {
     use crate::geometry::{
         Circle, intersect, overlap, polygon_size, push_edge_lines, runs_anticlockwise,
     };
-    use crate::pipeline::placed::PlacedColliders;
     use crate::pipeline::placed::shortcuts::tests::{
         Collider, disc_at_reach, on_its_bounding_circle,
     };
-    use crate::pipeline::placed::{NO_LINES, WorldShape, conservative};
+    use crate::pipeline::placed::{NO_LINES, PlacedColliders, WorldShape, conservative};
     use bevy::prelude::*;
     use core::f32::consts::TAU;
     use rand::{RngExt, SeedableRng, rngs::StdRng};

@@ -1,7 +1,7 @@
 //! Colliders where they are now, as the narrow phase tests them: [`PlacedShape`], with a
 //! polygon's measures and the circle it surely holds ([`PlacedPolygon`]).
 
-use super::{NO_LINES, PlacedColliders, WorldShape};
+use super::{PlacedColliders, WorldShape};
 use crate::geometry::{Circle, EdgeLines, MeasuredPolygon, Shape};
 use bevy::prelude::*;
 
@@ -57,13 +57,7 @@ impl<'a> PlacedPolygon<'a> {
         MeasuredPolygon {
             vertices: &self.placed.vertices[start..end],
             size: self.size,
-            // From the polygon's lines on (none for `NO_LINES`): as many as its edges take
-            // are its own.
-            lines: self
-                .placed
-                .edge_lines
-                .get(self.lines as usize..)
-                .unwrap_or_default(),
+            lines: self.edge_lines().unwrap_or_default(),
         }
     }
 
@@ -71,9 +65,10 @@ impl<'a> PlacedPolygon<'a> {
     /// [`push_edge_lines`](crate::geometry::push_edge_lines)); `None` for a polygon without.
     #[inline(always)]
     pub fn edge_lines(&self) -> Option<&'a [EdgeLines]> {
+        // `NO_LINES` lies past the end of any table.
         let lines = self.lines as usize;
         let count = (self.len as usize).div_ceil(4);
-        (self.lines != NO_LINES).then(|| &self.placed.edge_lines[lines..][..count])
+        self.placed.edge_lines.get(lines..lines + count)
     }
 
     /// Whether `disc` lies deep inside the polygon: within the circle the polygon surely holds.
