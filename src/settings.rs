@@ -6,9 +6,10 @@ use bevy::prelude::*;
 #[derive(Resource, Debug, Clone, PartialEq, Reflect)]
 #[reflect(Resource, Debug, Default, Clone, PartialEq)]
 pub struct CollisionSettings {
-    /// How many colliders (or contacts) a frame needs before the pipeline spreads its work over
-    /// the threads of Bevy's `ComputeTaskPool`. Below it, each system runs on one thread. The
-    /// contacts and events are the same either way, in the same order.
+    /// How many colliders (or candidate pairs) a frame needs before the pipeline spreads its
+    /// work over the threads of Bevy's `ComputeTaskPool`; writing the events, lighter work a
+    /// contact, needs three times as many contacts. Below it, each system runs on one thread.
+    /// The contacts and events are the same either way, in the same order.
     ///
     /// When to change it: lower it if your game has a few thousand colliders and idle cores;
     /// raise it (`usize::MAX` keeps the pipeline on one thread) to leave the pool's other

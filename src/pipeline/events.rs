@@ -417,6 +417,12 @@ impl Half<'_, '_, '_, '_> {
     }
 }
 
+/// How many contacts count as one item of work against
+/// [`CollisionSettings::parallel_threshold`]: a contact's copy and diff cost a few times less
+/// than placing and testing a collider, and below about three times the threshold the second
+/// thread's wake costs more than the half it takes.
+const CONTACTS_PER_ITEM: usize = 3;
+
 /// Diffs this frame's contacts against the last frame's and writes every message and trigger.
 #[inline(never)]
 pub(crate) fn write_contact_events(
@@ -441,9 +447,9 @@ pub(crate) fn write_contact_events(
         Half::Contacts(&mut contact_writer),
         Half::Changes(&mut changes, previous),
     ];
-    // The copy of every contact costs about as much as the diff and its messages. (Just above
-    // the threshold, a second thread slow to wake may find both halves done.)
-    match ParallelSplit::of(contacts.len(), &settings) {
+    // The copy of every contact costs about as much as the diff and its messages. Each half is
+    // light work a contact, so the split waits for [`CONTACTS_PER_ITEM`] times the threshold.
+    match ParallelSplit::of(contacts.len() / CONTACTS_PER_ITEM, &settings) {
         Some(split) => {
             split.work_through(halves.into(), |half, _| half.write(current));
         }
