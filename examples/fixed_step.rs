@@ -1,4 +1,4 @@
-//! The fixed time step: a game that moves its bodies in `FixedUpdate` runs the pipeline in
+//! The fixed time step: a game that moves its colliders in `FixedUpdate` runs the pipeline in
 //! `FixedPostUpdate`, so each step tests the colliders where that step left them.
 //!
 //! The fixed step here runs at 30 Hz while frames come at 60 (in a window, as fast as the

@@ -256,8 +256,10 @@ impl ContactStarted {
 }
 
 /// Two colliders stopped overlapping this frame: they moved apart, or one of them was
-/// despawned, lost its collider, was switched off with
-/// [`ColliderDisabled`](crate::ColliderDisabled), or no longer matches the other's layers.
+/// despawned, lost its collider, was switched off (with
+/// [`ColliderDisabled`](crate::ColliderDisabled) or Bevy's `Disabled`), was skipped (see the
+/// crate docs' Semantics), or no longer matches the other's layers, or the
+/// [`PairFilter`](crate::PairFilter) turned the pair away.
 /// Every [`ContactStarted`] message is followed by exactly one `ContactEnded` message. As entity
 /// events, an entity receives its `ContactEnded` only while it exists: one despawned in the
 /// meantime (by an observer of its own start, say) receives none.

@@ -3,8 +3,7 @@
 //!
 //! The contacts are kept as the narrow phase made them: in one list on one thread, or in one
 //! list per piece of work when it was split across threads. The lists follow each other in
-//! `(a, b)` order, so that together they read as one sorted list without being copied into one
-//! (a copy of every contact that cost the two-thread frame a twentieth of its time).
+//! `(a, b)` order, so that together they read as one sorted list without being copied into one.
 
 use crate::contact::Contact;
 use bevy::ecs::component::{ComponentId, Components};

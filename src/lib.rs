@@ -146,7 +146,7 @@
 //! |---|---|---|
 //! | `debug-draw` | no | `debug::CollisionDebugPlugin`: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
 //! | `diagnostics` | no | `diagnostics::CollisionDiagnosticsPlugin`: each stage's time, and the counts of colliders, contacts, starts and ends, in Bevy's `DiagnosticsStore` |
-//! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across (prepare, the broad and narrow phases, and events split their work whenever the pool has more than one thread and the machine more than one core; see [`CollisionSettings::parallel_threshold`]). `DefaultPlugins` apps usually have it on already |
+//! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across. A stage splits its work when it has enough of it (see [`CollisionSettings::parallel_threshold`]), the pool has more than one thread and the machine more than one core. `DefaultPlugins` apps usually have it on already |
 //!
 //! # Modules
 //!

@@ -56,7 +56,9 @@ impl CircleCollider {
     /// The same circle, centred at `offset` in the entity's local space.
     ///
     /// # Panics
-    /// If `offset` is not finite; see [`try_with_offset`](Self::try_with_offset).
+    /// If `offset` is not finite or reaches beyond
+    /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE); see
+    /// [`try_with_offset`](Self::try_with_offset).
     #[track_caller]
     pub fn with_offset(self, offset: Vec2) -> Self {
         match self.try_with_offset(offset) {
@@ -68,7 +70,8 @@ impl CircleCollider {
     /// The same circle, centred at `offset` in the entity's local space.
     ///
     /// # Errors
-    /// [`ColliderError::InvalidPoint`] if `offset` is not finite.
+    /// [`ColliderError::InvalidPoint`] if `offset` is not finite or reaches beyond
+    /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
     pub fn try_with_offset(self, offset: Vec2) -> Result<Self, ColliderError> {
         Ok(Self {
             offset: check_point(0, offset)?,

@@ -171,8 +171,9 @@ impl PolygonCollider {
     /// - [`ColliderError::TooFewVertices`] for fewer than 3 sides;
     /// - [`ColliderError::InvalidRadius`] for a circumradius that is not finite and positive;
     /// - what [`try_new`](Self::try_new) finds of the vertices: beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
-    ///   ([`ColliderError::InvalidPoint`]), or so small or so many that `f32` cannot tell them
-    ///   apart ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
+    ///   ([`ColliderError::InvalidPoint`]), smaller than [`MIN_SIZE`](crate::geometry::MIN_SIZE)
+    ///   ([`ColliderError::TooSmall`]), or so many that `f32` cannot tell them apart
+    ///   ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
     pub fn try_regular(sides: usize, circumradius: f32) -> Result<Self, ColliderError> {
         if sides < 3 {
             return Err(ColliderError::TooFewVertices(sides));
@@ -206,8 +207,10 @@ impl PolygonCollider {
     /// [`ColliderError::ZeroArea`] for a side of zero or negative length, or NaN; otherwise
     /// what [`try_new`](Self::try_new) finds of its corners: a side that is infinite or
     /// reaches beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
-    /// ([`ColliderError::InvalidPoint`]), or sides so unequal or small that `f32` loses the
-    /// area ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
+    /// ([`ColliderError::InvalidPoint`]), a rectangle smaller than
+    /// [`MIN_SIZE`](crate::geometry::MIN_SIZE) ([`ColliderError::TooSmall`]), or sides so
+    /// unequal that `f32` loses the area ([`ColliderError::TooFewVertices`],
+    /// [`ColliderError::ZeroArea`]).
     pub fn try_rectangle(width: f32, height: f32) -> Result<Self, ColliderError> {
         if !(width > 0.0 && height > 0.0) {
             return Err(ColliderError::ZeroArea);

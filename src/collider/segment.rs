@@ -25,7 +25,7 @@ impl SegmentCollider {
     /// The segment from `a` to `b`, in local space.
     ///
     /// # Panics
-    /// If either point is not finite; see [`try_new`](Self::try_new).
+    /// When [`try_new`](Self::try_new) returns an error.
     #[track_caller]
     pub fn new(a: Vec2, b: Vec2) -> Self {
         match Self::try_new(a, b) {
