@@ -79,7 +79,7 @@ pub struct Swept {
     /// The angle of the x axis of the world transform at the pipeline's last run (radians):
     /// where this run's turn starts. Kept for segments and polygons only.
     #[reflect(ignore)]
-    start_angle: f32,
+    start_angle: StartAngle,
     /// Whether the world transform mirrored the collider at the pipeline's last run.
     #[reflect(ignore)]
     start_mirrored: bool,
@@ -114,22 +114,30 @@ impl Swept {
         self.start = PathStart(translation);
     }
 
-    /// The path's start for the next run, the angle its turn starts from, and whether the
-    /// collider is mirrored there.
-    pub(crate) fn set_start_turned(&mut self, translation: Vec2, angle: f32, mirrored: bool) {
+    /// The path's start for the next run, the world `x_axis` its turn starts from, and whether
+    /// the collider is mirrored there. An axis without a direction (zero, or not finite: a
+    /// collider skipped for its transform) leaves the next run no turn to sweep.
+    pub(crate) fn set_start_turned(&mut self, translation: Vec2, x_axis: Vec2, mirrored: bool) {
         self.set_start(translation);
-        self.start_angle = if angle.is_finite() { angle } else { 0.0 };
+        self.start_angle = if x_axis.is_finite() && x_axis != Vec2::ZERO {
+            StartAngle(x_axis.to_angle())
+        } else {
+            StartAngle::NONE
+        };
         self.start_mirrored = mirrored;
     }
 
     /// The turn to sweep from the path's start to `angle` (radians): the shorter way round,
-    /// within half a turn either way; zero without a start, and for a collider mirrored since
-    /// (a character turned to face the other way is flipped, not turned).
+    /// within half a turn either way; zero without a start or its angle, and for a collider
+    /// mirrored since (a character turned to face the other way is flipped, not turned).
     pub(crate) fn turn_to(&self, angle: f32, mirrored: bool) -> f32 {
+        let Some(start_angle) = self.start_angle.get() else {
+            return 0.0;
+        };
         if self.start().is_none() || !angle.is_finite() || mirrored != self.start_mirrored {
             return 0.0;
         }
-        let turn = (angle - self.start_angle).rem_euclid(core::f32::consts::TAU);
+        let turn = (angle - start_angle).rem_euclid(core::f32::consts::TAU);
         if turn > core::f32::consts::PI {
             turn - core::f32::consts::TAU
         } else {
@@ -196,6 +204,39 @@ impl core::fmt::Debug for PathStart {
     }
 }
 
+/// The angle a swept turn starts from (radians), or none ([`StartAngle::NONE`] is not a
+/// number): the collider's axis had no direction at the last run, or it has not had one.
+#[derive(Clone, Copy)]
+struct StartAngle(f32);
+
+impl StartAngle {
+    /// No angle to turn from.
+    const NONE: Self = Self(f32::NAN);
+
+    /// The angle, if there is one.
+    fn get(self) -> Option<f32> {
+        self.0.is_finite().then_some(self.0)
+    }
+}
+
+impl Default for StartAngle {
+    fn default() -> Self {
+        Self::NONE
+    }
+}
+
+impl PartialEq for StartAngle {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl core::fmt::Debug for StartAngle {
+    fn fmt(&self, formatter: &mut core::fmt::Formatter) -> core::fmt::Result {
+        self.get().fmt(formatter)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,6 +274,22 @@ mod tests {
         let cloned = started.reflect_clone().expect("clonable");
         let cloned = cloned.downcast_ref::<Swept>().expect("a Swept");
         assert_eq!(cloned, &started, "a clone is the same value");
+    }
+
+    /// A turn starts from the last run's axis; an axis without a direction gives no turn.
+    #[test]
+    fn an_axis_without_a_direction_leaves_no_turn() {
+        let mut swept = Swept::default();
+        swept.set_start_turned(Vec2::ZERO, Vec2::Y, false);
+        let turn = swept.turn_to(1.0, false);
+        assert!(
+            (turn - (1.0 - core::f32::consts::FRAC_PI_2)).abs() < 1e-6,
+            "{turn}"
+        );
+        for axis in [Vec2::ZERO, Vec2::NAN, Vec2::new(f32::INFINITY, 1.0)] {
+            swept.set_start_turned(Vec2::ZERO, axis, false);
+            assert_eq!(swept.turn_to(1.0, false), 0.0, "from {axis}");
+        }
     }
 
     #[test]

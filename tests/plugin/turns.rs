@@ -101,6 +101,33 @@ fn a_laser_that_is_not_swept_jumps_over_what_lies_between() {
     assert!(contact_between(&app, laser, bullet).is_none());
 }
 
+/// A laser skipped for a run because its transform gave it no x axis (scaled to zero on it, or
+/// a rotation of NaN), then usable again where it was, made no turn: it sweeps none, and the
+/// bullet that lies between its pose and the angle of no axis (`atan2(0, 0)`, zero) is not met.
+#[test]
+fn a_laser_skipped_for_its_axis_sweeps_no_turn_it_did_not_make() {
+    const POSE: f32 = 1.2;
+    let unusable = [
+        Transform::from_rotation(Quat::from_rotation_z(POSE)).with_scale(Vec3::new(0.0, 1.0, 1.0)),
+        Transform::from_rotation(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+    ];
+    for unusable in unusable {
+        let mut app = app();
+        let laser = spawn_laser(&mut app, POSE);
+        let between = spawn_bullet(&mut app, Vec2::from_angle(0.3) * 250.0);
+        app.update();
+        *app.world_mut().get_mut::<Transform>(laser).unwrap() = unusable;
+        app.update();
+        *app.world_mut().get_mut::<Transform>(laser).unwrap() =
+            Transform::from_rotation(Quat::from_rotation_z(POSE));
+        app.update();
+        assert!(
+            contact_between(&app, laser, between).is_none(),
+            "after {unusable:?}, the laser swept a turn it never made"
+        );
+    }
+}
+
 /// A laser switched off while it turns past a bullet, then switched back on, sweeps only its
 /// last turn: the bullet it passed while off is not met, and the one its last turn passes is.
 #[test]

@@ -87,7 +87,7 @@ fn remember_start(swept: &mut Swept, transform: &GlobalTransform, turns: bool) {
         let axes = transform.affine().matrix3;
         let (x_axis, y_axis) = (axes.x_axis.truncate(), axes.y_axis.truncate());
         let mirrored = x_axis.perp_dot(y_axis) < 0.0;
-        swept.set_start_turned(translation, x_axis.to_angle(), mirrored);
+        swept.set_start_turned(translation, x_axis, mirrored);
     } else {
         swept.set_start(translation);
     }
