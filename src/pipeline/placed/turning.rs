@@ -20,11 +20,14 @@ pub(crate) struct Turning {
 }
 
 /// The wedge of directions a turning collider swept about its pivot, narrower than half a turn:
-/// from `low` counter-clockwise to `high`, both unit vectors.
+/// from `low` counter-clockwise to `high`, both unit vectors. The collider's corners within
+/// `near` of the pivot are left out of it (their direction says little), so the collider
+/// reaches up to `near` beyond the wedge.
 #[derive(Clone, Copy, Debug)]
 struct Sector {
     low: Vec2,
     high: Vec2,
+    near: f32,
 }
 
 /// Angles closer than this (radians) count as touching: well above `f32` rounding of angles
@@ -105,10 +108,12 @@ impl PlacedColliders {
             return false;
         };
         // The circle misses the wedge (taken as two rays from the pivot and what lies between)
-        // when its centre lies outside it and farther than its radius from both rays, by a
-        // margin for rounding.
+        // grown by `near` when its centre lies outside the wedge and farther than its radius
+        // and `near` from both rays, by a margin for rounding. (A point of the collider lies
+        // between a point of the wedge and a corner within `near` of the pivot, so within
+        // `near` of the wedge, all along the turn.)
         let offset = disc.center - turn.pivot;
-        let margin = ANGLE_MARGIN * (disc.radius + offset.abs().max_element());
+        let margin = sector.near + ANGLE_MARGIN * (disc.radius + offset.abs().max_element());
         let clear_of = |ray: Vec2| {
             let across = if ray.dot(offset) > 0.0 {
                 ray.perp_dot(offset).abs()
@@ -129,8 +134,10 @@ impl Sector {
         if turn.translation != Vec2::ZERO {
             return None;
         }
-        // The pivot itself does not move: corners on it count for nothing.
-        let far = |corner: &&Vec2| corner.distance(turn.pivot) > ANGLE_MARGIN * (1.0 + reach);
+        // Corners on the pivot, or a hair from it, have no direction to speak of: left out of
+        // the wedge, and the wedge grown by as much.
+        let near = ANGLE_MARGIN * (1.0 + reach);
+        let far = |corner: &&Vec2| corner.distance(turn.pivot) > near;
         let reference = (*corners.iter().find(far)? - turn.pivot).normalize_or_zero();
         if reference == Vec2::ZERO {
             return None;
@@ -160,6 +167,75 @@ impl Sector {
         Some(Self {
             low: reference.rotate(Vec2::from_angle(low)),
             high: reference.rotate(Vec2::from_angle(high)),
+            near,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Segment;
+    use bevy::math::DVec2;
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    /// The distance from `point` to the segment from `a` to `b` (apart), in `f64`.
+    fn distance_to_segment(point: DVec2, a: DVec2, b: DVec2) -> f64 {
+        let along = b - a;
+        let t = ((point - a).dot(along) / along.length_squared()).clamp(0.0, 1.0);
+        point.distance(a + along * t)
+    }
+
+    /// A segment that turned in place, one end within a hair of its pivot (where its angle
+    /// says little) and the other far out, and a still circle, most often near the pivot.
+    /// Whenever the circle is found outside the turn, the segment at each of 4,000 steps of its
+    /// turn, worked out in `f64`, lies farther from the circle's centre than its radius.
+    #[test]
+    fn a_circle_found_outside_the_turn_is_never_met_by_it() {
+        let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
+        let mut rng = StdRng::seed_from_u64(28);
+        let mut found_outside = 0;
+        for case in 0..20_000 {
+            let pivot = Vec2::new(
+                rng.random_range(-500.0..500.0),
+                rng.random_range(-500.0..500.0),
+            );
+            let direction = |rng: &mut StdRng| Vec2::from_angle(rng.random_range(-PI..PI));
+            let near = pivot + direction(&mut rng) * rng.random_range(0.0..0.2);
+            let far = pivot + direction(&mut rng) * rng.random_range(10.0..1000.0);
+            let angle = rng.random_range(-0.5..0.5);
+            let radius = rng.random_range(0.1..3.0);
+            let reach = if case % 2 == 0 { radius + 0.5 } else { 1000.0 };
+            let center = pivot + direction(&mut rng) * rng.random_range(0.0..reach);
+            let mut placed = PlacedColliders::default();
+            let (mut still, _) = placed.circle_slots(1, 0);
+            still.write(0, &[entity(1)], None, &[Circle::new(center, radius)]);
+            let segment = Segment::new(near, far);
+            let bounds = Circle::new((near + far) / 2.0, near.distance(far) / 2.0);
+            let turn = Turn {
+                translation: Vec2::ZERO,
+                angle,
+                pivot,
+            };
+            placed.push_turning(entity(2), None, bounds, WorldShape::Segment(segment), turn);
+            if !placed.outside_turn(1, 0) {
+                continue;
+            }
+            found_outside += 1;
+            let (pivot, center) = (pivot.as_dvec2(), center.as_dvec2());
+            for step in 0..=4000 {
+                // At the end of the turn the segment is where it was placed.
+                let back = DVec2::from_angle(-f64::from(angle) * (1.0 - f64::from(step) / 4000.0));
+                let [a, b] = [near, far].map(|end| pivot + back.rotate(end.as_dvec2() - pivot));
+                let distance = distance_to_segment(center, a, b);
+                assert!(
+                    distance > f64::from(radius),
+                    "case {case}: found outside, but at step {step} the segment is {distance} \
+                     from the centre of a circle of radius {radius} (pivot {pivot}, ends \
+                     {near} and {far}, turn {angle})"
+                );
+            }
+        }
+        assert!(found_outside > 5_000, "{found_outside} found outside");
     }
 }
