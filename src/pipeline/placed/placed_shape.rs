@@ -65,10 +65,11 @@ impl<'a> PlacedPolygon<'a> {
     /// [`push_edge_lines`](crate::geometry::push_edge_lines)); `None` for a polygon without.
     #[inline(always)]
     pub fn edge_lines(&self) -> Option<&'a [EdgeLines]> {
-        // `NO_LINES` lies past the end of any table.
+        // `NO_LINES` lies past the end of any table. (Where `usize` has 32 bits, the end of
+        // its range overflows: no lines either.)
         let lines = self.lines as usize;
-        let count = (self.len as usize).div_ceil(4);
-        self.placed.edge_lines.get(lines..lines + count)
+        let end = lines.checked_add((self.len as usize).div_ceil(4))?;
+        self.placed.edge_lines.get(lines..end)
     }
 
     /// Whether `disc` lies deep inside the polygon: within the circle the polygon surely holds.
