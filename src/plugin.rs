@@ -175,6 +175,7 @@ impl Plugin for CollisionPlugin {
                     pipeline::events.in_set(CollisionSystems::WriteEvents),
                 ),
             )
+            .add_observer(Swept::forget_start_when_shown)
             .add_systems(
                 self.schedule,
                 CollidingEntities::watch_disabling_components

@@ -1,7 +1,9 @@
 //! [`Swept`]: the component that makes a collider's motion count, not just where it ends up.
 
 use crate::geometry::{MAX_COORDINATE, in_range};
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::query::Allow;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
@@ -57,7 +59,11 @@ use bevy::prelude::*;
 /// inserted, cloned from another entity or loaded from a scene, a `Swept` starts with no path
 /// (only the pipeline records where a path starts). Call `jump` when the entity teleports,
 /// respawns or wraps around the screen, so that the jump is not taken for a path across
-/// everything in between.
+/// everything in between. An entity hidden with Bevy's `Disabled` is seen by no system while
+/// hidden, transform propagation included, so when shown again it starts with no path too (a
+/// bullet taken from a pool needs no `jump`); one switched off with
+/// [`ColliderDisabled`](crate::ColliderDisabled) is followed meanwhile, and sweeps only its
+/// last move.
 /// A move whose start or length is beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
 /// counts as a jump too. With the pipeline in a fixed schedule, each step sweeps the move made
 /// since the step before.
@@ -104,6 +110,17 @@ impl Swept {
     fn forget_start(mut world: DeferredWorld, context: HookContext) {
         if let Some(mut swept) = world.get_mut::<Self>(context.entity) {
             swept.start = PathStart::NONE;
+        }
+    }
+
+    /// When an entity is shown again (Bevy's `Disabled` removed), its `Swept`, if any, starts
+    /// with no path: no system saw where the entity went while it was hidden.
+    pub(crate) fn forget_start_when_shown(
+        shown: On<Remove, Disabled>,
+        mut swept: Query<&mut Self, Allow<Disabled>>,
+    ) {
+        if let Ok(mut swept) = swept.get_mut(shown.entity) {
+            swept.bypass_change_detection().start = PathStart::NONE;
         }
     }
 

@@ -368,6 +368,35 @@ fn a_collider_switched_back_on_sweeps_only_its_last_move() {
     assert!(last_frame::<ContactStarted>(&app).is_empty());
 }
 
+/// A bullet hidden with Bevy's `Disabled` (taken back into a pool), then moved and shown
+/// again (fired anew) starts with no path: no system saw where it went, and the move across
+/// the wall is not swept.
+#[test]
+fn a_bullet_shown_again_after_disabled_starts_with_no_path() {
+    use bevy::ecs::entity_disabling::Disabled;
+    let mut app = app();
+    let wall = spawn_wall(&mut app);
+    let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::ZERO, true);
+    app.update(); // −50: where its next path starts
+    app.world_mut().entity_mut(bullet).insert(Disabled);
+    app.update();
+    app.update();
+    app.world_mut()
+        .get_mut::<Transform>(bullet)
+        .expect("hidden, not despawned")
+        .translation = Vec3::new(30.0, 0.0, 0.0);
+    app.world_mut().entity_mut(bullet).remove::<Disabled>();
+    app.update(); // 30, its first run back: where it is, clear of the wall
+    let at = app
+        .world()
+        .get::<GlobalTransform>(bullet)
+        .unwrap()
+        .translation();
+    assert_eq!(at, Vec3::new(30.0, 0.0, 0.0), "placed where it was moved");
+    assert!(contact_between(&app, bullet, wall).is_none());
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+}
+
 #[test]
 fn a_swept_polygon_is_swept_too() {
     let mut app = app();
