@@ -228,7 +228,7 @@ impl Contact {
 /// Each trigger is applied as a command of its own, and the commands its observers queue are
 /// applied right after it, before the next trigger: an observer that despawns the other entity
 /// has despawned it for every later trigger of the run, and a trigger on an entity despawned so
-/// is dropped.
+/// is dropped (a part's goes to its body instead: see [`CollisionBody`](crate::CollisionBody)).
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[entity_event(propagate = PartToBody, auto_propagate)]
 pub struct ContactStarted {

@@ -173,9 +173,10 @@ trait ContactEvent: EntityEvent + Copy + Send + 'static {
     /// The event about `side`'s collider.
     fn on(side: Side) -> Self;
 
-    /// The event to trigger instead when its entity, a part, was despawned: none for a start
-    /// (the part is gone), the same event on the body for an end (so that the body hears
-    /// that the contact it heard start is over).
+    /// The event to trigger instead when its entity, a part, was despawned: the same event on
+    /// the body, so that the body hears every start and end of its parts' contacts, in pairs
+    /// (a part despawned by an earlier observer of the run still started its contact, which
+    /// ends at the next run).
     fn for_body_of_despawned_part(self) -> Option<Self>;
 
     /// The event to trigger on the body too when its entity, a part, no longer leads up to it
@@ -235,7 +236,10 @@ impl ContactEvent for ContactStarted {
         }
     }
     fn for_body_of_despawned_part(self) -> Option<Self> {
-        None
+        (self.body != self.entity).then_some(Self {
+            entity: self.body,
+            ..self
+        })
     }
     fn here<'a>() -> Self::Trigger<'a> {
         kept_here()

@@ -179,6 +179,40 @@ fn a_despawned_part_s_end_reaches_its_body_and_a_despawned_body_ends_its_contact
     );
 }
 
+/// A mine that despawns what touches it, met by a boss's plate: the mine's start comes first
+/// (the lower entity) and its observer despawns the plate. The body still hears the plate's
+/// start, triggered on itself, and the end at the next run: both or neither, never an end
+/// alone.
+#[test]
+fn a_part_despawned_by_an_earlier_observer_still_starts_on_its_body() {
+    let mut app = app();
+    let boss = spawn_boss(&mut app, CollisionBody::default());
+    let mine = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(2.0),
+            Transform::from_xyz(18.0, -12.0, 0.0),
+        ))
+        .observe(|hit: On<ContactStarted>, mut commands: Commands| {
+            commands.entity(hit.other).despawn();
+        })
+        .id();
+    assert!(mine < boss.plate, "the mine's start comes first");
+    app.update();
+    assert!(
+        app.world().get_entity(boss.plate).is_err(),
+        "the mine took the plate"
+    );
+    app.update();
+    assert_eq!(
+        seen(&app),
+        [
+            (boss.body, boss.body, mine, boss.body, mine, true),
+            (boss.body, boss.body, mine, boss.body, mine, false),
+        ]
+    );
+}
+
 /// How a part leaves its body while a bullet touches it.
 #[derive(Clone, Copy, Debug)]
 enum Leaving {
