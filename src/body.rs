@@ -30,7 +30,8 @@ use bevy::prelude::*;
 ///
 /// While no body exists, nothing is looked up. While any does, each run walks the bodies'
 /// descendants once, and each contact costs a quick look (a bit per entity) and, for the
-/// parts, a look in a table.
+/// parts, a look in a table; in a run where a part's body changed, one pass over the last
+/// run's contacts finds the bodies each ongoing contact started with.
 ///
 /// ```
 /// # use bevy::prelude::*;

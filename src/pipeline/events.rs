@@ -438,11 +438,7 @@ pub(crate) fn write_contact_events(
     settings: Res<CollisionSettings>,
 ) {
     // Only while any `CollisionBody` exists (or did last run): each contact is given its bodies.
-    parts.give_bodies(
-        &mut changes.tree,
-        contacts.iter(),
-        &mut narrow_phase.contacts,
-    );
+    parts.give_bodies(&changes.tree, contacts.iter(), &mut narrow_phase.contacts);
     // This frame's contacts become current; last frame's are diffed, then their room reused.
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);

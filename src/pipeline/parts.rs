@@ -7,35 +7,16 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-/// Entities given a parent (a first one or another), and bodies made, since the last run.
-type Regrouped = Or<(Changed<ChildOf>, Added<CollisionBody>)>;
-
-/// The hierarchy the parts are found in, and what changed in it since the last run.
+/// The hierarchy the parts are found in.
 #[derive(SystemParam)]
 pub(crate) struct BodyTree<'w, 's> {
     bodies: Query<'w, 's, (Entity, &'static CollisionBody)>,
     children: Query<'w, 's, &'static Children>,
     parents: Query<'w, 's, &'static ChildOf>,
-    /// Entities given a parent (a first one or another), and bodies made.
-    regrouped: Query<'w, 's, (), Regrouped>,
-    /// Entities that lost their parent.
-    unparented: RemovedComponents<'w, 's, ChildOf>,
-    /// Bodies unmade.
-    unmade: RemovedComponents<'w, 's, CollisionBody>,
-}
-
-impl BodyTree<'_, '_> {
-    /// Whether a parent was taken away or a body unmade since the last run. Reads the
-    /// removals: ask once a run.
-    fn take_removals(&mut self) -> bool {
-        let unparented = self.unparented.read().count();
-        let unmade = self.unmade.read().count();
-        unparented + unmade > 0
-    }
 }
 
 /// The body a part belongs to.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 struct PartOf {
     body: Entity,
     /// Whether the body asks for contacts between its parts.
@@ -50,8 +31,8 @@ pub(crate) struct Parts {
     /// (most colliders, in a game of many bullets and a few bodies).
     marked: Vec<u64>,
     body_of: EntityHashMap<PartOf>,
-    /// Whether any body existed at the last run.
-    bodies_last_run: bool,
+    /// The last run's `body_of`: where they are the same, every part is its last run's body's.
+    last_body_of: EntityHashMap<PartOf>,
     /// Whether a contact of the last run kept bodies other than those its colliders belonged
     /// to then.
     kept_any: bool,
@@ -61,7 +42,8 @@ impl Parts {
     /// Finds every body's parts in `tree`; `false` when there is no body (then nothing is
     /// looked at, and no contact changes).
     fn find(&mut self, tree: &BodyTree) -> bool {
-        for &part in self.body_of.keys() {
+        core::mem::swap(&mut self.body_of, &mut self.last_body_of);
+        for &part in self.last_body_of.keys() {
             self.marked[part.index_u32() as usize / 64] = 0;
         }
         self.body_of.clear();
@@ -118,28 +100,26 @@ impl Parts {
 
     /// Gives this run's contacts (`lists`) their bodies, while any body exists. A contact that
     /// goes on from the last run (whose contacts are `previous`, in `(a, b)` order) keeps the
-    /// bodies it started with: a part moved to another body, or off its body, while touching
-    /// something stays its old body's in that contact until it ends, so that the body that
-    /// heard its start hears its end. A part changes body only as the hierarchy changes, so
-    /// the last run's bodies are looked up only then, and while a contact holds on to bodies
-    /// its colliders no longer belong to. The contacts between two parts of one body that does
-    /// not ask for them are left out.
+    /// bodies it started with: a part moved to another body, or off its body, or whose body
+    /// was hidden (Bevy's `Disabled`) or unmade, while touching something stays its old body's
+    /// in that contact until it ends, so that the body that heard its start hears its end.
+    /// The last run's bodies are looked up when any part's body differs from the last run's
+    /// (told by the parts found, not by the hierarchy's change detection, which a run at a
+    /// fixed step may miss: Bevy keeps removals for two frames), and while a contact holds on
+    /// to bodies its colliders no longer belong to. The contacts between two parts of one
+    /// body that does not ask for them are left out.
     pub(crate) fn give_bodies<'a>(
         &mut self,
-        tree: &mut BodyTree,
+        tree: &BodyTree,
         previous: impl IntoIterator<Item = &'a Contact>,
         lists: &mut [Vec<Contact>],
     ) {
-        let removals = tree.take_removals();
-        let any_body = self.find(tree);
-        if any_body {
+        if self.find(tree) {
             self.assign(lists);
         }
-        let bodies = any_body || self.bodies_last_run;
-        if self.kept_any || bodies && (removals || !tree.regrouped.is_empty()) {
+        if self.kept_any || self.body_of != self.last_body_of {
             self.kept_any = keep_started_bodies(previous, lists);
         }
-        self.bodies_last_run = any_body;
     }
 
     /// Gives each contact of `lists` its bodies, and leaves out the contacts between two parts

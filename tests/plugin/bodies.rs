@@ -3,6 +3,7 @@
 //! body do not meet unless the body asks.
 
 use crate::common::{app, app_with_threads, contact_between, last_frame};
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 use rand::rngs::StdRng;
@@ -222,6 +223,8 @@ enum Leaving {
     TakenByAnother,
     /// Its body stops being one (the boss's last `CollisionBody` goes).
     BodyUnmade,
+    /// Its body is hidden with Bevy's `Disabled` (the part itself is not).
+    BodyHidden,
 }
 
 /// A part that leaves its body while a bullet touches it: the contact keeps the body it
@@ -238,6 +241,7 @@ fn a_part_that_leaves_its_body_mid_contact_ends_on_the_body_that_heard_it_start(
         Leaving::BrokenOff,
         Leaving::TakenByAnother,
         Leaving::BodyUnmade,
+        Leaving::BodyHidden,
     ] {
         let mut app = app();
         app.init_resource::<AtBodies>()
@@ -278,6 +282,7 @@ fn a_part_that_leaves_its_body_mid_contact_ends_on_the_body_that_heard_it_start(
                     .entity_mut(boss.body)
                     .remove::<CollisionBody>();
             }
+            Leaving::BodyHidden => drop(app.world_mut().entity_mut(boss.body).insert(Disabled)),
         }
         for _ in 0..3 {
             app.update();
@@ -310,7 +315,7 @@ fn a_part_that_leaves_its_body_mid_contact_ends_on_the_body_that_heard_it_start(
         // The plate's own observer once; the boss's once: through the plate while it leads
         // up to the boss, on the boss itself once it no longer does.
         let at_boss = match leaving {
-            Leaving::BodyUnmade => boss.plate,
+            Leaving::BodyUnmade | Leaving::BodyHidden => boss.plate,
             _ => boss.body,
         };
         let mut expected = vec![
@@ -326,6 +331,48 @@ fn a_part_that_leaves_its_body_mid_contact_ends_on_the_body_that_heard_it_start(
             .map(|&(_, _, started)| started)
             .collect::<Vec<_>>();
         assert_eq!(about_the_plate, [true, false], "{leaving:?}: once each");
+    }
+}
+
+/// With the pipeline at a fixed step, run once every four frames here, a part broken off its
+/// body mid-contact keeps that body in the contact, whichever frame between two steps it
+/// breaks off in (Bevy keeps a removal for two frames, which a step may not come within).
+#[test]
+fn at_a_fixed_step_a_part_broken_off_mid_contact_keeps_its_body() {
+    use bevy::time::TimeUpdateStrategy;
+    use std::time::Duration;
+    const FRAMES_PER_STEP: u32 = 4;
+    for offset in 0..FRAMES_PER_STEP {
+        let mut app = App::new();
+        app.add_plugins((
+            MinimalPlugins,
+            TransformPlugin,
+            CollisionPlugin::new(FixedPostUpdate),
+        ))
+        .insert_resource(Time::<Fixed>::from_hz(60.0))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            1.0 / (60.0 * f64::from(FRAMES_PER_STEP)),
+        )));
+        let boss = spawn_boss(&mut app, CollisionBody::default());
+        // Below the plate's bottom edge, clear of the core.
+        let shot = bullet(&mut app, Vec2::new(18.0, -17.0));
+        let body_of_plate = |app: &App| {
+            let contact = app.world().resource::<Contacts>().get(boss.plate, shot);
+            contact.and_then(|contact| contact.body_of(boss.plate))
+        };
+        for _ in 0..2 * FRAMES_PER_STEP + offset {
+            app.update();
+        }
+        assert_eq!(body_of_plate(&app), Some(boss.body));
+        app.world_mut().entity_mut(boss.plate).remove::<ChildOf>();
+        for frame in 0..3 * FRAMES_PER_STEP {
+            app.update();
+            assert_eq!(
+                body_of_plate(&app),
+                Some(boss.body),
+                "broken off {offset} frames after a step, {frame} frames on"
+            );
+        }
     }
 }
 
