@@ -229,6 +229,8 @@ impl Contact {
 /// applied right after it, before the next trigger: an observer that despawns the other entity
 /// has despawned it for every later trigger of the run, and a trigger on an entity despawned so
 /// is dropped (a part's goes to its body instead: see [`CollisionBody`](crate::CollisionBody)).
+/// The `other` of a later trigger may be gone so (two mines touching one bullet): there,
+/// `commands.entity(hit.other).despawn()` logs a warning, and `try_despawn()` does not.
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[entity_event(propagate = PartToBody, auto_propagate)]
 pub struct ContactStarted {
