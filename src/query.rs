@@ -2,7 +2,8 @@
 
 use crate::contact::Contact;
 use crate::geometry::{
-    Circle, PushOut, RayExit, Shape, closest_point, overlap, push_out, ray_cast, sweep,
+    Circle, MAX_COORDINATE, PushOut, RayExit, Shape, closest_point, overlap, push_out, ray_cast,
+    sweep,
 };
 use crate::layers::LayerMask;
 use crate::pipeline::broad_phase::{Grid, Stretch};
@@ -235,7 +236,8 @@ impl SpatialQuery<'_> {
     /// The first collider that a circle of `radius` at `center`, moving along `direction` for
     /// `max_distance` (which may be `f32::INFINITY`), touches: the exact time of impact, as the
     /// [sweeps](mod@crate::geometry::sweep) compute it. A collider it already overlaps at
-    /// `center` is met at distance zero.
+    /// `center` is met at distance zero. The circle travels at most
+    /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE), the sweeps' range.
     pub fn cast_circle(
         &self,
         center: Vec2,
@@ -250,8 +252,9 @@ impl SpatialQuery<'_> {
         }
         let grids: Vec<&Grid> = self.grids(filter).collect();
         // How far to sweep: no farther than the last grid's box reaches (beyond it nothing is
-        // met), so that the motion stays finite and in range. One reach for every collider, so
-        // that each answer is the sweep's own.
+        // met), nor than `MAX_COORDINATE`, so that the motion stays finite and in the sweeps'
+        // range (a box near the edge of the range reaches past it). One reach for every
+        // collider, so that each answer is the sweep's own.
         let reach = grids
             .iter()
             .filter_map(|grid| {
@@ -262,7 +265,8 @@ impl SpatialQuery<'_> {
             })
             .map(|(_, end)| end)
             .fold(0.0, f32::max)
-            .min(max_distance);
+            .min(max_distance)
+            .min(MAX_COORDINATE);
         let best: Cell<Option<ShapeCastHit>> = Cell::new(None);
         for grid in grids {
             grid.walk(

@@ -131,6 +131,21 @@ fn a_ray_starting_inside_says_so() {
     assert_eq!(on_edge.distance, 0.0);
 }
 
+/// A ray starting on a segment, or on a polygon's edge, meets it at a distance of plus zero,
+/// in every direction: a negative zero would sort before other hits at zero, bit by bit.
+#[test]
+fn a_ray_starting_on_an_outline_meets_it_at_plus_zero() {
+    let segment = Segment::new(v(-5.0, 0.0), v(5.0, 0.0));
+    for direction in [Vec2::Y, Vec2::NEG_Y, v(1.0, 1.0), v(-1.0, -3.0)] {
+        let on_segment = ray_segment(ray(Vec2::ZERO, direction), 10.0, segment).unwrap();
+        let on_edge = ray_polygon(ray(v(10.0, 5.0), direction), 10.0, &SQUARE).unwrap();
+        for hit in [on_segment, on_edge] {
+            assert!(hit.starts_inside);
+            assert_eq!(hit.distance.to_bits(), 0, "{direction}: {}", hit.distance);
+        }
+    }
+}
+
 #[test]
 fn a_zero_length_ray_hits_only_what_holds_its_origin() {
     let disc = Circle::new(Vec2::ZERO, 5.0);

@@ -639,3 +639,67 @@ fn push_out_answers_for_the_placed_shapes() {
     app.update();
     assert_eq!(ask(&mut app, move |query| query.push_out(ball, wall)), None);
 }
+
+/// A ray that starts on a segment and inside a circle meets both at distance zero (never a
+/// negative zero): `ray_hits` orders them by entity, as `cast_ray` picks the first, whichever
+/// was spawned first.
+#[test]
+fn hits_at_distance_zero_come_in_entity_order_in_both_queries() {
+    for segment_first in [true, false] {
+        let mut app = app();
+        let circle = (CircleCollider::new(1.0), Transform::from_xyz(0.0, 0.5, 0.0));
+        let segment = SegmentCollider::new(v(-5.0, 0.0), v(5.0, 0.0));
+        let world = app.world_mut();
+        let (circle, segment) = if segment_first {
+            let segment = world.spawn(segment).id();
+            (world.spawn(circle).id(), segment)
+        } else {
+            let circle = world.spawn(circle).id();
+            (circle, world.spawn(segment).id())
+        };
+        app.update();
+        let down = ray(Vec2::ZERO, Vec2::NEG_Y);
+        let (first, all) = ask(&mut app, move |query| {
+            let everything = SpatialQueryFilter::default();
+            (
+                query.cast_ray(down, 10.0, &everything),
+                query.ray_hits(down, 10.0, &everything),
+            )
+        });
+        assert_eq!(first.expect("both are met").entity, circle.min(segment));
+        let order: Vec<Entity> = all.iter().map(|hit| hit.entity).collect();
+        assert_eq!(order, [circle.min(segment), circle.max(segment)]);
+        assert!(all.iter().all(|hit| hit.distance.to_bits() == 0), "{all:?}");
+    }
+}
+
+/// A circle cast without a limit, in a world whose colliders reach the edge of the supported
+/// range, still meets what lies just ahead of it.
+#[test]
+fn an_unlimited_circle_cast_meets_what_is_near_in_a_world_reaching_the_range() {
+    let mut app = app();
+    let world = app.world_mut();
+    let near = world
+        .spawn((
+            CircleCollider::new(1.0),
+            Transform::from_xyz(10.0, 0.0, 0.0),
+        ))
+        .id();
+    world.spawn((
+        CircleCollider::new(1e17),
+        Transform::from_xyz(9e17, 0.0, 0.0),
+    ));
+    app.update();
+    let hit = ask(&mut app, |query| {
+        query.cast_circle(
+            Vec2::ZERO,
+            1.0,
+            Dir2::X,
+            f32::INFINITY,
+            &SpatialQueryFilter::default(),
+        )
+    })
+    .expect("the near circle is met");
+    assert_eq!(hit.entity, near);
+    assert_close(hit.distance, 8.0);
+}

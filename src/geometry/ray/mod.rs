@@ -63,7 +63,9 @@ impl RayEntry {
     #[inline]
     fn new(time: f32, normal: Vec2) -> Self {
         Self {
-            time: time.clamp(0.0, 1.0),
+            // `+ 0.0` makes a negative zero (a cross product of zero, negated) a zero: a
+            // distance of `-0.0` sorts before `0.0` where distances are ordered bit by bit.
+            time: time.clamp(0.0, 1.0) + 0.0,
             normal,
         }
     }
