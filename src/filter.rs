@@ -17,7 +17,9 @@ use bevy::prelude::*;
 /// collider carries it.
 ///
 /// The filter may be asked from several threads at once, in no set order: its answer should
-/// depend only on the pair and what it reads. A pair turned away that was a contact of the
+/// depend only on the pair and what it reads. In a run where its parameters are not valid (a
+/// `Single` that matches no entity, say: "the shield" while there is none), it is not asked,
+/// and every pair may meet. A pair turned away that was a contact of the
 /// last run ends ([`ContactEnded`](crate::ContactEnded)). [`SpatialQuery`](crate::SpatialQuery)
 /// does not ask it: a query's [`SpatialQueryFilter`](crate::SpatialQueryFilter) says what the
 /// query looks at.

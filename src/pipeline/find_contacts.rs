@@ -39,19 +39,21 @@ pub(crate) fn find_contacts(stage: Stage) {
 }
 
 /// [`find_contacts`], with the installed [`PairFilter`] asked about each pair in which a
-/// collider carries [`FilterPairs`]. While no collider carries it, the same as without.
+/// collider carries [`FilterPairs`]. While no collider carries it, or while the filter's own
+/// parameters are not valid (a `Single` that matches nothing, which would have Bevy skip the
+/// whole system), the same as without.
 #[inline(never)]
 pub(crate) fn find_filtered_contacts<F>(
     stage: Stage,
-    filter: StaticSystemParam<F>,
+    filter: Option<StaticSystemParam<F>>,
     filtered: Query<(), With<FilterPairs>>,
 ) where
     F: ReadOnlySystemParam,
     for<'w, 's> F::Item<'w, 's>: PairFilter,
 {
-    if filtered.is_empty() {
+    let Some(filter) = filter.filter(|_| !filtered.is_empty()) else {
         return find_contacts(stage);
-    }
+    };
     let filter = &*filter;
     stage.run(&|a, b| !(filtered.contains(a) || filtered.contains(b)) || filter.allows(a, b));
 }

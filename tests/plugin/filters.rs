@@ -205,3 +205,51 @@ fn fly(mut bullets: Query<(&mut Transform, &Speed)>) {
         transform.translation += speed.0;
     }
 }
+
+/// The one shield of [`WhileShielded`].
+#[derive(Component)]
+struct Shield;
+
+/// Turns away every pair it is asked about, while there is a shield: a parameter that Bevy
+/// finds not valid while there is none.
+#[derive(SystemParam)]
+struct WhileShielded<'w, 's> {
+    shield: Single<'w, 's, &'static Shield>,
+}
+
+impl PairFilter for WhileShielded<'_, '_> {
+    fn allows(&self, _: Entity, _: Entity) -> bool {
+        let _ = *self.shield;
+        false
+    }
+}
+
+/// A filter whose parameters are not valid in a run (its `Single` matches nothing) is not
+/// asked, and every pair meets: the pairs it would have been asked about, and the others,
+/// which it never touches. Once valid, it turns its pairs away, and only those.
+#[test]
+fn a_filter_that_cannot_run_lets_every_pair_meet() {
+    let mut app = app();
+    app.add_plugins(PairFilterPlugin::<WhileShielded>::default());
+    let circle = |x: f32| (CircleCollider::new(5.0), Transform::from_xyz(x, 0.0, 0.0));
+    let world = app.world_mut();
+    let asked = [
+        world.spawn((circle(0.0), FilterPairs)).id(),
+        world.spawn(circle(4.0)).id(),
+    ];
+    let plain = [
+        world.spawn(circle(100.0)).id(),
+        world.spawn(circle(104.0)).id(),
+    ];
+    for _ in 0..2 {
+        app.update();
+        assert!(contact_between(&app, plain[0], plain[1]).is_some());
+        assert!(contact_between(&app, asked[0], asked[1]).is_some());
+        assert!(last_frame::<ContactEnded>(&app).is_empty());
+    }
+    app.world_mut().spawn(Shield);
+    app.update();
+    assert!(contact_between(&app, plain[0], plain[1]).is_some());
+    assert!(contact_between(&app, asked[0], asked[1]).is_none());
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+}
