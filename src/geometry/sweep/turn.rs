@@ -190,22 +190,24 @@ impl Moving {
         let distance = to_circle.length();
         // Margins for rounding: a millionth of a radian, and of the sizes.
         let margin = 1e-6;
-        if distance <= radius * (1.0 + margin) {
+        // The corners within `near` of the pivot are left out of the wedge below (their angle
+        // says little), so the shape reaches up to `near` beyond the wedge (each of its points
+        // lies between a point of the wedge and such a corner): the circle is grown by as much.
+        let near = margin * (1.0 + turning.reach);
+        let grown = radius + near;
+        if distance <= grown * (1.0 + margin) {
             return false;
         }
-        // Angles as seen from the pivot, measured from the circle's direction: the circle
-        // spans `±spread`.
-        // The corners left out lie a hair from the pivot: their angle is widened for too.
-        let spread = (radius / distance).asin() + margin * (2.0 + (1.0 + turning.reach) / distance);
+        // Angles as seen from the pivot, measured from the circle's direction: the grown
+        // circle spans `±spread`.
+        let spread = (grown / distance).asin() + 2.0 * margin;
         let angle_of = |point: DVec2| {
             let offset = point - pivot;
             to_circle.perp_dot(offset).atan2(to_circle.dot(offset))
         };
         // The shape's corners, but the pivot itself (which does not move); the shape must lie
         // within a quarter turn of angles, seen from the pivot, for one interval to hold it.
-        let far = points
-            .iter()
-            .filter(|&&point| point.distance(pivot) > margin * (1.0 + turning.reach));
+        let far = points.iter().filter(|&&point| point.distance(pivot) > near);
         let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
         let mut first = None;
         for &point in far {
@@ -477,6 +479,64 @@ mod tests {
             circle.map(|c| Circle::new(place(c.center), c.radius)),
             points.iter().map(|&p| place(p)).collect(),
         )
+    }
+
+    /// A segment turning in place with one end a hair from its pivot, and a still circle
+    /// close to the pivot: whenever the turn is found to sweep clear of the circle, the
+    /// segment at each of 4,000 steps of its turn, in `f64`, lies farther from the circle's
+    /// centre than its radius. First the case of an end 8e-4 from the pivot that passes
+    /// through a circle beside it while the far end turns away.
+    #[test]
+    fn a_turn_found_clear_of_a_circle_never_meets_it() {
+        let clear = |near: Vec2, far: Vec2, angle: f32, circle: Circle| {
+            let turning = Turn {
+                translation: Vec2::ZERO,
+                angle,
+                pivot: Vec2::ZERO,
+            };
+            let segment = Moving::of(Shape::Segment(Segment::new(near, far)), turning).unwrap();
+            let circle = Moving::of(Shape::Circle(circle), Turn::default()).unwrap();
+            Moving::sectors_apart(&segment, &circle)
+        };
+        let along = Vec2::from_angle(80f32.to_radians());
+        let beside = Circle::new(Vec2::new(1.0002, 0.0), 1.0);
+        assert!(!clear(
+            8e-4 * along,
+            -1000.0 * along,
+            160f32.to_radians(),
+            beside
+        ));
+        let mut rng = StdRng::seed_from_u64(29);
+        let mut found_clear = 0;
+        for case in 0..20_000 {
+            let direction = |rng: &mut StdRng| Vec2::from_angle(rng.random_range(-PI..PI));
+            let near = direction(&mut rng) * rng.random_range(0.0..2e-3);
+            let far = direction(&mut rng) * rng.random_range(10.0..1000.0);
+            let angle = rng.random_range(-PI..PI);
+            let radius = rng.random_range(0.1..3.0);
+            let reach = if case % 2 == 0 { radius + 0.01 } else { 1000.0 };
+            let circle = Circle::new(direction(&mut rng) * rng.random_range(0.0..reach), radius);
+            if !clear(near, far, angle, circle) {
+                continue;
+            }
+            found_clear += 1;
+            let center = circle.center.as_dvec2();
+            for step in 0..=STEPS {
+                let back =
+                    DVec2::from_angle(-f64::from(angle) * (1.0 - step as f64 / STEPS as f64));
+                let [a, b] = [near, far].map(|end| back.rotate(end.as_dvec2()));
+                let along = b - a;
+                let t = ((center - a).dot(along) / along.length_squared()).clamp(0.0, 1.0);
+                let distance = center.distance(a + along * t);
+                assert!(
+                    distance > f64::from(radius),
+                    "case {case}: found clear, but at step {step} the segment from {near} to \
+                     {far}, turning {angle} about the origin, is {distance} from the centre of \
+                     {circle:?}"
+                );
+            }
+        }
+        assert!(found_clear > 2_000, "{found_clear} found clear");
     }
 
     /// Against dense sub-stepping of the same motions, the exact overlap test at each step:
