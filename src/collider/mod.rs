@@ -57,6 +57,10 @@ pub enum ColliderError {
     /// bounding box) is above zero but below [`MIN_SIZE`](crate::geometry::MIN_SIZE), smaller than the tests resolve.
     #[error("the shape's size {0} is below the smallest the tests resolve (MIN_SIZE, 1e-18)")]
     TooSmall(f32),
+    /// A regular polygon of more sides than
+    /// [`PolygonCollider::MAX_SIDES`](crate::PolygonCollider::MAX_SIDES).
+    #[error("a regular polygon has at most MAX_SIDES (4096) sides, got {0}")]
+    TooManySides(usize),
 }
 
 /// `size`, unless it is above zero and below [`MIN_SIZE`](crate::geometry::MIN_SIZE) (zero is a point, and exact).

@@ -116,6 +116,11 @@ fn fingerprint(vertices: &[Vec2]) -> u64 {
 }
 
 impl PolygonCollider {
+    /// The most sides [`try_regular`](Self::try_regular) (and a conversion from Bevy's
+    /// `RegularPolygon`) makes: far more than a round shape needs, and few enough that
+    /// checking the polygon (each edge against the others) takes milliseconds.
+    pub const MAX_SIDES: usize = 4096;
+
     /// A polygon from its vertex loop.
     ///
     /// # Panics
@@ -168,19 +173,15 @@ impl PolygonCollider {
     /// the first vertex on +x.
     ///
     /// # Errors
-    /// - [`ColliderError::TooFewVertices`] for fewer than 3 sides;
+    /// - [`ColliderError::TooFewVertices`] for fewer than 3 sides, and
+    ///   [`ColliderError::TooManySides`] for more than [`MAX_SIDES`](Self::MAX_SIDES);
     /// - [`ColliderError::InvalidRadius`] for a circumradius that is not finite and positive;
     /// - what [`try_new`](Self::try_new) finds of the vertices: beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
     ///   ([`ColliderError::InvalidPoint`]), smaller than [`MIN_SIZE`](crate::geometry::MIN_SIZE)
     ///   ([`ColliderError::TooSmall`]), or so many that `f32` cannot tell them apart
     ///   ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
     pub fn try_regular(sides: usize, circumradius: f32) -> Result<Self, ColliderError> {
-        if sides < 3 {
-            return Err(ColliderError::TooFewVertices(sides));
-        }
-        if !(circumradius > 0.0 && circumradius.is_finite()) {
-            return Err(ColliderError::InvalidRadius(circumradius));
-        }
+        check_regular(sides, circumradius)?;
         let step = core::f32::consts::TAU / sides as f32;
         Self::try_new(
             (0..sides)
@@ -358,6 +359,21 @@ impl TryFrom<Polygon> for PolygonCollider {
     }
 }
 
+/// The checks of a regular polygon before its vertices are made: 3 to
+/// [`PolygonCollider::MAX_SIDES`] sides, a finite circumradius above zero.
+fn check_regular(sides: usize, circumradius: f32) -> Result<(), ColliderError> {
+    if sides < 3 {
+        return Err(ColliderError::TooFewVertices(sides));
+    }
+    if sides > PolygonCollider::MAX_SIDES {
+        return Err(ColliderError::TooManySides(sides));
+    }
+    if !(circumradius > 0.0 && circumradius.is_finite()) {
+        return Err(ColliderError::InvalidRadius(circumradius));
+    }
+    Ok(())
+}
+
 impl TryFrom<ConvexPolygon> for PolygonCollider {
     type Error = ColliderError;
 
@@ -372,6 +388,10 @@ impl TryFrom<Rectangle> for PolygonCollider {
     /// The rectangle centred on the origin, counter-clockwise from its lower-left corner.
     fn try_from(rectangle: Rectangle) -> Result<Self, Self::Error> {
         let half = rectangle.half_size;
+        // As `try_rectangle`: a side of zero or negative length, or NaN, has no area.
+        if !(half.x > 0.0 && half.y > 0.0) {
+            return Err(ColliderError::ZeroArea);
+        }
         Self::try_new(vec![
             Vec2::new(-half.x, -half.y),
             Vec2::new(half.x, -half.y),
@@ -386,9 +406,7 @@ impl TryFrom<RegularPolygon> for PolygonCollider {
 
     /// The polygon's vertices as Bevy places them: the first at the top, counter-clockwise.
     fn try_from(polygon: RegularPolygon) -> Result<Self, Self::Error> {
-        if polygon.sides < 3 {
-            return Err(ColliderError::TooFewVertices(polygon.sides as usize));
-        }
+        check_regular(polygon.sides as usize, polygon.circumcircle.radius)?;
         Self::try_new(polygon.vertices(0.0).into_iter().collect::<Vec<_>>())
     }
 }
@@ -407,6 +425,10 @@ impl TryFrom<Rhombus> for PolygonCollider {
     /// The rhombus centred on the origin, counter-clockwise from its rightmost vertex.
     fn try_from(rhombus: Rhombus) -> Result<Self, Self::Error> {
         let half = rhombus.half_diagonals;
+        // A diagonal of zero or negative length, or NaN, has no area.
+        if !(half.x > 0.0 && half.y > 0.0) {
+            return Err(ColliderError::ZeroArea);
+        }
         Self::try_new(vec![
             Vec2::new(half.x, 0.0),
             Vec2::new(0.0, half.y),

@@ -150,6 +150,31 @@ fn conversions_from_bevy_math_shapes_with_corners() {
     let corners = [(-2.0, -1.0), (2.0, -1.0), (2.0, 1.0), (-2.0, 1.0)].map(Vec2::from);
     assert!(has_vertices(&rectangle, &corners));
     assert!(PolygonCollider::try_from(Rectangle::new(0.0, 2.0)).is_err());
+    // As `try_rectangle` and `try_regular`: no negative sizes, no count beyond `MAX_SIDES`
+    // (which would have been allocated before any check).
+    assert_eq!(
+        PolygonCollider::try_from(Rectangle::new(-4.0, 2.0)),
+        Err(ColliderError::ZeroArea)
+    );
+    assert_eq!(
+        PolygonCollider::try_from(Rhombus::new(-4.0, 2.0)),
+        Err(ColliderError::ZeroArea)
+    );
+    let mut inside_out = RegularPolygon::new(2.0, 6);
+    inside_out.circumcircle.radius = -2.0;
+    assert_eq!(
+        PolygonCollider::try_from(inside_out),
+        Err(ColliderError::InvalidRadius(-2.0))
+    );
+    assert_eq!(
+        PolygonCollider::try_from(RegularPolygon::new(2.0, u32::MAX)),
+        Err(ColliderError::TooManySides(u32::MAX as usize))
+    );
+    assert_eq!(
+        PolygonCollider::try_regular(usize::MAX, 1.0),
+        Err(ColliderError::TooManySides(usize::MAX))
+    );
+    assert!(PolygonCollider::try_regular(PolygonCollider::MAX_SIDES, 1.0).is_ok());
 
     let hexagon = PolygonCollider::try_from(RegularPolygon::new(2.0, 6)).unwrap();
     assert_eq!(hexagon.vertices().len(), 6);
