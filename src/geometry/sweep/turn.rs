@@ -11,6 +11,9 @@
 //! Rigid Body Systems*, 1996) steps the time forward by the distance over that bound: no step
 //! can pass a contact, and the steps shrink as the shapes close in, until they are within
 //! [`TOLERANCE`](crate::geometry::TOLERANCE) of their size. The distances are exact, in `f64`.
+//! A pair that stays a hair apart for [`MAX_STEPS`] steps (sliding along each other) is tested
+//! for the rest of the motion at [`FINAL_STEPS`] even steps, which bounds the work but can pass
+//! a feature thinner than the distance moved in one of them.
 
 use super::{Impact, SweepStart};
 use crate::geometry::precise::{contains, edges, nearest_on_segment, segment_crossing};
