@@ -39,13 +39,15 @@ pub(super) fn stretch(x_axis: Vec2, y_axis: Vec2) -> f32 {
     if unit_axes(x_axis, y_axis) {
         return 1.0;
     }
+    // In `f64`, where the squares of `f32` lengths neither overflow nor vanish (an axis of
+    // 1e-23 squares to zero in `f32`, one of 2e19 to infinity).
+    let (x_axis, y_axis) = (x_axis.as_dvec2(), y_axis.as_dvec2());
     let (xx, xy, yy) = (x_axis.dot(x_axis), x_axis.dot(y_axis), y_axis.dot(y_axis));
-    // The eigenvalues of [[xx, xy], [xy, yy]] are `mean ± √(half_gap² + xy²)`; the sum of
-    // squares is taken in `f64`, where it cannot overflow, rather than through a call to `hypot`.
+    // The eigenvalues of [[xx, xy], [xy, yy]] are `mean ± √(half_gap² + xy²)`.
     let mean = 0.5 * (xx + yy);
     let half_gap = 0.5 * (xx - yy);
-    let spread = (f64::from(half_gap).powi(2) + f64::from(xy).powi(2)).sqrt() as f32;
-    (mean + spread).sqrt()
+    let spread = (half_gap * half_gap + xy * xy).sqrt();
+    (mean + spread).sqrt() as f32
 }
 
 /// The least the linear map with columns `x_axis` and `y_axis` stretches any vector: its
@@ -270,17 +272,25 @@ mod tests {
         // A child of a parent scaled (4, 1) and itself turned by 45°: sheared axes.
         let turned = Mat2::from_diagonal(Vec2::new(4.0, 1.0)) * Mat2::from_angle(0.785);
         let tilted = Mat2::from_cols(Vec2::new(1.0, 0.5), Vec2::new(0.2, 2.0));
-        // Axes whose squares' squares overflow `f32`.
+        // Axes whose squares' squares overflow `f32`, whose squares do, and whose squares
+        // vanish in it.
         let huge = Mat2::from_diagonal(Vec2::new(1e15, 3e14)) * Mat2::from_angle(0.3);
+        let huger = Mat2::from_diagonal(Vec2::new(3e19, 1e20)) * Mat2::from_angle(0.3);
+        let tiny = Mat2::from_diagonal(Vec2::new(2e-23, 5e-24)) * Mat2::from_angle(0.3);
         for matrix in [
             turned,
             tilted,
             huge,
+            huger,
+            tiny,
             Mat2::from_angle(1.0),
             Mat2::IDENTITY * 3.0,
         ] {
             let brute = (0..3600)
-                .map(|i| (matrix * Vec2::from_angle(i as f32 * 0.1_f32.to_radians())).length())
+                .map(|i| {
+                    let image = matrix * Vec2::from_angle(i as f32 * 0.1_f32.to_radians());
+                    image.as_dvec2().length() as f32
+                })
                 .fold(0.0, f32::max);
             let found = stretch(matrix.x_axis, matrix.y_axis);
             assert!(found >= brute * (1.0 - 1e-5), "{matrix}: {found} < {brute}");
