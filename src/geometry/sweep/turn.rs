@@ -195,9 +195,11 @@ impl Moving {
         let margin = 1e-6;
         // The corners within `near` of the pivot are left out of the wedge below (their angle
         // says little), so the shape reaches up to `near` beyond the wedge (each of its points
-        // lies between a point of the wedge and such a corner): the circle is grown by as much.
+        // lies between a point of the wedge and such a corner): where there are any, the
+        // circle is grown by as much.
         let near = margin * (1.0 + turning.reach);
-        let grown = radius + near;
+        let left_out = points.iter().any(|point| point.distance(pivot) <= near);
+        let grown = radius + if left_out { near } else { 0.0 };
         if distance <= grown * (1.0 + margin) {
             return false;
         }
@@ -341,13 +343,19 @@ fn distance(first: Posed, second: Posed) -> Gap {
 
 /// From the corners' shape (first) to the circle (second).
 fn circle_to_points(center: DVec2, radius: f64, points: &[DVec2]) -> Gap {
-    let nearest = edges(points)
-        .map(|(a, b)| nearest_on_segment(center, a, b))
-        .min_by(|p, q| {
-            p.distance_squared(center)
-                .total_cmp(&q.distance_squared(center))
-        })
-        .unwrap_or(points[0]);
+    // The first nearest point of the edges (as `min_by` would pick), in a plain loop: the
+    // conservative advancement asks this at every step.
+    let mut on_edges = edges(points).map(|(a, b)| nearest_on_segment(center, a, b));
+    let nearest = on_edges.next().map_or(points[0], |first| {
+        let (mut nearest, mut least) = (first, first.distance_squared(center));
+        for point in on_edges {
+            let distance = point.distance_squared(center);
+            if distance.total_cmp(&least).is_lt() {
+                (nearest, least) = (point, distance);
+            }
+        }
+        nearest
+    });
     if points.len() >= 3 && contains(points, center) {
         return Gap {
             distance: 0.0,

@@ -21,8 +21,9 @@ pub(crate) struct Turning {
 
 /// The wedge of directions a turning collider swept about its pivot, narrower than half a turn:
 /// from `low` counter-clockwise to `high`, both unit vectors. The collider's corners within
-/// `near` of the pivot are left out of it (their direction says little), so the collider
-/// reaches up to `near` beyond the wedge.
+/// a hair of the pivot are left out of it (their direction says little), so the collider
+/// reaches up to `near` beyond the wedge: that hair where it has such corners, zero where
+/// it has none.
 #[derive(Clone, Copy, Debug)]
 struct Sector {
     low: Vec2,
@@ -136,8 +137,13 @@ impl Sector {
         }
         // Corners on the pivot, or a hair from it, have no direction to speak of: left out of
         // the wedge, and the wedge grown by as much.
-        let near = ANGLE_MARGIN * (1.0 + reach);
-        let far = |corner: &&Vec2| corner.distance(turn.pivot) > near;
+        let hair = ANGLE_MARGIN * (1.0 + reach);
+        let far = |corner: &&Vec2| corner.distance(turn.pivot) > hair;
+        let near = if corners.iter().all(|corner| far(&corner)) {
+            0.0
+        } else {
+            hair
+        };
         let reference = (*corners.iter().find(far)? - turn.pivot).normalize_or_zero();
         if reference == Vec2::ZERO {
             return None;
