@@ -12,11 +12,11 @@ use bevy::prelude::*;
 ///   each collider's body.
 /// - The entity events of a part travel up along [`ChildOf`] to its body, which its observers
 ///   see: `hit.entity` is the body there, and `hit.original_event_target()` the part.
-///   When the part was despawned (by an earlier observer of the same run, or since the
-///   contact started), the body still receives the part's
-///   [`ContactStarted`](crate::ContactStarted) and [`ContactEnded`](crate::ContactEnded),
-///   triggered on the body itself (`hit.original_event_target()` is the body then); so does a
-///   body that the part has left since the contact started, for its end.
+///   A part despawned by an earlier observer of the same run still has its
+///   [`ContactStarted`](crate::ContactStarted), and a despawned part its
+///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself
+///   (`hit.original_event_target()` is the body then). A body that the part has left since
+///   the contact started receives the part's `ContactEnded` the same way.
 /// - Two parts of one body overlapping are no contact, unless
 ///   [`contacts_between_parts`](Self::contacts_between_parts) asks for them.
 /// - A global observer (added with `App::add_observer`) sees a part's event at each step of

@@ -17,10 +17,11 @@ use bevy::prelude::*;
 /// collider carries it.
 ///
 /// The filter may be asked from several threads at once, in no set order: its answer should
-/// depend only on the pair and what it reads. In a run where its parameters are not valid (a
-/// `Single` that matches no entity, say: "the shield" while there is none), it is not asked,
-/// and every pair may meet. A pair turned away that was a contact of the
-/// last run ends ([`ContactEnded`](crate::ContactEnded)). [`SpatialQuery`](crate::SpatialQuery)
+/// depend only on the pair and what it reads. In a run where its parameters ask to be skipped
+/// (a `Single` that matches no entity, or several: "the shield" while there is none), it is
+/// not asked, and every pair may meet; where they are wrong (a `Res` of a resource that does
+/// not exist), every pair may meet too, and the error goes to Bevy's error handler. A pair
+/// turned away that was a contact of the last run ends ([`ContactEnded`](crate::ContactEnded)). [`SpatialQuery`](crate::SpatialQuery)
 /// does not ask it: a query's [`SpatialQueryFilter`](crate::SpatialQueryFilter) says what the
 /// query looks at.
 ///

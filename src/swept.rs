@@ -63,8 +63,8 @@ use bevy::prelude::*;
 /// (only the pipeline records where a path starts). Call `jump` when the entity teleports,
 /// respawns or wraps around the screen, so that the jump is not taken for a path across
 /// everything in between. An entity hidden with Bevy's `Disabled` is seen by no system while
-/// hidden, transform propagation included, so when shown again it starts with no path too (a
-/// bullet taken from a pool needs no `jump`); one switched off with
+/// hidden, transform propagation included, so when shown again it and its descendants start
+/// with no path too (a bullet taken from a pool needs no `jump`); one switched off with
 /// [`ColliderDisabled`](crate::ColliderDisabled) is followed meanwhile, and sweeps only its
 /// last move.
 /// A move whose start or length is beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
@@ -86,7 +86,8 @@ pub struct Swept {
     #[reflect(ignore)]
     start: PathStart,
     /// The angle of the x axis of the world transform at the pipeline's last run (radians):
-    /// where this run's turn starts. Kept for segments and polygons only.
+    /// where this run's turn starts; none where that axis had no direction. Kept for segments
+    /// and polygons only.
     #[reflect(ignore)]
     start_angle: StartAngle,
     /// Whether the world transform mirrored the collider at the pipeline's last run.
@@ -116,14 +117,19 @@ impl Swept {
         }
     }
 
-    /// When an entity is shown again (Bevy's `Disabled` removed), its `Swept`, if any, starts
-    /// with no path: no system saw where the entity went while it was hidden.
+    /// When an entity is shown again (Bevy's `Disabled` removed), its `Swept` and those of its
+    /// descendants start with no path: no system saw where the entity went while it was
+    /// hidden, and transform propagation left its descendants where it hid them.
     pub(crate) fn forget_start_when_shown(
         shown: On<Remove, Disabled>,
         mut swept: Query<&mut Self, Allow<Disabled>>,
+        children: Query<&Children, Allow<Disabled>>,
     ) {
-        if let Ok(mut swept) = swept.get_mut(shown.entity) {
-            swept.bypass_change_detection().start = PathStart::NONE;
+        let below = children.iter_descendants(shown.entity);
+        for entity in core::iter::once(shown.entity).chain(below) {
+            if let Ok(mut swept) = swept.get_mut(entity) {
+                swept.bypass_change_detection().start = PathStart::NONE;
+            }
         }
     }
 
@@ -225,7 +231,7 @@ impl core::fmt::Debug for PathStart {
 }
 
 /// The angle a swept turn starts from (radians), or none ([`StartAngle::NONE`] is not a
-/// number): the collider's axis had no direction at the last run, or it has not had one.
+/// number): no run has recorded one yet, or the last run's axis had no direction.
 #[derive(Clone, Copy)]
 struct StartAngle(f32);
 

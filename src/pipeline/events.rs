@@ -281,8 +281,8 @@ impl ContactEvent for ContactEnded {
 /// A command that triggers `event` on its entity if the entity still exists when the command is
 /// applied: an observer of an earlier trigger of the same run may have despawned it (a mine
 /// that removes what touched it), and an entity event on a despawned entity would hand its
-/// observers an entity that their commands cannot reach. A despawned part's end goes to its
-/// body instead, if that still exists; the end of a part that no longer leads up to the body
+/// observers an entity that their commands cannot reach. A despawned part's start or end goes
+/// to its body instead, if that still exists; the end of a part that no longer leads up to the body
 /// it had when the contact started goes to the part alone, and to that body.
 fn trigger_if_spawned<E>(event: E) -> impl FnOnce(&mut World) + Send + 'static
 where

@@ -17,7 +17,9 @@ use super::placed::PlacedColliders;
 use crate::contacts::Contacts;
 use crate::filter::{FilterPairs, PairFilter};
 use crate::settings::CollisionSettings;
-use bevy::ecs::system::{ReadOnlySystemParam, StaticSystemParam, SystemParam};
+use bevy::ecs::system::{
+    ReadOnlySystemParam, StaticSystemParam, SystemParam, SystemParamValidationError,
+};
 use bevy::prelude::*;
 use core::ops::Range;
 
@@ -39,23 +41,44 @@ pub(crate) fn find_contacts(stage: Stage) {
 }
 
 /// [`find_contacts`], with the installed [`PairFilter`] asked about each pair in which a
-/// collider carries [`FilterPairs`]. While no collider carries it, or while the filter's own
-/// parameters are not valid (a `Single` that matches nothing, which would have Bevy skip the
-/// whole system), the same as without.
+/// collider carries [`FilterPairs`]. While no collider carries it, the same as without.
+///
+/// The filter's own parameters are checked here, not by Bevy before the system runs (which
+/// would skip the whole search, and end every contact of the world): while they ask to be
+/// skipped (a `Single` that matches no entity, or several), the filter is not asked; where
+/// they are wrong (a resource that does not exist), the search runs without the filter and
+/// the error goes to Bevy's error handler.
 #[inline(never)]
 pub(crate) fn find_filtered_contacts<F>(
     stage: Stage,
-    filter: Option<StaticSystemParam<F>>,
+    filter: Result<StaticSystemParam<F>, SystemParamValidationError>,
     filtered: Query<(), With<FilterPairs>>,
-) where
+) -> Result
+where
     F: ReadOnlySystemParam,
     for<'w, 's> F::Item<'w, 's>: PairFilter,
 {
-    let Some(filter) = filter.filter(|_| !filtered.is_empty()) else {
-        return find_contacts(stage);
-    };
-    let filter = &*filter;
-    stage.run(&|a, b| !(filtered.contains(a) || filtered.contains(b)) || filter.allows(a, b));
+    if filtered.is_empty() {
+        find_contacts(stage);
+        return Ok(());
+    }
+    match filter {
+        Ok(filter) => {
+            let filter = &*filter;
+            let keep =
+                |a, b| !(filtered.contains(a) || filtered.contains(b)) || filter.allows(a, b);
+            stage.run(&keep);
+            Ok(())
+        }
+        Err(error) => {
+            find_contacts(stage);
+            if error.skipped {
+                Ok(())
+            } else {
+                Err(error.into())
+            }
+        }
+    }
 }
 
 impl Stage<'_, '_> {

@@ -5,9 +5,11 @@
 use crate::common::{app, app_with_threads, contact_between, last_frame};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use std::time::Duration;
 
 /// What an observer saw: `(event target, original target, other, body, other body, started)`.
 #[derive(Resource, Default)]
@@ -339,8 +341,6 @@ fn a_part_that_leaves_its_body_mid_contact_ends_on_the_body_that_heard_it_start(
 /// breaks off in (Bevy keeps a removal for two frames, which a step may not come within).
 #[test]
 fn at_a_fixed_step_a_part_broken_off_mid_contact_keeps_its_body() {
-    use bevy::time::TimeUpdateStrategy;
-    use std::time::Duration;
     const FRAMES_PER_STEP: u32 = 4;
     for offset in 0..FRAMES_PER_STEP {
         let mut app = App::new();

@@ -214,12 +214,15 @@ struct Shield;
 /// finds not valid while there is none.
 #[derive(SystemParam)]
 struct WhileShielded<'w, 's> {
+    #[expect(
+        dead_code,
+        reason = "only its check matters: the filter runs while it holds"
+    )]
     shield: Single<'w, 's, &'static Shield>,
 }
 
 impl PairFilter for WhileShielded<'_, '_> {
     fn allows(&self, _: Entity, _: Entity) -> bool {
-        let _ = *self.shield;
         false
     }
 }
@@ -252,4 +255,46 @@ fn a_filter_that_cannot_run_lets_every_pair_meet() {
     assert!(contact_between(&app, plain[0], plain[1]).is_some());
     assert!(contact_between(&app, asked[0], asked[1]).is_none());
     assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+}
+
+/// A resource no app inserts.
+#[derive(Resource)]
+struct Missing;
+
+/// A filter that needs [`Missing`]: its parameters are wrong.
+#[derive(SystemParam)]
+struct NeedsMissing<'w> {
+    #[expect(dead_code, reason = "only its check matters: it never holds")]
+    missing: Res<'w, Missing>,
+}
+
+impl PairFilter for NeedsMissing<'_> {
+    fn allows(&self, _: Entity, _: Entity) -> bool {
+        false
+    }
+}
+
+/// How many errors reached [`count_errors`].
+static ERRORS: AtomicUsize = AtomicUsize::new(0);
+
+fn count_errors(_: BevyError, _: bevy::ecs::error::ErrorContext) {
+    ERRORS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// A filter whose parameters are wrong (a resource that does not exist) reports that to Bevy's
+/// error handler each run, and every pair meets meanwhile.
+#[test]
+fn a_filter_with_wrong_parameters_reports_them_and_every_pair_meets() {
+    let mut app = app();
+    app.set_error_handler(count_errors)
+        .add_plugins(PairFilterPlugin::<NeedsMissing>::default());
+    let circle = |x: f32| (CircleCollider::new(5.0), Transform::from_xyz(x, 0.0, 0.0));
+    let world = app.world_mut();
+    let pair = [
+        world.spawn((circle(0.0), FilterPairs)).id(),
+        world.spawn(circle(4.0)).id(),
+    ];
+    app.update();
+    assert!(contact_between(&app, pair[0], pair[1]).is_some());
+    assert!(ERRORS.load(Ordering::Relaxed) > 0, "the error was reported");
 }

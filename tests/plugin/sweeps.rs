@@ -1,6 +1,7 @@
 //! Swept colliders: the path since the last run is tested, not only where a collider ends up.
 
 use crate::common::{app, contact_between, last_frame};
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
@@ -370,31 +371,44 @@ fn a_collider_switched_back_on_sweeps_only_its_last_move() {
 
 /// A bullet hidden with Bevy's `Disabled` (taken back into a pool), then moved and shown
 /// again (fired anew) starts with no path: no system saw where it went, and the move across
-/// the wall is not swept.
+/// the wall is not swept. So does a bullet riding on a ship (its child) that is hidden, moved
+/// and shown: transform propagation left the bullet where the ship hid.
 #[test]
 fn a_bullet_shown_again_after_disabled_starts_with_no_path() {
-    use bevy::ecs::entity_disabling::Disabled;
-    let mut app = app();
-    let wall = spawn_wall(&mut app);
-    let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::ZERO, true);
-    app.update(); // −50: where its next path starts
-    app.world_mut().entity_mut(bullet).insert(Disabled);
-    app.update();
-    app.update();
-    app.world_mut()
-        .get_mut::<Transform>(bullet)
-        .expect("hidden, not despawned")
-        .translation = Vec3::new(30.0, 0.0, 0.0);
-    app.world_mut().entity_mut(bullet).remove::<Disabled>();
-    app.update(); // 30, its first run back: where it is, clear of the wall
-    let at = app
-        .world()
-        .get::<GlobalTransform>(bullet)
-        .unwrap()
-        .translation();
-    assert_eq!(at, Vec3::new(30.0, 0.0, 0.0), "placed where it was moved");
-    assert!(contact_between(&app, bullet, wall).is_none());
-    assert!(last_frame::<ContactStarted>(&app).is_empty());
+    for on_a_ship in [false, true] {
+        let mut app = app();
+        let wall = spawn_wall(&mut app);
+        let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::ZERO, true);
+        // What is hidden and moved, and to where: the bullet to x = 30, or its ship by 80.
+        let (hidden, moved_to) = if on_a_ship {
+            let ship = app.world_mut().spawn(Transform::default()).id();
+            app.world_mut().entity_mut(bullet).insert(ChildOf(ship));
+            (ship, Vec3::new(80.0, 0.0, 0.0))
+        } else {
+            (bullet, Vec3::new(30.0, 0.0, 0.0))
+        };
+        app.update(); // −50: where its next path starts
+        app.world_mut().entity_mut(hidden).insert(Disabled);
+        app.update();
+        app.update();
+        app.world_mut()
+            .get_mut::<Transform>(hidden)
+            .expect("hidden, not despawned")
+            .translation = moved_to;
+        app.world_mut().entity_mut(hidden).remove::<Disabled>();
+        app.update(); // 30, its first run back: where it is, clear of the wall
+        let at = app
+            .world()
+            .get::<GlobalTransform>(bullet)
+            .unwrap()
+            .translation();
+        assert_eq!(at, Vec3::new(30.0, 0.0, 0.0), "on a ship: {on_a_ship}");
+        assert!(
+            contact_between(&app, bullet, wall).is_none(),
+            "on a ship: {on_a_ship}"
+        );
+        assert!(last_frame::<ContactStarted>(&app).is_empty());
+    }
 }
 
 #[test]
