@@ -90,6 +90,7 @@ mod guard;
 mod polygon_circle;
 mod polygon_polygon;
 mod polygon_segment;
+mod posed;
 mod segment_circle;
 mod segment_segment;
 mod turn;
