@@ -43,7 +43,7 @@ pub(crate) fn find_contacts(stage: Stage) {
 /// [`find_contacts`], with the installed [`PairFilter`] asked about each pair in which a
 /// collider carries [`FilterPairs`]. While no collider carries it, the same as without.
 ///
-/// The filter's own parameters are checked here, not by Bevy before the system runs (which
+/// The filter's own parameters are checked here, every run, not by Bevy before the system runs (which
 /// would skip the whole search, and end every contact of the world): while they ask to be
 /// skipped (a `Single` that matches no entity, or several), the filter is not asked; where
 /// they are wrong (a resource that does not exist), the search runs without the filter and
@@ -58,16 +58,16 @@ where
     F: ReadOnlySystemParam,
     for<'w, 's> F::Item<'w, 's>: PairFilter,
 {
-    if filtered.is_empty() {
-        find_contacts(stage);
-        return Ok(());
-    }
     match filter {
-        Ok(filter) => {
+        Ok(filter) if !filtered.is_empty() => {
             let filter = &*filter;
             let keep =
                 |a, b| !(filtered.contains(a) || filtered.contains(b)) || filter.allows(a, b);
             stage.run(&keep);
+            Ok(())
+        }
+        Ok(_) => {
+            find_contacts(stage);
             Ok(())
         }
         Err(error) => {
