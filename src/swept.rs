@@ -137,7 +137,7 @@ impl Swept {
     /// it is no start).
     #[inline(always)]
     pub(crate) fn set_start(&mut self, translation: Vec2) {
-        self.start = PathStart(translation);
+        self.start = Recorded(translation);
     }
 
     /// The path's start for the next run, the world `x_axis` its turn starts from, and whether
@@ -146,7 +146,7 @@ impl Swept {
     pub(crate) fn set_start_turned(&mut self, translation: Vec2, x_axis: Vec2, mirrored: bool) {
         self.set_start(translation);
         self.start_angle = if x_axis.is_finite() && x_axis != Vec2::ZERO {
-            StartAngle(x_axis.to_angle())
+            Recorded(x_axis.to_angle())
         } else {
             StartAngle::NONE
         };
@@ -175,7 +175,7 @@ impl Swept {
     /// when the move is beyond the supported range (taken for a jump).
     #[inline(always)]
     pub(crate) fn motion_to(&self, translation: Vec2) -> Vec2 {
-        let PathStart(start) = self.start;
+        let Recorded(start) = self.start;
         let motion = translation - start;
         // The start and the motion within range (NaN fails: no start), all four coordinates
         // compared at once. Out of range is rare (a first run, a jump): a branch the processor
@@ -197,67 +197,69 @@ fn no_motion() -> Vec2 {
 }
 
 /// Where a swept path starts: a world translation, or no start at all when it is not within
-/// range ([`PathStart::NONE`] is not a number). Written each run without a check; checked when
-/// it is read back.
+/// range: the collider's first run, or one after a jump.
+type PathStart = Recorded<Vec2>;
+
+/// The angle a swept turn starts from (radians), or none: no run has recorded one yet, or the
+/// last run's axis had no direction.
+type StartAngle = Recorded<f32>;
+
+/// A value recorded at one run for the next, or none ([`Recorded::NONE`] is not a number).
+/// Written each run without a check; checked when it is read back.
 #[derive(Clone, Copy)]
-struct PathStart(Vec2);
+struct Recorded<T>(T);
 
-impl PathStart {
-    /// No start: the collider's first run, or one after a jump.
-    const NONE: Self = Self(Vec2::NAN);
+/// What [`Recorded`] holds: a value with a not-a-number that stands for none, and the check
+/// that tells a usable value.
+trait Recordable: Copy + PartialEq + core::fmt::Debug {
+    /// The value that stands for none.
+    const NONE: Self;
 
-    /// The start, if it is one.
-    fn get(self) -> Option<Vec2> {
-        in_range(self.0).then_some(self.0)
+    /// Whether a value is one to use.
+    fn usable(self) -> bool;
+}
+
+impl Recordable for Vec2 {
+    const NONE: Self = Vec2::NAN;
+
+    /// A translation within range.
+    fn usable(self) -> bool {
+        in_range(self)
     }
 }
 
-impl Default for PathStart {
+impl Recordable for f32 {
+    const NONE: Self = f32::NAN;
+
+    /// A finite angle.
+    fn usable(self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl<T: Recordable> Recorded<T> {
+    /// Nothing recorded.
+    const NONE: Self = Self(T::NONE);
+
+    /// The value, if it is usable.
+    fn get(self) -> Option<T> {
+        self.0.usable().then_some(self.0)
+    }
+}
+
+impl<T: Recordable> Default for Recorded<T> {
     fn default() -> Self {
         Self::NONE
     }
 }
 
-impl PartialEq for PathStart {
+impl<T: Recordable> PartialEq for Recorded<T> {
     fn eq(&self, other: &Self) -> bool {
         self.get() == other.get()
     }
 }
 
-impl core::fmt::Debug for PathStart {
-    fn fmt(&self, formatter: &mut core::fmt::Formatter) -> core::fmt::Result {
-        self.get().fmt(formatter)
-    }
-}
-
-/// The angle a swept turn starts from (radians), or none ([`StartAngle::NONE`] is not a
-/// number): no run has recorded one yet, or the last run's axis had no direction.
-#[derive(Clone, Copy)]
-struct StartAngle(f32);
-
-impl StartAngle {
-    /// No angle to turn from.
-    const NONE: Self = Self(f32::NAN);
-
-    /// The angle, if there is one.
-    fn get(self) -> Option<f32> {
-        self.0.is_finite().then_some(self.0)
-    }
-}
-
-impl Default for StartAngle {
-    fn default() -> Self {
-        Self::NONE
-    }
-}
-
-impl PartialEq for StartAngle {
-    fn eq(&self, other: &Self) -> bool {
-        self.get() == other.get()
-    }
-}
-
-impl core::fmt::Debug for StartAngle {
+impl<T: Recordable> core::fmt::Debug for Recorded<T> {
     fn fmt(&self, formatter: &mut core::fmt::Formatter) -> core::fmt::Result {
         self.get().fmt(formatter)
     }
