@@ -198,24 +198,20 @@ impl Moving {
         // lies between a point of the wedge and such a corner): where there are any, the
         // circle is grown by as much.
         let near = margin * (1.0 + turning.reach);
-        let left_out = points.iter().any(|point| point.distance(pivot) <= near);
-        let grown = radius + if left_out { near } else { 0.0 };
-        if distance <= grown * (1.0 + margin) {
-            return false;
-        }
-        // Angles as seen from the pivot, measured from the circle's direction: the grown
-        // circle spans `±spread`.
-        let spread = (grown / distance).asin() + 2.0 * margin;
         let angle_of = |point: DVec2| {
             let offset = point - pivot;
             to_circle.perp_dot(offset).atan2(to_circle.dot(offset))
         };
         // The shape's corners, but the pivot itself (which does not move); the shape must lie
         // within a quarter turn of angles, seen from the pivot, for one interval to hold it.
-        let far = points.iter().filter(|&&point| point.distance(pivot) > near);
         let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
         let mut first = None;
-        for &point in far {
+        let mut left_out = false;
+        for &point in points {
+            if point.distance(pivot) <= near {
+                left_out = true;
+                continue;
+            }
             let angle = angle_of(point);
             // Unwrapped next to the first corner's angle, so that an interval across ±π holds.
             let first_angle = *first.get_or_insert(angle);
@@ -228,6 +224,13 @@ impl Moving {
         if first.is_none() || high - low >= core::f64::consts::FRAC_PI_2 {
             return false;
         }
+        let grown = radius + if left_out { near } else { 0.0 };
+        if distance <= grown * (1.0 + margin) {
+            return false;
+        }
+        // Angles as seen from the pivot, measured from the circle's direction: the grown
+        // circle spans `±spread`.
+        let spread = (grown / distance).asin() + 2.0 * margin;
         // A wedge narrower than half a turn is convex, so it holds the hull of the corners,
         // and the whole shape with it. (A pivot inside the shape spreads its corners wider.)
         let (swept_low, swept_high) = if turning.angle >= 0.0 {

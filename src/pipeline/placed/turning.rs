@@ -139,17 +139,17 @@ impl Sector {
         // the wedge, and the wedge grown by as much.
         let hair = ANGLE_MARGIN * (1.0 + reach);
         let far = |corner: &&Vec2| corner.distance(turn.pivot) > hair;
-        let near = if corners.iter().all(|corner| far(&corner)) {
-            0.0
-        } else {
-            hair
-        };
         let reference = (*corners.iter().find(far)? - turn.pivot).normalize_or_zero();
         if reference == Vec2::ZERO {
             return None;
         }
         let (mut low, mut high) = (0.0f32, 0.0f32);
-        for corner in corners.iter().filter(far) {
+        let mut near = 0.0;
+        for corner in corners {
+            if !far(&corner) {
+                near = hair;
+                continue;
+            }
             let offset = *corner - turn.pivot;
             let angle = reference.perp_dot(offset).atan2(reference.dot(offset));
             low = low.min(angle);
