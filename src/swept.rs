@@ -40,20 +40,22 @@ use bevy::prelude::*;
 /// round: at most half a turn a run. A collider mirrored or un-mirrored since the last run (a
 /// negative scale on one axis: a character turned to face the other way) is not turned. A
 /// circle's turn changes nothing and is not looked at, even a circle set off its entity's
-/// centre (`CircleCollider::with_offset`), which is swept along its translation only. A collider that turns faster (a blade spinning more than
-/// half a turn a frame) is swept the other way round; run the pipeline at a fixed step fast
-/// enough for half a turn a step ([`CollisionPlugin::new`](crate::CollisionPlugin::new)).
-/// Scale is not swept: the collider keeps
-/// its current scale along the whole path. A collider met anywhere along the way is a contact
+/// centre (`CircleCollider::with_offset`), which is swept along its translation only. A
+/// collider that turns faster (a blade spinning more than half a turn a frame) is swept the
+/// other way round; run the pipeline at a fixed step fast enough for half a turn a step
+/// ([`CollisionPlugin::new`](crate::CollisionPlugin::new)). Scale is not swept: the collider
+/// keeps its current scale along the whole path. A collider met anywhere along the way is a contact
 /// of this run; see [`Contact::impact`](crate::Contact::impact) for what is reported, and when.
 ///
 /// A translation alone is swept exactly. A turn is swept by conservative advancement: time
-/// steps forward by the distance between the two shapes over the most any of their points can
-/// move, so no step passes a contact, until the shapes are within
-/// [`TOLERANCE`](crate::geometry::TOLERANCE) of their size; the impact is reported there. A
-/// pair that stays a hair apart for a thousand steps (shapes sliding along each other as one
-/// turns) is tested for the rest of its motion at 256 even steps instead, which can pass a
-/// feature thinner than the distance moved in a step.
+/// steps forward by the distance between the two shapes over the fastest it can shrink, so no
+/// step passes a contact, until the shapes are within
+/// [`TOLERANCE`](crate::geometry::TOLERANCE) of their size; the impact is reported there. How
+/// fast the distance can shrink is bounded by how fast their points move and, edge by edge,
+/// by how fast the nearest edges close in, which keeps the steps long where shapes slide
+/// along each other. A pair that still stays a hair apart after a thousand steps (shapes that
+/// turn as they slide) is tested for the rest of its motion at 256 even steps instead, which
+/// can pass a feature thinner than the distance moved in a step.
 ///
 /// Both colliders of a pair may be swept: their motions are tested together.
 ///

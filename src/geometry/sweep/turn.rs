@@ -11,11 +11,14 @@
 //! Rigid Body Systems*, 1996) steps the time forward by the distance over that bound: no step
 //! can pass a contact, and the steps shrink as the shapes close in, until they are within
 //! [`TOLERANCE`](crate::geometry::TOLERANCE) of their size. The distances are exact, in `f64`.
-//! A pair that stays a hair apart for [`MAX_STEPS`] steps (sliding along each other) is tested
-//! for the rest of the motion at [`FINAL_STEPS`] even steps, which bounds the work but can pass
-//! a feature thinner than the distance moved in one of them.
+//! Shapes sliding along each other a hair apart would take tiny steps by that bound: from
+//! [`PIECES_FROM`] steps on, a second bound is taken edge by edge ([`time_apart`]): how fast
+//! each pair of edges closes in across the gap between them, which sliding does not add to.
+//! A pair that still stays a hair apart for [`MAX_STEPS`] steps (shapes that turn as they
+//! slide) is tested for the rest of the motion at [`FINAL_STEPS`] even steps, which bounds the
+//! work but can pass a feature thinner than the distance moved in one of them.
 
-use super::posed::{Gap, Posed, distance};
+use super::posed::{Gap, Motion, Posed, distance, time_apart};
 use super::{Impact, SweepStart};
 use crate::geometry::{Shape, TOLERANCE};
 use bevy::math::DVec2;
@@ -36,6 +39,11 @@ pub(crate) struct Turn {
 /// The most steps taken before a pair is given up as grazing: the steps shrink only while
 /// the shapes stay within a hair of touching without touching.
 const MAX_STEPS: usize = 1000;
+
+/// The step from which the advancement also bounds the time apart piece by piece
+/// ([`time_apart`]): most pairs meet or part in fewer, and a pair still close after this
+/// many is likely sliding along the other, where the bound is far tighter.
+const PIECES_FROM: usize = 8;
 
 /// When and where `first` and `second`, each at the end of its [`Turn`], first touched along
 /// their motions; or that they overlap at the start.
@@ -81,7 +89,17 @@ pub(crate) fn sweep_turning(
         if speed <= 0.0 {
             return SweepStart::Apart(None);
         }
-        time += gap.distance / speed;
+        let mut advance = gap.distance / speed;
+        if step >= PIECES_FROM {
+            let apart = time_apart(
+                first_posed,
+                a.motion_at(time),
+                second_posed,
+                b.motion_at(time),
+            );
+            advance = advance.max(apart);
+        }
+        time += advance;
         if time > 1.0 {
             return SweepStart::Apart(None);
         }
@@ -264,6 +282,15 @@ impl Moving {
         relative + turning.angle.abs() * (farthest + relative).min(turning.reach)
     }
 
+    /// How it moves at `time`.
+    fn motion_at(&self, time: f64) -> Motion {
+        Motion {
+            velocity: self.translation,
+            pivot: self.pivot + self.translation * (time - 1.0),
+            spin: self.angle,
+        }
+    }
+
     /// How fast the point of the shape at `point` moves at `time`.
     fn velocity_at(&self, point: DVec2, time: f64) -> DVec2 {
         let pivot = self.pivot + self.translation * (time - 1.0);
@@ -430,6 +457,75 @@ mod tests {
             }
         }
         assert!(found_clear > 2_000, "{found_clear} found clear");
+    }
+
+    /// A segment turning slightly as it slides 0.002 above a floor, across a spike 0.01 wide
+    /// (too thin for even sub-steps of the slide): the sweep meets the spike's face when the
+    /// segment's leading end reaches it, found in `f64` by bisection; along the floor with no
+    /// spike, it meets nothing.
+    #[test]
+    fn a_segment_sliding_along_a_floor_meets_a_thin_spike() {
+        const TRAVEL: f32 = 100.0;
+        const TILT: f32 = 1e-3;
+        let segment = [Vec2::new(105.0, 1.002), Vec2::new(105.0, 3.002)];
+        let turn = Turn {
+            translation: Vec2::new(TRAVEL, 0.0),
+            angle: TILT,
+            pivot: Vec2::new(105.0, 2.002),
+        };
+        let floor = |spike: Option<f32>| -> Vec<Vec2> {
+            let mut corners = vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(200.0, 0.0),
+                Vec2::new(200.0, 1.0),
+            ];
+            if let Some(x) = spike {
+                corners.extend([
+                    Vec2::new(x + 0.01, 1.0),
+                    Vec2::new(x + 0.01, 5.0),
+                    Vec2::new(x, 5.0),
+                    Vec2::new(x, 1.0),
+                ]);
+            }
+            corners.push(Vec2::new(0.0, 1.0));
+            corners
+        };
+        let sweep = |floor: &[Vec2]| {
+            sweep_turning(
+                Shape::Segment(Segment::new(segment[0], segment[1])),
+                turn,
+                Shape::Polygon(floor),
+                Turn::default(),
+            )
+        };
+        assert_eq!(sweep(&floor(None)), SweepStart::Apart(None));
+        let mut rng = StdRng::seed_from_u64(31);
+        for _ in 0..50 {
+            let spike = rng.random_range(10.0..100.0);
+            // The leading end's x at `time`: the centre's x, and half the segment's tilt.
+            let leading = |time: f64| {
+                let back = time - 1.0;
+                105.0 + f64::from(TRAVEL) * back + (f64::from(TILT) * back).sin().abs()
+            };
+            let (mut low, mut high) = (0.0, 1.0);
+            for _ in 0..60 {
+                let middle = (low + high) / 2.0;
+                if leading(middle) < f64::from(spike) {
+                    low = middle;
+                } else {
+                    high = middle;
+                }
+            }
+            let SweepStart::Apart(Some(impact)) = sweep(&floor(Some(spike))) else {
+                panic!("the segment passes the spike at {spike}");
+            };
+            assert!(
+                (f64::from(impact.time) - low).abs() < 3e-5,
+                "met the spike at {spike} at {}, the reference at {low}",
+                impact.time
+            );
+            assert!(impact.normal.abs_diff_eq(Vec2::NEG_X, 1e-3), "{impact:?}");
+        }
     }
 
     /// Against dense sub-stepping of the same motions, the exact overlap test at each step:
