@@ -1,12 +1,15 @@
 //! [`PolygonCollider`]: a solid simple polygon, convex or concave, and its validation.
 
-use super::{ColliderError, check_point, check_size};
-use crate::geometry::{self, overlap_segment_segment};
+mod checks;
+
+use super::ColliderError;
+use crate::geometry;
 use bevy::math::bounding::BoundingCircle;
 use bevy::math::primitives::{
     ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Triangle2d,
 };
 use bevy::prelude::*;
+use checks::validated;
 
 /// A solid simple polygon, **convex or concave**, given as a loop of vertices in local space
 /// (either winding; the last vertex joins the first).
@@ -117,9 +120,8 @@ fn fingerprint(vertices: &[Vec2]) -> u64 {
 
 impl PolygonCollider {
     /// The most sides [`try_regular`](Self::try_regular) (and a conversion from Bevy's
-    /// `RegularPolygon`) makes: far more than a round shape needs, and few enough that
-    /// checking the polygon (each edge against every other, once) takes well under a tenth of
-    /// a second.
+    /// `RegularPolygon`) makes: far more than a round shape needs, and a bound on the memory
+    /// a count of sides can ask for.
     pub const MAX_SIDES: usize = 4096;
 
     /// A polygon from its vertex loop.
@@ -134,7 +136,9 @@ impl PolygonCollider {
         }
     }
 
-    /// A polygon from its vertex loop. Validation is `O(n²)` in the vertex count; it runs once.
+    /// A polygon from its vertex loop. Validation runs once: it tests for crossings only the
+    /// edges that lie side by side along x, about `O(n log n)` for an outline of short edges
+    /// (a terrain's, a curve's), up to `O(n²)` where most edges span the same stretch of x.
     ///
     /// # Errors
     /// - [`ColliderError::InvalidPoint`] for a NaN, infinite or too large vertex;
@@ -235,7 +239,7 @@ impl PolygonCollider {
     /// not a valid polygon (after an edit through reflection). `O(n)` while the vertices are as
     /// last checked. After an edit the pipeline has not checked yet (it checks at its next
     /// run, or when a switched-off polygon is switched back on), each call checks them again,
-    /// as the pipeline will: `O(n²)` and a copy of the vertices.
+    /// as the pipeline will (see [`try_new`](Self::try_new)), with a copy of the vertices.
     pub fn local_bounding_circle(&self) -> Option<BoundingCircle> {
         let now = fingerprint(&self.vertices);
         match self.checked {
@@ -282,74 +286,6 @@ impl PolygonCollider {
             }
         }
     }
-}
-
-/// The vertices as a valid polygon (repeated neighbours and a repeated closing vertex
-/// dropped), with their bounding circle; or why they are not one.
-fn validated(mut vertices: Vec<Vec2>) -> Result<(Vec<Vec2>, PolygonBounds), ColliderError> {
-    for (index, &point) in vertices.iter().enumerate() {
-        check_point(index, point)?;
-    }
-    vertices.dedup();
-    while vertices.len() > 1 && vertices.first() == vertices.last() {
-        vertices.pop();
-    }
-    if vertices.len() < 3 {
-        return Err(ColliderError::TooFewVertices(vertices.len()));
-    }
-    let (min, max) = vertices
-        .iter()
-        .fold((vertices[0], vertices[0]), |(min, max), &v| {
-            (min.min(v), max.max(v))
-        });
-    check_size((max - min).max_element())?;
-    check_area(&vertices)?;
-    check_simple(&vertices)?;
-    let bounds = PolygonBounds::of(&vertices);
-    Ok((vertices, bounds))
-}
-
-/// Rejects polygons whose vertices lie on one line.
-fn check_area(vertices: &[Vec2]) -> Result<(), ColliderError> {
-    let origin = vertices[0];
-    // Unsigned, so that a bow tie's two halves do not cancel: that one is self-intersecting.
-    let spread: f32 = vertices
-        .windows(2)
-        .map(|pair| (pair[0] - origin).perp_dot(pair[1] - origin).abs())
-        .sum();
-    let extent = vertices
-        .iter()
-        .map(|v| v.distance_squared(origin))
-        .fold(0.0, f32::max);
-    if spread <= 1e-6 * extent {
-        Err(ColliderError::ZeroArea)
-    } else {
-        Ok(())
-    }
-}
-
-/// Rejects polygons with two edges that meet other than neighbours at their shared vertex.
-fn check_simple(vertices: &[Vec2]) -> Result<(), ColliderError> {
-    let n = vertices.len();
-    let edge = |i: usize| geometry::Segment::new(vertices[i], vertices[(i + 1) % n]);
-    for i in 0..n {
-        // The next edge folds back over this one when they turn by half a turn.
-        let (this, next) = (edge(i), edge((i + 1) % n));
-        let (d1, d2) = (this.b - this.a, next.b - next.a);
-        if d1.perp_dot(d2) == 0.0 && d1.dot(d2) < 0.0 {
-            return Err(ColliderError::SelfIntersecting(i, (i + 1) % n));
-        }
-        // Every edge that is not a neighbour must not touch this one at all.
-        for j in i + 2..n {
-            if i == 0 && j == n - 1 {
-                continue; // Neighbours across the loop's closing vertex.
-            }
-            if overlap_segment_segment(this, edge(j)) {
-                return Err(ColliderError::SelfIntersecting(i, j));
-            }
-        }
-    }
-    Ok(())
 }
 
 impl TryFrom<Polygon> for PolygonCollider {
