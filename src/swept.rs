@@ -53,9 +53,9 @@ use bevy::prelude::*;
 /// [`TOLERANCE`](crate::geometry::TOLERANCE) of their size; the impact is reported there. How
 /// fast the distance can shrink is bounded by how fast their points move and, edge by edge,
 /// by how fast the nearest edges close in, which keeps the steps long where shapes slide
-/// along each other. A pair that still stays a hair apart after a thousand steps (shapes that
-/// turn as they slide) is tested for the rest of its motion at 256 even steps instead, which
-/// can pass a feature thinner than the distance moved in a step.
+/// along each other. A pair that still stays a hair apart after a thousand steps (a long
+/// shape spinning fast a hair from another) is tested for the rest of its motion at 256 even
+/// steps instead, which can pass a feature thinner than the distance moved in a step.
 ///
 /// Both colliders of a pair may be swept: their motions are tested together.
 ///
