@@ -287,58 +287,79 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
-    /// A random shape near the origin: a circle, a segment, or a star (concave).
-    fn shape(rng: &mut StdRng) -> (Option<(DVec2, f64)>, Vec<DVec2>) {
-        let center = DVec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
-        match rng.random_range(0..3) {
-            0 => (Some((center, rng.random_range(1.0..15.0))), Vec::new()),
-            1 => {
-                let half =
-                    DVec2::from_angle(rng.random_range(0.0..TAU)) * rng.random_range(2.0..60.0);
-                (None, vec![center - half, center + half])
-            }
-            _ => {
-                let corners = 2 * rng.random_range(3..6);
-                let size = rng.random_range(5.0..30.0);
-                let points = (0..corners)
-                    .map(|i| {
-                        let reach = if i % 2 == 1 { 0.5 } else { 1.0 };
-                        center + DVec2::from_angle(i as f64 * TAU / corners as f64) * size * reach
-                    })
-                    .collect();
-                (None, points)
+    /// A shape in `f64`.
+    enum Outline {
+        Disc(DVec2, f64),
+        Corners(Vec<DVec2>),
+    }
+
+    impl Outline {
+        /// A random shape near the origin: a circle, a segment, or a star (concave).
+        fn random(rng: &mut StdRng) -> Self {
+            let center = DVec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
+            match rng.random_range(0..3) {
+                0 => Outline::Disc(center, rng.random_range(1.0..15.0)),
+                1 => {
+                    let half =
+                        DVec2::from_angle(rng.random_range(0.0..TAU)) * rng.random_range(2.0..60.0);
+                    Outline::Corners(vec![center - half, center + half])
+                }
+                _ => {
+                    let corners = 2 * rng.random_range(3..6);
+                    let size = rng.random_range(5.0..30.0);
+                    Outline::Corners(
+                        (0..corners)
+                            .map(|i| {
+                                let reach = if i % 2 == 1 { 0.5 } else { 1.0 };
+                                center
+                                    + DVec2::from_angle(i as f64 * TAU / corners as f64)
+                                        * size
+                                        * reach
+                            })
+                            .collect(),
+                    )
+                }
             }
         }
-    }
 
-    /// The shape moved on by `time` from where it is, in `f64`, cast to `f32`.
-    fn moved(
-        (circle, points): &(Option<(DVec2, f64)>, Vec<DVec2>),
-        motion: Motion,
-        time: f64,
-    ) -> (Option<Circle>, Vec<Vec2>) {
-        let rotation = DVec2::from_angle(motion.spin * time);
-        let place = |p: DVec2| {
-            (motion.pivot + motion.velocity * time + rotation.rotate(p - motion.pivot)).as_vec2()
-        };
-        (
-            circle.map(|(center, radius)| Circle::new(place(center), radius as f32)),
-            points.iter().map(|&p| place(p)).collect(),
-        )
-    }
-
-    fn as_shape<'a>((circle, points): &'a (Option<Circle>, Vec<Vec2>)) -> Shape<'a> {
-        match (circle, &points[..]) {
-            (Some(circle), _) => Shape::Circle(*circle),
-            (None, [a, b]) => Shape::Segment(Segment::new(*a, *b)),
-            (None, points) => Shape::Polygon(points),
+        fn posed(&self) -> Posed<'_> {
+            match self {
+                Outline::Disc(center, radius) => Posed::Circle(*center, *radius),
+                Outline::Corners(points) => Posed::Points(points),
+            }
         }
-    }
 
-    fn posed((circle, points): &(Option<(DVec2, f64)>, Vec<DVec2>)) -> Posed<'_> {
-        match circle {
-            Some((center, radius)) => Posed::Circle(*center, *radius),
-            None => Posed::Points(points),
+        /// The shape moved on by `time` from where it is.
+        fn moved(&self, motion: Motion, time: f64) -> Self {
+            let rotation = DVec2::from_angle(motion.spin * time);
+            let place = |p: DVec2| {
+                motion.pivot + motion.velocity * time + rotation.rotate(p - motion.pivot)
+            };
+            match self {
+                Outline::Disc(center, radius) => Outline::Disc(place(*center), *radius),
+                Outline::Corners(points) => {
+                    Outline::Corners(points.iter().map(|&p| place(p)).collect())
+                }
+            }
+        }
+
+        /// Whether it overlaps `other`, by the exact test on both cast to `f32`.
+        fn overlaps(&self, other: &Self) -> bool {
+            let corners = |outline: &Self| match outline {
+                Outline::Disc(..) => Vec::new(),
+                Outline::Corners(points) => points.iter().map(|p| p.as_vec2()).collect(),
+            };
+            fn shape<'a>(outline: &Outline, corners: &'a [Vec2]) -> Shape<'a> {
+                match (outline, corners) {
+                    (Outline::Disc(center, radius), _) => {
+                        Shape::Circle(Circle::new(center.as_vec2(), *radius as f32))
+                    }
+                    (_, [a, b]) => Shape::Segment(Segment::new(*a, *b)),
+                    (_, corners) => Shape::Polygon(corners),
+                }
+            }
+            let (mine, theirs) = (corners(self), corners(other));
+            overlap(shape(self, &mine), shape(other, &theirs))
         }
     }
 
@@ -347,19 +368,21 @@ mod tests {
     /// overlap. (Closer to the time found, the shapes may be closer than `f32` can tell.)
     fn checked_time_apart(
         case: usize,
-        (first, first_motion): (&(Option<(DVec2, f64)>, Vec<DVec2>), Motion),
-        (second, second_motion): (&(Option<(DVec2, f64)>, Vec<DVec2>), Motion),
+        first: &Outline,
+        first_motion: Motion,
+        second: &Outline,
+        second_motion: Motion,
     ) -> f64 {
-        let apart = time_apart(posed(first), first_motion, posed(second), second_motion);
+        let apart = time_apart(first.posed(), first_motion, second.posed(), second_motion);
         let end = apart.min(1.0) * 0.99;
         for step in 0..=400 {
             let time = end * f64::from(step) / 400.0;
             let (a, b) = (
-                moved(first, first_motion, time),
-                moved(second, second_motion, time),
+                first.moved(first_motion, time),
+                second.moved(second_motion, time),
             );
             assert!(
-                !overlap(as_shape(&a), as_shape(&b)),
+                !a.overlaps(&b),
                 "case {case}: found apart for {apart}, yet they overlap at {time}"
             );
         }
@@ -372,7 +395,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(37);
         let mut bounded = 0;
         for case in 0..3000 {
-            let (first, second) = (shape(&mut rng), shape(&mut rng));
+            let (first, second) = (Outline::random(&mut rng), Outline::random(&mut rng));
             let motion = |rng: &mut StdRng| Motion {
                 velocity: DVec2::from_angle(rng.random_range(0.0..TAU))
                     * rng.random_range(0.0..100.0),
@@ -384,14 +407,10 @@ mod tests {
                 },
             };
             let (first_motion, second_motion) = (motion(&mut rng), motion(&mut rng));
-            let now = (
-                moved(&first, first_motion, 0.0),
-                moved(&second, second_motion, 0.0),
-            );
-            if overlap(as_shape(&now.0), as_shape(&now.1)) {
+            if first.overlaps(&second) {
                 continue;
             }
-            let apart = checked_time_apart(case, (&first, first_motion), (&second, second_motion));
+            let apart = checked_time_apart(case, &first, first_motion, &second, second_motion);
             bounded += usize::from(apart < 1.0);
         }
         assert!(bounded > 500, "{bounded} bounded");
@@ -409,9 +428,9 @@ mod tests {
             let start = DVec2::new(rng.random_range(-20.0..20.0), rng.random_range(-20.0..20.0));
             let gap = rng.random_range(0.01..0.05);
             let length = rng.random_range(5.0..50.0);
-            let first = (None, vec![start, start + along * length]);
+            let first = Outline::Corners(vec![start, start + along * length]);
             let floor_start = start - along * 120.0 + along.perp() * gap;
-            let second = (None, vec![floor_start, floor_start + along * 290.0]);
+            let second = Outline::Corners(vec![floor_start, floor_start + along * 290.0]);
             let turns = case % 2 == 1;
             let first_motion = Motion {
                 velocity: along
@@ -429,7 +448,7 @@ mod tests {
                 pivot: DVec2::ZERO,
                 spin: 0.0,
             };
-            let apart = checked_time_apart(case, (&first, first_motion), (&second, still));
+            let apart = checked_time_apart(case, &first, first_motion, &second, still);
             assert!(turns || apart > 1.0, "case {case}: apart for {apart}");
         }
     }
