@@ -21,7 +21,7 @@ use bevy::transform::TransformSystems;
 /// | [`PREPARE`](Self::PREPARE), [`FIND_CONTACTS`](Self::FIND_CONTACTS), [`WRITE_EVENTS`](Self::WRITE_EVENTS) | each [`CollisionSystems`] set's time, ms (the observers it triggers included in the last) |
 /// | [`TOTAL`](Self::TOTAL) | the three together, ms |
 /// | [`COLLIDERS`](Self::COLLIDERS) | colliders placed |
-/// | [`CONTACTS`](Self::CONTACTS) | overlapping pairs |
+/// | [`CONTACTS`](Self::CONTACTS) | contacts: pairs overlapping, or met along a swept path |
 /// | [`STARTED`](Self::STARTED), [`ENDED`](Self::ENDED) | pairs that started and ended |
 ///
 /// Add it beside [`CollisionPlugin`] (after it, for an app that is updated without being
@@ -61,7 +61,8 @@ impl CollisionDiagnosticsPlugin {
     pub const TOTAL: DiagnosticPath = DiagnosticPath::const_new("collision/total");
     /// How many colliders were placed.
     pub const COLLIDERS: DiagnosticPath = DiagnosticPath::const_new("collision/colliders");
-    /// How many pairs overlap.
+    /// How many contacts this run: pairs that overlap, or that met along a [`Swept`](crate::Swept)
+    /// path.
     pub const CONTACTS: DiagnosticPath = DiagnosticPath::const_new("collision/contacts");
     /// How many pairs started to overlap.
     pub const STARTED: DiagnosticPath = DiagnosticPath::const_new("collision/started");

@@ -794,6 +794,28 @@ fn push_out_named_cases() {
         push_out(Shape::Segment(across), Shape::Segment(up)),
         Vec2::new(1.0, 0.0),
     );
+    // A circle too small to tell from a point at the scene's size, deep inside a square: out
+    // as far as a point would go, near the origin and far from it.
+    for (corner, radius) in [(Vec2::ZERO, 1e-10), (Vec2::splat(1e6), 1e-4)] {
+        let room = square(corner + Vec2::splat(4.0), 4.0);
+        let speck = Circle::new(corner + Vec2::new(4.0, 3.0), radius);
+        close(
+            push_out(Shape::Circle(speck), Shape::Polygon(&room)),
+            Vec2::new(0.0, -3.0 - radius),
+        );
+    }
+    // A polygon with no area (its corners on one line) inside the L's foot, along its cut: out
+    // as the segment it is.
+    let flat = [(0.5, 0.5), (1.0, 1.0), (1.5, 1.5)].map(|(x, y)| Vec2::new(x, y));
+    let as_segment = push_out(
+        Shape::Segment(Segment::new(flat[0], flat[2])),
+        Shape::Polygon(&l_shape),
+    );
+    assert_eq!(
+        push_out(Shape::Polygon(&flat), Shape::Polygon(&l_shape)),
+        as_segment
+    );
+    assert!((as_segment.unwrap().depth - 1.5).abs() < 1e-5);
     // Touching only: depth zero.
     let touching = push_out(
         Shape::Circle(Circle::new(Vec2::ZERO, 1.0)),

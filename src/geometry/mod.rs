@@ -3,9 +3,10 @@
 //!
 //! Nothing here knows about the ECS: every function takes shapes in one common frame (the plugin
 //! passes world space) and returns plain values. Nothing here panics or returns NaN for finite
-//! input, and nothing allocates unless more than four points are found. Non-finite input (NaN,
-//! infinities) or a negative radius gives "no overlap"; see [`MAX_COORDINATE`] and [`MIN_SIZE`]
-//! for the range.
+//! input. Only [`push_out`] (a search among many candidates) allocates at every call; the
+//! rest only for large counts (more than four crossing points, polygons of many corners).
+//! Non-finite input (NaN, infinities) or a negative radius gives "no overlap"; see
+//! [`MAX_COORDINATE`] and [`MIN_SIZE`] for the range.
 //!
 //! # The shapes
 //! - [`Circle`]: a **solid** circle (a disc), `center` and `radius ≥ 0`. Its outline is its
