@@ -16,6 +16,7 @@ mod support;
 
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
+use std::time::Duration;
 
 const FRAMES: u32 = 240;
 /// Where the boss is.
@@ -32,13 +33,13 @@ pub const ROW_X: [f32; 13] = [
 ];
 /// Where the rows start.
 pub const ROW_Y: f32 = -300.0;
-/// Frames between two rows; the first is fired on the first frame.
-pub const ROW_EVERY: u32 = 40;
+/// Time between two rows; the first is fired at once.
+pub const ROW_EVERY: Duration = Duration::from_millis(650);
 /// The bullets' radius.
 pub const BULLET_RADIUS: f32 = 3.0;
 /// How fast a bullet rises, in pixels a second.
 pub const BULLET_SPEED: f32 = 300.0;
-/// Bullets above this are off the screen, and gone.
+/// Bullets above this are past the top of the screen (300 px up), and gone.
 const TOP: f32 = 400.0;
 
 /// Which part of the boss is which.
@@ -125,9 +126,20 @@ fn spawn_boss(mut commands: Commands) {
         );
 }
 
-/// Every [`ROW_EVERY`] frames, a row of bullets at the bottom.
-fn fire(mut commands: Commands, mut frame: Local<u32>) {
-    if frame.is_multiple_of(ROW_EVERY) {
+/// When the next row is due: at once, then every [`ROW_EVERY`].
+struct RowTimer(Timer);
+
+impl Default for RowTimer {
+    fn default() -> Self {
+        let mut timer = Timer::new(ROW_EVERY, TimerMode::Repeating);
+        timer.almost_finish();
+        Self(timer)
+    }
+}
+
+/// Every [`ROW_EVERY`], a row of bullets at the bottom.
+fn fire(mut commands: Commands, time: Res<Time>, mut timer: Local<RowTimer>) {
+    if timer.0.tick(time.delta()).just_finished() {
         for x in ROW_X {
             commands.spawn((
                 Bullet,
@@ -136,7 +148,6 @@ fn fire(mut commands: Commands, mut frame: Local<u32>) {
             ));
         }
     }
-    *frame += 1;
 }
 
 /// Each bullet rises; one that met nothing is gone once off the screen.

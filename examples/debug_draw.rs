@@ -27,6 +27,14 @@ const SPIN_PER_SECOND: f32 = 0.8;
 const STAR_POINTS: usize = 5;
 const STAR_OUTER: f32 = 90.0;
 const STAR_INNER: f32 = 40.0;
+/// A disc beside the star, which its points brush as it spins.
+const DISC_AT: Vec2 = Vec2::new(100.0, 0.0);
+const DISC_RADIUS: f32 = 30.0;
+/// A segment across the scene, through the star.
+const SEGMENT_ENDS: [Vec2; 2] = [Vec2::new(-200.0, -60.0), Vec2::new(200.0, 60.0)];
+/// A box on its own, touching nothing.
+const BOX_AT: Vec2 = Vec2::new(-220.0, 80.0);
+const BOX_SIZE: Vec2 = Vec2::new(80.0, 40.0);
 
 #[derive(Component)]
 struct Spin;
@@ -37,7 +45,8 @@ pub struct Pressed(pub Vec<KeyCode>);
 
 fn main() {
     let mode = support::mode(FRAMES);
-    let mut app = support::app(&mode, "debug drawing: F1 on/off, F2 bounding circles");
+    let mut app =
+        support::app_without_drawing(&mode, "debug drawing: F1 on/off, F2 bounding circles");
     if matches!(mode, support::Mode::Headless { .. }) {
         headless_keys(&mut app);
     } else {
@@ -60,10 +69,7 @@ fn main() {
 
 /// The example, on a window's app or a headless one (which [`headless_keys`] gave gizmos).
 pub fn example(app: &mut App) {
-    if !app.is_plugin_added::<CollisionDebugPlugin>() {
-        app.add_plugins(CollisionDebugPlugin);
-    }
-    app.add_plugins(CollisionPlugin::default())
+    app.add_plugins((CollisionPlugin::default(), CollisionDebugPlugin))
         .init_resource::<Pressed>()
         .add_systems(Startup, spawn)
         .add_systems(Update, spin);
@@ -79,16 +85,16 @@ fn spawn(mut commands: Commands) {
         .collect();
     commands.spawn((Spin, PolygonCollider::new(star), Transform::default()));
     commands.spawn((
-        CircleCollider::new(30.0),
-        Transform::from_xyz(100.0, 0.0, 0.0),
+        CircleCollider::new(DISC_RADIUS),
+        Transform::from_translation(DISC_AT.extend(0.0)),
     ));
     commands.spawn((
-        SegmentCollider::new(Vec2::new(-200.0, -60.0), Vec2::new(200.0, 60.0)),
+        SegmentCollider::new(SEGMENT_ENDS[0], SEGMENT_ENDS[1]),
         Transform::default(),
     ));
     commands.spawn((
-        PolygonCollider::rectangle(80.0, 40.0),
-        Transform::from_xyz(-220.0, 80.0, 0.0),
+        PolygonCollider::rectangle(BOX_SIZE.x, BOX_SIZE.y),
+        Transform::from_translation(BOX_AT.extend(0.0)),
     ));
 }
 
@@ -125,7 +131,6 @@ fn flip(key: Option<KeyCode>, mut store: ResMut<GizmoConfigStore>, mut pressed: 
 pub fn headless_keys(app: &mut App) {
     app.add_plugins(AssetPlugin::default())
         .init_asset::<GizmoAsset>()
-        .add_plugins(CollisionDebugPlugin)
         .add_systems(
             Update,
             |mut frame: Local<u32>, store: ResMut<GizmoConfigStore>, pressed: ResMut<Pressed>| {

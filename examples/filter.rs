@@ -18,6 +18,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 use std::f32::consts::TAU;
+use std::time::Duration;
 
 const FRAMES: u32 = 120;
 /// The ships' centres, along the x axis.
@@ -28,8 +29,8 @@ pub const SHIP_RADIUS: f32 = 30.0;
 pub const BULLET_RADIUS: f32 = 3.0;
 /// Bullets in each ring, evenly spread, the first straight along +x.
 pub const RING_BULLETS: usize = 48;
-/// Frames between two rings of each ship; the first ring is fired on the first frame.
-pub const RING_EVERY: u32 = 40;
+/// Time between two rings of each ship; the first ring is fired at once.
+pub const RING_EVERY: Duration = Duration::from_millis(700);
 /// Pixels a second.
 const BULLET_SPEED: f32 = 300.0;
 /// Bullets this far from the middle are gone.
@@ -104,13 +105,25 @@ fn spawn_ships(mut commands: Commands) {
     }
 }
 
-/// Every [`RING_EVERY`] frames, each ship fires a ring from its centre.
+/// When the next rings are due: at once, then every [`RING_EVERY`].
+struct RingTimer(Timer);
+
+impl Default for RingTimer {
+    fn default() -> Self {
+        let mut timer = Timer::new(RING_EVERY, TimerMode::Repeating);
+        timer.almost_finish();
+        Self(timer)
+    }
+}
+
+/// Every [`RING_EVERY`], each ship fires a ring from its centre.
 fn fire(
     mut commands: Commands,
     ships: Query<(Entity, &Transform), With<Ship>>,
-    mut frame: Local<u32>,
+    time: Res<Time>,
+    mut timer: Local<RingTimer>,
 ) {
-    if frame.is_multiple_of(RING_EVERY) {
+    if timer.0.tick(time.delta()).just_finished() {
         for (ship, transform) in &ships {
             for index in 0..RING_BULLETS {
                 let heading = Vec2::from_angle(index as f32 * TAU / RING_BULLETS as f32);
@@ -125,7 +138,6 @@ fn fire(
             }
         }
     }
-    *frame += 1;
 }
 
 fn fly(

@@ -28,6 +28,10 @@ pub const TARGET_RADIUS: f32 = 30.0;
 pub const CHEVRON_HALF_SIZE: f32 = 40.0;
 /// The targets' fastest drift, in pixels a second.
 const DRIFT_SPEED: f32 = 120.0;
+/// Where each target starts in its drift (radians of the cycle), so that they drift apart.
+const DRIFT_PHASES: [f32; 3] = [0.0, 2.0, 4.0];
+/// The third target, a box.
+const BOX_SIZE: Vec2 = Vec2::new(60.0, 90.0);
 const DRIFT_PERIOD_SECONDS: f32 = 4.0;
 
 /// The laser, and how far its beam reaches this frame.
@@ -74,7 +78,9 @@ fn spawn(mut commands: Commands) {
         Transform::from_translation(EMITTER.extend(0.0)),
     ));
     commands.spawn((
-        Target { phase: 0.0 },
+        Target {
+            phase: DRIFT_PHASES[0],
+        },
         CircleCollider::new(TARGET_RADIUS),
         Transform::from_xyz(TARGET_X[0], 0.0, 0.0),
     ));
@@ -87,13 +93,17 @@ fn spawn(mut commands: Commands) {
         Vec2::ZERO,
     ];
     commands.spawn((
-        Target { phase: 2.0 },
+        Target {
+            phase: DRIFT_PHASES[1],
+        },
         PolygonCollider::new(chevron),
         Transform::from_xyz(TARGET_X[1], 0.0, 0.0),
     ));
     commands.spawn((
-        Target { phase: 4.0 },
-        PolygonCollider::rectangle(60.0, 90.0),
+        Target {
+            phase: DRIFT_PHASES[2],
+        },
+        PolygonCollider::rectangle(BOX_SIZE.x, BOX_SIZE.y),
         Transform::from_xyz(TARGET_X[2], 0.0, 0.0),
     ));
 }

@@ -32,6 +32,9 @@ const BULLET_GAP: f32 = 6.0;
 /// Pixels a second.
 const BULLET_SPEED: f32 = 300.0;
 const ENEMY_X: [f32; 3] = [-250.0, 0.0, 250.0];
+const ENEMY_Y: f32 = 150.0;
+/// The enemies are hexagons of this circumradius.
+const ENEMY_RADIUS: f32 = 40.0;
 
 #[derive(Component)]
 struct Velocity(Vec2);
@@ -62,9 +65,9 @@ pub fn example(app: &mut App) {
 fn spawn(mut commands: Commands) {
     for x in ENEMY_X {
         commands.spawn((
-            PolygonCollider::regular(6, 40.0),
+            PolygonCollider::regular(6, ENEMY_RADIUS),
             CollisionLayers::new(ENEMY, BULLET),
-            Transform::from_xyz(x, 150.0, 0.0),
+            Transform::from_xyz(x, ENEMY_Y, 0.0),
         ));
     }
     for (gun_index, gun) in GUNS.into_iter().enumerate() {

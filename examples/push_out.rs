@@ -38,7 +38,7 @@ pub const PLAYER_VELOCITY: Vec2 = Vec2::new(180.0, 90.0);
 #[derive(Component)]
 pub struct Player;
 
-/// How many frames the player was pushed out of the wall.
+/// How many times the player was pushed out of the wall (once for each wall contact).
 #[derive(Resource, Default)]
 pub struct Pushes(pub usize);
 

@@ -103,10 +103,13 @@ fn stop_at_the_wall(
     mut commands: Commands,
 ) {
     for contact in contacts.read() {
-        let (Some((bullet, _wall)), Some(impact)) = (contact.pick(&bullets), contact.impact) else {
+        let Some((bullet, _wall)) = contact.pick(&bullets) else {
             continue;
         };
-        let normal = contact.impact_normal(bullet).unwrap_or(impact.normal);
+        // The impact, and its normal turned to face the bullet: the wall's side it came from.
+        let (Some(impact), Some(normal)) = (contact.impact, contact.impact_normal(bullet)) else {
+            continue;
+        };
         impacts.0.push((impact.point, normal));
         commands.entity(bullet).despawn();
     }

@@ -210,6 +210,23 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
 /// `register_disabling_component` before the first update) is hidden from the pipeline too:
 /// its set keeps what it held while hidden, and is filled again as that component is removed.
 ///
+/// It reads as the set of entities it holds (`Deref` to an `EntityHashSet`):
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_collision_events::prelude::*;
+/// #[derive(Component)]
+/// struct Lava;
+///
+/// /// The player burns while it stands in any lava (spawned with `CollidingEntities`).
+/// fn burn(player: Single<&CollidingEntities>, lava: Query<(), With<Lava>>) {
+///     if player.iter().any(|&entity| lava.contains(entity)) {
+///         info!("ouch");
+///     }
+/// }
+/// # bevy::ecs::system::assert_is_system(burn);
+/// ```
+///
 /// # Scheduling
 /// Updated in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Deref, Reflect)]

@@ -64,14 +64,15 @@
 //!     }
 //! }
 //!
-//! // A game adds `DefaultPlugins` and calls `run`; here, a second at 60 frames a second.
+//! // A game adds `DefaultPlugins` and calls `run`. Here, one second at 60 frames a second:
+//! // each update moves Bevy's clock on by a sixtieth of a second.
 //! let mut app = App::new();
 //! app.add_plugins((MinimalPlugins, TransformPlugin, CollisionPlugin::default()))
 //!     .add_systems(Startup, spawn)
-//!     .add_systems(Update, (fly, on_hits));
-//! # app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
-//! #     core::time::Duration::from_secs_f64(1.0 / 60.0),
-//! # ));
+//!     .add_systems(Update, (fly, on_hits))
+//!     .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+//!         core::time::Duration::from_secs_f64(1.0 / 60.0),
+//!     ));
 //! for _ in 0..60 {
 //!     app.update();
 //! }
@@ -147,19 +148,18 @@
 //! | `debug-draw` | no | `debug::CollisionDebugPlugin`: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
 //! | `diagnostics` | no | `diagnostics::CollisionDiagnosticsPlugin`: each stage's time, and the counts of colliders, contacts, starts and ends, in Bevy's `DiagnosticsStore` |
 //! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across. A stage splits its work when it has enough of it (see [`CollisionSettings::parallel_threshold`]), the pool has more than one thread and the machine more than one core. `DefaultPlugins` apps usually have it on already |
-//!
-//! # Modules
-//!
-//! Imports run one way, from the top of this list down:
-//!
-//! | module | what it holds |
-//! |---|---|
-//! | `plugin` | [`CollisionPlugin`] and [`CollisionSystems`]: wires the pipeline into a schedule; [`PairFilterPlugin`] adds a game's [`PairFilter`] to it |
-//! | `debug`, `diagnostics` | the gizmo drawing plugin (feature `debug-draw`) and the diagnostics plugin (feature `diagnostics`): read what the pipeline placed and found |
-//! | `pipeline` | the stages, private: `prepare`, `find_contacts` (which owns the split of the broad phase's search and the narrow phase's tests), `events`, each owning its resource and system |
-//! | `settings`, `collider`, `body`, `layers`, `swept`, `filter`, `contact`, `contacts` | the public types: tuning, components, bodies, pair filters, events, the contacts resource |
-//! | [`geometry`] | pure 2D geometry, one file per shape pair, usable on its own |
 
+// The modules' layers. Imports run one way, from the top of this list down (`tests/layout.rs`
+// checks it):
+// - `plugin` (`CollisionPlugin`, `CollisionSystems`, `PairFilterPlugin`: the pipeline wired
+//   into a schedule), `debug`, `diagnostics` and `query`, which read what the pipeline placed
+//   and found;
+// - `pipeline`, the stages: `prepare`, `find_contacts` (which owns the split of the broad
+//   phase's search and the narrow phase's tests), `events`, each owning its resource and
+//   system;
+// - `settings`, `collider`, `body`, `layers`, `swept`, `filter`, `contact`, `contacts`: the
+//   public types;
+// - `geometry`: pure 2D geometry, one file per shape pair, usable on its own.
 mod body;
 mod collider;
 mod contact;

@@ -292,7 +292,25 @@ impl SpatialQuery<'_> {
     }
 
     /// Every collider that `shape` (in world space) overlaps, by the exact
-    /// [`overlap`](crate::geometry::overlap) test, sorted by entity.
+    /// [`overlap`](crate::geometry::overlap) test, sorted by entity. The shapes are
+    /// [`geometry`](crate::geometry)'s (its `Circle` is not Bevy's primitive of that name):
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_collision_events::prelude::*;
+    /// use bevy_collision_events::geometry::{self, Shape};
+    ///
+    /// const ENEMY: LayerMask = LayerMask::layer(1);
+    /// const BLAST_RADIUS: f32 = 120.0;
+    ///
+    /// /// Every enemy within the blast of a bomb going off at `at` is destroyed.
+    /// fn blast(at: Vec2, query: &SpatialQuery, commands: &mut Commands) {
+    ///     let area = Shape::Circle(geometry::Circle::new(at, BLAST_RADIUS));
+    ///     for enemy in query.shape_intersections(area, &SpatialQueryFilter::from_mask(ENEMY)) {
+    ///         commands.entity(enemy).despawn();
+    ///     }
+    /// }
+    /// ```
     pub fn shape_intersections(&self, shape: Shape, filter: &SpatialQueryFilter) -> Vec<Entity> {
         let (min, max) = match shape {
             Shape::Circle(disc) => (disc.center - disc.radius, disc.center + disc.radius),

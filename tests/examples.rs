@@ -34,6 +34,7 @@ example!(turning_laser, "../examples/turning_laser.rs");
 use bevy::prelude::*;
 use bevy_collision_events::debug::CollisionGizmos;
 use bevy_collision_events::prelude::*;
+use std::time::Duration;
 
 /// The example's app, headless, after `frames` frames.
 fn run(example: fn(&mut App), frames: u32) -> App {
@@ -43,6 +44,18 @@ fn run(example: fn(&mut App), frames: u32) -> App {
         app.update();
     }
     app
+}
+
+/// The frames (counted from 0) on which an example fires a volley due at once and then every
+/// `every`, in the examples' headless frames of 1/60 s: as Bevy's repeating `Timer` counts
+/// them.
+fn volleys(every: Duration, frames: u32) -> Vec<u32> {
+    let frame = Duration::from_secs_f64(1.0 / 60.0);
+    let mut timer = Timer::new(every, TimerMode::Repeating);
+    timer.almost_finish();
+    (0..frames)
+        .filter(|_| timer.tick(frame).just_finished())
+        .collect()
 }
 
 /// The examples' own headless app.
@@ -314,7 +327,9 @@ fn filter_lets_bullets_through_their_own_ship() {
     use filter::{BULLET_RADIUS, Hits, RING_BULLETS, RING_EVERY, SHIP_RADIUS, SHIP_X, Ship};
     // Three rings, the last given 40 frames to reach the neighbours (150 px at 5 px a frame).
     let rings = 3;
-    let mut app = run(filter::example, RING_EVERY * (rings - 1) + 40);
+    let frames = volleys(RING_EVERY, 1000)[rings - 1] + 40;
+    assert_eq!(volleys(RING_EVERY, frames).len(), rings);
+    let mut app = run(filter::example, frames);
     let reach = f64::from(SHIP_RADIUS + BULLET_RADIUS);
     let mut expected = Vec::new();
     for (from, &x) in SHIP_X.iter().enumerate() {
@@ -417,8 +432,8 @@ fn body_sees_each_hit_on_the_part_first_met() {
     let frames_to = |y: f64| (y - f64::from(ROW_Y)) / step + 1.0;
     let highest = touches.iter().map(|touch| touch.0).fold(f64::MIN, f64::max);
     let lowest = touches.iter().map(|touch| touch.0).fold(f64::MAX, f64::min);
-    let rows = (0..frames)
-        .step_by(ROW_EVERY as usize)
+    let rows = volleys(ROW_EVERY, frames)
+        .into_iter()
         .filter(|&fired| {
             let (met_all, met_none) = (
                 f64::from(fired) + frames_to(highest) + 1.0 < f64::from(frames),

@@ -48,8 +48,18 @@ pub fn mode(frames: u32) -> Mode {
     }
 }
 
-/// The app to run in `mode`: see [`window_app`] and [`headless_app`].
+/// The app to run in `mode`: see [`window_app`] and [`headless_app`]; in a window, with
+/// `CollisionDebugPlugin` drawing the colliders.
 pub fn app(mode: &Mode, title: &str) -> App {
+    let mut app = app_without_drawing(mode, title);
+    if matches!(mode, Mode::Window { .. }) {
+        app.add_plugins(CollisionDebugPlugin);
+    }
+    app
+}
+
+/// [`app`] without the debug drawing, for the example that shows it.
+pub fn app_without_drawing(mode: &Mode, title: &str) -> App {
     match mode {
         Mode::Window { screenshot } => {
             let mut app = window_app(title);
@@ -90,13 +100,10 @@ pub fn window_app(title: &str) -> App {
         resolution: (960, 600).into(),
         ..default()
     };
-    app.add_plugins((
-        DefaultPlugins.set(WindowPlugin {
-            primary_window: Some(window),
-            ..default()
-        }),
-        CollisionDebugPlugin,
-    ))
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(window),
+        ..default()
+    }))
     .add_systems(Startup, |mut commands: Commands| {
         commands.spawn(Camera2d);
     });

@@ -31,8 +31,13 @@ pub use segment::SegmentCollider;
 #[derive(Clone, Copy, Debug, PartialEq, Error)]
 #[non_exhaustive]
 pub enum ColliderError {
-    /// A circle's radius is negative, NaN, infinite or beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
-    #[error("a circle's radius must be at least zero and at most MAX_COORDINATE (1e18), got {0}")]
+    /// A radius out of range: a circle's negative, NaN, infinite or beyond
+    /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE); a regular polygon's circumradius
+    /// not above zero, or not finite.
+    #[error(
+        "the radius {0} is out of range: a circle's at least zero, a regular polygon's above \
+         zero, both finite and at most MAX_COORDINATE (1e18)"
+    )]
     InvalidRadius(f32),
     /// A point (an offset, a segment end, a polygon vertex) is NaN, infinite or beyond
     /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
@@ -53,8 +58,9 @@ pub enum ColliderError {
     /// Two edges of a polygon cross or overlap, other than neighbours at their shared vertex.
     #[error("the polygon intersects itself: edges {0} and {1} meet")]
     SelfIntersecting(usize, usize),
-    /// A shape's size (a circle's radius, a segment's length, the larger side of a polygon's
-    /// bounding box) is above zero but below [`MIN_SIZE`](crate::geometry::MIN_SIZE), smaller than the tests resolve.
+    /// A shape's size (a circle's radius; the larger side of a segment's or a polygon's
+    /// bounding box) is above zero but below [`MIN_SIZE`](crate::geometry::MIN_SIZE), smaller
+    /// than the tests resolve.
     #[error("the shape's size {0} is below the smallest the tests resolve (MIN_SIZE, 1e-18)")]
     TooSmall(f32),
     /// A regular polygon of more sides than
