@@ -2,16 +2,13 @@
 //! finite and in range, at least three distinct corners, some area, and no edge meeting
 //! another but its neighbours.
 
-use super::PolygonBounds;
 use crate::collider::{ColliderError, check_point, check_size};
 use crate::geometry::{self, overlap_segment_segment};
 use bevy::prelude::*;
 
 /// The vertices as a valid polygon (repeated neighbours and a repeated closing vertex
-/// dropped), with their bounding circle; or why they are not one.
-pub(super) fn validated(
-    mut vertices: Vec<Vec2>,
-) -> Result<(Vec<Vec2>, PolygonBounds), ColliderError> {
+/// dropped), or why they are not one.
+pub(super) fn checked(mut vertices: Vec<Vec2>) -> Result<Vec<Vec2>, ColliderError> {
     for (index, &point) in vertices.iter().enumerate() {
         check_point(index, point)?;
     }
@@ -30,8 +27,7 @@ pub(super) fn validated(
     check_size((max - min).max_element())?;
     check_area(&vertices)?;
     check_simple(&vertices)?;
-    let bounds = PolygonBounds::of(&vertices);
-    Ok((vertices, bounds))
+    Ok(vertices)
 }
 
 /// Rejects polygons whose vertices lie on one line.

@@ -9,7 +9,7 @@ use bevy::math::primitives::{
     ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Triangle2d,
 };
 use bevy::prelude::*;
-use checks::validated;
+use checks::checked;
 
 /// A solid simple polygon, **convex or concave**, given as a loop of vertices in local space
 /// (either winding; the last vertex joins the first).
@@ -286,6 +286,13 @@ impl PolygonCollider {
             }
         }
     }
+}
+
+/// The vertices as a valid polygon, with their bounds; or why they are not one.
+fn validated(vertices: Vec<Vec2>) -> Result<(Vec<Vec2>, PolygonBounds), ColliderError> {
+    let vertices = checked(vertices)?;
+    let bounds = PolygonBounds::of(&vertices);
+    Ok((vertices, bounds))
 }
 
 impl TryFrom<Polygon> for PolygonCollider {
