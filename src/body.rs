@@ -15,18 +15,25 @@ use bevy::prelude::*;
 ///   A part despawned by an earlier observer of the same run still has its
 ///   [`ContactStarted`](crate::ContactStarted), and a despawned part its
 ///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself
-///   (`hit.original_event_target()` is the body then). A body that the part has left since
-///   the contact started receives the part's `ContactEnded` the same way.
+///   (`hit.original_event_target()` is the body then).
+/// - A contact keeps the bodies it started with. A part moved off its body, or under another
+///   body, while touching something stays its old body's in that contact's messages until it
+///   ends. Its [`ContactStarted`](crate::ContactStarted) (where an earlier observer of the
+///   same run moved it) and its [`ContactEnded`](crate::ContactEnded) reach the part and the
+///   old body, not the body the part is under now: each is triggered on the two, and travels
+///   no further, so the old body hears both or neither.
 /// - Two parts of one body overlapping are no contact, unless
 ///   [`contacts_between_parts`](Self::contacts_between_parts) asks for them.
 /// - A global observer (added with `App::add_observer`) sees a part's event at each step of
 ///   its way up: keep the one at the body, `hit.entity == hit.body`, which comes once
 ///   whichever way the event got there.
-/// - A contact keeps the bodies it started with. A part moved off its body, or under another
-///   body, while touching something stays its old body's in that contact's messages until it
-///   ends, and its [`ContactEnded`](crate::ContactEnded) reaches the part and the old body,
-///   which heard the start, not the body the part is under now (it is triggered on each of
-///   the two, and travels no further).
+/// - A body hidden with Bevy's `Disabled` (or a disabling component of the game's) is no body
+///   while hidden: its parts still shown make their new contacts as bodies of their own,
+///   and keep it in the contacts they had.
+/// - The body is not a collider of its own (unless it has one): [`ColliderDisabled`](crate::ColliderDisabled) on it
+///   switches off its own collider, not its parts', and
+///   [`CollidingEntities`](crate::CollidingEntities) lists the contacts of the entity's own
+///   collider; give it to the parts to ask about theirs.
 ///
 /// While no body exists, nothing is looked up. While any does, each run walks the bodies'
 /// descendants once, and each contact costs a quick look (a bit per entity) and, for the

@@ -6,6 +6,7 @@
 //! `(a, b)` order, so that together they read as one sorted list without being copied into one.
 
 use crate::contact::Contact;
+use crate::swept::Swept;
 use bevy::ecs::component::{ComponentId, Components};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::entity_disabling::{DefaultQueryFilters, Disabled};
@@ -260,7 +261,10 @@ impl CollidingEntities {
 
     /// Watches the disabling components other than Bevy's `Disabled` (the game's own): an
     /// entity that loses one has its set filled again, since while it was hidden the
-    /// pipeline's queries did not see its set, and its contacts ended without it hearing. Runs
+    /// pipeline's queries did not see its set, and its contacts ended without it hearing; and
+    /// its `Swept` and its descendants' start with no path
+    /// ([`Swept::forget_starts`](crate::Swept::forget_starts)), as they do when Bevy's
+    /// `Disabled` goes. Runs
     /// before the pipeline when the disabling components change (the pipeline's queries are
     /// built from them at its first run); `watched` are those already watched. A game without
     /// any watches nothing.
@@ -281,6 +285,7 @@ impl CollidingEntities {
         watched.extend(&new);
         let refill = |removed: On<Remove>, mut world: DeferredWorld| {
             Self::refill(&mut world, removed.event_target());
+            Swept::forget_starts(&mut world, removed.event_target());
         };
         commands.spawn(Observer::new(refill).with_components(new));
     }

@@ -3,7 +3,6 @@
 use crate::geometry::{MAX_COORDINATE, in_range};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::lifecycle::HookContext;
-use bevy::ecs::query::Allow;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
@@ -120,17 +119,23 @@ impl Swept {
     }
 
     /// When an entity is shown again (Bevy's `Disabled` removed), its `Swept` and those of its
-    /// descendants start with no path: no system saw where the entity went while it was
-    /// hidden, and transform propagation left its descendants where it hid them.
-    pub(crate) fn forget_start_when_shown(
-        shown: On<Remove, Disabled>,
-        mut swept: Query<&mut Self, Allow<Disabled>>,
-        children: Query<&Children, Allow<Disabled>>,
-    ) {
-        let below = children.iter_descendants(shown.entity);
-        for entity in core::iter::once(shown.entity).chain(below) {
-            if let Ok(mut swept) = swept.get_mut(entity) {
+    /// descendants start with no path: see [`forget_starts`](Self::forget_starts).
+    pub(crate) fn forget_start_when_shown(shown: On<Remove, Disabled>, mut world: DeferredWorld) {
+        Self::forget_starts(&mut world, shown.entity);
+    }
+
+    /// The `Swept` of `entity` and of its descendants start with no path, as the entity is
+    /// shown again (a disabling component removed): no system saw where the entity went while
+    /// it was hidden, and transform propagation left its descendants where it hid them. Read
+    /// through the world, which shows what queries hide.
+    pub(crate) fn forget_starts(world: &mut DeferredWorld, entity: Entity) {
+        let mut below = vec![entity];
+        while let Some(entity) = below.pop() {
+            if let Some(mut swept) = world.get_mut::<Self>(entity) {
                 swept.bypass_change_detection().start = PathStart::NONE;
+            }
+            if let Some(children) = world.get::<Children>(entity) {
+                below.extend(children.iter());
             }
         }
     }

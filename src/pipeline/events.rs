@@ -180,11 +180,19 @@ trait ContactEvent: EntityEvent + Copy + Send + 'static {
     fn for_body_of_despawned_part(self) -> Option<Self>;
 
     /// The event to trigger on the body too when its entity, a part, no longer leads up to it
-    /// (moved off it, or under another body, since the contact started): none for a start
-    /// (its body is where the part is now), the same event on the body for an end.
-    fn for_body_left_behind(self, _world: &World) -> Option<Self> {
-        None
+    /// (moved off it, or under another body, by an earlier observer of this run or since the
+    /// contact started): the same event on the body, which hears every start and end of the
+    /// contact, in pairs.
+    fn for_body_left_behind(self, world: &World) -> Option<Self> {
+        let (part, body) = (self.event_target(), self.body());
+        (body != part && !leads_up_to(world, part, body)).then(|| self.on_body())
     }
+
+    /// The body this event names for its entity.
+    fn body(&self) -> Entity;
+
+    /// The same event on its entity's body.
+    fn on_body(self) -> Self;
 
     /// A trigger that keeps the event on its entity, not sent up to a body.
     fn here<'a>() -> Self::Trigger<'a>;
@@ -236,10 +244,16 @@ impl ContactEvent for ContactStarted {
         }
     }
     fn for_body_of_despawned_part(self) -> Option<Self> {
-        (self.body != self.entity).then_some(Self {
+        (self.body != self.entity).then(|| self.on_body())
+    }
+    fn body(&self) -> Entity {
+        self.body
+    }
+    fn on_body(self) -> Self {
+        Self {
             entity: self.body,
             ..self
-        })
+        }
     }
     fn here<'a>() -> Self::Trigger<'a> {
         kept_here()
@@ -262,16 +276,16 @@ impl ContactEvent for ContactEnded {
         }
     }
     fn for_body_of_despawned_part(self) -> Option<Self> {
-        (self.body != self.entity).then_some(Self {
-            entity: self.body,
-            ..self
-        })
+        (self.body != self.entity).then(|| self.on_body())
     }
-    fn for_body_left_behind(self, world: &World) -> Option<Self> {
-        (self.body != self.entity && !leads_up_to(world, self.entity, self.body)).then_some(Self {
+    fn body(&self) -> Entity {
+        self.body
+    }
+    fn on_body(self) -> Self {
+        Self {
             entity: self.body,
             ..self
-        })
+        }
     }
     fn here<'a>() -> Self::Trigger<'a> {
         kept_here()
@@ -282,8 +296,8 @@ impl ContactEvent for ContactEnded {
 /// applied: an observer of an earlier trigger of the same run may have despawned it (a mine
 /// that removes what touched it), and an entity event on a despawned entity would hand its
 /// observers an entity that their commands cannot reach. A despawned part's start or end goes
-/// to its body instead, if that still exists; the end of a part that no longer leads up to the body
-/// it had when the contact started goes to the part alone, and to that body.
+/// to its body instead, if that still exists; the start or end of a part that no longer leads
+/// up to the body the contact names goes to the part alone, and to that body.
 fn trigger_if_spawned<E>(event: E) -> impl FnOnce(&mut World) + Send + 'static
 where
     E: ContactEvent,

@@ -4,6 +4,8 @@
 use crate::body::CollisionBody;
 use crate::contact::Contact;
 use bevy::ecs::entity::EntityHashMap;
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -12,7 +14,9 @@ use bevy::prelude::*;
 pub(crate) struct BodyTree<'w, 's> {
     bodies: Query<'w, 's, (Entity, &'static CollisionBody)>,
     children: Query<'w, 's, &'static Children>,
-    parents: Query<'w, 's, &'static ChildOf>,
+    /// Hidden entities too: a part hidden with Bevy's `Disabled` still ends its contacts, and
+    /// its events still travel up through it.
+    parents: Query<'w, 's, &'static ChildOf, Allow<Disabled>>,
 }
 
 /// The body a part belongs to.

@@ -5,6 +5,7 @@
 
 mod bad_input;
 mod bodies;
+mod body_changes;
 mod common;
 mod crowds;
 mod debug;

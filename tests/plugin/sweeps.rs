@@ -369,14 +369,20 @@ fn a_collider_switched_back_on_sweeps_only_its_last_move() {
     assert!(last_frame::<ContactStarted>(&app).is_empty());
 }
 
-/// A bullet hidden with Bevy's `Disabled` (taken back into a pool), then moved and shown
-/// again (fired anew) starts with no path: no system saw where it went, and the move across
-/// the wall is not swept. So does a bullet riding on a ship (its child) that is hidden, moved
-/// and shown: transform propagation left the bullet where the ship hid.
+/// A game's own disabling component, registered with Bevy.
+#[derive(Component)]
+struct Pooled;
+
+/// A bullet hidden with Bevy's `Disabled` (taken back into a pool), or with a disabling
+/// component of the game's own, then moved and shown again (fired anew) starts with no path:
+/// no system saw where it went, and the move across the wall is not swept. So does a bullet
+/// riding on a ship (its child) that is hidden, moved and shown: transform propagation left the
+/// bullet where the ship hid.
 #[test]
 fn a_bullet_shown_again_after_disabled_starts_with_no_path() {
-    for on_a_ship in [false, true] {
+    for (on_a_ship, own) in [(false, false), (true, false), (false, true), (true, true)] {
         let mut app = app();
+        app.world_mut().register_disabling_component::<Pooled>();
         let wall = spawn_wall(&mut app);
         let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::ZERO, true);
         // What is hidden and moved, and to where: the bullet to x = 30, or its ship by 80.
@@ -387,27 +393,35 @@ fn a_bullet_shown_again_after_disabled_starts_with_no_path() {
         } else {
             (bullet, Vec3::new(30.0, 0.0, 0.0))
         };
+        let case = format!("on a ship: {on_a_ship}, the game's own component: {own}");
         app.update(); // −50: where its next path starts
-        app.world_mut().entity_mut(hidden).insert(Disabled);
+        let mut entity = app.world_mut().entity_mut(hidden);
+        if own {
+            entity.insert(Pooled);
+        } else {
+            entity.insert(Disabled);
+        }
         app.update();
         app.update();
         app.world_mut()
             .get_mut::<Transform>(hidden)
             .expect("hidden, not despawned")
             .translation = moved_to;
-        app.world_mut().entity_mut(hidden).remove::<Disabled>();
+        let mut entity = app.world_mut().entity_mut(hidden);
+        if own {
+            entity.remove::<Pooled>();
+        } else {
+            entity.remove::<Disabled>();
+        }
         app.update(); // 30, its first run back: where it is, clear of the wall
         let at = app
             .world()
             .get::<GlobalTransform>(bullet)
             .unwrap()
             .translation();
-        assert_eq!(at, Vec3::new(30.0, 0.0, 0.0), "on a ship: {on_a_ship}");
-        assert!(
-            contact_between(&app, bullet, wall).is_none(),
-            "on a ship: {on_a_ship}"
-        );
-        assert!(last_frame::<ContactStarted>(&app).is_empty());
+        assert_eq!(at, Vec3::new(30.0, 0.0, 0.0), "{case}");
+        assert!(contact_between(&app, bullet, wall).is_none(), "{case}");
+        assert!(last_frame::<ContactStarted>(&app).is_empty(), "{case}");
     }
 }
 
