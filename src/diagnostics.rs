@@ -3,13 +3,13 @@
 
 use crate::contact::{ContactEnded, ContactStarted};
 use crate::contacts::Contacts;
+use crate::pipeline;
 use crate::pipeline::placed::PlacedColliders;
 use crate::plugin::{CollisionPlugin, CollisionSystems};
 use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
 use bevy::ecs::schedule::InternedScheduleLabel;
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
-use bevy::transform::TransformSystems;
 
 /// Publishes what each run of the collision pipeline took and found through Bevy's
 /// [`DiagnosticsStore`](bevy::diagnostic::DiagnosticsStore), as Bevy's own diagnostics plugins do:
@@ -101,23 +101,27 @@ impl Plugin for CollisionDiagnosticsPlugin {
     }
 }
 
-/// Puts the clock's systems around the pipeline's sets, in the pipeline's `schedule`.
+/// Puts the clock's systems at the pipeline's ends and between its sets, in the pipeline's
+/// `schedule`: inside the first and last sets, right before and after the pipeline's own
+/// systems there, so that no system of the game ordered before or after the pipeline runs
+/// between two laps (the sets are chained).
 fn place_clock(app: &mut App, schedule: InternedScheduleLabel) {
     app.init_resource::<StageClock>().add_systems(
         schedule,
         (
             lap::<0>
-                .after(TransformSystems::Propagate)
-                .before(CollisionSystems::Prepare),
+                .in_set(CollisionSystems::Prepare)
+                .before(pipeline::prepare),
             lap::<1>
-                .after(CollisionSystems::Prepare)
-                .before(CollisionSystems::FindContacts),
+                .in_set(CollisionSystems::Prepare)
+                .after(pipeline::prepare),
             lap::<2>
-                .after(CollisionSystems::FindContacts)
-                .before(CollisionSystems::WriteEvents),
+                .in_set(CollisionSystems::WriteEvents)
+                .before(pipeline::events),
             (lap::<3>, publish)
                 .chain()
-                .after(CollisionSystems::WriteEvents),
+                .in_set(CollisionSystems::WriteEvents)
+                .after(pipeline::events),
         ),
     );
 }
