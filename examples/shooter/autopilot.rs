@@ -94,8 +94,9 @@ pub(super) fn fly_autopilot(
     let movement = AUTOPILOT_MOVES_X
         .into_iter()
         .flat_map(|x| AUTOPILOT_MOVES_Y.map(|y| Vec2::new(x, y)))
-        .min_by(|a, b| cost(*a).total_cmp(&cost(*b)))
-        .unwrap_or(Vec2::ZERO);
+        .map(|movement| (cost(movement), movement))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map_or(Vec2::ZERO, |(_, movement)| movement);
     *intent = Intent {
         movement,
         firing: true,

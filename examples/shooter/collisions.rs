@@ -143,20 +143,12 @@ pub(super) fn destroy_enemies(
     }
 }
 
-/// Any entity with a collider.
-type AnyCollider = Or<(
-    With<CircleCollider>,
-    With<SegmentCollider>,
-    With<PolygonCollider>,
-)>;
-
 /// Counts this frame's colliders, bullets on screen and contacts, and keeps the crate's time
 /// and the frame's, for the HUD and the summary.
 pub(super) fn record_stats(
     mut stats: ResMut<Stats>,
     mut last_frame: Local<Option<Instant>>,
     contacts: Res<Contacts>,
-    colliders: Query<(), AnyCollider>,
     bullets: Query<&GlobalTransform, With<Bullet>>,
     diagnostics: Res<DiagnosticsStore>,
 ) {
@@ -190,6 +182,10 @@ pub(super) fn record_stats(
     stats.frames += 1;
     stats.contacts = contacts.len();
     stats.total_contacts += contacts.len() as u64;
-    stats.colliders = colliders.iter().len();
+    // The colliders the pipeline placed (those switched off left out), as it publishes them.
+    let colliders = diagnostics.get(&CollisionDiagnosticsPlugin::COLLIDERS);
+    stats.colliders = colliders
+        .and_then(|diagnostic| diagnostic.value())
+        .map_or(0, |count| count as usize);
     stats.peak_colliders = stats.peak_colliders.max(stats.colliders);
 }

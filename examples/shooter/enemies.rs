@@ -238,10 +238,14 @@ fn volley(kind: EnemyKind, wave: u32, turn: f32, aim: Vec2) -> Vec<Vec2> {
                 .map(|i| Vec2::from_angle(turn + i as f32 * TAU / count as f32))
                 .collect()
         }
-        // An aimed burst.
-        EnemyKind::Orb => (0..ORB_BURST_BULLETS + wave.min(ORB_BURST_WAVE_CAP) as usize)
-            .map(|i| aim.rotate(Vec2::from_angle(ORB_BURST_STEP * (i as f32 - 1.0))))
-            .collect(),
+        // An aimed burst, centred on the aim.
+        EnemyKind::Orb => {
+            let count = ORB_BURST_BULLETS + wave.min(ORB_BURST_WAVE_CAP) as usize;
+            let middle = (count - 1) as f32 / 2.0;
+            (0..count)
+                .map(|i| aim.rotate(Vec2::from_angle(ORB_BURST_STEP * (i as f32 - middle))))
+                .collect()
+        }
         // A wide fan downwards.
         EnemyKind::Crab => {
             let count =
@@ -269,11 +273,10 @@ pub(super) fn fire_enemy_bullets(
     let target = player.translation.truncate();
     let speed = ENEMY_BULLET_SPEED + ENEMY_BULLET_SPEED_PER_WAVE * game.wave as f32;
     for (transform, enemy, mut gun, drift) in &mut guns {
-        gun.cooldown -= time.delta_secs();
-        if gun.cooldown > 0.0 || drift.age < ENTRY_SECONDS {
+        let (period, ready) = (gun.period, drift.age >= ENTRY_SECONDS);
+        if !gun_fires(&mut gun.cooldown, time.delta_secs(), period, ready) {
             continue;
         }
-        gun.cooldown = gun.period;
         let origin = transform.translation.truncate();
         let aim = (target - origin).normalize_or(Vec2::NEG_Y);
         let turn = transform.rotation.to_euler(EulerRot::ZYX).0;
@@ -283,6 +286,7 @@ pub(super) fn fire_enemy_bullets(
                 origin + direction * ENEMY_GUN_REACH,
                 direction * speed,
                 ENEMY_BULLET_RADIUS,
+                (),
             );
         }
     }
@@ -294,15 +298,15 @@ pub(super) fn spawn_enemy_bullet(
     at: Vec2,
     velocity: Vec2,
     radius: f32,
-) -> Entity {
-    commands
-        .spawn((
-            EnemyBullet,
-            CircleCollider::new(radius),
-            Swept::default(),
-            ENEMY_SHOT_LAYERS,
-            Velocity(velocity),
-            Transform::from_translation(at.extend(ENEMY_BULLET_Z)),
-        ))
-        .id()
+    extra: impl Bundle,
+) {
+    commands.spawn((
+        EnemyBullet,
+        CircleCollider::new(radius),
+        Swept::default(),
+        ENEMY_SHOT_LAYERS,
+        Velocity(velocity),
+        Transform::from_translation(at.extend(ENEMY_BULLET_Z)),
+        extra,
+    ));
 }

@@ -281,8 +281,6 @@ pub struct Wall;
 pub struct Laser {
     /// How far the beam reaches this frame: to the nearest contact point, or its full range.
     pub visible_length: f32,
-    /// Whether it is firing.
-    pub on: bool,
 }
 
 /// An enemy and what is left of it.
@@ -411,6 +409,23 @@ fn spawn_walls(mut commands: Commands) {
 
 // ---------------------------------------------------------------------------------------------
 // Bullets
+
+/// Counts a gun's `cooldown` down by `delta` seconds, and says whether it fires: when `ready`
+/// and the cooldown has run out, once every `period`. The time past the shot is carried to the
+/// next one, so a gun fires as often at 30 frames a second as at 144 (at most once a frame);
+/// a gun not ready waits at zero, to fire at once when it is.
+fn gun_fires(cooldown: &mut f32, delta: f32, period: f32, ready: bool) -> bool {
+    *cooldown -= delta;
+    if !ready {
+        *cooldown = cooldown.max(0.0);
+        return false;
+    }
+    if *cooldown > 0.0 {
+        return false;
+    }
+    *cooldown = cooldown.max(-period) + period;
+    true
+}
 
 fn move_bullets(
     mut commands: Commands,

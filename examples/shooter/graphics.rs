@@ -312,9 +312,12 @@ fn draw_walls(mut commands: Commands, new: Query<(Entity, &SegmentCollider), New
 }
 
 /// The beam runs along the laser's own segment, cut where it first meets something.
-fn draw_laser(mut commands: Commands, laser: Single<(Entity, &Laser, &SegmentCollider)>) {
-    let (entity, laser, collider) = *laser;
-    if !laser.on {
+fn draw_laser(
+    mut commands: Commands,
+    laser: Single<(Entity, &Laser, &SegmentCollider, Has<ColliderDisabled>)>,
+) {
+    let (entity, laser, collider, off) = *laser;
+    if off {
         commands.entity(entity).insert(Visibility::Hidden);
         return;
     }

@@ -146,7 +146,10 @@ fn main() -> AppExit {
         if !options.headless {
             println!("No display found: playing headless with the autopilot.");
         }
-        run_headless(options.frames.unwrap_or(3600), options.wave.unwrap_or(1));
+        run_headless(
+            options.frames.unwrap_or(HEADLESS_FRAMES),
+            options.wave.unwrap_or(1),
+        );
         AppExit::Success
     } else {
         run_windowed(options)
@@ -223,7 +226,10 @@ fn run_windowed(options: Options) -> AppExit {
         DefaultPlugins.set(WindowPlugin {
             primary_window: Some(Window {
                 title: "bevy_collision_events: shooter".into(),
-                resolution: WindowResolution::new(1280, 720),
+                resolution: WindowResolution::new(
+                    (2.0 * game::HALF_FIELD.x) as u32,
+                    (2.0 * game::HALF_FIELD.y) as u32,
+                ),
                 ..default()
             }),
             ..default()
@@ -259,6 +265,8 @@ fn run_windowed(options: Options) -> AppExit {
     app.run()
 }
 
+/// Frames a headless run plays where `--frames` does not say: a minute of the game.
+const HEADLESS_FRAMES: u32 = 3600;
 /// The frame whose screenshot is saved where `--frames` does not say.
 const DEFAULT_SCREENSHOT_FRAME: u32 = 600;
 /// Frames a recording plays per second: the game steps 1/this seconds per frame.

@@ -96,11 +96,11 @@ pub(super) fn fire_bullets(
     mut game: ResMut<Game>,
     player: Single<&Transform, With<Player>>,
 ) {
-    game.fire_cooldown -= time.delta_secs();
-    if !intent.firing || game.fire_cooldown > 0.0 || game.over_for.is_some() {
+    let ready = intent.firing && game.over_for.is_none();
+    let delta = time.delta_secs();
+    if !gun_fires(&mut game.fire_cooldown, delta, PLAYER_FIRE_PERIOD, ready) {
         return;
     }
-    game.fire_cooldown = PLAYER_FIRE_PERIOD;
     let gun = player.translation.truncate() + PLAYER_GUN;
     for spread in PLAYER_BULLET_SPREAD {
         spawn_player_bullet(&mut commands, gun, spread);
@@ -115,11 +115,11 @@ pub(super) fn fire_missiles(
     mut game: ResMut<Game>,
     player: Single<&Transform, With<Player>>,
 ) {
-    game.missile_cooldown -= time.delta_secs();
-    if !intent.firing || game.missile_cooldown > 0.0 || game.over_for.is_some() {
+    let ready = intent.firing && game.over_for.is_none();
+    let delta = time.delta_secs();
+    if !gun_fires(&mut game.missile_cooldown, delta, MISSILE_PERIOD, ready) {
         return;
     }
-    game.missile_cooldown = MISSILE_PERIOD;
     for wing in MISSILE_WINGS {
         let at = player.translation.truncate() + wing;
         commands.spawn((
@@ -182,17 +182,14 @@ pub(super) fn aim_laser(
     intent: Res<Intent>,
     game: Res<Game>,
     player: Single<&Transform, (With<Player>, Without<Laser>)>,
-    laser: Single<(Entity, &mut Transform, &mut Laser)>,
+    laser: Single<(Entity, &mut Transform, Has<ColliderDisabled>), With<Laser>>,
 ) {
-    let (entity, mut transform, mut laser) = laser.into_inner();
+    let (entity, mut transform, off) = laser.into_inner();
     let on = intent.lasering && game.over_for.is_none();
     transform.translation = (player.translation.truncate() + LASER_NOSE).extend(LASER_Z);
-    if on != laser.on {
-        laser.on = on;
-        if on {
-            commands.entity(entity).remove::<ColliderDisabled>();
-        } else {
-            commands.entity(entity).insert(ColliderDisabled);
-        }
+    if on && off {
+        commands.entity(entity).remove::<ColliderDisabled>();
+    } else if !on && !off {
+        commands.entity(entity).insert(ColliderDisabled);
     }
 }

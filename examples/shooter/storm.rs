@@ -118,10 +118,8 @@ pub fn fire_storm(
                 let direction = Vec2::from_angle(gun.turn + i as f32 * TAU / RING_BULLETS as f32);
                 let at = origin + direction * (STORM_GUN_REACH + late * STORM_BULLET_SPEED);
                 let velocity = direction * STORM_BULLET_SPEED;
-                let bullet = spawn_enemy_bullet(&mut commands, at, velocity, STORM_BULLET_RADIUS);
-                commands
-                    .entity(bullet)
-                    .insert(StormBullet(STORM_BULLET_SECONDS - late));
+                let burns_for = StormBullet(STORM_BULLET_SECONDS - late);
+                spawn_enemy_bullet(&mut commands, at, velocity, STORM_BULLET_RADIUS, burns_for);
             }
             gun.turn += RING_TWIST * gun.twist;
             gun.cooldown += RING_PERIOD;
