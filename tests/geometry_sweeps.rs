@@ -1560,6 +1560,30 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config())]
+
+    /// The wild-input checks on scenes that meet, scaled towards the ends of the range (10⁻¹⁵
+    /// to 10¹⁵): here most cases reach the checks on the impact, which wild input seldom does.
+    #[test]
+    fn scenes_scaled_to_the_ends_of_the_range_give_finite_answers_both_ways(
+        s in scene(any_shape(), any_shape()),
+        exponent in -15i32..=15,
+    ) {
+        let scale = 10f32.powi(exponent);
+        let (a, b) = (s.first.map(|p| p * scale, scale), s.second.map(|p| p * scale, scale));
+        let (a_motion, b_motion) = (s.first_motion * scale, s.second_motion * scale);
+        let forward = sweep(a.shape(), a_motion, b.shape(), b_motion);
+        let backward = sweep(b.shape(), b_motion, a.shape(), a_motion);
+        prop_assert_eq!(forward.map(Impact::mirrored), backward);
+        if let Some(impact) = forward {
+            prop_assert!((0.0..=1.0).contains(&impact.time), "{:?}", impact);
+            prop_assert!(impact.point.is_finite(), "{:?}", impact);
+            prop_assert!((impact.normal.length() - 1.0).abs() < 1e-3, "{:?}", impact);
+        }
+    }
+}
+
 #[test]
 fn a_one_vertex_polygon_sweeps_as_a_point() {
     use bevy_collision_events::geometry::{Circle, Segment, Shape, sweep};

@@ -268,17 +268,13 @@ const OUTPUT_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_OUTPUT";
 /// Set in a child process: the name of the scene to run.
 const SCENE_VARIABLE: &str = "COLLISION_EVENTS_DETERMINISM_SCENE";
 
-/// Runs the scene in this process when asked to by [`run_in_child`] (and does nothing in a
-/// normal test run). Bevy's task pools are process-wide and set once, so each thread count
-/// needs a process of its own.
+/// Runs the scene in this process for [`run_in_child`]. Bevy's task pools are process-wide and
+/// set once, so each thread count needs a process of its own.
 #[test]
+#[ignore = "the child process of the determinism tests, run by them with --ignored"]
 fn determinism_child() {
-    let (Ok(threads), Ok(output)) = (
-        std::env::var(THREADS_VARIABLE),
-        std::env::var(OUTPUT_VARIABLE),
-    ) else {
-        return;
-    };
+    let threads = std::env::var(THREADS_VARIABLE).expect("run by run_in_child");
+    let output = std::env::var(OUTPUT_VARIABLE).expect("run by run_in_child");
     let threads: usize = threads.parse().unwrap();
     let scene = std::env::var(SCENE_VARIABLE).map_or(Scene::Mixed, |name| Scene::from_name(&name));
     let frames = run(threads, scene);
@@ -301,6 +297,7 @@ fn run_in_child(threads: usize, run_name: &str, scene: Scene) -> String {
         .args([
             "--exact",
             "determinism::determinism_child",
+            "--ignored",
             "--test-threads=1",
         ])
         .env(THREADS_VARIABLE, threads.to_string())

@@ -60,12 +60,13 @@ fn read_in_update(mut started: MessageReader<ContactStarted>, mut seen: ResMut<S
 /// disc) that `FixedUpdate` moves by [`STEP`] towards and past a target disc of radius 5. With
 /// `parent`, the probe is the child of a moving parent, and the parent is what moves.
 fn fixed_app(frame: Duration, parent: bool) -> App {
+    fixed_app_with(frame, parent, CollisionPlugin::new(FixedPostUpdate))
+}
+
+/// [`fixed_app`] with the plugin given.
+fn fixed_app_with(frame: Duration, parent: bool, plugin: CollisionPlugin) -> App {
     let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        TransformPlugin,
-        CollisionPlugin::new(FixedPostUpdate),
-    ))
+    app.add_plugins((MinimalPlugins, TransformPlugin, plugin))
     .insert_resource(Time::<Fixed>::from_hz(STEPS_PER_SECOND))
     .insert_resource(TimeUpdateStrategy::ManualDuration(frame))
     .init_resource::<Steps>()
@@ -124,29 +125,51 @@ fn one_start_in_the_step_that_touches_with_0_1_or_3_steps_a_frame() {
     }
 }
 
+/// A collider spawned in a fixed step is tested where it was spawned: the plugin propagates
+/// the transforms before placing it. With the propagation switched off
+/// ([`CollisionPlugin::with_transform_propagation`]), it is tested where its
+/// `GlobalTransform` still is, at the origin.
 #[test]
 fn a_collider_spawned_in_a_fixed_step_is_tested_where_it_was_spawned() {
     #[derive(Resource, Default)]
     struct Spawned(bool);
-    let mut app = fixed_app(Duration::from_secs_f64(1.0 / STEPS_PER_SECOND), false);
-    // Far from the origin, where a `GlobalTransform` not yet propagated would put it.
-    app.init_resource::<Spawned>().add_systems(
-        FixedUpdate,
-        |mut commands: Commands, mut spawned: ResMut<Spawned>| {
-            if !spawned.0 {
-                spawned.0 = true;
-                commands.spawn((
-                    CircleCollider::new(2.0),
-                    Transform::from_xyz(500.0, 0.0, 0.0),
-                ));
-            }
-        },
-    );
-    app.update();
-    app.update();
-    // Left at the origin (no propagation yet), it would overlap the target there.
-    let contacts = app.world().resource::<Contacts>();
-    assert_eq!(contacts.len(), 0, "the new disc at x = 500 touches nothing");
+    for propagate in [true, false] {
+        let plugin = CollisionPlugin::new(FixedPostUpdate).with_transform_propagation(propagate);
+        let frame = Duration::from_secs_f64(1.0 / STEPS_PER_SECOND);
+        let mut app = fixed_app_with(frame, false, plugin);
+        // Far from the origin, where a `GlobalTransform` not yet propagated would put it.
+        app.init_resource::<Spawned>().add_systems(
+            FixedUpdate,
+            |mut commands: Commands, mut spawned: ResMut<Spawned>| {
+                if !spawned.0 {
+                    spawned.0 = true;
+                    commands.spawn((
+                        CircleCollider::new(2.0),
+                        Transform::from_xyz(500.0, 0.0, 0.0),
+                    ));
+                }
+            },
+        );
+        // A neighbour beside where it is spawned.
+        let neighbour = app
+            .world_mut()
+            .spawn((
+                CircleCollider::new(2.0),
+                Transform::from_xyz(503.0, 0.0, 0.0),
+            ))
+            .id();
+        // The frame of the step that spawned it (one step a frame).
+        while !app.world().resource::<Spawned>().0 {
+            app.update();
+        }
+        let contacts = app.world().resource::<Contacts>();
+        let with_neighbour: Vec<bool> = contacts
+            .iter()
+            .map(|contact| contact.involves(neighbour))
+            .collect();
+        // Left at the origin (no propagation yet), it overlaps the target there instead.
+        assert_eq!(with_neighbour, [propagate], "propagated: {propagate}");
+    }
 }
 
 #[test]

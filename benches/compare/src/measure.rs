@@ -42,8 +42,15 @@ pub struct Measurement {
 /// the engine, the scene), runs the warm-up, then times whole frames.
 pub fn measure(scene: Scene, engine: Engine, threads: usize) -> Measurement {
     let mut task_pool_options = TaskPoolOptions::default();
-    task_pool_options.compute.min_threads = threads;
-    task_pool_options.compute.max_threads = threads;
+    // Every pool of that size: an engine's async tasks (avian's tree) run on the async pool.
+    for pool in [
+        &mut task_pool_options.compute,
+        &mut task_pool_options.async_compute,
+        &mut task_pool_options.io,
+    ] {
+        pool.min_threads = threads;
+        pool.max_threads = threads;
+    }
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),

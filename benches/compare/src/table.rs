@@ -170,7 +170,15 @@ fn collision_ms(runs: &[Run], scene: Scene, engine: Engine, threads: usize) -> O
     Some(find(runs, scene, engine, threads).and_then(milliseconds)? - shared)
 }
 
+/// How much the frame with no engine varies (its 90th percentile less its median), in
+/// milliseconds: a collision part below it is too small to divide by.
+fn noise_ms(runs: &[Run], scene: Scene, threads: usize) -> Option<f64> {
+    let none = find(runs, scene, Engine::None, threads)?.measurement?;
+    Some((none.p90.as_secs_f64() - none.median.as_secs_f64()) * 1e3)
+}
+
 /// The second table: each engine's collision part of the frame, and the ratios of those.
+/// Where ours is within the no-engine frame's noise, no ratio is shown.
 fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
     println!();
     let mut header = String::from("| scene | threads | no engine ms |");
@@ -204,9 +212,10 @@ fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine
             };
         }
         let ours = collision_ms(runs, scene, Engine::Ours, threads);
+        let noise = noise_ms(runs, scene, threads).unwrap_or(0.0);
         for &peer in &peers {
             line += &match (ours, collision_ms(runs, scene, peer, threads)) {
-                (Some(ours), Some(theirs)) if ours > 0.0 && theirs > 0.0 => {
+                (Some(ours), Some(theirs)) if ours > noise.max(0.0) && theirs > 0.0 => {
                     format!(" {:.0}× |", theirs / ours)
                 }
                 _ => " – |".to_owned(),
@@ -217,7 +226,8 @@ fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine
     println!();
     println!(
         "Collision part: an engine's median frame less the median frame of the same scene with \
-         no engine (the bodies spawned and moved alike, with no collider)."
+         no engine (the bodies spawned and moved alike, with no collider). No ratio where ours \
+         is within that frame's noise (its 90th percentile less its median)."
     );
 }
 

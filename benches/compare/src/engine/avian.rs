@@ -24,6 +24,7 @@
 
 use avian2d::prelude as avian;
 use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
 
 use crate::scene::{Body, BodyId, BodyKind, MoveBodies, MovedByEngine, Path};
 use crate::shape::{Shape, is_convex, triangulate};
@@ -31,9 +32,10 @@ use crate::started::Recorder;
 
 pub fn install(app: &mut App) {
     let plugins = avian::PhysicsPlugins::new(PostUpdate);
-    match Config::chosen() {
+    let config = Config::chosen();
+    match config {
         Config::Unit100 => app.add_plugins(plugins.with_length_unit(100.0)),
-        Config::Unit1 => app.add_plugins(plugins),
+        Config::Unit1 | Config::Stock => app.add_plugins(plugins),
         Config::Lean => app.add_plugins(
             plugins
                 .build()
@@ -43,22 +45,37 @@ pub fn install(app: &mut App) {
                 .disable::<avian::IslandSleepingPlugin>(),
         ),
     };
+    if config != Config::Stock {
+        // avian's advice where nothing queries during its step, and its tree optimised on
+        // the frame's own threads: with one compute thread, on that one thread (its async
+        // task would run on Bevy's separate async pool, a second core).
+        let threads = ComputeTaskPool::try_get().map_or(1, |pool| pool.thread_num());
+        app.insert_resource(avian::ColliderTreeOptimization {
+            optimize_in_place: true,
+            use_async_tasks: threads > 1,
+            ..default()
+        });
+    }
     app.insert_resource(avian::Gravity(Vec2::ZERO))
         .add_systems(Update, launch_fast_bodies.after(MoveBodies))
         .add_systems(Last, count_starts);
 }
 
-/// How avian itself is set up. The table uses [`Config::Unit1`], with [`Config::Lean`] the
-/// fastest of these in rain-50k on one thread (both about 100–125 ms a frame here, against
-/// 160–190 ms with length unit 100), all with the same contact starts; [`CONFIG_VARIABLE`]
-/// picks another. Lean would leave the query scene without spatial queries.
+/// How avian itself is set up. The table uses [`Config::Unit1`]; the others are measured in
+/// `benches/compare/README.md`, all with the same contact starts; [`CONFIG_VARIABLE`] picks
+/// another. Lean would leave the query scene without spatial queries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Config {
     /// `unit100`: `with_length_unit(100.0)`, avian's advice for a scene measured in pixels: it
     /// widens the margins its broad phase keeps, so more pairs reach its narrow phase here.
     Unit100,
-    /// `unit1`: the default length unit.
+    /// `unit1`: the default length unit, the collider tree optimised in place (avian's advice
+    /// where nothing queries during the step), on the compute threads alone (no async task
+    /// with one thread).
     Unit1,
+    /// `stock`: avian's defaults, untouched: the default length unit, the collider tree
+    /// optimised on a copy, in an async task.
+    Stock,
     /// `lean`: the default length unit, without the plugins an event detector has no use for
     /// (joints, spatial queries, interpolation, sleeping).
     Lean,
@@ -77,6 +94,7 @@ impl Config {
             CONFIG_VARIABLE,
             &[
                 ("unit1", Self::Unit1),
+                ("stock", Self::Stock),
                 ("unit100", Self::Unit100),
                 ("lean", Self::Lean),
             ],

@@ -47,8 +47,9 @@ pub const BODIES_VARIABLE: &str = "COMPARE_RAPIER_BODIES";
 /// Set to a number of pixels per metre to give rapier that scale instead of the table's 100.
 pub const SCALE_VARIABLE: &str = "COMPARE_RAPIER_PIXELS_PER_METER";
 
-/// The scale named in [`SCALE_VARIABLE`], or the table's: 100 pixels a metre, the fastest of
-/// 1 and 100 in rain-50k on one thread, with the same contact starts (see the README).
+/// The scale named in [`SCALE_VARIABLE`], or the table's: 100 pixels a metre. 1 and 100 read
+/// the same in rain-50k on one thread, within the noise, with the same contact starts (see
+/// the README).
 fn pixels_per_meter() -> f32 {
     std::env::var(SCALE_VARIABLE)
         .ok()
