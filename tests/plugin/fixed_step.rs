@@ -67,12 +67,12 @@ fn fixed_app(frame: Duration, parent: bool) -> App {
 fn fixed_app_with(frame: Duration, parent: bool, plugin: CollisionPlugin) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, TransformPlugin, plugin))
-    .insert_resource(Time::<Fixed>::from_hz(STEPS_PER_SECOND))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(frame))
-    .init_resource::<Steps>()
-    .init_resource::<Seen>()
-    .add_systems(FixedUpdate, (read_in_fixed_update, move_probe).chain())
-    .add_systems(Update, read_in_update);
+        .insert_resource(Time::<Fixed>::from_hz(STEPS_PER_SECOND))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(frame))
+        .init_resource::<Steps>()
+        .init_resource::<Seen>()
+        .add_systems(FixedUpdate, (read_in_fixed_update, move_probe).chain())
+        .add_systems(Update, read_in_update);
     app.world_mut()
         .spawn((CircleCollider::new(5.0), Transform::default()));
     let start = Transform::from_xyz(-STEP * STEPS_TO_TARGET as f32, 0.0, 0.0);
