@@ -131,8 +131,9 @@ struct RowTimer(Timer);
 
 impl Default for RowTimer {
     fn default() -> Self {
+        // Already run out, so that the first frame's tick, even of no time, finishes it.
         let mut timer = Timer::new(ROW_EVERY, TimerMode::Repeating);
-        timer.almost_finish();
+        timer.set_elapsed(ROW_EVERY);
         Self(timer)
     }
 }

@@ -110,8 +110,9 @@ struct RingTimer(Timer);
 
 impl Default for RingTimer {
     fn default() -> Self {
+        // Already run out, so that the first frame's tick, even of no time, finishes it.
         let mut timer = Timer::new(RING_EVERY, TimerMode::Repeating);
-        timer.almost_finish();
+        timer.set_elapsed(RING_EVERY);
         Self(timer)
     }
 }

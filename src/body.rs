@@ -30,10 +30,10 @@ use bevy::prelude::*;
 /// - A body hidden with Bevy's `Disabled` (or a disabling component of the game's) is no body
 ///   while hidden: its parts still shown make their new contacts as bodies of their own,
 ///   and keep it in the contacts they had.
-/// - The body is not a collider of its own (unless it has one): [`ColliderDisabled`](crate::ColliderDisabled) on it
-///   switches off its own collider, not its parts', and
-///   [`CollidingEntities`](crate::CollidingEntities) lists the contacts of the entity's own
-///   collider; give it to the parts to ask about theirs.
+/// - The body is not a collider of its own (unless it has one):
+///   [`ColliderDisabled`](crate::ColliderDisabled) on it switches off its own collider, not
+///   its parts', and [`CollidingEntities`](crate::CollidingEntities) lists the contacts of
+///   the entity's own collider; give it to the parts to ask about theirs.
 ///
 /// While no body exists, nothing is looked up. While any does, each run walks the bodies'
 /// descendants once, and each contact costs a quick look (a bit per entity) and, for the

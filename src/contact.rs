@@ -199,7 +199,8 @@ impl Contact {
 /// one and `other` the other), so an observer on either fires. The event of a part of a
 /// [`CollisionBody`] then travels up to its body (see [`PartToBody`]): a global observer (one
 /// added with `App::add_observer`) sees it at each step, and can keep only the one at the
-/// body, `hit.entity == hit.body`.
+/// body, `hit.entity == hit.body`. A part moved off the body the contact names (by an earlier
+/// observer of the same run) has the event on itself alone, and on that body.
 ///
 /// ```
 /// # use bevy::prelude::*;

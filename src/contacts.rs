@@ -6,10 +6,7 @@
 //! `(a, b)` order, so that together they read as one sorted list without being copied into one.
 
 use crate::contact::Contact;
-use crate::swept::Swept;
-use bevy::ecs::component::{ComponentId, Components};
 use bevy::ecs::entity::EntityHashSet;
-use bevy::ecs::entity_disabling::{DefaultQueryFilters, Disabled};
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
@@ -243,7 +240,7 @@ impl CollidingEntities {
     }
 
     /// Fills the set of `entity` (if it has one) from the last run's contacts.
-    fn refill(world: &mut DeferredWorld, entity: Entity) {
+    pub(crate) fn refill(world: &mut DeferredWorld, entity: Entity) {
         let has_set = world
             .get_entity(entity)
             .is_ok_and(|entity| entity.contains::<Self>());
@@ -257,37 +254,6 @@ impl CollidingEntities {
         if let Some(mut set) = world.get_mut::<Self>(entity) {
             set.replace(touching);
         }
-    }
-
-    /// Watches the disabling components other than Bevy's `Disabled` (the game's own): an
-    /// entity that loses one has its set filled again, since while it was hidden the
-    /// pipeline's queries did not see its set, and its contacts ended without it hearing; and
-    /// its `Swept` and its descendants' start with no path
-    /// ([`Swept::forget_starts`](crate::Swept::forget_starts)), as they do when Bevy's
-    /// `Disabled` goes. Runs
-    /// before the pipeline when the disabling components change (the pipeline's queries are
-    /// built from them at its first run); `watched` are those already watched. A game without
-    /// any watches nothing.
-    pub(crate) fn watch_disabling_components(
-        filters: Res<DefaultQueryFilters>,
-        components: &Components,
-        mut watched: Local<Vec<ComponentId>>,
-        mut commands: Commands,
-    ) {
-        let disabled = components.component_id::<Disabled>();
-        let new: Vec<ComponentId> = filters
-            .disabling_ids()
-            .filter(|&id| Some(id) != disabled && !watched.contains(&id))
-            .collect();
-        if new.is_empty() {
-            return;
-        }
-        watched.extend(&new);
-        let refill = |removed: On<Remove>, mut world: DeferredWorld| {
-            Self::refill(&mut world, removed.event_target());
-            Swept::forget_starts(&mut world, removed.event_target());
-        };
-        commands.spawn(Observer::new(refill).with_components(new));
     }
 
     /// Records that the entity now overlaps `other`.

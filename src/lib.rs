@@ -153,7 +153,7 @@
 // checks it):
 // - `plugin` (`CollisionPlugin`, `CollisionSystems`, `PairFilterPlugin`: the pipeline wired
 //   into a schedule), `debug`, `diagnostics` and `query`, which read what the pipeline placed
-//   and found;
+//   and found, and `shown`, which catches up on entities shown again;
 // - `pipeline`, the stages: `prepare`, `find_contacts` (which owns the split of the broad
 //   phase's search and the narrow phase's tests), `events`, each owning its resource and
 //   system;
@@ -175,6 +175,7 @@ mod pipeline;
 mod plugin;
 mod query;
 mod settings;
+mod shown;
 mod swept;
 
 pub use body::CollisionBody;

@@ -8,6 +8,7 @@ use crate::filter::{FilterPairs, PairFilter};
 use crate::layers::{ColliderDisabled, CollisionLayers, LayerMask};
 use crate::pipeline;
 use crate::settings::CollisionSettings;
+use crate::shown;
 use crate::swept::Swept;
 use bevy::ecs::entity_disabling::DefaultQueryFilters;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
@@ -175,10 +176,10 @@ impl Plugin for CollisionPlugin {
                     pipeline::events.in_set(CollisionSystems::WriteEvents),
                 ),
             )
-            .add_observer(Swept::forget_start_when_shown)
+            .add_observer(shown::forget_starts_when_shown)
             .add_systems(
                 self.schedule,
-                CollidingEntities::watch_disabling_components
+                shown::watch_disabling_components
                     .run_if(resource_exists_and_changed::<DefaultQueryFilters>)
                     .before(CollisionSystems::Prepare),
             );

@@ -1,7 +1,6 @@
 //! [`Swept`]: the component that makes a collider's motion count, not just where it ends up.
 
 use crate::geometry::{MAX_COORDINATE, in_range};
-use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
@@ -118,19 +117,17 @@ impl Swept {
         }
     }
 
-    /// When an entity is shown again (Bevy's `Disabled` removed), its `Swept` and those of its
-    /// descendants start with no path: see [`forget_starts`](Self::forget_starts).
-    pub(crate) fn forget_start_when_shown(shown: On<Remove, Disabled>, mut world: DeferredWorld) {
-        Self::forget_starts(&mut world, shown.entity);
-    }
-
     /// The `Swept` of `entity` and of its descendants start with no path, as the entity is
     /// shown again (a disabling component removed): no system saw where the entity went while
     /// it was hidden, and transform propagation left its descendants where it hid them. Read
     /// through the world, which shows what queries hide.
     pub(crate) fn forget_starts(world: &mut DeferredWorld, entity: Entity) {
         let mut below = vec![entity];
-        while let Some(entity) = below.pop() {
+        // As many steps as there are entities at most: a loop of `ChildOf` ends the walk.
+        for _ in 0..world.entities().len() {
+            let Some(entity) = below.pop() else {
+                return;
+            };
             if let Some(mut swept) = world.get_mut::<Self>(entity) {
                 swept.bypass_change_detection().start = PathStart::NONE;
             }

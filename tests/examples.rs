@@ -47,14 +47,18 @@ fn run(example: fn(&mut App), frames: u32) -> App {
 }
 
 /// The frames (counted from 0) on which an example fires a volley due at once and then every
-/// `every`, in the examples' headless frames of 1/60 s: as Bevy's repeating `Timer` counts
-/// them.
+/// `every`, in the examples' headless frames: as Bevy's repeating `Timer` counts them, the
+/// first frame's time step zero (Bevy's clock starts at the first update), each other's
+/// 1/60 s.
 fn volleys(every: Duration, frames: u32) -> Vec<u32> {
-    let frame = Duration::from_secs_f64(1.0 / 60.0);
+    let step = |frame: u32| match frame {
+        0 => Duration::ZERO,
+        _ => Duration::from_secs_f64(1.0 / 60.0),
+    };
     let mut timer = Timer::new(every, TimerMode::Repeating);
-    timer.almost_finish();
+    timer.set_elapsed(every);
     (0..frames)
-        .filter(|_| timer.tick(frame).just_finished())
+        .filter(|&frame| timer.tick(step(frame)).just_finished())
         .collect()
 }
 

@@ -227,17 +227,7 @@ enum Curve {
 
 /// The least move of a circle (`center`, `radius > 0`) out of the shape with these corners.
 fn circle_out(center: DVec2, radius: f64, corners: &[DVec2]) -> DVec2 {
-    let pieces = if corners.len() >= 3 {
-        polygon_pieces(corners)
-    } else {
-        vec![corners.to_vec()]
-    };
     let tolerance = tolerance(corners.iter().chain([&center]), radius);
-    let inside = |point: DVec2| {
-        pieces
-            .iter()
-            .any(|piece| distance_to_piece(point, piece) < radius - tolerance)
-    };
     if radius <= tolerance {
         // Too small to tell from a point at the scene's size: pushed out as one.
         return if corners.len() >= 3 {
@@ -246,6 +236,16 @@ fn circle_out(center: DVec2, radius: f64, corners: &[DVec2]) -> DVec2 {
             DVec2::ZERO
         };
     }
+    let pieces = if corners.len() >= 3 {
+        polygon_pieces(corners)
+    } else {
+        vec![corners.to_vec()]
+    };
+    let inside = |point: DVec2| {
+        pieces
+            .iter()
+            .any(|piece| distance_to_piece(point, piece) < radius - tolerance)
+    };
     if !inside(center) {
         return DVec2::ZERO;
     }

@@ -97,6 +97,7 @@ pub(crate) fn sweep_turning(
                 a.motion_at(time),
                 second_posed,
                 b.motion_at(time),
+                tolerance / 2.0,
             );
             advance = advance.max(apart);
         }
