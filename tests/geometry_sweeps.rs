@@ -1539,6 +1539,25 @@ fn wild_shape() -> impl Strategy<Value = Generated> {
     ]
 }
 
+/// The sweep of `a` and `b` agrees both ways round, and an impact is finite: its time in
+/// `[0, 1]`, its point finite, its normal of unit length.
+fn check_finite_both_ways(
+    a: &Generated,
+    a_motion: Vec2,
+    b: &Generated,
+    b_motion: Vec2,
+) -> Result<(), TestCaseError> {
+    let forward = sweep(a.shape(), a_motion, b.shape(), b_motion);
+    let backward = sweep(b.shape(), b_motion, a.shape(), a_motion);
+    prop_assert_eq!(forward.map(Impact::mirrored), backward);
+    if let Some(impact) = forward {
+        prop_assert!((0.0..=1.0).contains(&impact.time), "{:?}", impact);
+        prop_assert!(impact.point.is_finite(), "{:?}", impact);
+        prop_assert!((impact.normal.length() - 1.0).abs() < 1e-3, "{:?}", impact);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -1549,14 +1568,7 @@ proptest! {
         a_motion in wild_point(),
         b_motion in wild_point(),
     ) {
-        let forward = sweep(a.shape(), a_motion, b.shape(), b_motion);
-        let backward = sweep(b.shape(), b_motion, a.shape(), a_motion);
-        prop_assert_eq!(forward.map(Impact::mirrored), backward);
-        if let Some(impact) = forward {
-            prop_assert!((0.0..=1.0).contains(&impact.time), "{:?}", impact);
-            prop_assert!(impact.point.is_finite(), "{:?}", impact);
-            prop_assert!((impact.normal.length() - 1.0).abs() < 1e-3, "{:?}", impact);
-        }
+        check_finite_both_ways(&a, a_motion, &b, b_motion)?;
     }
 }
 
@@ -1573,14 +1585,7 @@ proptest! {
         let scale = 10f32.powi(exponent);
         let (a, b) = (s.first.map(|p| p * scale, scale), s.second.map(|p| p * scale, scale));
         let (a_motion, b_motion) = (s.first_motion * scale, s.second_motion * scale);
-        let forward = sweep(a.shape(), a_motion, b.shape(), b_motion);
-        let backward = sweep(b.shape(), b_motion, a.shape(), a_motion);
-        prop_assert_eq!(forward.map(Impact::mirrored), backward);
-        if let Some(impact) = forward {
-            prop_assert!((0.0..=1.0).contains(&impact.time), "{:?}", impact);
-            prop_assert!(impact.point.is_finite(), "{:?}", impact);
-            prop_assert!((impact.normal.length() - 1.0).abs() < 1e-3, "{:?}", impact);
-        }
+        check_finite_both_ways(&a, a_motion, &b, b_motion)?;
     }
 }
 

@@ -177,7 +177,9 @@ trait ContactEvent: EntityEvent + Copy + Send + 'static {
     /// the body, so that the body hears every start and end of its parts' contacts, in pairs
     /// (a part despawned by an earlier observer of the run still started its contact, which
     /// ends at the next run).
-    fn for_body_of_despawned_part(self) -> Option<Self>;
+    fn for_body_of_despawned_part(self) -> Option<Self> {
+        (self.body() != self.event_target()).then(|| self.on_body())
+    }
 
     /// The event to trigger on the body too when its entity, a part, no longer leads up to it
     /// (moved off it, or under another body, by an earlier observer of this run or since the
@@ -228,69 +230,42 @@ fn leads_up_to(world: &World, part: Entity, body: Entity) -> bool {
     false
 }
 
-impl ContactEvent for ContactStarted {
-    fn on(side: Side) -> Self {
-        let Side {
-            entity,
-            other,
-            body,
-            other_body,
-        } = side;
-        Self {
-            entity,
-            other,
-            body,
-            other_body,
+/// [`ContactEvent`] for an event of the two, whose fields are the same.
+macro_rules! contact_event {
+    ($event:ty) => {
+        impl ContactEvent for $event {
+            fn on(side: Side) -> Self {
+                let Side {
+                    entity,
+                    other,
+                    body,
+                    other_body,
+                } = side;
+                Self {
+                    entity,
+                    other,
+                    body,
+                    other_body,
+                }
+            }
+            fn body(&self) -> Entity {
+                self.body
+            }
+            fn on_body(self) -> Self {
+                Self {
+                    entity: self.body,
+                    ..self
+                }
+            }
+            fn here<'a>() -> Self::Trigger<'a> {
+                kept_here()
+            }
         }
-    }
-    fn for_body_of_despawned_part(self) -> Option<Self> {
-        (self.body != self.entity).then(|| self.on_body())
-    }
-    fn body(&self) -> Entity {
-        self.body
-    }
-    fn on_body(self) -> Self {
-        Self {
-            entity: self.body,
-            ..self
-        }
-    }
-    fn here<'a>() -> Self::Trigger<'a> {
-        kept_here()
-    }
+    };
 }
 
-impl ContactEvent for ContactEnded {
-    fn on(side: Side) -> Self {
-        let Side {
-            entity,
-            other,
-            body,
-            other_body,
-        } = side;
-        Self {
-            entity,
-            other,
-            body,
-            other_body,
-        }
-    }
-    fn for_body_of_despawned_part(self) -> Option<Self> {
-        (self.body != self.entity).then(|| self.on_body())
-    }
-    fn body(&self) -> Entity {
-        self.body
-    }
-    fn on_body(self) -> Self {
-        Self {
-            entity: self.body,
-            ..self
-        }
-    }
-    fn here<'a>() -> Self::Trigger<'a> {
-        kept_here()
-    }
-}
+contact_event!(ContactStarted);
+contact_event!(ContactEnded);
 
 /// A command that triggers `event` on its entity if the entity still exists when the command is
 /// applied: an observer of an earlier trigger of the same run may have despawned it (a mine
