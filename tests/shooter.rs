@@ -11,7 +11,10 @@ mod game;
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 use game::player::spawn_player_bullet;
-use game::{CROWD, EnemyBullet, Game, LASER_RANGE, Laser, STORM_EVERY, Stats, Wall};
+use game::{
+    CROWD, EnemyBullet, Game, LASER_RANGE, Laser, Player, STORM_EVERY, Stats, Wall,
+    spawn_enemy_bullet,
+};
 
 /// How far `point` is from the outline of `entity`'s collider, worked out here from the
 /// collider and its `GlobalTransform`; `None` once the entity is gone (an enemy the laser
@@ -128,6 +131,52 @@ fn the_autopilot_aims_with_spatial_queries_and_scores_at_waves_one_and_six() {
         app.world().resource::<Game>().wave > 1,
         "wave 1 not cleared"
     );
+}
+
+/// An enemy shot takes the ship's last life: the game is over and the ship's collider off, so
+/// a second shot costs nothing; after the restart delay the autopilot starts a new game, with
+/// its lives back and the ship's collider on again, and the next shot costs a life.
+#[test]
+fn a_game_over_switches_the_ship_off_and_the_restart_switches_it_back_on() {
+    let mut app = game::headless_app(1);
+    app.update();
+    app.world_mut().resource_mut::<Game>().lives = 1;
+    let shoot_the_ship = |app: &mut App| {
+        let world = app.world_mut();
+        let (ship, at) = world
+            .query_filtered::<(Entity, &Transform), With<Player>>()
+            .single(world)
+            .map(|(ship, transform)| (ship, transform.translation.truncate()))
+            .unwrap();
+        spawn_enemy_bullet(&mut world.commands(), at, Vec2::ZERO, 4.0, ());
+        world.flush();
+        app.update();
+        ship
+    };
+    let ship = shoot_the_ship(&mut app);
+    let game = app.world().resource::<Game>();
+    assert!(
+        game.lives == 0 && game.over_for.is_some(),
+        "the game is over"
+    );
+    assert!(app.world().get::<ColliderDisabled>(ship).is_some());
+    app.world_mut().resource_mut::<Game>().invulnerable = 0.0;
+    shoot_the_ship(&mut app);
+    assert_eq!(
+        app.world().resource::<Stats>().lives_lost,
+        1,
+        "no life lost while over"
+    );
+    // The restart delay, 2.5 s, at 60 frames a second.
+    for _ in 0..160 {
+        app.update();
+    }
+    let game = app.world().resource::<Game>();
+    assert!(game.over_for.is_none() && game.lives > 1, "a new game");
+    assert!(app.world().get::<ColliderDisabled>(ship).is_none());
+    app.world_mut().resource_mut::<Game>().invulnerable = 0.0;
+    shoot_the_ship(&mut app);
+    assert_eq!(app.world().resource::<Stats>().lives_lost, 2);
 }
 
 /// The game's systems run in one order only: no two that conflict (one writes what the other

@@ -293,7 +293,7 @@ pub(super) fn fire_enemy_bullets(
 }
 
 /// An enemy bullet of `radius` at `at`, flying at `velocity`.
-pub(super) fn spawn_enemy_bullet(
+pub fn spawn_enemy_bullet(
     commands: &mut Commands,
     at: Vec2,
     velocity: Vec2,

@@ -40,9 +40,10 @@ use autopilot::fly_autopilot;
 use collisions::{
     absorb_shot, destroy_enemies, enemy_hit, ram_player, record_stats, ship_hit, stop_laser,
 };
+pub use enemies::spawn_enemy_bullet;
 use enemies::{
     Drift, ENTRY_SECONDS, FIRST_WAVE_DELAY, Spin, enemy_parts, fire_enemy_bullets, move_enemies,
-    spawn_enemy_bullet, spawn_waves,
+    spawn_waves,
 };
 
 use player::{
