@@ -8,7 +8,7 @@
 use crate::settings::CollisionSettings;
 use bevy::tasks::{ComputeTaskPool, Scope};
 use core::panic::AssertUnwindSafe;
-use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, Ordering};
 use std::collections::VecDeque;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -74,9 +74,10 @@ impl ParallelSplit {
             queue: Mutex::new(Queue {
                 pieces: pieces.into_iter().enumerate().collect(),
                 next_index: piece_count,
+                // The calling thread, and the workers started below.
+                working: self.threads.min(piece_count).max(1),
             }),
             threads: self.threads,
-            working: AtomicUsize::new(1),
             panic: Mutex::new(None),
             panicked: AtomicBool::new(false),
             results: Mutex::new(Vec::with_capacity(piece_count)),
@@ -109,8 +110,6 @@ struct Shared<P, T> {
     queue: Mutex<Queue<P>>,
     /// The most threads that take pieces at once.
     threads: usize,
-    /// How many threads take pieces now.
-    working: AtomicUsize,
     /// The first panic of a piece's work, resumed once every thread is done.
     panic: Mutex<Option<Box<dyn core::any::Any + Send>>>,
     /// Whether a piece's work panicked: no more pieces are taken.
@@ -125,15 +124,19 @@ struct Queue<P> {
     pieces: VecDeque<(usize, P)>,
     /// The index of the next piece handed back.
     next_index: usize,
+    /// How many threads take pieces now: counted under the queue's lock as a thread is
+    /// started and as it finds no piece, so that a thread handing back pieces sees exactly who
+    /// is still at work.
+    working: usize,
 }
 
 impl<P: Send, T: Send> Shared<P, T> {
-    /// Starts a task on the pool that takes pieces too.
+    /// Starts a task on the pool that takes pieces too (counted in [`Queue::working`] by the
+    /// caller).
     fn start_worker<'scope, W>(&'scope self, work: &'scope W, scope: &'scope Scope<'scope, '_, ()>)
     where
         W: Fn(P, &mut Vec<P>) -> T + Sync,
     {
-        self.working.fetch_add(1, Ordering::Relaxed);
         scope.spawn(async move { self.work(work, scope) });
     }
 
@@ -144,8 +147,9 @@ impl<P: Send, T: Send> Shared<P, T> {
         W: Fn(P, &mut Vec<P>) -> T + Sync,
     {
         let run = std::panic::catch_unwind(AssertUnwindSafe(|| self.take_and_run(work, scope)));
-        self.working.fetch_sub(1, Ordering::Relaxed);
         if let Err(payload) = run {
+            // It stopped in a piece's work, not where `take` counts it out.
+            lock(&self.queue).working -= 1;
             self.panicked.store(true, Ordering::Relaxed);
             lock(&self.panic).get_or_insert(payload);
         }
@@ -167,12 +171,11 @@ impl<P: Send, T: Send> Shared<P, T> {
                 let first = queue.next_index;
                 queue.next_index += handed;
                 queue.pieces.extend((first..).zip(handed_back.drain(..)));
-                drop(queue);
                 // Threads that found no piece have left: enough come back for these.
-                let idle = self
-                    .threads
-                    .saturating_sub(self.working.load(Ordering::Relaxed));
-                for _ in 0..idle.min(handed) {
+                let start = self.threads.saturating_sub(queue.working).min(handed);
+                queue.working += start;
+                drop(queue);
+                for _ in 0..start {
                     self.start_worker(work, scope);
                 }
             }
@@ -180,12 +183,19 @@ impl<P: Send, T: Send> Shared<P, T> {
         }
     }
 
-    /// The next piece no thread has taken, if any (none once a piece has panicked).
+    /// The next piece no thread has taken, if any (none once a piece has panicked); where there
+    /// is none, the calling thread stops, and is counted out of [`Queue::working`].
     fn take(&self) -> Option<(usize, P)> {
-        if self.panicked.load(Ordering::Relaxed) {
-            return None;
+        let mut queue = lock(&self.queue);
+        let next = if self.panicked.load(Ordering::Relaxed) {
+            None
+        } else {
+            queue.pieces.pop_front()
+        };
+        if next.is_none() {
+            queue.working -= 1;
         }
-        lock(&self.queue).pieces.pop_front()
+        next
     }
 }
 
@@ -219,6 +229,7 @@ pub(crate) fn two_thread_pool() -> &'static ComputeTaskPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use core::sync::atomic::AtomicUsize;
     use core::time::Duration;
 
     /// A split into pieces of one item over a pool of two threads.
