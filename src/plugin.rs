@@ -171,7 +171,7 @@ impl Plugin for CollisionPlugin {
                     pipeline::prepare.in_set(CollisionSystems::Prepare),
                     // A `PairFilterPlugin` adds its own, filtered, in its place.
                     pipeline::find_contacts
-                        .run_if(not(resource_exists::<InstalledFilter>))
+                        .run_if(no_filter_in_place)
                         .in_set(CollisionSystems::FindContacts),
                     pipeline::events.in_set(CollisionSystems::WriteEvents),
                 ),
@@ -197,7 +197,9 @@ impl Plugin for CollisionPlugin {
     }
 }
 
-/// Installs the pair filter `F` (see [`PairFilter`]): add it after [`CollisionPlugin`].
+/// Installs the pair filter `F` (see [`PairFilter`]) in [`CollisionPlugin`]'s pipeline, added
+/// before or after it (after it, for an app that is updated without being finished, as in
+/// tests).
 /// An app has one filter at most: to apply several rules, put them in one [`SystemParam`](bevy::ecs::system::SystemParam).
 pub struct PairFilterPlugin<F>(PhantomData<fn() -> F>);
 
@@ -207,9 +209,34 @@ impl<F> Default for PairFilterPlugin<F> {
     }
 }
 
-/// Which filter an app installed: its type's name, for the message when a second one comes.
+/// Whether the plain contact search runs: unless a pair filter's own search is in place. A
+/// filter added before `CollisionPlugin`, in an app updated without being finished, is not in
+/// place: said once.
+fn no_filter_in_place(filter: Option<Res<InstalledFilter>>, mut said: Local<bool>) -> bool {
+    match filter {
+        None => true,
+        Some(filter) if filter.placed => false,
+        Some(filter) => {
+            if !core::mem::replace(&mut *said, true) {
+                warn!(
+                    "PairFilterPlugin::<{}> was added before CollisionPlugin in an app updated \
+                     without being finished (App::finish): every pair may meet until it is; \
+                     add it after CollisionPlugin",
+                    filter.name
+                );
+            }
+            true
+        }
+    }
+}
+
+/// Which filter an app installed: its type's name, for the message when a second one comes,
+/// and whether its system is in the pipeline yet.
 #[derive(Resource)]
-pub(crate) struct InstalledFilter(&'static str);
+pub(crate) struct InstalledFilter {
+    name: &'static str,
+    placed: bool,
+}
 
 impl<F> Plugin for PairFilterPlugin<F>
 where
@@ -217,28 +244,54 @@ where
     for<'w, 's> F::Item<'w, 's>: PairFilter,
 {
     fn build(&self, app: &mut App) {
-        let Some(schedule) = app.world().get_resource::<PipelineSchedule>() else {
-            panic!(
-                "PairFilterPlugin::<{}> needs CollisionPlugin: add CollisionPlugin first",
-                core::any::type_name::<F>()
-            );
-        };
-        let schedule = schedule.0;
         if let Some(installed) = app.world().get_resource::<InstalledFilter>() {
             panic!(
                 "PairFilterPlugin::<{}> added after PairFilterPlugin::<{}>: an app has one pair \
                  filter; put both rules in one SystemParam",
                 core::any::type_name::<F>(),
-                installed.0
+                installed.name
             );
         }
-        app.insert_resource(InstalledFilter(core::any::type_name::<F>()))
-            .add_systems(
-                schedule,
-                pipeline::find_filtered_contacts::<F>
-                    .in_set(CollisionSystems::FindContacts)
-                    // The plain one does not run beside it (its run condition).
-                    .ambiguous_with(pipeline::find_contacts),
+        app.insert_resource(InstalledFilter {
+            name: core::any::type_name::<F>(),
+            placed: false,
+        });
+        Self::place(app);
+    }
+
+    /// Places the filter, when `CollisionPlugin` was added after this plugin.
+    fn finish(&self, app: &mut App) {
+        if !Self::place(app) {
+            panic!(
+                "PairFilterPlugin::<{}> filters CollisionPlugin's pairs: add CollisionPlugin too",
+                core::any::type_name::<F>()
             );
+        }
+    }
+}
+
+impl<F> PairFilterPlugin<F>
+where
+    F: ReadOnlySystemParam + Send + Sync + 'static,
+    for<'w, 's> F::Item<'w, 's>: PairFilter,
+{
+    /// Puts the filtered contact search in the pipeline's schedule, once, if the pipeline is
+    /// there; whether it is in place.
+    fn place(app: &mut App) -> bool {
+        let Some(schedule) = app.world().get_resource::<PipelineSchedule>().map(|s| s.0) else {
+            return false;
+        };
+        let mut installed = app.world_mut().resource_mut::<InstalledFilter>();
+        if core::mem::replace(&mut installed.placed, true) {
+            return true;
+        }
+        app.add_systems(
+            schedule,
+            pipeline::find_filtered_contacts::<F>
+                .in_set(CollisionSystems::FindContacts)
+                // The plain one does not run beside it (its run condition).
+                .ambiguous_with(pipeline::find_contacts),
+        );
+        true
     }
 }

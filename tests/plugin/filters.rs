@@ -121,11 +121,52 @@ fn an_ongoing_contact_turned_away_ends() {
 }
 
 #[test]
-#[should_panic(expected = "add CollisionPlugin first")]
+#[should_panic(expected = "add CollisionPlugin too")]
 fn a_filter_without_the_collision_plugin_says_what_is_missing() {
     App::new()
         .init_resource::<Asked>()
-        .add_plugins(PairFilterPlugin::<NotTheShooter>::default());
+        .add_plugins(PairFilterPlugin::<NotTheShooter>::default())
+        .finish();
+}
+
+/// A filter added before `CollisionPlugin` in an app updated without being finished is not in
+/// place: the contacts are still found, unfiltered (and a warning says why), never lost.
+#[test]
+fn a_filter_added_before_the_collision_plugin_of_an_unfinished_app_loses_no_contact() {
+    let mut app = App::new();
+    app.init_resource::<Asked>().add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        PairFilterPlugin::<NotTheShooter>::default(),
+        CollisionPlugin::default(),
+    ));
+    let (shooter, other) = (ship(&mut app, 0.0), ship(&mut app, 15.0));
+    let shot = bullet(&mut app, 4.0, shooter);
+    app.update();
+    let contacts = app.world().resource::<Contacts>();
+    assert!(contacts.contains(shot, shooter) && contacts.contains(shot, other));
+    assert_eq!(asked(&app), 0);
+}
+
+/// A filter added before `CollisionPlugin` is put in place when the app is finished (as
+/// `App::run` does): the bullet still never meets its shooter.
+#[test]
+fn a_filter_added_before_the_collision_plugin_filters_once_the_app_is_finished() {
+    let mut app = App::new();
+    app.init_resource::<Asked>().add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        PairFilterPlugin::<NotTheShooter>::default(),
+        CollisionPlugin::default(),
+    ));
+    app.finish();
+    let (shooter, other) = (ship(&mut app, 0.0), ship(&mut app, 15.0));
+    let shot = bullet(&mut app, 4.0, shooter);
+    app.update();
+    let contacts = app.world().resource::<Contacts>();
+    assert!(!contacts.contains(shot, shooter));
+    assert!(contacts.contains(shot, other));
+    assert!(asked(&app) > 0);
 }
 
 /// Three ships and 1,500 bullets moving through them and each other, every bullet fired by
