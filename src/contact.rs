@@ -85,6 +85,39 @@ impl Clone for Contact {
 }
 
 impl Contact {
+    /// A contact between `first` and `second` where their outlines cross at `points`, as the
+    /// pipeline would make it for two colliders on every layer and of no body: for a game's
+    /// tests of the systems that read contacts. The lower entity is [`a`](Self::a) whichever
+    /// is given first; set the other fields (containment, impact, layers, bodies) on the
+    /// result.
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_collision_events::prelude::*;
+    /// let mut world = World::new();
+    /// let (bullet, wall) = (world.spawn_empty().id(), world.spawn_empty().id());
+    /// let mut hit = Contact::new(bullet, wall, [Vec2::new(10.0, 0.0)]);
+    /// hit.layers = [CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)); 2];
+    /// assert!(hit.involves(bullet) && hit.involves(wall));
+    /// assert_eq!(hit.points.len(), 1);
+    /// ```
+    pub fn new(first: Entity, second: Entity, points: impl IntoIterator<Item = Vec2>) -> Self {
+        let (a, b) = if first <= second {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        Self {
+            a,
+            b,
+            points: points.into_iter().collect(),
+            containment: Containment::Neither,
+            impact: None,
+            layers: [CollisionLayers::ALL; 2],
+            bodies: [a, b],
+        }
+    }
+
     /// The pair `(a, b)`: the order contacts are kept and written in,
     /// [`Contacts`](crate::Contacts) and the messages alike.
     pub(crate) fn pair(&self) -> (Entity, Entity) {
@@ -358,8 +391,6 @@ fn pick<D: QueryData, F: QueryFilter>(
 #[cfg(test)]
 pub(crate) mod fixtures {
     use crate::contact::Contact;
-    use crate::geometry::{Containment, Points};
-    use crate::layers::CollisionLayers;
     use bevy::prelude::*;
 
     /// The `index`-th entity in [`Entity`] order (which is not the order of raw indices).
@@ -371,15 +402,7 @@ pub(crate) mod fixtures {
 
     /// A contact between the `a`-th and `b`-th entities (see [`entity`]), with one point.
     pub fn contact(a: u32, b: u32) -> Contact {
-        Contact {
-            a: entity(a),
-            b: entity(b),
-            points: Points::from_slice(&[Vec2::new(a as f32, b as f32)]),
-            containment: Containment::Neither,
-            impact: None,
-            layers: [CollisionLayers::ALL; 2],
-            bodies: [entity(a), entity(b)],
-        }
+        Contact::new(entity(a), entity(b), [Vec2::new(a as f32, b as f32)])
     }
 }
 

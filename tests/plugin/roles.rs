@@ -121,3 +121,36 @@ fn a_contact_carries_both_sides_layers() {
         CollisionLayers::new(SHOT, ENEMY)
     );
 }
+
+/// `Contact::new` makes the contact the pipeline makes, for a game's own tests: two unit discs
+/// 1.2 apart cross at (0.6, ±0.8), worked out by hand; given in either order, the lower entity
+/// is `a`, and every field but the points' order equals the pipeline's.
+#[test]
+fn a_contact_made_by_hand_is_the_one_the_pipeline_makes() {
+    let mut app = app();
+    let world = app.world_mut();
+    let left = world
+        .spawn((CircleCollider::new(1.0), Transform::default()))
+        .id();
+    let right = world
+        .spawn((CircleCollider::new(1.0), Transform::from_xyz(1.2, 0.0, 0.0)))
+        .id();
+    app.update();
+    let found = last_frame::<Contact>(&app);
+    let [found] = &found[..] else {
+        panic!("one contact: {found:?}");
+    };
+    let crossings = [Vec2::new(0.6, 0.8), Vec2::new(0.6, -0.8)];
+    for (first, second) in [(left, right), (right, left)] {
+        let mut made = Contact::new(first, second, crossings);
+        assert_eq!((made.a, made.b), (found.a, found.b));
+        for point in &found.points {
+            assert!(
+                made.points.iter().any(|p| p.distance(*point) < 1e-5),
+                "{point}"
+            );
+        }
+        made.points = found.points.clone();
+        assert_eq!(&made, found);
+    }
+}
