@@ -88,20 +88,28 @@ impl Contact {
     /// A contact between `first` and `second` where their outlines cross at `points`, as the
     /// pipeline would make it for two colliders on every layer and of no body: for a game's
     /// tests of the systems that read contacts. The lower entity is [`a`](Self::a) whichever
-    /// is given first; set the other fields (containment, impact, layers, bodies) on the
-    /// result.
+    /// is given first. Set the other fields on the result: the paired ones (layers, bodies)
+    /// in `[a, b]` order, and a [`containment`](Self::containment) where there are no
+    /// points.
     ///
     /// ```
     /// # use bevy::prelude::*;
     /// # use bevy_collision_events::prelude::*;
+    /// const SHOT: LayerMask = LayerMask::layer(0);
+    /// const WALL: LayerMask = LayerMask::layer(1);
     /// let mut world = World::new();
     /// let (bullet, wall) = (world.spawn_empty().id(), world.spawn_empty().id());
     /// let mut hit = Contact::new(bullet, wall, [Vec2::new(10.0, 0.0)]);
-    /// hit.layers = [CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(1)); 2];
-    /// assert!(hit.involves(bullet) && hit.involves(wall));
-    /// assert_eq!(hit.points.len(), 1);
+    /// let (shot, solid) = (CollisionLayers::new(SHOT, WALL), CollisionLayers::new(WALL, SHOT));
+    /// hit.layers = if hit.a == bullet { [shot, solid] } else { [solid, shot] };
+    /// assert_eq!(hit.by_layer(SHOT), Some((bullet, wall)));
     /// ```
+    ///
+    /// # Panics
+    /// In a debug build, when `first` and `second` are the same entity.
+    #[track_caller]
     pub fn new(first: Entity, second: Entity, points: impl IntoIterator<Item = Vec2>) -> Self {
+        debug_assert_ne!(first, second, "a contact is between two entities");
         let (a, b) = if first <= second {
             (first, second)
         } else {

@@ -125,8 +125,8 @@ struct Queue<P> {
     /// The index of the next piece handed back.
     next_index: usize,
     /// How many threads take pieces now: counted under the queue's lock as a thread is
-    /// started and as it finds no piece, so that a thread handing back pieces sees exactly who
-    /// is still at work.
+    /// started, and as it finds no piece or its piece panics, so that a thread handing back
+    /// pieces sees exactly who is still at work.
     working: usize,
 }
 
@@ -226,14 +226,14 @@ pub(crate) fn two_thread_pool() -> &'static ComputeTaskPool {
     pool
 }
 
-#[cfg(test)]
+/// Every test runs the split on a pool of threads.
+#[cfg(all(test, feature = "parallel"))]
 mod tests {
     use super::*;
     use core::sync::atomic::AtomicUsize;
     use core::time::Duration;
 
     /// A split into pieces of one item over a pool of two threads.
-    #[cfg(feature = "parallel")]
     fn two_threads() -> ParallelSplit {
         ParallelSplit {
             pool: two_thread_pool(),
@@ -242,7 +242,6 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "parallel")]
     #[test]
     fn every_piece_runs_once_and_the_results_keep_their_order() {
         let split = two_threads();
@@ -282,7 +281,6 @@ mod tests {
         assert!(lock(&threads).len() > 1, "no piece ran on another thread");
     }
 
-    #[cfg(feature = "parallel")]
     #[test]
     fn a_panic_in_a_piece_reaches_the_caller_and_nothing_hangs() {
         let split = two_threads();
@@ -304,7 +302,6 @@ mod tests {
 
     /// Pieces that sleep (a thread descheduled mid-piece): the calling thread, out of
     /// pieces, waits for them, and every result is there, in order.
-    #[cfg(feature = "parallel")]
     #[test]
     fn pieces_still_running_elsewhere_are_waited_for() {
         let split = two_threads();
@@ -320,7 +317,6 @@ mod tests {
     /// A crowded piece hands back its work after the other thread found no piece and left: a
     /// thread comes back for it, and the pieces handed back run on both threads. (Before,
     /// the thread that handed them back ran them all.)
-    #[cfg(feature = "parallel")]
     #[test]
     fn pieces_handed_back_late_are_shared() {
         let split = two_threads();
@@ -343,7 +339,6 @@ mod tests {
         assert!(shared_in_a_round, "one thread ran every piece handed back");
     }
 
-    #[cfg(feature = "parallel")]
     #[test]
     fn no_pieces_no_work() {
         let results: Vec<()> =

@@ -141,6 +141,7 @@ fn a_contact_made_by_hand_is_the_one_the_pipeline_makes() {
         panic!("one contact: {found:?}");
     };
     let crossings = [Vec2::new(0.6, 0.8), Vec2::new(0.6, -0.8)];
+    assert_eq!(found.points.len(), crossings.len());
     for (first, second) in [(left, right), (right, left)] {
         let mut made = Contact::new(first, second, crossings);
         assert_eq!((made.a, made.b), (found.a, found.b));
