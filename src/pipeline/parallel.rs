@@ -226,14 +226,16 @@ pub(crate) fn two_thread_pool() -> &'static ComputeTaskPool {
     pool
 }
 
-/// Every test runs the split on a pool of threads.
-#[cfg(all(test, feature = "parallel"))]
+#[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "parallel")]
     use core::sync::atomic::AtomicUsize;
+    #[cfg(feature = "parallel")]
     use core::time::Duration;
 
     /// A split into pieces of one item over a pool of two threads.
+    #[cfg(feature = "parallel")]
     fn two_threads() -> ParallelSplit {
         ParallelSplit {
             pool: two_thread_pool(),
@@ -242,6 +244,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "parallel")]
     #[test]
     fn every_piece_runs_once_and_the_results_keep_their_order() {
         let split = two_threads();
@@ -281,6 +284,7 @@ mod tests {
         assert!(lock(&threads).len() > 1, "no piece ran on another thread");
     }
 
+    #[cfg(feature = "parallel")]
     #[test]
     fn a_panic_in_a_piece_reaches_the_caller_and_nothing_hangs() {
         let split = two_threads();
@@ -302,6 +306,7 @@ mod tests {
 
     /// Pieces that sleep (a thread descheduled mid-piece): the calling thread, out of
     /// pieces, waits for them, and every result is there, in order.
+    #[cfg(feature = "parallel")]
     #[test]
     fn pieces_still_running_elsewhere_are_waited_for() {
         let split = two_threads();
@@ -317,6 +322,7 @@ mod tests {
     /// A crowded piece hands back its work after the other thread found no piece and left: a
     /// thread comes back for it, and the pieces handed back run on both threads. (Before,
     /// the thread that handed them back ran them all.)
+    #[cfg(feature = "parallel")]
     #[test]
     fn pieces_handed_back_late_are_shared() {
         let split = two_threads();
@@ -339,6 +345,7 @@ mod tests {
         assert!(shared_in_a_round, "one thread ran every piece handed back");
     }
 
+    #[cfg(feature = "parallel")]
     #[test]
     fn no_pieces_no_work() {
         let results: Vec<()> =
