@@ -2,7 +2,7 @@
 //! contacts name the body, their entity events reach the body's observers, and two parts of one
 //! body do not meet unless the body asks.
 
-use crate::common::{app, app_with_threads, contact_between, last_frame};
+use crate::common::{app, app_with_threads, bullet, contact_between, last_frame};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -74,15 +74,6 @@ fn spawn_boss(app: &mut App, settings: CollisionBody) -> Boss {
         .observe(record_started)
         .observe(record_ended);
     Boss { body, core, plate }
-}
-
-fn bullet(app: &mut App, at: Vec2) -> Entity {
-    app.world_mut()
-        .spawn((
-            CircleCollider::new(2.0),
-            Transform::from_translation(at.extend(0.0)),
-        ))
-        .id()
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Bodies whose hierarchy changes while their parts touch something: whatever moves or hides,
 //! an entity that heard a contact start hears it end.
 
-use crate::common::app;
+use crate::common::{app, bullet};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
@@ -33,15 +33,6 @@ fn heard(app: &App, entity: Entity) -> (Vec<Entity>, Vec<Entity>) {
         list
     };
     (sorted(&heard.started), sorted(&heard.ended))
-}
-
-fn bullet(app: &mut App, at: Vec2) -> Entity {
-    app.world_mut()
-        .spawn((
-            CircleCollider::new(2.0),
-            Transform::from_translation(at.extend(0.0)),
-        ))
-        .id()
 }
 
 /// A ship whose shield breaks off at the first hit (its observer takes the shield off the

@@ -61,6 +61,16 @@ fn record<M: Message + Clone>(mut reader: MessageReader<M>, mut last: ResMut<Las
     last.0.extend(reader.read().cloned());
 }
 
+/// A bullet: a disc of radius 2 at `at`.
+pub fn bullet(app: &mut App, at: Vec2) -> Entity {
+    app.world_mut()
+        .spawn((
+            CircleCollider::new(2.0),
+            Transform::from_translation(at.extend(0.0)),
+        ))
+        .id()
+}
+
 /// The messages of type `M` written during the last `app.update()`.
 pub fn last_frame<M: Message + Clone>(app: &App) -> Vec<M> {
     app.world().resource::<LastFrame<M>>().0.clone()

@@ -129,10 +129,8 @@ fn a_filter_without_the_collision_plugin_says_what_is_missing() {
         .finish();
 }
 
-/// A filter added before `CollisionPlugin` in an app updated without being finished is not in
-/// place: the contacts are still found, unfiltered (and a warning says why), never lost.
-#[test]
-fn a_filter_added_before_the_collision_plugin_of_an_unfinished_app_loses_no_contact() {
+/// An app with the filter's plugin added before `CollisionPlugin`, not finished yet.
+fn filter_added_first() -> App {
     let mut app = App::new();
     app.init_resource::<Asked>().add_plugins((
         MinimalPlugins,
@@ -140,6 +138,14 @@ fn a_filter_added_before_the_collision_plugin_of_an_unfinished_app_loses_no_cont
         PairFilterPlugin::<NotTheShooter>::default(),
         CollisionPlugin::default(),
     ));
+    app
+}
+
+/// A filter added before `CollisionPlugin` in an app updated without being finished is not in
+/// place: the contacts are still found, unfiltered (and a warning says why), never lost.
+#[test]
+fn a_filter_added_before_the_collision_plugin_of_an_unfinished_app_loses_no_contact() {
+    let mut app = filter_added_first();
     let (shooter, other) = (ship(&mut app, 0.0), ship(&mut app, 15.0));
     let shot = bullet(&mut app, 4.0, shooter);
     app.update();
@@ -152,13 +158,7 @@ fn a_filter_added_before_the_collision_plugin_of_an_unfinished_app_loses_no_cont
 /// `App::run` does): the bullet still never meets its shooter.
 #[test]
 fn a_filter_added_before_the_collision_plugin_filters_once_the_app_is_finished() {
-    let mut app = App::new();
-    app.init_resource::<Asked>().add_plugins((
-        MinimalPlugins,
-        TransformPlugin,
-        PairFilterPlugin::<NotTheShooter>::default(),
-        CollisionPlugin::default(),
-    ));
+    let mut app = filter_added_first();
     app.finish();
     let (shooter, other) = (ship(&mut app, 0.0), ship(&mut app, 15.0));
     let shot = bullet(&mut app, 4.0, shooter);
