@@ -58,7 +58,7 @@ fn scene(count: usize) -> (App, f32) {
         );
         if index % 10 == 0 {
             app.world_mut().spawn((
-                PolygonCollider::regular(8, 20.0),
+                PolygonCollider::regular(20.0, 8),
                 CollisionLayers::new(ENEMY, BULLET),
                 Transform::from_translation(at),
             ));

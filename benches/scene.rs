@@ -278,7 +278,7 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
     };
     let enemy = |position: Vec2| {
         (
-            PolygonCollider::regular(8, 24.0),
+            PolygonCollider::regular(24.0, 8),
             CollisionLayers::new(ENEMY, bullet_filters),
             Transform::from_translation(position.extend(0.0)),
         )

@@ -1,8 +1,8 @@
 //! Multi-part bodies: a boss made of a weak point and two armour plates, one observer for all.
 //!
 //! The boss entity is a `CollisionBody`; its colliders are on its children. A part's
-//! `ContactStarted` travels up to the boss, so one observer on the boss sees every hit, and
-//! `original_event_target` says which part was hit. The plates overlap the weak point, yet
+//! `ContactStarted` goes on from the part to the boss, so one observer on the boss sees every
+//! hit, and `original_event_target` says which part was hit. The plates overlap the weak point, yet
 //! two parts of one body never make a contact. Rows of bullets rise into the boss; each stops
 //! at the first part it meets.
 //!
@@ -121,7 +121,7 @@ fn spawn_boss(mut commands: Commands) {
                     Ok(Part::Armour) => hits.armour += 1,
                     Err(_) => return,
                 }
-                commands.entity(hit.other).despawn();
+                commands.entity(hit.other).try_despawn();
             },
         );
 }

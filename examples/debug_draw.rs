@@ -22,6 +22,7 @@ use bevy_collision_events::prelude::*;
 const FRAMES: u32 = 120;
 /// Headless, a key is "pressed" every this many frames: F2, then F1.
 pub const PRESS_EVERY: u32 = 50;
+/// How fast the shapes turn, in radians a second.
 const SPIN_PER_SECOND: f32 = 0.8;
 /// The star's points, and how far its points and the notches between them reach.
 const STAR_POINTS: usize = 5;

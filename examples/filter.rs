@@ -168,7 +168,7 @@ fn stop_bullets(
         };
         if let Ok(fired_by) = bullets.get(bullet) {
             hits.0.push((fired_by.0, ship));
-            commands.entity(bullet).despawn();
+            commands.entity(bullet).try_despawn();
         }
     }
 }

@@ -17,13 +17,14 @@ use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
 const FRAMES: u32 = 240;
-const STEPS_PER_SECOND: f64 = 30.0;
+/// How many fixed steps run a second.
+pub const STEPS_PER_SECOND: f64 = 30.0;
 /// Where the ball starts, left of the pads.
-pub const BALL_START_X: f32 = -400.0;
+pub const BALL_START_X: f32 = -401.0;
 /// The ball's radius.
 pub const BALL_RADIUS: f32 = 12.0;
-/// How far the ball rolls each fixed step.
-pub const BALL_STEP: f32 = 6.0;
+/// How fast the ball rolls, in pixels a second: 6 each fixed step.
+pub const BALL_SPEED: f32 = 180.0;
 /// The pads' radius.
 pub const PAD_RADIUS: f32 = 16.0;
 /// Where the pads lie, in a row across the ball's path.
@@ -78,8 +79,9 @@ fn spawn(mut commands: Commands) {
     }
 }
 
-fn roll(mut ball: Single<&mut Transform, With<Ball>>, mut steps: ResMut<Steps>) {
-    ball.translation.x += BALL_STEP;
+/// In `FixedUpdate`, `Time` is the fixed clock: the same move each step.
+fn roll(time: Res<Time>, mut ball: Single<&mut Transform, With<Ball>>, mut steps: ResMut<Steps>) {
+    ball.translation.x += BALL_SPEED * time.delta_secs();
     steps.run += 1;
 }
 

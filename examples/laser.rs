@@ -32,6 +32,7 @@ const DRIFT_SPEED: f32 = 120.0;
 const DRIFT_PHASES: [f32; 3] = [0.0, 2.0, 4.0];
 /// The third target, a box.
 const BOX_SIZE: Vec2 = Vec2::new(60.0, 90.0);
+/// How long the targets take to drift up and down and back, in seconds.
 const DRIFT_PERIOD_SECONDS: f32 = 4.0;
 
 /// The laser, and how far its beam reaches this frame.
@@ -51,7 +52,7 @@ fn main() {
     let mode = support::mode(FRAMES);
     let mut app = support::app(&mode, "laser: contact points");
     example(&mut app);
-    support::draw(&mut app, draw_beam);
+    support::draw(&mut app, draw_beam.after(cut_the_beam));
     support::run(app, mode, |world| {
         let laser = world.query::<&Laser>().single(world).unwrap();
         println!("the beam reaches {:.1} px of {RANGE}", laser.visible_length);

@@ -65,7 +65,7 @@ pub fn example(app: &mut App) {
 fn spawn(mut commands: Commands) {
     for x in ENEMY_X {
         commands.spawn((
-            PolygonCollider::regular(6, ENEMY_RADIUS),
+            PolygonCollider::regular(ENEMY_RADIUS, 6),
             CollisionLayers::new(ENEMY, BULLET),
             Transform::from_xyz(x, ENEMY_Y, 0.0),
         ));
@@ -88,8 +88,8 @@ fn spawn(mut commands: Commands) {
     }
 }
 
-fn fly(time: Res<Time>, mut bodies: Query<(&mut Transform, &Velocity)>) {
-    for (mut transform, velocity) in &mut bodies {
+fn fly(time: Res<Time>, mut movers: Query<(&mut Transform, &Velocity)>) {
+    for (mut transform, velocity) in &mut movers {
         transform.translation += (velocity.0 * time.delta_secs()).extend(0.0);
     }
 }

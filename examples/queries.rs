@@ -20,8 +20,12 @@ use bevy_collision_events::prelude::*;
 const FRAMES: u32 = 90;
 /// The targets' radius.
 pub const TARGET_RADIUS: f32 = 18.0;
+/// The orbits' radii, one target on each.
 const ORBIT_RADII: [f32; 4] = [120.0, 190.0, 250.0, 320.0];
+/// How fast each orbit turns, in radians a second (counter-clockwise when positive).
 const ORBIT_SPEEDS: [f32; 4] = [0.9, -0.6, 0.4, -0.3];
+/// Where each orbit's target starts, in radians: a radian apart, so they do not line up.
+const ORBIT_START_APART: f32 = 1.0;
 /// Where the "mouse" rests without a window.
 pub const HEADLESS_POINTER: Vec2 = Vec2::new(120.0, 0.0);
 const RANGE: f32 = 1000.0;
@@ -45,7 +49,7 @@ fn main() {
     let mode = support::mode(FRAMES);
     let mut app = support::app(&mode, "queries: nearest, ray, pick");
     example(&mut app);
-    support::draw(&mut app, draw_aim);
+    support::draw(&mut app, draw_aim.after(aim_and_pick));
     support::run(app, mode, |world| {
         let found = world.resource::<Found>();
         if let Some((target, hit)) = found.aim {
@@ -79,7 +83,8 @@ fn spawn(mut commands: Commands) {
 
 fn orbit(mut targets: Query<(&mut Transform, &Target)>, time: Res<Time>) {
     for (mut transform, target) in &mut targets {
-        let angle = time.elapsed_secs() * ORBIT_SPEEDS[target.orbit] + target.orbit as f32;
+        let angle = time.elapsed_secs() * ORBIT_SPEEDS[target.orbit]
+            + ORBIT_START_APART * target.orbit as f32;
         let place = Vec2::from_angle(angle) * ORBIT_RADII[target.orbit];
         transform.translation = place.extend(0.0);
     }

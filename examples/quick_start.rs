@@ -51,7 +51,7 @@ fn spawn(mut commands: Commands) {
         ))
         .observe(|hit: On<ContactStarted>, mut commands: Commands| {
             info!("hit by {}", hit.other);
-            commands.entity(hit.other).despawn();
+            commands.entity(hit.other).try_despawn();
         });
 }
 

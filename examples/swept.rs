@@ -47,7 +47,7 @@ fn main() {
     let mode = support::mode(FRAMES);
     let mut app = support::app(&mode, "swept: no bullet through the wall");
     example(&mut app);
-    support::draw(&mut app, draw_impacts);
+    support::draw(&mut app, draw_impacts.after(stop_at_the_wall));
     support::run(app, mode, |world| {
         let impacts = &world.resource::<Impacts>().0;
         println!("{} of {BULLETS} bullets hit the wall", impacts.len());
@@ -111,7 +111,7 @@ fn stop_at_the_wall(
             continue;
         };
         impacts.0.push((impact.point, normal));
-        commands.entity(bullet).despawn();
+        commands.entity(bullet).try_despawn();
     }
 }
 

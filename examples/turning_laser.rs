@@ -70,7 +70,7 @@ fn spawn(mut commands: Commands) {
         ))
         .observe(
             |hit: On<ContactStarted>, mut commands: Commands, mut cleared: ResMut<Cleared>| {
-                commands.entity(hit.other).despawn();
+                commands.entity(hit.other).try_despawn();
                 cleared.0 += 1;
             },
         );

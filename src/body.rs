@@ -10,26 +10,24 @@ use bevy::prelude::*;
 /// - [`Contact::bodies`](crate::Contact::bodies) and the `body` and `other_body` fields of
 ///   [`ContactStarted`](crate::ContactStarted) and [`ContactEnded`](crate::ContactEnded) name
 ///   each collider's body.
-/// - The entity events of a part travel up along [`ChildOf`] to its body, which its observers
-///   see: `hit.entity` is the body there, and `hit.original_event_target()` the part.
-///   A part despawned by an earlier observer of the same run still has its
-///   [`ContactStarted`](crate::ContactStarted), and a despawned part its
+/// - The entity events of a part go on from the part to its body, which its observers see:
+///   `hit.entity` is the body there, and `hit.original_event_target()` the part. No entity
+///   between the two hears them. A part despawned by an earlier observer of the same run
+///   still has its [`ContactStarted`](crate::ContactStarted), and a despawned part its
 ///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself
 ///   (`hit.original_event_target()` is the body then).
 /// - A contact keeps the bodies it started with. A part moved off its body, or under another
 ///   body, while touching something stays its old body's in that contact's messages until it
-///   ends. Its [`ContactStarted`](crate::ContactStarted) (where an earlier observer of the
-///   same run moved it) and its [`ContactEnded`](crate::ContactEnded) reach the part and the
-///   old body, not the body the part is under now: each is triggered on the two, and travels
-///   no further, so the old body hears both or neither.
+///   ends, and its entity events go on to the old body, not to the body the part is under
+///   now: the old body hears both the start and the end, or neither.
 /// - Two parts of one body overlapping are no contact, unless
 ///   [`contacts_between_parts`](Self::contacts_between_parts) asks for them.
-/// - A global observer (added with `App::add_observer`) sees a part's event at each step of
-///   its way up: keep the one at the body, `hit.entity == hit.body`, which comes once
-///   whichever way the event got there.
-/// - A body hidden with Bevy's `Disabled` (or a disabling component of the game's) is no body
-///   while hidden: its parts still shown make their new contacts as bodies of their own,
-///   and keep it in the contacts they had.
+/// - A global observer (added with `App::add_observer`) sees a part's event on the part and
+///   on the body: keep the one at the body, `hit.entity == hit.body`, which comes once.
+/// - A body disabled with Bevy's `Disabled` (or a disabling component of the game's) is no
+///   body while disabled: its parts still enabled make their new contacts as bodies of their
+///   own, and keep it in the contacts they had. An entity between a body and its parts
+///   disabled with Bevy's `Disabled` leaves them the body's.
 /// - The body is not a collider of its own (unless it has one):
 ///   [`ColliderDisabled`](crate::ColliderDisabled) on it switches off its own collider, not
 ///   its parts', and [`CollidingEntities`](crate::CollidingEntities) lists the contacts of

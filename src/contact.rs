@@ -1,28 +1,29 @@
-//! What the user reads: [`Contact`] every frame for every overlapping pair, [`ContactStarted`]
-//! and [`ContactEnded`] on the first and last frame (what overlaps now, [`Contacts`](crate::Contacts)
-//! and [`CollidingEntities`](crate::CollidingEntities), has a file of its own). Data only: the
-//! pipeline's events stage writes them.
+//! What the user reads: [`Contact`] each run for every overlapping pair, [`ContactStarted`]
+//! and [`ContactEnded`] on the first run together and the first apart (what overlaps now,
+//! [`Contacts`](crate::Contacts) and [`CollidingEntities`](crate::CollidingEntities), has a file
+//! of its own). Data only: the pipeline's events stage writes them.
 
-use crate::body::CollisionBody;
 use crate::geometry::{Containment, Impact, Points};
 use crate::layers::{CollisionLayers, LayerMask};
 use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::ecs::traversal::Traversal;
 use bevy::prelude::*;
 
-/// Two colliders overlap this frame, and where their outlines cross.
+/// Two colliders overlap in this run of the pipeline, and where their outlines cross.
 ///
-/// Written **every frame** for every overlapping pair, with fresh points: a laser reads where it
-/// enters its target each frame. Each pair is written once, with `a < b` (in [`Entity`] order).
+/// Written **each run** (every frame by default, each fixed step at a fixed step: see
+/// [`CollisionPlugin`](crate::CollisionPlugin)) for every overlapping pair, with fresh points:
+/// a laser reads where it enters its target each run. Each pair is written once, with `a < b`
+/// (in [`Entity`] order).
 ///
-/// With [`Swept`](crate::Swept) colliders, a pair is a contact of this frame also when the two
+/// With [`Swept`](crate::Swept) colliders, a pair is a contact of this run also when the two
 /// met anywhere along their paths since the last run, though they are apart again now (a
 /// bullet that went through a thin wall): then `points` holds the one point where they first
 /// touched. When a swept pair was apart at the start of its path, [`impact`](Self::impact) says
 /// when, where and facing which way they first touched.
 ///
 /// A pair that already overlaps at the start of its paths (a collider moved onto where a swept
-/// one's path starts) and is apart now is a contact of this frame when it was not one of the
+/// one's path starts) and is apart now is a contact of this run when it was not one of the
 /// last run, with the points (or containment) of the start and no impact; when it was one, the
 /// two have moved apart and the contact ends.
 ///
@@ -233,15 +234,15 @@ impl Contact {
     }
 }
 
-/// Two colliders started to overlap this frame.
+/// Two colliders started to overlap in this run of the pipeline.
 ///
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
 /// [`EntityEvent`] it is triggered once for **each** of the two entities (with `entity` that
 /// one and `other` the other), so an observer on either fires. The event of a part of a
-/// [`CollisionBody`] then travels up to its body (see [`PartToBody`]): a global observer (one
-/// added with `App::add_observer`) sees it at each step, and can keep only the one at the
-/// body, `hit.entity == hit.body`. A part moved off the body the contact names (by an earlier
-/// observer of the same run) has the event on itself alone, and on that body.
+/// [`CollisionBody`](crate::CollisionBody) then goes on to its body (see [`PartToBody`]): a
+/// global observer (one added with `App::add_observer`) sees it on both, and can keep only the
+/// one at the body, `hit.entity == hit.body`. It goes to the body the contact names, even where an earlier
+/// observer of the same run moved the part off it.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -250,7 +251,7 @@ impl Contact {
 ///     commands
 ///         .spawn((CircleCollider::new(10.0), Transform::default()))
 ///         .observe(|hit: On<ContactStarted>, mut commands: Commands| {
-///             commands.entity(hit.other).despawn();
+///             commands.entity(hit.other).try_despawn();
 ///         });
 /// }
 /// # bevy::ecs::system::assert_is_system(spawn_mine);
@@ -299,8 +300,8 @@ impl ContactStarted {
     }
 }
 
-/// Two colliders stopped overlapping this frame: they moved apart, or one of them was
-/// despawned, lost its collider, was switched off (with
+/// Two colliders stopped overlapping in this run of the pipeline: they moved apart, or one of
+/// them was despawned, lost its collider, was switched off (with
 /// [`ColliderDisabled`](crate::ColliderDisabled) or Bevy's `Disabled`), was skipped (see the
 /// crate docs' Semantics), or no longer matches the other's layers, or the
 /// [`PairFilter`](crate::PairFilter) turned the pair away.
@@ -347,15 +348,13 @@ impl ContactEnded {
     }
 }
 
-/// The way [`ContactStarted`] and [`ContactEnded`] travel as entity events: from a part up
-/// along [`ChildOf`] to its body, the body included, and no further (nor past any other
-/// [`CollisionBody`], should the hierarchy change while the events are triggered). The event
-/// of a collider that is its own body goes nowhere else.
+/// The way [`ContactStarted`] and [`ContactEnded`] travel as entity events: from a part
+/// straight to the body its contact names, and no further. No entity between them hears it, so
+/// every entity that hears a contact start hears it end, however the hierarchy changes
+/// meanwhile. The event of a collider that is its own body goes nowhere else.
 #[derive(QueryData)]
 pub struct PartToBody {
     entity: Entity,
-    child_of: Option<&'static ChildOf>,
-    is_body: Has<CollisionBody>,
 }
 
 impl Traversal<ContactStarted> for PartToBody {
@@ -371,12 +370,9 @@ impl Traversal<ContactEnded> for PartToBody {
 }
 
 impl PartToBodyItem<'_, '_> {
-    /// The next entity on the way up to `body`: none once there, or at another body.
+    /// The next entity on the way to `body`: `body` itself, none once there.
     fn towards(&self, body: Entity) -> Option<Entity> {
-        (self.entity != body && !self.is_body)
-            .then_some(self.child_of)
-            .flatten()
-            .map(ChildOf::parent)
+        (self.entity != body).then_some(body)
     }
 }
 

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use core::iter::FusedIterator;
 use std::sync::OnceLock;
 
-/// Every overlapping pair of this frame, to look up without reading messages.
+/// Every overlapping pair of the pipeline's last run, to look up without reading messages.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -46,7 +46,7 @@ pub struct Contacts {
     /// How many contacts the lists hold.
     len: usize,
     /// `(entity, list, index in the list)` for both sides of every contact, sorted; built on
-    /// the first per-entity question of a frame.
+    /// the first per-entity question after a run.
     by_entity: OnceLock<Vec<(Entity, u32, u32)>>,
 }
 
@@ -114,12 +114,16 @@ impl Contacts {
             .map(|index| &list[index])
     }
 
-    /// Whether two entities overlap.
+    /// Whether the colliders of two entities overlap (a body's parts are looked up by their
+    /// own entities: see [`Contact::bodies`]).
     pub fn contains(&self, first: Entity, second: Entity) -> bool {
         self.get(first, second).is_some()
     }
 
-    /// The contacts `entity` is part of.
+    /// The contacts in which `entity` is one of the two colliders, `a` or `b`. A
+    /// [`CollisionBody`](crate::CollisionBody) with its colliders on its children has its
+    /// contacts under its parts' entities; those whose [`bodies`](Contact::bodies) name it are
+    /// `contacts.iter().filter(|contact| contact.bodies.contains(&body))`.
     pub fn of(&self, entity: Entity) -> impl Iterator<Item = &Contact> {
         let index = self.by_entity.get_or_init(|| {
             let mut index = Vec::with_capacity(2 * self.len);
@@ -139,7 +143,7 @@ impl Contacts {
             .map(|&(_, list, at)| &self.lists[list as usize][at as usize])
     }
 
-    /// The entities `entity` overlaps.
+    /// The entities whose colliders overlap the collider of `entity` (see [`of`](Self::of)).
     pub fn touching(&self, entity: Entity) -> impl Iterator<Item = Entity> {
         self.of(entity)
             .filter_map(move |contact| contact.other(entity))
@@ -204,9 +208,9 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
 /// entity overlapped at the pipeline's last run, as [`Contacts`] has it,
 /// whatever value it was given. It is kept up to date while the entity is disabled with Bevy's
 /// `Disabled` too (its contacts end then), so that it is right when the entity comes back. An
-/// entity hidden by a disabling component of the game's own (registered with
-/// `register_disabling_component` before the first update) is hidden from the pipeline too:
-/// its set keeps what it held while hidden, and is filled again as that component is removed.
+/// entity disabled by a disabling component of the game's own (registered with
+/// `register_disabling_component` before the first update) is out of the pipeline's sight:
+/// its set keeps what it held while disabled, and is filled again as that component is removed.
 ///
 /// It reads as the set of entities it holds (`Deref` to an `EntityHashSet`):
 ///

@@ -5,7 +5,7 @@ use crate::contact::{ContactEnded, ContactStarted};
 use crate::contacts::Contacts;
 use crate::pipeline;
 use crate::pipeline::placed::PlacedColliders;
-use crate::plugin::{CollisionPlugin, CollisionSystems};
+use crate::plugin::{CollisionPlugin, CollisionSystems, ContactSearch};
 use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
 use bevy::ecs::schedule::InternedScheduleLabel;
 use bevy::platform::time::Instant;
@@ -18,7 +18,7 @@ use bevy::prelude::*;
 ///
 /// | path | what |
 /// |---|---|
-/// | [`PREPARE`](Self::PREPARE), [`FIND_CONTACTS`](Self::FIND_CONTACTS), [`WRITE_EVENTS`](Self::WRITE_EVENTS) | each [`CollisionSystems`] set's time, ms (the observers it triggers included in the last) |
+/// | [`PREPARE`](Self::PREPARE), [`FIND_CONTACTS`](Self::FIND_CONTACTS), [`WRITE_EVENTS`](Self::WRITE_EVENTS) | the time of the pipeline's own systems in each [`CollisionSystems`] set, ms (the observers it triggers included in the last; a game's systems in or between the sets left out) |
 /// | [`TOTAL`](Self::TOTAL) | the three together, ms |
 /// | [`COLLIDERS`](Self::COLLIDERS) | colliders placed |
 /// | [`CONTACTS`](Self::CONTACTS) | contacts: pairs overlapping, or met along a swept path |
@@ -57,7 +57,7 @@ impl CollisionDiagnosticsPlugin {
     pub const FIND_CONTACTS: DiagnosticPath = DiagnosticPath::const_new("collision/find_contacts");
     /// [`CollisionSystems::WriteEvents`]' time, ms, with the observers it triggers.
     pub const WRITE_EVENTS: DiagnosticPath = DiagnosticPath::const_new("collision/write_events");
-    /// The pipeline's time, ms.
+    /// The pipeline's time, ms: the three sets' together.
     pub const TOTAL: DiagnosticPath = DiagnosticPath::const_new("collision/total");
     /// How many colliders were placed.
     pub const COLLIDERS: DiagnosticPath = DiagnosticPath::const_new("collision/colliders");
@@ -101,10 +101,9 @@ impl Plugin for CollisionDiagnosticsPlugin {
     }
 }
 
-/// Puts the clock's systems at the pipeline's ends and between its sets, in the pipeline's
-/// `schedule`: inside the first and last sets, right before and after the pipeline's own
-/// systems there, so that no system of the game ordered before or after the pipeline runs
-/// between two laps (the sets are chained).
+/// Puts the clock's systems around the pipeline's own systems, inside each of its sets, in the
+/// pipeline's `schedule`: so that no system of the game, ordered before, after or between the
+/// sets, runs between the two laps of a set.
 fn place_clock(app: &mut App, schedule: InternedScheduleLabel) {
     app.init_resource::<StageClock>().add_systems(
         schedule,
@@ -116,9 +115,15 @@ fn place_clock(app: &mut App, schedule: InternedScheduleLabel) {
                 .in_set(CollisionSystems::Prepare)
                 .after(pipeline::prepare),
             lap::<2>
+                .in_set(CollisionSystems::FindContacts)
+                .before(ContactSearch),
+            lap::<3>
+                .in_set(CollisionSystems::FindContacts)
+                .after(ContactSearch),
+            lap::<4>
                 .in_set(CollisionSystems::WriteEvents)
                 .before(pipeline::events),
-            (lap::<3>, publish)
+            (lap::<5>, publish)
                 .chain()
                 .in_set(CollisionSystems::WriteEvents)
                 .after(pipeline::events),
@@ -126,9 +131,9 @@ fn place_clock(app: &mut App, schedule: InternedScheduleLabel) {
     );
 }
 
-/// When the pipeline passed each boundary this run: before prepare, then after each set.
+/// When the pipeline's systems started and ended this run, set by set.
 #[derive(Resource, Default)]
-struct StageClock([Option<Instant>; 4]);
+struct StageClock([Option<Instant>; 6]);
 
 fn lap<const BOUNDARY: usize>(mut clock: ResMut<StageClock>) {
     clock.0[BOUNDARY] = Some(Instant::now());
@@ -143,18 +148,36 @@ fn publish(
     mut started: MessageReader<ContactStarted>,
     mut ended: MessageReader<ContactEnded>,
 ) {
-    if let [Some(start), Some(prepared), Some(found), Some(written)] = core::mem::take(&mut clock.0)
+    let laps = core::mem::take(&mut clock.0);
+    if let [
+        Some(prepare),
+        Some(prepared),
+        Some(find),
+        Some(found),
+        Some(write),
+        Some(written),
+    ] = laps
     {
         let milliseconds = |from: Instant, to: Instant| (to - from).as_secs_f64() * 1e3;
         let stages = [
-            (CollisionDiagnosticsPlugin::PREPARE, start, prepared),
-            (CollisionDiagnosticsPlugin::FIND_CONTACTS, prepared, found),
-            (CollisionDiagnosticsPlugin::WRITE_EVENTS, found, written),
-            (CollisionDiagnosticsPlugin::TOTAL, start, written),
+            (
+                CollisionDiagnosticsPlugin::PREPARE,
+                milliseconds(prepare, prepared),
+            ),
+            (
+                CollisionDiagnosticsPlugin::FIND_CONTACTS,
+                milliseconds(find, found),
+            ),
+            (
+                CollisionDiagnosticsPlugin::WRITE_EVENTS,
+                milliseconds(write, written),
+            ),
         ];
-        for (path, from, to) in stages {
-            diagnostics.add_measurement(&path, || milliseconds(from, to));
+        let total = stages.iter().map(|(_, time)| time).sum::<f64>();
+        for (path, time) in stages {
+            diagnostics.add_measurement(&path, || time);
         }
+        diagnostics.add_measurement(&CollisionDiagnosticsPlugin::TOTAL, || total);
     }
     let counts = [
         (CollisionDiagnosticsPlugin::COLLIDERS, placed.entities.len()),

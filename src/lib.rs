@@ -45,7 +45,7 @@
 //!         ))
 //!         .observe(|hit: On<ContactStarted>, mut commands: Commands| {
 //!             info!("hit by {}", hit.other);
-//!             commands.entity(hit.other).despawn();
+//!             commands.entity(hit.other).try_despawn();
 //!         });
 //! }
 //!
@@ -91,8 +91,8 @@
 //! | [`Swept`] | test the path a fast collider moved along, and a segment's or polygon's turn, not only where it ends up: no bullet through a wall, no bullet skipped by a swinging laser |
 //! | [`CollisionBody`] | one entity made of colliders on its children: contacts name the body, and its observers see its parts' hits |
 //! | [`PairFilter`], [`FilterPairs`], [`PairFilterPlugin`] | a game's own rule for which pairs may meet, beyond layers |
-//! | [`Contact`] | a message every frame for every overlapping pair, with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) |
-//! | [`ContactStarted`], [`ContactEnded`] | a pair's first frame together and first frame apart: messages and entity events |
+//! | [`Contact`] | a message each run (each frame, or fixed step) for every overlapping pair, with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) |
+//! | [`ContactStarted`], [`ContactEnded`] | a pair's first run together and first run apart: messages and entity events |
 //! | [`Contacts`], [`CollidingEntities`] | what overlaps now, without reading messages |
 //! | [`SpatialQuery`] | rays, circle casts, shape and point queries, the nearest collider, and [`Contact::push_out`]: the least move out of an overlap |
 //! | [`CollisionSystems`], [`CollisionSettings`] | ordering against the pipeline; tuning |
@@ -120,7 +120,7 @@
 //! **narrow phase** (the exact pair tests, and the time of impact of pairs that moved relative
 //! to each other; one system with the broad phase, each batch of candidates tested as it is
 //! found, in parallel when there is enough work), **events**
-//! (this frame's pairs diffed against the last). Results are sorted, so they do not depend on
+//! (this run's pairs diffed against the last run's). Results are sorted, so they do not depend on
 //! the thread count.
 //!
 //! # Fixed time step
@@ -153,7 +153,7 @@
 // checks it):
 // - `plugin` (`CollisionPlugin`, `CollisionSystems`, `PairFilterPlugin`: the pipeline wired
 //   into a schedule), `debug`, `diagnostics` and `query`, which read what the pipeline placed
-//   and found, and `shown`, which catches up on entities shown again;
+//   and found, and `reenabled`, which catches up on entities enabled again;
 // - `pipeline`, the stages: `prepare`, `find_contacts` (which owns the split of the broad
 //   phase's search and the narrow phase's tests), `events`, each owning its resource and
 //   system;
@@ -174,8 +174,8 @@ mod layers;
 mod pipeline;
 mod plugin;
 mod query;
+mod reenabled;
 mod settings;
-mod shown;
 mod swept;
 
 pub use body::CollisionBody;

@@ -7,8 +7,8 @@ use crate::contacts::{CollidingEntities, Contacts};
 use crate::filter::{FilterPairs, PairFilter};
 use crate::layers::{ColliderDisabled, CollisionLayers, LayerMask};
 use crate::pipeline;
+use crate::reenabled;
 use crate::settings::CollisionSettings;
-use crate::shown;
 use crate::swept::Swept;
 use bevy::ecs::entity_disabling::DefaultQueryFilters;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
@@ -21,11 +21,12 @@ use bevy::transform::systems::{
 use bevy::transform::{TransformPlugin, TransformSystems};
 use core::marker::PhantomData;
 
-/// Finds the overlapping colliders every frame and sends [`Contact`], [`ContactStarted`] and
-/// [`ContactEnded`].
+/// Finds the overlapping colliders and sends [`Contact`], [`ContactStarted`] and
+/// [`ContactEnded`], once each time its schedule runs: a **run** of the pipeline.
 ///
-/// Runs in [`PostUpdate`] by default, after transform propagation;
-/// [`CollisionPlugin::new`] picks another schedule.
+/// Runs in [`PostUpdate`] by default, after transform propagation: a run each frame.
+/// [`CollisionPlugin::new`] picks another schedule: with `FixedPostUpdate`, a run each fixed
+/// step (none, one or several a frame).
 ///
 /// ```no_run
 /// # use bevy::prelude::*;
@@ -114,6 +115,11 @@ pub enum CollisionSystems {
     WriteEvents,
 }
 
+/// The contact search inside [`CollisionSystems::FindContacts`]: the plain one, or a
+/// [`PairFilterPlugin`]'s. What the diagnostics time as that set's work.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct ContactSearch;
+
 /// The schedule [`CollisionPlugin`] runs the pipeline in, for the plugins that add to it.
 #[derive(Resource)]
 pub(crate) struct PipelineSchedule(pub InternedScheduleLabel);
@@ -172,14 +178,15 @@ impl Plugin for CollisionPlugin {
                     // A `PairFilterPlugin` adds its own, filtered, in its place.
                     pipeline::find_contacts
                         .run_if(no_filter_in_place)
-                        .in_set(CollisionSystems::FindContacts),
+                        .in_set(CollisionSystems::FindContacts)
+                        .in_set(ContactSearch),
                     pipeline::events.in_set(CollisionSystems::WriteEvents),
                 ),
             )
-            .add_observer(shown::forget_starts_when_shown)
+            .add_observer(reenabled::forget_starts_when_enabled)
             .add_systems(
                 self.schedule,
-                shown::watch_disabling_components
+                reenabled::watch_disabling_components
                     .run_if(resource_exists_and_changed::<DefaultQueryFilters>)
                     .before(CollisionSystems::Prepare),
             );
@@ -289,6 +296,7 @@ where
             schedule,
             pipeline::find_filtered_contacts::<F>
                 .in_set(CollisionSystems::FindContacts)
+                .in_set(ContactSearch)
                 // The plain one does not run beside it (its run condition).
                 .ambiguous_with(pipeline::find_contacts),
         );

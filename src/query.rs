@@ -16,7 +16,7 @@ use core::cell::Cell;
 
 /// Which colliders a query looks at: those on a layer of `mask` (their
 /// [`memberships`](crate::CollisionLayers::memberships) meet it), other than the `excluded`
-/// entities. The default looks at every collider.
+/// entities. The default looks at every collider on at least one layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpatialQueryFilter {
     /// The layers looked at.

@@ -62,8 +62,8 @@ use bevy::prelude::*;
 /// inserted, cloned from another entity or loaded from a scene, a `Swept` starts with no path
 /// (only the pipeline records where a path starts). Call `jump` when the entity teleports,
 /// respawns or wraps around the screen, so that the jump is not taken for a path across
-/// everything in between. An entity hidden with Bevy's `Disabled` is seen by no system while
-/// hidden, transform propagation included, so when shown again it and its descendants start
+/// everything in between. An entity disabled with Bevy's `Disabled` is seen by no system while
+/// disabled, transform propagation included, so when enabled again it and its descendants start
 /// with no path too (a bullet taken from a pool needs no `jump`); one switched off with
 /// [`ColliderDisabled`](crate::ColliderDisabled) is followed meanwhile, and sweeps only its
 /// last move.
@@ -118,9 +118,9 @@ impl Swept {
     }
 
     /// The `Swept` of `entity` and of its descendants start with no path, as the entity is
-    /// shown again (a disabling component removed): no system saw where the entity went while
-    /// it was hidden, and transform propagation left its descendants where it hid them. Read
-    /// through the world, which shows what queries hide.
+    /// enabled again (a disabling component removed): no system saw where the entity went while
+    /// it was disabled, and transform propagation left its descendants where they were. Read
+    /// through the world, which holds what queries leave out.
     pub(crate) fn forget_starts(world: &mut DeferredWorld, entity: Entity) {
         let mut below = vec![entity];
         // As many steps as there are entities at most: a loop of `ChildOf` ends the walk.

@@ -288,12 +288,16 @@ fn queries_find_the_nearest_the_ray_and_the_picked() {
 /// `FixedUpdate` counts each pad the ball reached by the step before the last, once.
 #[test]
 fn fixed_step_sees_each_start_once() {
-    use fixed_step::{BALL_RADIUS, BALL_START_X, BALL_STEP, PAD_RADIUS, PAD_X, Steps};
+    use fixed_step::{
+        BALL_RADIUS, BALL_SPEED, BALL_START_X, PAD_RADIUS, PAD_X, STEPS_PER_SECOND, Steps,
+    };
     let app = run(fixed_step::example, 240);
     let steps = app.world().resource::<Steps>();
     assert!((115..=121).contains(&steps.run), "{} steps", steps.run);
     // Read at step k: what steps 1..k-1 wrote.
-    let ball_x = BALL_START_X + BALL_STEP * (steps.run - 1) as f32;
+    // The ball is a pixel clear of tangency at every step: rounding decides nothing.
+    let step = BALL_SPEED / STEPS_PER_SECOND as f32;
+    let ball_x = BALL_START_X + step * (steps.run - 1) as f32;
     let reached = PAD_X
         .iter()
         .filter(|&&x| x - (PAD_RADIUS + BALL_RADIUS) <= ball_x)

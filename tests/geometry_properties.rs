@@ -816,6 +816,24 @@ fn push_out_named_cases() {
         as_segment
     );
     assert!((as_segment.unwrap().depth - 1.5).abs() < 1e-5);
+    // A wall thinner than a billionth of its coordinates (4e-8 thick, 100 from the origin),
+    // crossed by a laser: out by half the laser, wherever the wall lies, as the segment it
+    // nearly is, and parted a hair further. (At the origin it is pushed out as a polygon.)
+    for offset in [Vec2::ZERO, Vec2::new(100.0, 0.0)] {
+        let half_thickness = 2.0e-8;
+        let wall = [(-5.0, -1.0), (5.0, -1.0), (5.0, 1.0), (-5.0, 1.0)]
+            .map(|(x, y)| Vec2::new(x, y * half_thickness) + offset);
+        let laser = Segment::new(Vec2::new(0.0, -5.0) + offset, Vec2::new(0.0, 5.0) + offset);
+        assert!(overlap(Shape::Segment(laser), Shape::Polygon(&wall)));
+        let out = push_out(Shape::Segment(laser), Shape::Polygon(&wall)).unwrap();
+        assert!((out.depth - 5.0).abs() < 1e-4, "{offset}: {out:?}");
+        let parted = out.translation() + out.direction * 1e-3;
+        let parted = Segment::new(laser.a + parted, laser.b + parted);
+        assert!(
+            !overlap(Shape::Segment(parted), Shape::Polygon(&wall)),
+            "{offset}"
+        );
+    }
     // Touching only: depth zero.
     let touching = push_out(
         Shape::Circle(Circle::new(Vec2::ZERO, 1.0)),

@@ -178,10 +178,10 @@ fn imports() -> BTreeMap<Module, BTreeSet<Module>> {
 fn layer(module: &Module) -> u8 {
     match module.first().map(String::as_str) {
         None => 4, // lib.rs: the front door
-        Some("plugin" | "debug" | "diagnostics" | "query" | "shown") => 3, // wiring, and what reads the pipeline
-        Some("pipeline") => 2,                                             // the stages
-        Some("geometry") => 0,                                             // pure geometry
-        Some(_) => 1,                                                      // the public types
+        Some("plugin" | "debug" | "diagnostics" | "query" | "reenabled") => 3, // wiring, and what reads the pipeline
+        Some("pipeline") => 2,                                                 // the stages
+        Some("geometry") => 0,                                                 // pure geometry
+        Some(_) => 1,                                                          // the public types
     }
 }
 

@@ -85,10 +85,11 @@ pub fn app_without_drawing(mode: &Mode, title: &str) -> App {
     }
 }
 
-/// Adds `systems` that draw with gizmos to `Update`, in a window only.
+/// Adds `systems` that draw with gizmos to `PostUpdate`, in a window only: order each after
+/// the system whose results it draws, so that it draws this frame's.
 pub fn draw<M>(app: &mut App, systems: impl IntoScheduleConfigs<ScheduleSystem, M>) {
     if app.is_plugin_added::<CollisionDebugPlugin>() {
-        app.add_systems(Update, systems);
+        app.add_systems(PostUpdate, systems);
     }
 }
 

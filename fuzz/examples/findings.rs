@@ -32,8 +32,8 @@ fn main() {
 
     println!("2. bounding circle / PolygonCollider of large in-range coordinates");
     for r in [1e12f32, 4e12, 5e12, 1e13, 3.7646462e16, 1e18] {
-        try_(&format!("try_regular(3, {r:e})"), || {
-            PolygonCollider::try_regular(3, r).map(|p| p.local_bounding_circle())
+        try_(&format!("try_regular({r:e}, 3)"), || {
+            PolygonCollider::try_regular(r, 3).map(|p| p.local_bounding_circle())
         });
     }
     let triangle = [v(5e12, 0.0), v(-2.5e12, 4.330127e12), v(-2.5e12, -4.330127e12)];

@@ -169,7 +169,7 @@ fuzz_target!(|input: Input| {
         }
         Constructor::Regular(sides, r) => {
             let (sides, r) = (usize::from(*sides % MAX_SIDES), r.value());
-            let result = PolygonCollider::try_regular(sides, r);
+            let result = PolygonCollider::try_regular(r, sides);
             if sides < 3 {
                 assert_eq!(result, Err(ColliderError::TooFewVertices(sides)), "{context}");
             } else if !(r > 0.0 && r.is_finite()) {

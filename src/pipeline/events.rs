@@ -7,7 +7,6 @@
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
 use super::parts::{BodyTree, Parts};
-use crate::body::CollisionBody;
 use crate::contact::{Contact, ContactEnded, ContactStarted, PartToBody};
 use crate::contacts::{CollidingEntities, Contacts};
 use crate::settings::CollisionSettings;
@@ -39,7 +38,7 @@ impl FromWorld for ContactEventKeys {
 /// Who could see the contact entity events: an entity event is triggered only on an entity
 /// that an observer could see it on, so that no observer costs nothing. Observers see the
 /// events of disabled entities too (an object pool's, parked with Bevy's `Disabled`, hears
-/// its contacts end): an entity hidden from the queries by a disabling component counts as
+/// its contacts end): an entity left out of the queries by a disabling component counts as
 /// watched.
 #[derive(SystemParam)]
 pub(crate) struct Watchers<'w, 's> {
@@ -84,7 +83,7 @@ impl Watchers<'_, '_> {
     }
 
     /// Whether an observer of `entity` itself (of any event) may exist: one does, or the
-    /// entity is hidden from the query by a disabling component of the game's own. Each look
+    /// entity is left out of the query by a disabling component of the game's own. Each look
     /// costs a cache miss in Bevy's entity records: `any_entity` says once whether any
     /// observer watches an entity of its own.
     fn watch(&self, any_entity: bool, entity: Entity) -> bool {
@@ -181,15 +180,6 @@ trait ContactEvent: EntityEvent + Copy + Send + 'static {
         (self.body() != self.event_target()).then(|| self.on_body())
     }
 
-    /// The event to trigger on the body too when its entity, a part, no longer leads up to it
-    /// (moved off it, or under another body, by an earlier observer of this run or since the
-    /// contact started): the same event on the body, which hears every start and end of the
-    /// contact, in pairs.
-    fn for_body_left_behind(self, world: &World) -> Option<Self> {
-        let (part, body) = (self.event_target(), self.body());
-        (body != part && !leads_up_to(world, part, body)).then(|| self.on_body())
-    }
-
     /// The body this event names for its entity.
     fn body(&self) -> Entity;
 
@@ -208,26 +198,6 @@ where
     let mut trigger = PropagateEntityTrigger::default();
     trigger.propagate = false;
     trigger
-}
-
-/// Whether an event triggered on `part` travels up to `body` (see [`PartToBody`]): the first
-/// of `part` and its ancestors that is `body` or a body at all is `body`.
-fn leads_up_to(world: &World, part: Entity, body: Entity) -> bool {
-    let mut current = part;
-    // As many steps as there are entities at most: a loop of `ChildOf` ends the walk.
-    for _ in 0..world.entities().len() {
-        if current == body {
-            return true;
-        }
-        if world.get::<CollisionBody>(current).is_some() {
-            return false;
-        }
-        match world.get::<ChildOf>(current) {
-            Some(child_of) => current = child_of.parent(),
-            None => return false,
-        }
-    }
-    false
 }
 
 /// [`ContactEvent`] for an event of the two, whose fields are the same.
@@ -270,29 +240,26 @@ contact_event!(ContactEnded);
 /// A command that triggers `event` on its entity if the entity still exists when the command is
 /// applied: an observer of an earlier trigger of the same run may have despawned it (a mine
 /// that removes what touched it), and an entity event on a despawned entity would hand its
-/// observers an entity that their commands cannot reach. A despawned part's start or end goes
-/// to its body instead, if that still exists; the start or end of a part that no longer leads
-/// up to the body the contact names goes to the part alone, and to that body.
+/// observers an entity that their commands cannot reach. A part's start or end goes on to the
+/// body the contact names ([`PartToBody`]) if that still exists; a despawned part's goes to
+/// that body alone.
 fn trigger_if_spawned<E>(event: E) -> impl FnOnce(&mut World) + Send + 'static
 where
     E: ContactEvent,
     for<'a> E::Trigger<'a>: Default,
 {
     move |world: &mut World| {
-        if world.get_entity(event.event_target()).is_ok() {
-            match event.for_body_left_behind(world) {
-                None => world.trigger(event),
-                Some(on_body) => {
-                    world.trigger_with(event, E::here());
-                    if world.get_entity(on_body.event_target()).is_ok() {
-                        world.trigger(on_body);
-                    }
+        let spawned = |entity: Entity| world.get_entity(entity).is_ok();
+        let (entity, body) = (event.event_target(), event.body());
+        match (spawned(entity), spawned(body)) {
+            (true, true) => world.trigger(event),
+            (true, false) => world.trigger_with(event, E::here()),
+            (false, true) => {
+                if let Some(on_body) = event.for_body_of_despawned_part() {
+                    world.trigger(on_body);
                 }
             }
-        } else if let Some(on_body) = event.for_body_of_despawned_part()
-            && world.get_entity(on_body.event_target()).is_ok()
-        {
-            world.trigger(on_body);
+            (false, false) => {}
         }
     }
 }
@@ -323,7 +290,7 @@ impl ChangeWriters<'_, '_> {
             ended,
             colliding,
             watchers,
-            tree,
+            tree: _,
             commands,
         } = self;
         // Looked up on the first change only: most runs start and end nothing.
@@ -333,19 +300,11 @@ impl ChangeWriters<'_, '_> {
             None => *found.insert(watchers.watched()),
         };
         let any_sets = !colliding.is_empty();
-        // Whether an observer could see an event of collider `entity`: one of it, or of an
-        // entity on the way up to its body (where a part's events travel), or of the body
-        // (which gets the event of a despawned part). Looking an entity up costs a cache
-        // miss: none at all while no observer watches any entity of its own.
+        // Whether an observer could see an event of collider `entity`: one of it, or of its
+        // body (where a part's events go on to). Looking an entity up costs a cache miss: none
+        // at all while no observer watches any entity of its own.
         let watched = |any_entity: bool, entity: Entity, body: Entity| {
-            if entity == body {
-                watchers.watch(any_entity, entity)
-            } else {
-                any_entity
-                    && (watchers.watch(any_entity, body)
-                        || Parts::way_up(tree, entity, body)
-                            .any(|on_the_way| watchers.watch(any_entity, on_the_way)))
-            }
+            watchers.watch(any_entity, entity) || entity != body && watchers.watch(any_entity, body)
         };
         diff(
             previous.iter().flatten(),

@@ -13,10 +13,9 @@ use bevy::prelude::*;
 #[derive(SystemParam)]
 pub(crate) struct BodyTree<'w, 's> {
     bodies: Query<'w, 's, (Entity, &'static CollisionBody)>,
-    children: Query<'w, 's, &'static Children>,
-    /// Hidden entities too: a part hidden with Bevy's `Disabled` still ends its contacts, and
-    /// its events still travel up through it.
-    parents: Query<'w, 's, &'static ChildOf, Allow<Disabled>>,
+    /// Disabled entities' too: Bevy's `Disabled` on an entity between a body and a part leaves
+    /// the part enabled, and still the body's.
+    children: Query<'w, 's, &'static Children, Allow<Disabled>>,
 }
 
 /// The body a part belongs to.
@@ -105,7 +104,7 @@ impl Parts {
     /// Gives this run's contacts (`lists`) their bodies, while any body exists. A contact that
     /// goes on from the last run (whose contacts are `previous`, in `(a, b)` order) keeps the
     /// bodies it started with: a part moved to another body, or off its body, or whose body
-    /// was hidden (Bevy's `Disabled`) or unmade, while touching something stays its old body's
+    /// was disabled (Bevy's `Disabled`) or unmade, while touching something stays its old body's
     /// in that contact until it ends, so that the body that heard its start hears its end.
     /// The last run's bodies are looked up when any part's body differs from the last run's
     /// (told by the parts found, not by the hierarchy's change detection, which a run at a
@@ -146,33 +145,7 @@ impl Parts {
             });
         }
     }
-
-    /// The entities from part `entity` up along [`ChildOf`] to its `body`, or to the first
-    /// other body on the way, or to the root, each included once: where its entity events
-    /// travel (a part moved off its body since its contact started has them on the body as
-    /// well, which the caller asks about).
-    pub(crate) fn way_up<'a>(
-        tree: &'a BodyTree,
-        entity: Entity,
-        body: Entity,
-    ) -> impl Iterator<Item = Entity> + 'a {
-        let mut next = Some(entity);
-        // A loop of `ChildOf`, which Bevy does not forbid, ends the walk.
-        let mut steps = DEEPEST;
-        core::iter::from_fn(move || {
-            let current = next?;
-            steps = steps.checked_sub(1)?;
-            let at_a_body = current == body || current != entity && tree.bodies.contains(current);
-            next = (!at_a_body)
-                .then(|| tree.parents.get(current).ok().map(ChildOf::parent))
-                .flatten();
-            Some(current)
-        })
-    }
 }
-
-/// The most entities [`Parts::way_up`] walks through: deeper than any hierarchy a game builds.
-const DEEPEST: usize = 1 << 16;
 
 /// Gives each contact of `lists` that goes on from `previous` (both in `(a, b)` order) the
 /// bodies it had there: one pass over both. Returns whether any of them differ from those it

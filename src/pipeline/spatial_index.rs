@@ -149,7 +149,7 @@ impl SpatialIndex {
                 let everyone = 0..placed.entities.len() as u32;
                 let everyone = core::slice::from_ref(&everyone);
                 let typical_radius = RadiusSpread::of(&placed.radii, everyone).typical;
-                grid.build(placed, everyone, typical_radius, 0.0, 0);
+                grid.build_for_queries(placed, everyone, typical_radius);
                 grid
             });
             return SmallVec::from_buf_and_len([grid; 4], 1);
@@ -164,7 +164,7 @@ impl SpatialIndex {
                     let mut grid = self.spare_grid(Some(index));
                     let runs = state.groups.runs_of(index);
                     let typical_radius = RadiusSpread::of(&placed.radii, &runs).typical;
-                    grid.build(placed, &runs, typical_radius, 0.0, 0);
+                    grid.build_for_queries(placed, &runs, typical_radius);
                     grid
                 })
             })
@@ -179,6 +179,39 @@ mod tests {
     use crate::pipeline::broad_phase::tests::placed_from;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
+
+    /// A group of points (radius zero, which `CircleCollider::new(0.0)` allows): a small box, or
+    /// a short ray, visits the points near it, not the whole group, though the points are far
+    /// smaller than the gaps between them.
+    #[test]
+    fn a_small_query_among_points_visits_what_is_near() {
+        use crate::pipeline::broad_phase::Stretch;
+        let layers = CollisionLayers::new(LayerMask::layer(0), LayerMask::ALL);
+        // 1,000 points 25 apart, 40 to a row.
+        let list: Vec<_> = (0..1000)
+            .map(|index| {
+                let center = Vec2::new((index % 40) as f32 * 25.0, (index / 40) as f32 * 25.0);
+                (center, 0.0, layers)
+            })
+            .collect();
+        let placed = placed_from(&list);
+        let index = SpatialIndex::default();
+        let grids = index.grids(&placed, LayerMask::layer(0));
+        assert_eq!(grids.len(), 1);
+        let mut visited = 0;
+        let everyone = grids[0].visit_box(Vec2::splat(99.0), Vec2::splat(101.0), |_| visited += 1);
+        assert!(!everyone && visited <= 16, "a 2 × 2 box visited {visited}");
+        let mut walked = 0;
+        let ray = Stretch {
+            origin: Vec2::new(-10.0, 12.5),
+            direction: Vec2::X,
+            start: 0.0,
+            end: 100.0,
+            reach: 1.0,
+        };
+        grids[0].walk(ray, |_| true, |_| walked += 1);
+        assert!(walked <= 200, "a ray 100 long visited {walked}");
+    }
 
     /// The table of places answers as a map of this frame's colliders does, frame after
     /// frame in the same room: entities respawned with another generation, moved to other

@@ -171,10 +171,10 @@ fn conversions_from_bevy_math_shapes_with_corners() {
         Err(ColliderError::TooManySides(u32::MAX as usize))
     );
     assert_eq!(
-        PolygonCollider::try_regular(usize::MAX, 1.0),
+        PolygonCollider::try_regular(1.0, usize::MAX),
         Err(ColliderError::TooManySides(usize::MAX))
     );
-    assert!(PolygonCollider::try_regular(PolygonCollider::MAX_SIDES, 1.0).is_ok());
+    assert!(PolygonCollider::try_regular(1.0, PolygonCollider::MAX_SIDES).is_ok());
 
     let hexagon = PolygonCollider::try_from(RegularPolygon::new(2.0, 6)).unwrap();
     assert_eq!(hexagon.vertices().len(), 6);
@@ -212,7 +212,7 @@ fn good_pair(app: &mut App) -> (Entity, Entity) {
     let b = app
         .world_mut()
         .spawn((
-            PolygonCollider::regular(6, 5.0),
+            PolygonCollider::regular(5.0, 6),
             Transform::from_xyz(6.0, 0.0, 0.0),
         ))
         .id();
@@ -243,7 +243,7 @@ fn non_finite_transforms_are_skipped_without_panic() {
         );
         bad.push(
             app.world_mut()
-                .spawn((PolygonCollider::regular(5, 3.0), transform))
+                .spawn((PolygonCollider::regular(3.0, 5), transform))
                 .id(),
         );
     }
@@ -273,7 +273,7 @@ fn zero_scale_colliders_are_skipped() {
     let flat = app
         .world_mut()
         .spawn((
-            PolygonCollider::regular(5, 3.0),
+            PolygonCollider::regular(3.0, 5),
             Transform::from_scale(Vec3::new(1.0, 0.0, 1.0)),
         ))
         .id();
@@ -318,7 +318,7 @@ fn colliders_scaled_out_of_range_are_skipped_and_hide_nothing() {
         );
         skipped.push(
             app.world_mut()
-                .spawn((PolygonCollider::regular(5, 10.0), transform))
+                .spawn((PolygonCollider::regular(10.0, 5), transform))
                 .id(),
         );
         skipped.push(
@@ -348,7 +348,7 @@ fn a_polygon_reaching_past_the_range_is_skipped() {
     let polygon = app
         .world_mut()
         .spawn((
-            PolygonCollider::regular(8, 0.5 * MAX_COORDINATE),
+            PolygonCollider::regular(0.5 * MAX_COORDINATE, 8),
             Transform::from_xyz(centre, 0.0, 0.0),
         ))
         .id();
@@ -388,7 +388,7 @@ fn shapes_smaller_than_min_size_are_refused() {
     // The sizes the issue found `regular` panicking on, and a polygon of MIN_SIZE.
     for size in [1e-30, 1e-22, tiny] {
         assert!(matches!(
-            PolygonCollider::try_regular(6, size),
+            PolygonCollider::try_regular(size, 6),
             Err(ColliderError::TooSmall(_))
         ));
         assert!(matches!(
@@ -403,7 +403,7 @@ fn shapes_smaller_than_min_size_are_refused() {
 fn huge_regular_polygons_have_finite_bounds() {
     // Their bounding circles once overflowed from about 4.5e12 (and panicked in debug builds).
     for circumradius in [5e12, 1e13, 3.764_646e16, 1e18] {
-        let polygon = PolygonCollider::try_regular(3, circumradius).expect("in range");
+        let polygon = PolygonCollider::try_regular(circumradius, 3).expect("in range");
         let bounds = polygon.local_bounding_circle().expect("valid");
         assert!(
             bounds.center.is_finite() && bounds.radius().is_finite(),
@@ -433,7 +433,7 @@ fn colliders_scaled_below_min_size_are_skipped_and_hide_nothing() {
                     .spawn((CircleCollider::new(10.0), transform))
                     .id(),
                 app.world_mut()
-                    .spawn((PolygonCollider::regular(5, 10.0), transform))
+                    .spawn((PolygonCollider::regular(10.0, 5), transform))
                     .id(),
                 app.world_mut()
                     .spawn((SegmentCollider::new(Vec2::ZERO, Vec2::X * 10.0), transform))
@@ -459,7 +459,7 @@ fn an_entity_with_two_collider_kinds_uses_one() {
         .world_mut()
         .spawn((
             CircleCollider::new(1.0),
-            PolygonCollider::regular(4, 2.0),
+            PolygonCollider::regular(2.0, 4),
             Transform::from_xyz(2.0, 0.0, 0.0),
         ))
         .id();
@@ -569,7 +569,7 @@ fn panicking_constructors_report_the_callers_line() {
             let _ = PolygonCollider::new(vec![Vec2::ZERO, Vec2::X]);
         },
         || {
-            let _ = PolygonCollider::regular(2, 1.0);
+            let _ = PolygonCollider::regular(1.0, 2);
         },
         || {
             let _ = PolygonCollider::rectangle(-1.0, 1.0);

@@ -1,7 +1,7 @@
 //! Bodies whose hierarchy changes while their parts touch something: whatever moves or hides,
 //! an entity that heard a contact start hears it end.
 
-use crate::common::{app, bullet};
+use crate::common::{app, bullet, contact_between};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
@@ -36,8 +36,8 @@ fn heard(app: &App, entity: Entity) -> (Vec<Entity>, Vec<Entity>) {
 }
 
 /// A ship whose shield breaks off at the first hit (its observer takes the shield off the
-/// ship), hit by two bullets in one run: the ship hears both starts, the second triggered on
-/// it directly since the shield no longer leads up to it, and both ends.
+/// ship), hit by two bullets in one run: the ship hears both starts (the second goes on to it
+/// from the shield, no longer its part) and both ends.
 #[test]
 fn a_part_broken_off_by_the_first_of_two_starts_still_starts_the_second_on_its_body() {
     let mut app = app();
@@ -81,31 +81,132 @@ fn a_part_broken_off_by_the_first_of_two_starts_still_starts_the_second_on_its_b
     assert_eq!(heard(&app, ship), (both.clone(), both));
 }
 
-/// A part two levels down (a hand on an arm on a body) hidden with Bevy's `Disabled` while a
-/// bullet touches it: the arm, whose observer heard the start on its way up, hears the end.
+/// What happens to a hand on an arm on a body while a bullet touches the hand.
+#[derive(Clone, Copy, Debug)]
+enum HandChange {
+    Disabled,
+    Despawned,
+    ArmBrokenOff,
+    ArmTakenByAnotherBody,
+    ArmPutBetweenBodyAndHand,
+}
+
+/// A hand (a part) on an arm (a plain entity, observed) on a body, touched by a bullet, then
+/// changed while it touches: disabled, despawned, its arm broken off or taken by another body,
+/// or (the hand starting on the body itself) an arm put between them. The events go from the
+/// hand straight to the body: the body hears the start and the end, the arm neither.
 #[test]
-fn a_hidden_part_s_end_travels_up_to_who_heard_its_start() {
+fn a_part_s_events_skip_the_entities_between_it_and_its_body() {
+    for change in [
+        HandChange::Disabled,
+        HandChange::Despawned,
+        HandChange::ArmBrokenOff,
+        HandChange::ArmTakenByAnotherBody,
+        HandChange::ArmPutBetweenBodyAndHand,
+    ] {
+        let mut app = app();
+        let world = app.world_mut();
+        let body = world
+            .spawn((
+                CollisionBody::default(),
+                Transform::default(),
+                Heard::default(),
+            ))
+            .observe(hear_start)
+            .observe(hear_end)
+            .id();
+        let other_body = world
+            .spawn((
+                CollisionBody::default(),
+                Transform::from_xyz(500.0, 0.0, 0.0),
+            ))
+            .id();
+        let arm = world
+            .spawn((Transform::default(), ChildOf(body), Heard::default()))
+            .observe(hear_start)
+            .observe(hear_end)
+            .id();
+        let first_parent = match change {
+            HandChange::ArmPutBetweenBodyAndHand => body,
+            _ => arm,
+        };
+        let hand = world
+            .spawn((
+                CircleCollider::new(10.0),
+                Transform::default(),
+                ChildOf(first_parent),
+            ))
+            .id();
+        let bullet = bullet(&mut app, Vec2::new(11.0, 0.0));
+        app.update();
+        let mut world = app.world_mut();
+        match change {
+            HandChange::Disabled => {
+                world.entity_mut(hand).insert(Disabled);
+            }
+            HandChange::Despawned => {
+                world.despawn(hand);
+            }
+            HandChange::ArmBrokenOff => {
+                world.entity_mut(arm).remove::<ChildOf>();
+            }
+            HandChange::ArmTakenByAnotherBody => {
+                world.entity_mut(arm).insert(ChildOf(other_body));
+            }
+            HandChange::ArmPutBetweenBodyAndHand => {
+                world.entity_mut(hand).insert(ChildOf(arm));
+            }
+        }
+        app.update();
+        world = app.world_mut();
+        world
+            .entity_mut(bullet)
+            .insert(Transform::from_xyz(-100.0, 0.0, 0.0));
+        app.update();
+        assert_eq!(
+            heard(&app, body),
+            (vec![bullet], vec![bullet]),
+            "{change:?}"
+        );
+        assert_eq!(heard(&app, arm), (vec![], vec![]), "{change:?}");
+    }
+}
+
+/// An entity between a body and its parts disabled with Bevy's `Disabled` (which leaves its
+/// children enabled): the part below it is still the body's, so it makes no contact with the
+/// body's other parts, and its contacts name the body.
+#[test]
+fn a_disabled_entity_between_a_body_and_a_part_leaves_the_part_the_body_s() {
     let mut app = app();
     let world = app.world_mut();
     let body = world
         .spawn((CollisionBody::default(), Transform::default()))
         .id();
-    let arm = world
-        .spawn((Transform::default(), ChildOf(body), Heard::default()))
-        .observe(hear_start)
-        .observe(hear_end)
-        .id();
-    let hand = world
+    let core = world
         .spawn((
             CircleCollider::new(10.0),
             Transform::default(),
+            ChildOf(body),
+        ))
+        .id();
+    let arm = world.spawn((Transform::default(), ChildOf(body))).id();
+    // Overlapping the core.
+    let hand = world
+        .spawn((
+            CircleCollider::new(10.0),
+            Transform::from_xyz(5.0, 0.0, 0.0),
             ChildOf(arm),
         ))
         .id();
-    let bullet = bullet(&mut app, Vec2::new(11.0, 0.0));
     app.update();
-    assert_eq!(heard(&app, arm), (vec![bullet], vec![]));
-    app.world_mut().entity_mut(hand).insert(Disabled);
+    app.world_mut().entity_mut(arm).insert(Disabled);
+    // Beyond the core's reach (10 + 2), within the hand's (5 + 10 + 2).
+    let bullet = bullet(&mut app, Vec2::new(16.0, 0.0));
     app.update();
-    assert_eq!(heard(&app, arm), (vec![bullet], vec![bullet]));
+    assert!(
+        contact_between(&app, hand, core).is_none(),
+        "two parts of one body"
+    );
+    let contact = contact_between(&app, hand, bullet).expect("the bullet touches the hand");
+    assert_eq!(contact.body_of(hand), Some(body));
 }

@@ -42,7 +42,7 @@ fn enemies() -> Vec<(PolygonCollider, Transform)> {
     };
     vec![
         (
-            PolygonCollider::regular(8, 30.0),
+            PolygonCollider::regular(30.0, 8),
             placed(0.0, 0.3, Vec2::new(-1.0, 1.0)),
         ),
         (

@@ -22,7 +22,7 @@ fn the_debug_plugin_runs_headless_with_its_gizmo_group() {
     app.world_mut()
         .spawn((CircleCollider::new(5.0), Transform::default()));
     app.world_mut().spawn((
-        PolygonCollider::regular(5, 8.0),
+        PolygonCollider::regular(8.0, 5),
         Transform::from_xyz(6.0, 0.0, 0.0),
     ));
     for _ in 0..3 {

@@ -79,7 +79,7 @@ fn spawn_rain(app: &mut App) -> Vec<Entity> {
     const BULLET: LayerMask = LayerMask::layer(1);
     app.world_mut().spawn((
         Transform::default(),
-        PolygonCollider::regular(8, 120.0),
+        PolygonCollider::regular(120.0, 8),
         CollisionLayers::new(TARGET, BULLET),
         CollidingEntities::default(),
     ));
@@ -132,8 +132,8 @@ fn spawn_mixed(app: &mut App, seed: u64, swept: bool) -> Vec<Entity> {
                 Vec2::new(rng.random_range(5.0..40.0), 0.0),
             )),
             _ => entity.insert(PolygonCollider::regular(
-                rng.random_range(3..9),
                 rng.random_range(4.0..16.0),
+                rng.random_range(3..9),
             )),
         };
         if i % 7 == 0 {

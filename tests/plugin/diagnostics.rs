@@ -51,3 +51,29 @@ fn each_run_publishes_its_times_and_counts() {
         Some(0.0)
     );
 }
+
+/// A game's systems ordered between the pipeline's sets (as after `Prepare`, to ask
+/// `SpatialQuery` about this frame's positions) are in none of the sets: their time is no
+/// set's, nor the pipeline's. Each sleeps far longer than the pipeline's run of one collider.
+#[test]
+fn a_game_s_systems_between_the_sets_are_not_timed() {
+    const SLEEP: std::time::Duration = std::time::Duration::from_millis(50);
+    let mut app = crate::common::app();
+    app.add_plugins(CollisionDiagnosticsPlugin).add_systems(
+        PostUpdate,
+        (
+            (|| std::thread::sleep(SLEEP))
+                .after(CollisionSystems::Prepare)
+                .before(CollisionSystems::FindContacts),
+            (|| std::thread::sleep(SLEEP))
+                .after(CollisionSystems::FindContacts)
+                .before(CollisionSystems::WriteEvents),
+        ),
+    );
+    app.world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::default()));
+    app.update();
+    let store = app.world().resource::<DiagnosticsStore>();
+    let total = latest(store, &CollisionDiagnosticsPlugin::TOTAL).expect("timed");
+    assert!(total < SLEEP.as_secs_f64() * 1e3, "{total} ms");
+}

@@ -188,7 +188,7 @@ fn filtered_contacts_are_the_unfiltered_less_the_turned_away_at_any_thread_count
             .map(|x| {
                 app.world_mut()
                     .spawn((
-                        PolygonCollider::regular(6, 60.0),
+                        PolygonCollider::regular(60.0, 6),
                         Transform::from_xyz(x, 0.0, 0.0),
                     ))
                     .id()

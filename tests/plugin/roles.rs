@@ -29,7 +29,7 @@ fn spawn(app: &mut App, bullet_first: bool) -> (Entity, Entity) {
         app.world_mut()
             .spawn((
                 Enemy,
-                PolygonCollider::regular(6, 12.0),
+                PolygonCollider::regular(12.0, 6),
                 CollisionLayers::new(ENEMY, SHOT),
                 Transform::default(),
             ))

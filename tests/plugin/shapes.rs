@@ -213,7 +213,7 @@ fn contained_shapes_report_which_holds_which() {
     let mut app = app();
     let big = app
         .world_mut()
-        .spawn((PolygonCollider::regular(8, 50.0), Transform::default()))
+        .spawn((PolygonCollider::regular(50.0, 8), Transform::default()))
         .id();
     let small = app
         .world_mut()

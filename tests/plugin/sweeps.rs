@@ -373,13 +373,13 @@ fn a_collider_switched_back_on_sweeps_only_its_last_move() {
 #[derive(Component)]
 struct Pooled;
 
-/// A bullet hidden with Bevy's `Disabled` (taken back into a pool), or with a disabling
-/// component of the game's own, then moved and shown again (fired anew) starts with no path:
+/// A bullet disabled with Bevy's `Disabled` (taken back into a pool), or with a disabling
+/// component of the game's own, then moved and enabled again (fired anew) starts with no path:
 /// no system saw where it went, and the move across the wall is not swept. So does a bullet
-/// riding on a ship (its child) that is hidden, moved and shown: transform propagation left the
-/// bullet where the ship hid.
+/// riding on a ship (its child) that is disabled, moved and enabled: transform propagation left
+/// the bullet where it was when the ship was disabled.
 #[test]
-fn a_bullet_shown_again_after_disabled_starts_with_no_path() {
+fn a_bullet_enabled_again_starts_with_no_path() {
     for (on_a_ship, own) in [(false, false), (true, false), (false, true), (true, true)] {
         let mut app = app();
         app.world_mut().register_disabling_component::<Pooled>();
@@ -522,7 +522,7 @@ fn a_collider_moved_onto_the_start_of_a_path_is_met_there() {
 fn a_polygon_moved_onto_the_start_of_a_path_holds_it_there() {
     const ENEMY_RADIUS: f32 = 24.0;
     let mut app = app();
-    let enemy = PolygonCollider::regular(8, ENEMY_RADIUS);
+    let enemy = PolygonCollider::regular(ENEMY_RADIUS, 8);
     let (enemy, bullet) = move_onto_a_path_start(&mut app, enemy, 60.0);
     let contact = contact_between(&app, bullet, enemy).expect("met at the start of the path");
     assert_eq!(contact.impact, None, "inside from the start: no impact");

@@ -158,24 +158,22 @@ impl PolygonCollider {
     }
 
     /// A regular polygon of `sides` vertices on a circle of `circumradius` around the origin,
-    /// the first vertex on +x: an octagon enemy is `regular(8, 24.0)`.
-    ///
-    /// Bevy's `RegularPolygon` puts its first vertex on +y instead (and takes its arguments the
-    /// other way round): to collide with a mesh made from one, build the collider from it too,
-    /// `PolygonCollider::try_from(RegularPolygon::new(24.0, 8))`.
+    /// counter-clockwise from the first at the top: an octagon enemy is `regular(24.0, 8)`.
+    /// The same polygon as Bevy's `RegularPolygon::new(circumradius, sides)`, so a mesh made
+    /// from that primitive matches the collider.
     ///
     /// # Panics
     /// When [`try_regular`](Self::try_regular) returns an error.
     #[track_caller]
-    pub fn regular(sides: usize, circumradius: f32) -> Self {
-        match Self::try_regular(sides, circumradius) {
+    pub fn regular(circumradius: f32, sides: usize) -> Self {
+        match Self::try_regular(circumradius, sides) {
             Ok(collider) => collider,
             Err(error) => panic!("{error}"),
         }
     }
 
     /// A regular polygon of `sides` vertices on a circle of `circumradius` around the origin,
-    /// the first vertex on +x.
+    /// counter-clockwise from the first at the top, as Bevy's `RegularPolygon` places them.
     ///
     /// # Errors
     /// - [`ColliderError::TooFewVertices`] for fewer than 3 sides, and
@@ -185,14 +183,10 @@ impl PolygonCollider {
     ///   ([`ColliderError::InvalidPoint`]), smaller than [`MIN_SIZE`](crate::geometry::MIN_SIZE)
     ///   ([`ColliderError::TooSmall`]), or so many that `f32` cannot tell them apart
     ///   ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
-    pub fn try_regular(sides: usize, circumradius: f32) -> Result<Self, ColliderError> {
-        check_regular(sides, circumradius)?;
-        let step = core::f32::consts::TAU / sides as f32;
-        Self::try_new(
-            (0..sides)
-                .map(|i| Vec2::from_angle(i as f32 * step) * circumradius)
-                .collect::<Vec<_>>(),
-        )
+    pub fn try_regular(circumradius: f32, sides: usize) -> Result<Self, ColliderError> {
+        check_regular(circumradius, sides)?;
+        // Checked: `sides` is at most `MAX_SIDES`, well within `u32`.
+        Self::try_from(RegularPolygon::new(circumradius, sides as u32))
     }
 
     /// An axis-aligned rectangle of `width` × `height` centred on the origin.
@@ -305,7 +299,7 @@ impl TryFrom<Polygon> for PolygonCollider {
 
 /// The checks of a regular polygon before its vertices are made: 3 to
 /// [`PolygonCollider::MAX_SIDES`] sides, a finite circumradius above zero.
-fn check_regular(sides: usize, circumradius: f32) -> Result<(), ColliderError> {
+fn check_regular(circumradius: f32, sides: usize) -> Result<(), ColliderError> {
     if sides < 3 {
         return Err(ColliderError::TooFewVertices(sides));
     }
@@ -350,7 +344,7 @@ impl TryFrom<RegularPolygon> for PolygonCollider {
 
     /// The polygon's vertices as Bevy places them: the first at the top, counter-clockwise.
     fn try_from(polygon: RegularPolygon) -> Result<Self, Self::Error> {
-        check_regular(polygon.sides as usize, polygon.circumcircle.radius)?;
+        check_regular(polygon.circumcircle.radius, polygon.sides as usize)?;
         Self::try_new(polygon.vertices(0.0).into_iter().collect::<Vec<_>>())
     }
 }
@@ -496,17 +490,29 @@ mod tests {
     }
 
     #[test]
+    fn a_regular_polygon_starts_at_the_top_and_turns_counter_clockwise_as_bevy_places_it() {
+        let hexagon = PolygonCollider::regular(10.0, 6);
+        for (i, vertex) in hexagon.vertices().iter().enumerate() {
+            let angle = core::f64::consts::FRAC_PI_2 + i as f64 * core::f64::consts::TAU / 6.0;
+            let expected = 10.0 * bevy::math::DVec2::from_angle(angle);
+            assert!(vertex.as_dvec2().distance(expected) < 1e-5, "{i}: {vertex}");
+        }
+        let bevy = RegularPolygon::new(10.0, 6);
+        assert_eq!(PolygonCollider::try_from(bevy).unwrap(), hexagon);
+    }
+
+    #[test]
     fn regular_and_rectangle_refuse_sizes_out_of_range_instead_of_panicking() {
-        assert!(PolygonCollider::try_regular(8, 24.0).is_ok());
+        assert!(PolygonCollider::try_regular(24.0, 8).is_ok());
         assert!(PolygonCollider::try_rectangle(3.0, 2.0).is_ok());
         for size in [1e-30, 2e18, f32::INFINITY, f32::NAN, 0.0, -1.0] {
-            assert!(PolygonCollider::try_regular(8, size).is_err(), "{size}");
+            assert!(PolygonCollider::try_regular(size, 8).is_err(), "{size}");
         }
         for size in [1e-30, 3e18, f32::INFINITY, f32::NAN, 0.0, -1.0] {
             assert!(PolygonCollider::try_rectangle(size, 1.0).is_err(), "{size}");
         }
         assert_eq!(
-            PolygonCollider::try_regular(2, 1.0),
+            PolygonCollider::try_regular(1.0, 2),
             Err(ColliderError::TooFewVertices(2))
         );
     }

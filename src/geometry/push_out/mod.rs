@@ -51,15 +51,16 @@ impl PushOut {
 /// included: a shape wholly inside the other is pushed out the shortest way. A segment or a
 /// point inside a polygon counts as overlapping it; two segments that cross are pushed apart
 /// until they touch end on; two that lie along each other only touch. A polygon with no area
-/// (its corners on one line) is pushed out as the segment it is.
+/// (its corners on one line, up to a billionth of the coordinates) is pushed out as the
+/// segment it is.
 ///
 /// For shapes that only touch, the depth is zero, and the direction is one in which a small
 /// move parts them, where one of those tried does: from the second shape's bounding centre to
 /// the first's, then the eight directions of a compass rose. Where none does (one shape's
 /// corner caught in a narrow notch of the other), it is the first of those.
 ///
-/// The cost grows with the corner counts: about their product for two convex shapes, and
-/// faster where one is concave, up to about the cube of a concave polygon's corners: meant
+/// The cost grows with the corner counts: about their product for two convex shapes, faster
+/// where one is concave, and up to about the square of their product where both are: meant
 /// for the pairs a game asks about, on shapes of tens of corners, not for every contact.
 ///
 /// ```
@@ -162,8 +163,10 @@ impl Solid {
     }
 }
 
-/// A polygon whose corners all lie on one line (no area) as what it is, a segment between
-/// its two outermost corners (or a point), so that it is pushed out as one.
+/// A polygon whose corners all lie on one line (no area, up to the [`tolerance`] that tells
+/// inside from the boundary) as what it is, a segment between its two outermost corners (or a
+/// point), so that it is pushed out as one: a polygon thinner than the tolerance has no inside
+/// that a segment or a point could be found in.
 fn flattened(corners: Vec<DVec2>) -> Vec<DVec2> {
     let Some(&first) = corners.first() else {
         return corners;
@@ -177,7 +180,12 @@ fn flattened(corners: Vec<DVec2>) -> Vec<DVec2> {
         })
         .unwrap_or(first);
     let along = farthest - first;
-    if corners.iter().any(|&p| along.perp_dot(p - first) != 0.0) {
+    // Each corner's distance from the line, times `along`'s length.
+    let off_the_line = tolerance(&corners, 0.0) * along.length();
+    if corners
+        .iter()
+        .any(|&p| along.perp_dot(p - first).abs() > off_the_line)
+    {
         return corners;
     }
     let position = |p: &DVec2| along.dot(*p - first);

@@ -139,6 +139,11 @@ const _: () = assert!(OUTSIDE_THE_GRID < WIDER_THAN_GROWTH);
 /// How much wider than a collider a dense cell may grow, before the grid folds instead.
 const MAX_CELL_GROWTH: f32 = 4.0;
 
+/// How much narrower than the cells that would share the box evenly a grid built for spatial
+/// queries may fold its cells ([`Grid::build_for_queries`]): its fold then repeats no closer
+/// than about a tenth of the box, which a query must span to meet every collider.
+const QUERY_CELL_FRACTION: f32 = 1.0 / 8.0;
+
 impl Grid {
     /// Bins the colliders of `runs`, each collider's box grown by `growth` on every side (and
     /// padded, see [`Grid::cells_covered`]), with cells about twice `typical_radius` wide, and no
@@ -158,6 +163,35 @@ impl Grid {
         growth: f32,
         queried: usize,
     ) {
+        self.build_with_finest(placed, runs, typical_radius, growth, queried, 0.0);
+    }
+
+    /// Bins the colliders of `runs` for spatial queries, of any size: as [`Grid::build`] does
+    /// with no growth, but with cells no narrower than [`QUERY_CELL_FRACTION`] of those that
+    /// would share the box evenly. Colliders far smaller than the gaps between them (points,
+    /// which have no size at all) would otherwise fold the grid onto cells so small that a
+    /// query wider than a few of them covers the whole fold, and meets every collider.
+    pub(crate) fn build_for_queries(
+        &mut self,
+        placed: &PlacedColliders,
+        runs: &[Range<u32>],
+        typical_radius: f32,
+    ) {
+        let finest = QUERY_CELL_FRACTION;
+        self.build_with_finest(placed, runs, typical_radius, 0.0, 0, finest);
+    }
+
+    /// [`Grid::build`], with cells no narrower than `finest` times those that would share the
+    /// box evenly.
+    fn build_with_finest(
+        &mut self,
+        placed: &PlacedColliders,
+        runs: &[Range<u32>],
+        typical_radius: f32,
+        growth: f32,
+        queried: usize,
+        finest: f32,
+    ) {
         let members = || runs.iter().flat_map(Clone::clone);
         let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
         let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
@@ -176,7 +210,7 @@ impl Grid {
             }
         }
         self.growth = growth;
-        self.fit(min, max, (count, queried), typical_radius);
+        self.fit(min, max, (count, queried), typical_radius, finest);
         self.bounds = (min, max);
         self.oversized.clear();
         self.members.clear();
@@ -191,18 +225,26 @@ impl Grid {
         self.listed.push(true);
     }
 
-    /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide,
-    /// but no more than a few cells per collider. Dense when cells no more than
-    /// [`MAX_CELL_GROWTH`] times that wide cover the box within that budget; wrapped otherwise.
-    fn fit(&mut self, min: Vec2, max: Vec2, (count, queried): (usize, usize), typical_radius: f32) {
+    /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide
+    /// (and no narrower than `finest` times the cells that would share the box evenly), but no
+    /// more than a few cells per collider. Dense when cells no more than [`MAX_CELL_GROWTH`]
+    /// times that wide cover the box within that budget; wrapped otherwise.
+    fn fit(
+        &mut self,
+        min: Vec2,
+        max: Vec2,
+        (count, queried): (usize, usize),
+        typical_radius: f32,
+        finest: f32,
+    ) {
         let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
         let max_cells = (4 * count + 64 + queried / 4) as f32;
+        let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
         // No narrower than a 2⁵²th of the box (colliders that are mostly points): cell numbers
         // then stay exact in `f64`, far from where the casts saturate and every collider would
         // share one cell.
-        let narrowest = extent.max_element() / (1u64 << 52) as f32;
+        let narrowest = (extent.max_element() / (1u64 << 52) as f32).max(finest * area_cell_size);
         let collider_cell_size = (2.0 * typical_radius).max(narrowest).max(f32::MIN_POSITIVE);
-        let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
         let spread_wide = area_cell_size > MAX_CELL_GROWTH * collider_cell_size;
         if !spread_wide {
             // Also when the box is not finite (no finite collider: NaN compares false): every
@@ -412,7 +454,7 @@ mod tests {
     /// `(2, 2)` starts at the origin.
     pub(super) fn grid() -> Grid {
         let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::new(10.0, 5.0), (1000, 0), 0.5);
+        grid.fit(Vec2::ZERO, Vec2::new(10.0, 5.0), (1000, 0), 0.5, 0.0);
         grid
     }
 
@@ -429,7 +471,7 @@ mod tests {
     fn a_sparse_group_gets_no_more_than_a_few_cells_per_collider() {
         for typical_radius in [1.0, 1e5] {
             let mut grid = Grid::default();
-            grid.fit(Vec2::ZERO, Vec2::splat(1e6), (10, 0), typical_radius);
+            grid.fit(Vec2::ZERO, Vec2::splat(1e6), (10, 0), typical_radius, 0.0);
             // Not counting the border.
             assert!((grid.columns - 4) * (grid.rows - 4) <= 4 * 10 + 64);
         }
@@ -438,7 +480,7 @@ mod tests {
     #[test]
     fn a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells() {
         let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0);
+        grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0, 0.0);
         let Layout::Wrapped {
             inverse_cell_size,
             real_columns,
@@ -470,7 +512,7 @@ mod tests {
     #[test]
     fn a_narrow_box_folds_only_along_its_length() {
         let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::new(1e7, 8.0), (1000, 0), 2.0);
+        grid.fit(Vec2::ZERO, Vec2::new(1e7, 8.0), (1000, 0), 2.0, 0.0);
         assert!(matches!(grid.layout, Layout::Wrapped { .. }));
         // 8 units are two cells of 4, one more for the far edge and one either side: five
         // rows, rounded up to a power of two.

@@ -1,5 +1,5 @@
-//! Entities shown again: what the pipeline catches up on when a disabling component (Bevy's
-//! `Disabled`, or a game's own) leaves an entity that no system saw while it was hidden.
+//! Entities enabled again: what the pipeline catches up on when a disabling component (Bevy's
+//! `Disabled`, or a game's own) leaves an entity that no system saw while it was disabled.
 
 use crate::contacts::CollidingEntities;
 use crate::swept::Swept;
@@ -11,12 +11,12 @@ use bevy::prelude::*;
 /// When Bevy's `Disabled` leaves an entity, its `Swept` and its descendants' start with no
 /// path ([`Swept::forget_starts`]). Its `CollidingEntities` needs nothing: the pipeline keeps
 /// it up to date while the entity is disabled.
-pub(crate) fn forget_starts_when_shown(shown: On<Remove, Disabled>, mut world: DeferredWorld) {
-    Swept::forget_starts(&mut world, shown.entity);
+pub(crate) fn forget_starts_when_enabled(enabled: On<Remove, Disabled>, mut world: DeferredWorld) {
+    Swept::forget_starts(&mut world, enabled.entity);
 }
 
 /// Watches the disabling components other than Bevy's `Disabled` (the game's own). An entity
-/// that loses one has its `CollidingEntities` filled again, since while it was hidden the
+/// that loses one has its `CollidingEntities` filled again, since while it was disabled the
 /// pipeline's queries did not see its set, and its contacts ended without it hearing; and its
 /// `Swept` and its descendants' start with no path, as when `Disabled` goes. Runs before the
 /// pipeline when the disabling components change (the pipeline's queries are built from them
