@@ -310,9 +310,10 @@ impl ContactStarted {
 /// meantime (by an observer of its own start, say) receives none.
 ///
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
-/// [`EntityEvent`] it is triggered for each of the two entities that still exists, and for a
-/// part of a [`CollisionBody`](crate::CollisionBody) despawned or moved off it since the
-/// contact started, on that body too (see [`CollisionBody`](crate::CollisionBody)).
+/// [`EntityEvent`] it is triggered for each of the two entities that still exists, and goes on
+/// from a part of a [`CollisionBody`](crate::CollisionBody) to the body the contact started
+/// with; a part despawned since has it triggered on that body instead (see
+/// [`CollisionBody`](crate::CollisionBody)).
 ///
 /// As for [`ContactStarted`], the entity event is triggered only where an observer could see
 /// it, and never on a despawned entity.

@@ -18,7 +18,7 @@ use bevy::prelude::*;
 ///
 /// | path | what |
 /// |---|---|
-/// | [`PREPARE`](Self::PREPARE), [`FIND_CONTACTS`](Self::FIND_CONTACTS), [`WRITE_EVENTS`](Self::WRITE_EVENTS) | the time of the pipeline's own systems in each [`CollisionSystems`] set, ms (the observers it triggers included in the last; a game's systems in or between the sets left out) |
+/// | [`PREPARE`](Self::PREPARE), [`FIND_CONTACTS`](Self::FIND_CONTACTS), [`WRITE_EVENTS`](Self::WRITE_EVENTS) | the time of the pipeline's own systems in each [`CollisionSystems`] set, ms (the observers it triggers included in the last; a game's systems ordered before, after or between the sets left out) |
 /// | [`TOTAL`](Self::TOTAL) | the three together, ms |
 /// | [`COLLIDERS`](Self::COLLIDERS) | colliders placed |
 /// | [`CONTACTS`](Self::CONTACTS) | contacts: pairs overlapping, or met along a swept path |
@@ -51,11 +51,12 @@ use bevy::prelude::*;
 pub struct CollisionDiagnosticsPlugin;
 
 impl CollisionDiagnosticsPlugin {
-    /// [`CollisionSystems::Prepare`]'s time, ms.
+    /// The time of the pipeline's own systems in [`CollisionSystems::Prepare`], ms.
     pub const PREPARE: DiagnosticPath = DiagnosticPath::const_new("collision/prepare");
-    /// [`CollisionSystems::FindContacts`]' time, ms.
+    /// The time of the pipeline's own systems in [`CollisionSystems::FindContacts`], ms.
     pub const FIND_CONTACTS: DiagnosticPath = DiagnosticPath::const_new("collision/find_contacts");
-    /// [`CollisionSystems::WriteEvents`]' time, ms, with the observers it triggers.
+    /// The time of the pipeline's own systems in [`CollisionSystems::WriteEvents`], ms, with
+    /// the observers they trigger.
     pub const WRITE_EVENTS: DiagnosticPath = DiagnosticPath::const_new("collision/write_events");
     /// The pipeline's time, ms: the three sets' together.
     pub const TOTAL: DiagnosticPath = DiagnosticPath::const_new("collision/total");

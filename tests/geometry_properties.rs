@@ -816,17 +816,28 @@ fn push_out_named_cases() {
         as_segment
     );
     assert!((as_segment.unwrap().depth - 1.5).abs() < 1e-5);
-    // A wall thinner than a billionth of its coordinates (4e-8 thick, 100 from the origin),
-    // crossed by a laser: out by half the laser, wherever the wall lies, as the segment it
-    // nearly is, and parted a hair further. (At the origin it is pushed out as a polygon.)
-    for offset in [Vec2::ZERO, Vec2::new(100.0, 0.0)] {
+    // A wall thinner than a billionth of the pair's coordinates (4e-8 thick, 100 from the
+    // origin, or crossed by a laser 200 long), crossed by a laser: out by the least of half
+    // the wall and half the laser, wherever the two lie, the wall as the segment it nearly is,
+    // and parted a hair further. (Both short at the origin, it is pushed out as a polygon.)
+    for (offset, half_laser) in [
+        (Vec2::ZERO, 5.0),
+        (Vec2::new(100.0, 0.0), 5.0),
+        (Vec2::ZERO, 100.0),
+    ] {
         let half_thickness = 2.0e-8;
         let wall = [(-5.0, -1.0), (5.0, -1.0), (5.0, 1.0), (-5.0, 1.0)]
             .map(|(x, y)| Vec2::new(x, y * half_thickness) + offset);
-        let laser = Segment::new(Vec2::new(0.0, -5.0) + offset, Vec2::new(0.0, 5.0) + offset);
+        let laser = Segment::new(
+            Vec2::new(0.0, -half_laser) + offset,
+            Vec2::new(0.0, half_laser) + offset,
+        );
         assert!(overlap(Shape::Segment(laser), Shape::Polygon(&wall)));
         let out = push_out(Shape::Segment(laser), Shape::Polygon(&wall)).unwrap();
-        assert!((out.depth - 5.0).abs() < 1e-4, "{offset}: {out:?}");
+        assert!(
+            (out.depth - 5.0).abs() < 1e-4,
+            "{offset}, {half_laser}: {out:?}"
+        );
         let parted = out.translation() + out.direction * 1e-3;
         let parted = Segment::new(laser.a + parted, laser.b + parted);
         assert!(

@@ -10,10 +10,11 @@ mod game;
 
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
+use game::player::PLAYER_START;
 use game::player::spawn_player_bullet;
 use game::{
-    CROWD, EnemyBullet, Game, LASER_RANGE, Laser, Player, STORM_EVERY, Stats, Wall,
-    spawn_enemy_bullet,
+    CROWD, EnemyBullet, Game, LASER_RANGE, Laser, Player, RESTART_SECONDS, STORM_EVERY, Stats,
+    WALL_SEGMENT, WALL_SEGMENT_AT, Wall, spawn_enemy_bullet,
 };
 
 /// How far `point` is from the outline of `entity`'s collider, worked out here from the
@@ -167,22 +168,34 @@ fn a_game_over_switches_the_ship_off_and_the_restart_switches_it_back_on() {
         1,
         "no life lost while over"
     );
-    // The restart delay, 2.5 s, at 60 frames a second.
-    for _ in 0..160 {
+    // Far from where it starts: the new game puts it back.
+    app.world_mut()
+        .get_mut::<Transform>(ship)
+        .unwrap()
+        .translation
+        .x += 200.0;
+    // The restart delay, at 60 frames a second, and a frame to spare.
+    let frames = (RESTART_SECONDS * 60.0).ceil() as usize + 1;
+    for _ in 0..frames {
         app.update();
+        if app.world().resource::<Game>().over_for.is_none() {
+            break;
+        }
     }
     let game = app.world().resource::<Game>();
     assert!(game.over_for.is_none() && game.lives > 1, "a new game");
     assert!(app.world().get::<ColliderDisabled>(ship).is_none());
+    let at = app.world().get::<Transform>(ship).unwrap().translation;
+    assert_eq!(at, PLAYER_START, "the ship back at the start");
     app.world_mut().resource_mut::<Game>().invulnerable = 0.0;
     shoot_the_ship(&mut app);
     assert_eq!(app.world().resource::<Stats>().lives_lost, 2);
 }
 
 /// The game's systems run in one order only: no two that conflict (one writes what the other
-/// reads) are left unordered, so a headless run plays the same game every time. Left
-/// unordered, the order came out differently from one process to the next (never between two
-/// apps in one process, so comparing two runs here would not tell).
+/// reads) are left unordered, so a headless run plays the same game every time, in every
+/// process (the executor's order of unordered systems may differ from one process to the
+/// next, though not between two apps in one process).
 #[test]
 fn the_game_systems_are_not_ambiguous() {
     use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings, ScheduleLabel};
@@ -198,9 +211,17 @@ fn the_game_systems_are_not_ambiguous() {
     app.update();
 }
 
-/// The right-hand wall segment: the shooter's `WALL_SEGMENT` at `WALL_SEGMENT_AT`, in world
-/// space (from (380, −40) to (520, −80)).
-const WALL_ENDS: (Vec2, Vec2) = (Vec2::new(380.0, -40.0), Vec2::new(520.0, -80.0));
+/// The right-hand wall segment's ends, in world space (from (380, −40) to (520, −80)).
+const WALL_ENDS: (Vec2, Vec2) = (
+    Vec2::new(
+        WALL_SEGMENT_AT.x + WALL_SEGMENT.0.x,
+        WALL_SEGMENT_AT.y + WALL_SEGMENT.0.y,
+    ),
+    Vec2::new(
+        WALL_SEGMENT_AT.x + WALL_SEGMENT.1.x,
+        WALL_SEGMENT_AT.y + WALL_SEGMENT.1.y,
+    ),
+);
 
 #[test]
 fn every_shot_at_a_wall_is_absorbed_where_it_struck() {
@@ -334,4 +355,44 @@ fn the_storm_fills_the_screen_and_every_bullet_that_reaches_a_wall_is_absorbed()
     );
     assert!(strikes > 100, "only {strikes} strikes on the walls");
     assert!(checked > 1_000_000, "only {checked} bullet-wall checks");
+}
+
+/// The walls are solid to the ship: put into the right-hand block, it is pushed out of it in
+/// the same frame, to where the two only touch.
+#[test]
+fn the_ship_is_pushed_out_of_a_block() {
+    use bevy_collision_events::geometry::{Shape, push_out};
+    let mut app = game::headless_app(1);
+    app.insert_resource(game::Autopilot(false));
+    app.update();
+    let world = app.world_mut();
+    let (block, block_at) = world
+        .query_filtered::<(&PolygonCollider, &GlobalTransform), With<Wall>>()
+        .iter(world)
+        .find(|(_, transform)| transform.translation().x > 0.0)
+        .map(|(collider, transform)| (collider.clone(), *transform))
+        .expect("the right-hand block");
+    let in_the_block = block_at.transform_point(Vec3::new(0.0, -10.0, 0.0));
+    let (ship, mut transform) = world
+        .query_filtered::<(Entity, &mut Transform), With<Player>>()
+        .single_mut(world)
+        .unwrap();
+    transform.translation = in_the_block.with_z(transform.translation.z);
+    app.update();
+    let world = app.world();
+    let at = world.get::<GlobalTransform>(ship).unwrap();
+    let outline = world.get::<PolygonCollider>(ship).unwrap().vertices();
+    let ship_now: Vec<Vec2> = outline
+        .iter()
+        .map(|v| at.transform_point(v.extend(0.0)).truncate())
+        .collect();
+    let block_now: Vec<Vec2> = block
+        .vertices()
+        .iter()
+        .map(|v| block_at.transform_point(v.extend(0.0)).truncate())
+        .collect();
+    assert!(at.translation().distance(in_the_block) > 1.0, "pushed out");
+    let depth = push_out(Shape::Polygon(&ship_now), Shape::Polygon(&block_now))
+        .map_or(0.0, |out| out.depth);
+    assert!(depth < 1e-3, "still {depth} deep in the block");
 }

@@ -22,7 +22,7 @@ pub(super) fn enemy_hit(
     hit: On<ContactStarted>,
     mut commands: Commands,
     mut enemies: Query<&mut Enemy>,
-    bullets: Query<(), (With<Bullet>, With<PlayerBullet>)>,
+    bullets: Query<(), With<PlayerBullet>>,
     missiles: Query<(), With<Missile>>,
     mut stats: ResMut<Stats>,
 ) {
@@ -45,7 +45,7 @@ pub(super) fn enemy_hit(
 pub(super) fn ship_hit(
     hit: On<ContactStarted>,
     mut commands: Commands,
-    bullets: Query<(), (With<Bullet>, With<EnemyBullet>)>,
+    bullets: Query<(), With<EnemyBullet>>,
     mut game: ResMut<Game>,
     mut stats: ResMut<Stats>,
 ) {
@@ -93,6 +93,36 @@ fn lose_life(commands: &mut Commands, ship: Entity, game: &mut Game, stats: &mut
     }
 }
 
+/// The walls are solid to the ship: each contact of the ship's with a wall says how to get out
+/// of it ([`Contact::push_out`]), and the ship moves by that, sliding along the wall. Every
+/// answer is for where the ship was before any of them: a second wall's push counts only what
+/// the first did not already cover along its direction.
+pub(super) fn push_ship_out_of_walls(
+    mut contacts: MessageReader<Contact>,
+    query: SpatialQuery,
+    walls: Query<(), With<Wall>>,
+    ship: Single<(Entity, &mut Transform, &mut GlobalTransform), With<Player>>,
+) {
+    let (ship, mut transform, mut global) = ship.into_inner();
+    let mut moved = Vec2::ZERO;
+    for contact in contacts.read() {
+        let Some(wall) = contact.other(ship) else {
+            continue;
+        };
+        if walls.contains(wall)
+            && let Some(out) = contact.push_out(ship, &query)
+        {
+            moved += out.direction * (out.depth - moved.dot(out.direction)).max(0.0);
+        }
+    }
+    if moved != Vec2::ZERO {
+        transform.translation += moved.extend(0.0);
+        // Transforms were propagated before the contacts were found, and the frame is drawn
+        // from `GlobalTransform`: the ship (which has no parent) is drawn out of the wall now.
+        *global = GlobalTransform::from(*transform);
+    }
+}
+
 /// The laser stops at the nearest point where it meets anything, and burns that target. The
 /// `Contact` messages of this frame say where it crosses each outline it touches.
 pub(super) fn stop_laser(
@@ -108,8 +138,9 @@ pub(super) fn stop_laser(
     let nearest = contacts
         .read()
         .filter_map(|contact| {
+            let target = contact.other(entity)?;
             let point = contact.nearest_point(origin)?;
-            Some((point.distance(origin), contact.other(entity)?))
+            Some((point.distance(origin), target))
         })
         .min_by(|a, b| a.0.total_cmp(&b.0));
     if let Some((distance, target)) = nearest {
@@ -160,23 +191,24 @@ pub(super) fn record_stats(
         })
         .count();
     stats.peak_bullets = stats.peak_bullets.max(stats.bullets);
-    // The pipeline's time, as the crate publishes it (its observers' work included): this
-    // frame's, or the last one's where the crate publishes it after this system.
-    let collision = diagnostics.get(&CollisionDiagnosticsPlugin::TOTAL);
-    if let Some(milliseconds) = collision.and_then(|diagnostic| diagnostic.value()) {
-        stats.collision_ms.push(milliseconds as f32);
-        if stats.bullets >= CROWD {
-            stats.crowded_collision_ms.push(milliseconds as f32);
+    if stats.keep_timings {
+        // This run's pipeline time, as the crate publishes it (its observers' work included).
+        let collision = diagnostics.get(&CollisionDiagnosticsPlugin::TOTAL);
+        if let Some(milliseconds) = collision.and_then(|diagnostic| diagnostic.value()) {
+            stats.collision_ms.push(milliseconds as f32);
+            if stats.bullets >= CROWD {
+                stats.crowded_collision_ms.push(milliseconds as f32);
+            }
         }
-    }
-    // By the wall clock: `Time` steps a fixed amount per frame in a headless run or a
-    // recording.
-    let now = Instant::now();
-    if let Some(last) = last_frame.replace(now) {
-        let seconds = (now - last).as_secs_f32();
-        stats.frame_seconds.push(seconds);
-        if stats.bullets >= CROWD {
-            stats.crowded_frame_seconds.push(seconds);
+        // By the wall clock: `Time` steps a fixed amount per frame in a headless run or a
+        // recording.
+        let now = Instant::now();
+        if let Some(last) = last_frame.replace(now) {
+            let seconds = (now - last).as_secs_f32();
+            stats.frame_seconds.push(seconds);
+            if stats.bullets >= CROWD {
+                stats.crowded_frame_seconds.push(seconds);
+            }
         }
     }
     stats.frames += 1;

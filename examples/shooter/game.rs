@@ -10,7 +10,8 @@
 //! - [`Swept`] on every bullet: a player bullet covers 15 px a frame, more than its own size,
 //!   and would otherwise pass through the walls and small enemies between two frames;
 //! - [`CollisionLayers`], so shots never meet shots, and [`ColliderDisabled`] for the laser when
-//!   it is off and the ship after a game over.
+//!   it is off and the ship after a game over;
+//! - [`Contact::push_out`], which holds the ship out of the walls ([`push_ship_out_of_walls`]).
 
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
 use std::time::{Duration, Instant};
@@ -38,7 +39,8 @@ mod storm;
 
 use autopilot::fly_autopilot;
 use collisions::{
-    absorb_shot, destroy_enemies, enemy_hit, ram_player, record_stats, ship_hit, stop_laser,
+    absorb_shot, destroy_enemies, enemy_hit, push_ship_out_of_walls, ram_player, record_stats,
+    ship_hit, stop_laser,
 };
 pub use enemies::spawn_enemy_bullet;
 use enemies::{
@@ -47,7 +49,7 @@ use enemies::{
 };
 
 use player::{
-    aim_laser, fire_bullets, fire_missiles, move_player, read_keyboard, spawn_player,
+    PLAYER_START, aim_laser, fire_bullets, fire_missiles, move_player, read_keyboard, spawn_player,
     steer_missiles,
 };
 pub use stats::{CROWD, Stats};
@@ -69,7 +71,7 @@ const PLAYER_SPEED: f32 = 420.0;
 const PLAYER_BOUNDS: Vec2 = Vec2::new(HALF_FIELD.x - 20.0, HALF_FIELD.y - 30.0);
 const INVULNERABLE_SECONDS: f32 = 2.0;
 /// How long a game over lasts before the autopilot starts again.
-const RESTART_SECONDS: f32 = 2.5;
+pub const RESTART_SECONDS: f32 = 2.5;
 
 // The player's weapons (the rest of them in `player.rs`).
 /// Where bullets leave the ship, from its centre.
@@ -85,8 +87,10 @@ const LASER_NOSE: Vec2 = Vec2::new(0.0, 24.0);
 const LASER_DAMAGE_PER_SECOND: f32 = 12.0;
 
 // Walls: a slanted segment and an L-shaped block on each side.
-const WALL_SEGMENT: (Vec2, Vec2) = (Vec2::new(-70.0, 20.0), Vec2::new(70.0, -20.0));
-const WALL_SEGMENT_AT: Vec2 = Vec2::new(450.0, -60.0);
+/// The wall segment's ends, from where it lies; the left one is the right one's mirror image.
+pub const WALL_SEGMENT: (Vec2, Vec2) = (Vec2::new(-70.0, 20.0), Vec2::new(70.0, -20.0));
+/// Where the right-hand wall segment lies.
+pub const WALL_SEGMENT_AT: Vec2 = Vec2::new(450.0, -60.0);
 const BLOCK_AT: Vec2 = Vec2::new(200.0, -90.0);
 
 // Drawing order (z), back to front.
@@ -104,11 +108,13 @@ const PLAYER_SHOT: LayerMask = LayerMask::layer(1);
 const ENEMY: LayerMask = LayerMask::layer(2);
 const ENEMY_SHOT: LayerMask = LayerMask::layer(3);
 const WALL: LayerMask = LayerMask::layer(4);
-const PLAYER_LAYERS: CollisionLayers = CollisionLayers::new(PLAYER, ENEMY.union(ENEMY_SHOT));
+const PLAYER_LAYERS: CollisionLayers =
+    CollisionLayers::new(PLAYER, ENEMY.union(ENEMY_SHOT).union(WALL));
 const PLAYER_SHOT_LAYERS: CollisionLayers = CollisionLayers::new(PLAYER_SHOT, ENEMY.union(WALL));
 const ENEMY_LAYERS: CollisionLayers = CollisionLayers::new(ENEMY, PLAYER_SHOT.union(PLAYER));
 const ENEMY_SHOT_LAYERS: CollisionLayers = CollisionLayers::new(ENEMY_SHOT, PLAYER.union(WALL));
-const WALL_LAYERS: CollisionLayers = CollisionLayers::new(WALL, PLAYER_SHOT.union(ENEMY_SHOT));
+const WALL_LAYERS: CollisionLayers =
+    CollisionLayers::new(WALL, PLAYER_SHOT.union(ENEMY_SHOT).union(PLAYER));
 
 // The shapes: the colliders, which the graphics draw too.
 
@@ -191,13 +197,20 @@ impl Plugin for GamePlugin {
                     count_down_invulnerability,
                     restart_after_game_over,
                 )
-                    .chain(),
+                    .chain()
+                    .in_set(GameSystems),
             )
             // Bullets are resolved by the observers, as the pipeline's events are triggered;
             // what follows reads this frame's contacts right after the pipeline wrote them.
             .add_systems(
                 PostUpdate,
-                (ram_player, stop_laser, destroy_enemies, record_stats)
+                (
+                    push_ship_out_of_walls,
+                    ram_player,
+                    stop_laser,
+                    destroy_enemies,
+                    record_stats,
+                )
                     .chain()
                     .in_set(ReadContacts)
                     .after(CollisionSystems::WriteEvents),
@@ -205,13 +218,17 @@ impl Plugin for GamePlugin {
     }
 }
 
+/// The game's rules in `Update`: the graphics there run after them.
+#[derive(SystemSet, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct GameSystems;
+
 /// The game's systems that read this frame's contacts, in `PostUpdate` after
 /// [`CollisionSystems::WriteEvents`]: the graphics draw after them.
 #[derive(SystemSet, Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct ReadContacts;
 
 /// The game with no window, flown by the autopilot from `first_wave`, one 1/60 s step per
-/// `update()`.
+/// `update()`, keeping each frame's timings for a summary.
 pub fn headless_app(first_wave: u32) -> App {
     let mut app = App::new();
     app.add_plugins((
@@ -226,7 +243,8 @@ pub fn headless_app(first_wave: u32) -> App {
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
         1.0 / 60.0,
-    )));
+    )))
+    .insert_resource(Stats::keeping_timings());
     app
 }
 
@@ -463,7 +481,7 @@ fn restart_after_game_over(
     intent: Res<Intent>,
     mut game: ResMut<Game>,
     leftovers: Query<Entity, Or<(With<Enemy>, With<PlayerBullet>, With<EnemyBullet>)>>,
-    player: Single<Entity, With<Player>>,
+    player: Single<(Entity, &mut Transform), With<Player>>,
 ) {
     let Some(over_for) = game.over_for.as_mut() else {
         return;
@@ -473,7 +491,10 @@ fn restart_after_game_over(
         for entity in &leftovers {
             commands.entity(entity).despawn();
         }
-        commands.entity(*player).remove::<ColliderDisabled>();
+        let (ship, mut transform) = player.into_inner();
+        // Back at the start, and back on.
+        transform.translation = PLAYER_START;
+        commands.entity(ship).remove::<ColliderDisabled>();
         *game = Game::starting_at(game.first_wave);
     }
 }

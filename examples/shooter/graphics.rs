@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::f32::consts::{FRAC_PI_4, TAU};
 use std::ops::RangeInclusive;
 
+use bevy::camera::visibility::VisibilitySystems;
 use bevy::diagnostic::{DiagnosticPath, DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::math::primitives::Circle;
@@ -15,10 +16,11 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy_collision_events::debug::{CollisionDebugPlugin, CollisionGizmos};
 use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
+use bevy_prototype_lyon::plugin::BuildShapes;
 use bevy_prototype_lyon::prelude::*;
 
 use crate::game::{
-    EnemyDestroyed, EnemyKind, Game, Laser, Player, ReadContacts, Role, Stats, Wall,
+    EnemyDestroyed, EnemyKind, Game, GameSystems, Laser, Player, ReadContacts, Role, Stats, Wall,
 };
 
 // Colours. Fills are drawn at `FILL_ALPHA` over the dark field for polygons; small circles
@@ -149,15 +151,22 @@ impl Plugin for GraphicsPlugin {
                 draw_polygons,
                 draw_circles,
                 draw_walls,
+                fade_sparks,
                 blink_player,
                 update_hud,
                 take_screenshot,
                 toggle_debug_drawing,
-            ),
+            )
+                .after(GameSystems),
         )
+        // What the contacts show is drawn in the same frame: after the game reads them, before
+        // lyon builds the meshes and Bevy decides what is visible.
         .add_systems(
             PostUpdate,
-            (spawn_sparks, explode, fade_sparks, draw_laser).after(ReadContacts),
+            (spawn_sparks, explode, draw_laser)
+                .after(ReadContacts)
+                .before(BuildShapes)
+                .before(VisibilitySystems::VisibilityPropagate),
         );
     }
 }
@@ -312,24 +321,42 @@ fn draw_walls(mut commands: Commands, new: Query<(Entity, &SegmentCollider), New
 }
 
 /// The beam runs along the laser's own segment, cut where it first meets something.
+#[expect(
+    clippy::type_complexity,
+    reason = "the laser, its looks once it has them, and whether it is on"
+)]
 fn draw_laser(
     mut commands: Commands,
-    laser: Single<(Entity, &Laser, &SegmentCollider, Has<ColliderDisabled>)>,
+    laser: Single<(
+        Entity,
+        &Laser,
+        &SegmentCollider,
+        Option<&mut Shape>,
+        &mut Visibility,
+        Has<ColliderDisabled>,
+    )>,
 ) {
-    let (entity, laser, collider, off) = *laser;
+    let (entity, laser, collider, shape, mut visibility, off) = laser.into_inner();
+    visibility.set_if_neq(if off {
+        Visibility::Hidden
+    } else {
+        Visibility::Visible
+    });
     if off {
-        commands.entity(entity).insert(Visibility::Hidden);
         return;
     }
     let direction = (collider.b() - collider.a()).normalize_or_zero();
     let end = collider.a() + direction * laser.visible_length;
-    let beam = shapes::Line(collider.a(), end);
-    commands.entity(entity).insert((
-        ShapeBuilder::with(&beam)
-            .stroke((LASER_COLOR, LASER_WIDTH))
-            .build(),
-        Visibility::Visible,
-    ));
+    let beam = ShapeBuilder::with(&shapes::Line(collider.a(), end))
+        .stroke((LASER_COLOR, LASER_WIDTH))
+        .build();
+    match shape {
+        Some(mut shape) => *shape = beam,
+        // Its first beam: its looks from then on.
+        None => {
+            commands.entity(entity).insert(beam);
+        }
+    }
 }
 
 /// One spark per contact point: every [`Contact`] message of this frame, as many as there is
@@ -346,14 +373,17 @@ fn spawn_sparks(
         None => contact.points.to_vec(),
     });
     for point in points.take(room) {
+        let transform = Transform::from_translation(point.extend(SPARK_Z))
+            .with_rotation(Quat::from_rotation_z(FRAC_PI_4));
         commands.spawn((
             Spark {
                 age: 0.0,
                 velocity: Vec2::ZERO,
             },
             Sprite::from_color(SPARK_COLOR, Vec2::splat(SPARK_SIZE)),
-            Transform::from_translation(point.extend(SPARK_Z))
-                .with_rotation(Quat::from_rotation_z(FRAC_PI_4)),
+            // Spawned after Bevy propagated the transforms: placed this frame by hand.
+            GlobalTransform::from(transform),
+            transform,
         ));
     }
     // What found no room is dropped, not drawn a frame late.
@@ -372,13 +402,15 @@ fn explode(mut commands: Commands, mut destroyed: MessageReader<EnemyDestroyed>)
         for i in 0..EXPLOSION_SPARKS {
             let direction = Vec2::from_angle(i as f32 * TAU / EXPLOSION_SPARKS as f32);
             let speed = EXPLOSION_SPEED + EXPLOSION_SPEED_STEP * (i % EXPLOSION_SPEEDS) as f32;
+            let transform = Transform::from_translation(blast.position.extend(SPARK_Z));
             commands.spawn((
                 Spark {
                     age: 0.0,
                     velocity: direction * speed,
                 },
                 Sprite::from_color(color, Vec2::splat(EXPLOSION_SPARK_SIZE)),
-                Transform::from_translation(blast.position.extend(SPARK_Z)),
+                GlobalTransform::from(transform),
+                transform,
             ));
         }
     }

@@ -260,6 +260,7 @@ fn run_windowed(options: Options) -> AppExit {
     }
     if let Some(frames) = last_frame {
         app.insert_resource(FrameLimit(frames + SAVING_FRAMES))
+            .insert_resource(Stats::keeping_timings())
             .add_systems(Last, stop_after_frame_limit);
     }
     app.run()

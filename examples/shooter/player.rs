@@ -5,7 +5,8 @@
 use super::*;
 
 // The ship's start and its guns.
-const PLAYER_START: Vec3 = Vec3::new(0.0, -HALF_FIELD.y + 60.0, PLAYER_Z);
+/// Where the ship starts each game.
+pub const PLAYER_START: Vec3 = Vec3::new(0.0, -HALF_FIELD.y + 60.0, PLAYER_Z);
 const PLAYER_FIRE_PERIOD: f32 = 0.08;
 const PLAYER_BULLET_SPEED: f32 = 900.0;
 const PLAYER_BULLET_RADIUS: f32 = 3.0;
@@ -41,6 +42,8 @@ pub(super) fn spawn_player(mut commands: Commands) {
         PLAYER_SHOT_LAYERS,
         ColliderDisabled,
         Transform::default(),
+        // Shown while it fires.
+        Visibility::Hidden,
     ));
 }
 

@@ -32,6 +32,9 @@ pub struct Stats {
     pub bullets: usize,
     /// The most bullets on screen at once.
     pub peak_bullets: usize,
+    /// Whether each frame's timings below are kept, for the summary of a run of so many
+    /// frames (a game played on in a window keeps none).
+    pub keep_timings: bool,
     /// Milliseconds the collision pipeline took, per frame.
     pub collision_ms: Vec<f32>,
     /// The same, in the frames with at least [`CROWD`] bullets on screen.
@@ -46,6 +49,14 @@ pub struct Stats {
 pub const CROWD: usize = 10_000;
 
 impl Stats {
+    /// No totals yet, and each frame's timings kept, for a summary.
+    pub fn keeping_timings() -> Self {
+        Self {
+            keep_timings: true,
+            ..default()
+        }
+    }
+
     /// The median collision time per frame, in milliseconds; `None` before any frame.
     pub fn median_collision_ms(&self) -> Option<f32> {
         median(&self.collision_ms)

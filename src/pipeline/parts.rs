@@ -13,6 +13,9 @@ use bevy::prelude::*;
 #[derive(SystemParam)]
 pub(crate) struct BodyTree<'w, 's> {
     bodies: Query<'w, 's, (Entity, &'static CollisionBody)>,
+    /// Every body, disabled ones too: the walk down from a body stops at each, so that the
+    /// parts of a body under it, disabled, are bodies of their own, not the outer body's.
+    any_body: Query<'w, 's, (), (With<CollisionBody>, Allow<Disabled>)>,
     /// Disabled entities' too: Bevy's `Disabled` on an entity between a body and a part leaves
     /// the part enabled, and still the body's.
     children: Query<'w, 's, &'static Children, Allow<Disabled>>,
@@ -64,7 +67,7 @@ impl Parts {
             while let Some(entity) = below.pop() {
                 // A body under this one holds its own parts; an entity seen already is part
                 // of a loop of `ChildOf`, which Bevy does not forbid.
-                if entity != body && tree.bodies.contains(entity)
+                if entity != body && tree.any_body.contains(entity)
                     || self.body_of.contains_key(&entity)
                 {
                     continue;

@@ -1,5 +1,5 @@
-//! Bodies whose hierarchy changes while their parts touch something: whatever moves or hides,
-//! an entity that heard a contact start hears it end.
+//! Bodies whose hierarchy changes while their parts touch something: whatever moves or is
+//! disabled, an entity that heard a contact start hears it end.
 
 use crate::common::{app, bullet, contact_between};
 use bevy::ecs::entity_disabling::Disabled;
@@ -209,4 +209,43 @@ fn a_disabled_entity_between_a_body_and_a_part_leaves_the_part_the_body_s() {
     );
     let contact = contact_between(&app, hand, bullet).expect("the bullet touches the hand");
     assert_eq!(contact.body_of(hand), Some(body));
+}
+
+/// A body under another body, disabled with Bevy's `Disabled` (its part left enabled): no body
+/// while disabled, and not the outer body's either, so its part is a body of its own, and meets
+/// the outer body's parts.
+#[test]
+fn a_disabled_body_inside_another_leaves_its_parts_bodies_of_their_own() {
+    let mut app = app();
+    let world = app.world_mut();
+    let outer = world
+        .spawn((CollisionBody::default(), Transform::default()))
+        .id();
+    let core = world
+        .spawn((
+            CircleCollider::new(10.0),
+            Transform::default(),
+            ChildOf(outer),
+        ))
+        .id();
+    let inner = world
+        .spawn((
+            CollisionBody::default(),
+            Transform::default(),
+            ChildOf(outer),
+            Disabled,
+        ))
+        .id();
+    // Overlapping the core.
+    let part = world
+        .spawn((
+            CircleCollider::new(10.0),
+            Transform::from_xyz(5.0, 0.0, 0.0),
+            ChildOf(inner),
+        ))
+        .id();
+    app.update();
+    let contact = contact_between(&app, part, core).expect("parts of two bodies");
+    assert_eq!(contact.body_of(part), Some(part));
+    assert_eq!(contact.body_of(core), Some(outer));
 }

@@ -377,10 +377,10 @@ fn colliding_entities_inserted_again_mid_contact_lists_what_touches() {
     }
 }
 
-/// Hides `a` with the disabling component `hidden` while its contact with `b` ends (the one
+/// Disables `a` with the disabling component `disabling` while its contact with `b` ends (the one
 /// `ContactEnded` of that run) and `b` moves away, then brings `a` back.
-fn hide_while_the_other_leaves<C: Component>(app: &mut App, [a, b]: [Entity; 2], hidden: C) {
-    app.world_mut().entity_mut(a).insert(hidden);
+fn disable_while_the_other_leaves<C: Component>(app: &mut App, [a, b]: [Entity; 2], disabling: C) {
+    app.world_mut().entity_mut(a).insert(disabling);
     app.update();
     assert_eq!(last_frame::<ContactEnded>(app).len(), 1);
     app.world_mut()
@@ -402,7 +402,7 @@ fn colliding_entities_stay_right_across_disabled() {
             .unwrap()
             .contains(&b)
     );
-    hide_while_the_other_leaves(&mut app, [a, b], Disabled);
+    disable_while_the_other_leaves(&mut app, [a, b], Disabled);
     for _ in 0..2 {
         app.update();
         let colliding = app.world().get::<CollidingEntities>(a).unwrap();
@@ -425,7 +425,7 @@ fn colliding_entities_stay_right_across_disabled() {
 #[derive(Component)]
 struct Parked;
 
-/// An entity hidden by a disabling component of the game's own while its contact ends, and
+/// An entity disabled by a disabling component of the game's own while its contact ends, and
 /// the other moves away: its `CollidingEntities` no longer lists the other when it comes back.
 /// (Hidden from every query that does not name the component, its set cannot be kept up to
 /// date meanwhile; it is filled again as the component goes.)
@@ -440,7 +440,7 @@ fn colliding_entities_are_right_after_a_disabling_component_of_the_games_own() {
     app.update();
     let listed = |app: &App| app.world().get::<CollidingEntities>(a).unwrap().clone();
     assert!(listed(&app).contains(&b));
-    hide_while_the_other_leaves(&mut app, [a, b], Parked);
+    disable_while_the_other_leaves(&mut app, [a, b], Parked);
     assert!(
         listed(&app).is_empty(),
         "{:?} as it comes back",
@@ -470,13 +470,13 @@ struct Heard {
     ended: usize,
 }
 
-/// An entity hidden while its contact ends, by Bevy's `Disabled` (as object pools park
+/// An entity disabled while its contact ends, by Bevy's `Disabled` (as object pools park
 /// theirs) or by a disabling component of the game's own, still exists, and its observers
 /// hear the end of the contact whose start they heard.
 #[test]
-fn a_hidden_entity_hears_its_contact_end() {
+fn a_disabled_entity_hears_its_contact_end() {
     use bevy::ecs::entity_disabling::Disabled;
-    fn heard_while_hidden<C: Component>(hidden: C, game_own: bool) -> Heard {
+    fn heard_while_disabled<C: Component>(disabling: C, game_own: bool) -> Heard {
         let mut app = app();
         if game_own {
             app.world_mut().register_disabling_component::<C>();
@@ -488,13 +488,13 @@ fn a_hidden_entity_hears_its_contact_end() {
             .observe(|_: On<ContactStarted>, mut heard: ResMut<Heard>| heard.started += 1)
             .observe(|_: On<ContactEnded>, mut heard: ResMut<Heard>| heard.ended += 1);
         app.update();
-        hide_while_the_other_leaves(&mut app, [a, b], hidden);
+        disable_while_the_other_leaves(&mut app, [a, b], disabling);
         app.world_mut().remove_resource::<Heard>().unwrap()
     }
     let both = Heard {
         started: 1,
         ended: 1,
     };
-    assert_eq!(heard_while_hidden(Disabled, false), both, "Disabled");
-    assert_eq!(heard_while_hidden(Parked, true), both, "the game's own");
+    assert_eq!(heard_while_disabled(Disabled, false), both, "Disabled");
+    assert_eq!(heard_while_disabled(Parked, true), both, "the game's own");
 }

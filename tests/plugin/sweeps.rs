@@ -385,8 +385,8 @@ fn a_bullet_enabled_again_starts_with_no_path() {
         app.world_mut().register_disabling_component::<Pooled>();
         let wall = spawn_wall(&mut app);
         let bullet = spawn_bullet(&mut app, Vec2::new(-50.0, 0.0), Vec2::ZERO, true);
-        // What is hidden and moved, and to where: the bullet to x = 30, or its ship by 80.
-        let (hidden, moved_to) = if on_a_ship {
+        // What is disabled and moved, and to where: the bullet to x = 30, or its ship by 80.
+        let (disabled, moved_to) = if on_a_ship {
             let ship = app.world_mut().spawn(Transform::default()).id();
             app.world_mut().entity_mut(bullet).insert(ChildOf(ship));
             (ship, Vec3::new(80.0, 0.0, 0.0))
@@ -395,7 +395,7 @@ fn a_bullet_enabled_again_starts_with_no_path() {
         };
         let case = format!("on a ship: {on_a_ship}, the game's own component: {own}");
         app.update(); // −50: where its next path starts
-        let mut entity = app.world_mut().entity_mut(hidden);
+        let mut entity = app.world_mut().entity_mut(disabled);
         if own {
             entity.insert(Pooled);
         } else {
@@ -404,10 +404,10 @@ fn a_bullet_enabled_again_starts_with_no_path() {
         app.update();
         app.update();
         app.world_mut()
-            .get_mut::<Transform>(hidden)
-            .expect("hidden, not despawned")
+            .get_mut::<Transform>(disabled)
+            .expect("disabled, not despawned")
             .translation = moved_to;
-        let mut entity = app.world_mut().entity_mut(hidden);
+        let mut entity = app.world_mut().entity_mut(disabled);
         if own {
             entity.remove::<Pooled>();
         } else {

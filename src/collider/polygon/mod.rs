@@ -497,8 +497,6 @@ mod tests {
             let expected = 10.0 * bevy::math::DVec2::from_angle(angle);
             assert!(vertex.as_dvec2().distance(expected) < 1e-5, "{i}: {vertex}");
         }
-        let bevy = RegularPolygon::new(10.0, 6);
-        assert_eq!(PolygonCollider::try_from(bevy).unwrap(), hexagon);
     }
 
     #[test]

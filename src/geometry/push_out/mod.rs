@@ -51,7 +51,7 @@ impl PushOut {
 /// included: a shape wholly inside the other is pushed out the shortest way. A segment or a
 /// point inside a polygon counts as overlapping it; two segments that cross are pushed apart
 /// until they touch end on; two that lie along each other only touch. A polygon with no area
-/// (its corners on one line, up to a billionth of the coordinates) is pushed out as the
+/// (its corners on one line, up to a billionth of the pair's coordinates) is pushed out as the
 /// segment it is.
 ///
 /// For shapes that only touch, the depth is zero, and the direction is one in which a small
@@ -77,7 +77,8 @@ pub fn push_out(first: Shape, second: Shape) -> Option<PushOut> {
     if !overlap(first, second) {
         return None;
     }
-    let (first_solid, second_solid) = (Solid::of(first), Solid::of(second));
+    let flat = pair_tolerance(first, second);
+    let (first_solid, second_solid) = (Solid::of(first, flat), Solid::of(second, flat));
     let translation = match (&first_solid, &second_solid) {
         (Solid::Round(a, r), Solid::Round(b, s)) => circles_out(*a, *r, *b, *s),
         (Solid::Round(center, r), Solid::Corners(corners)) => circle_out(*center, *r, corners),
@@ -146,7 +147,8 @@ enum Solid {
 }
 
 impl Solid {
-    fn of(shape: Shape) -> Self {
+    /// `shape` in `f64`, a polygon flat within `flat` as the segment it is (see [`flattened`]).
+    fn of(shape: Shape, flat: f64) -> Self {
         match shape {
             Shape::Circle(circle) if circle.radius > 0.0 => {
                 Self::Round(circle.center.as_dvec2(), f64::from(circle.radius))
@@ -157,17 +159,17 @@ impl Solid {
             }
             Shape::Polygon(vertices) => {
                 let corners: Vec<DVec2> = vertices.iter().map(|vertex| vertex.as_dvec2()).collect();
-                Self::Corners(flattened(corners))
+                Self::Corners(flattened(corners, flat))
             }
         }
     }
 }
 
-/// A polygon whose corners all lie on one line (no area, up to the [`tolerance`] that tells
-/// inside from the boundary) as what it is, a segment between its two outermost corners (or a
-/// point), so that it is pushed out as one: a polygon thinner than the tolerance has no inside
-/// that a segment or a point could be found in.
-fn flattened(corners: Vec<DVec2>) -> Vec<DVec2> {
+/// A polygon whose corners all lie on one line (no area, up to `flat`, the pair's [`tolerance`]
+/// that tells inside from the boundary) as what it is, a segment between its two outermost
+/// corners (or a point), so that it is pushed out as one: a polygon thinner than the tolerance
+/// has no inside that the other shape could be found in.
+fn flattened(corners: Vec<DVec2>, flat: f64) -> Vec<DVec2> {
     let Some(&first) = corners.first() else {
         return corners;
     };
@@ -181,7 +183,7 @@ fn flattened(corners: Vec<DVec2>) -> Vec<DVec2> {
         .unwrap_or(first);
     let along = farthest - first;
     // Each corner's distance from the line, times `along`'s length.
-    let off_the_line = tolerance(&corners, 0.0) * along.length();
+    let off_the_line = flat * along.length();
     if corners
         .iter()
         .any(|&p| along.perp_dot(p - first).abs() > off_the_line)
@@ -201,6 +203,23 @@ fn flattened(corners: Vec<DVec2>) -> Vec<DVec2> {
         (Some(low), Some(high)) if low != high => vec![low, high],
         _ => vec![first],
     }
+}
+
+/// The [`tolerance`] of a pair of shapes: of every point of either, and their radii.
+fn pair_tolerance(first: Shape, second: Shape) -> f64 {
+    let mut points = Vec::new();
+    let mut size = 0.0;
+    for shape in [first, second] {
+        match shape {
+            Shape::Circle(circle) => {
+                points.push(circle.center.as_dvec2());
+                size = f64::max(size, f64::from(circle.radius));
+            }
+            Shape::Segment(segment) => points.extend([segment.a, segment.b].map(Vec2::as_dvec2)),
+            Shape::Polygon(vertices) => points.extend(vertices.iter().map(|v| v.as_dvec2())),
+        }
+    }
+    tolerance(&points, size)
 }
 
 /// How far past a boundary a point must lie to count as inside: a billionth of the scene's

@@ -140,8 +140,9 @@ const _: () = assert!(OUTSIDE_THE_GRID < WIDER_THAN_GROWTH);
 const MAX_CELL_GROWTH: f32 = 4.0;
 
 /// How much narrower than the cells that would share the box evenly a grid built for spatial
-/// queries may fold its cells ([`Grid::build_for_queries`]): its fold then repeats no closer
-/// than about a tenth of the box, which a query must span to meet every collider.
+/// queries may fold its cells, where its colliders are too small to size them (points:
+/// [`Grid::build_for_queries`]): the box then folds onto the grid's array about a hundred times
+/// over, so a query meets every collider only where it covers about a hundredth of the box.
 const QUERY_CELL_FRACTION: f32 = 1.0 / 8.0;
 
 impl Grid {
@@ -167,10 +168,10 @@ impl Grid {
     }
 
     /// Bins the colliders of `runs` for spatial queries, of any size: as [`Grid::build`] does
-    /// with no growth, but with cells no narrower than [`QUERY_CELL_FRACTION`] of those that
-    /// would share the box evenly. Colliders far smaller than the gaps between them (points,
-    /// which have no size at all) would otherwise fold the grid onto cells so small that a
-    /// query wider than a few of them covers the whole fold, and meets every collider.
+    /// with no growth, but where the colliders are too small to size the cells (points), with
+    /// cells no narrower than [`QUERY_CELL_FRACTION`] of those that would share the box evenly.
+    /// Points would otherwise fold the grid onto cells so small that a query wider than a few
+    /// of them covers the whole fold, and meets every collider.
     pub(crate) fn build_for_queries(
         &mut self,
         placed: &PlacedColliders,
@@ -242,8 +243,17 @@ impl Grid {
         let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
         // No narrower than a 2⁵²th of the box (colliders that are mostly points): cell numbers
         // then stay exact in `f64`, far from where the casts saturate and every collider would
-        // share one cell.
-        let narrowest = (extent.max_element() / (1u64 << 52) as f32).max(finest * area_cell_size);
+        // share one cell. And where the colliders are too small to size a cell (points, or
+        // smaller than `f32` can tell apart at the box's size), no narrower than `finest` times
+        // the even share.
+        let width = extent.max_element();
+        let sizeless = 2.0 * typical_radius <= width / (1u32 << 24) as f32;
+        let finest = if sizeless {
+            finest * area_cell_size
+        } else {
+            0.0
+        };
+        let narrowest = (width / (1u64 << 52) as f32).max(finest);
         let collider_cell_size = (2.0 * typical_radius).max(narrowest).max(f32::MIN_POSITIVE);
         let spread_wide = area_cell_size > MAX_CELL_GROWTH * collider_cell_size;
         if !spread_wide {
@@ -477,10 +487,18 @@ mod tests {
         }
     }
 
+    /// Also for spatial queries: colliders with a size size the cells, however far apart (the
+    /// queries' floor is for points).
     #[test]
     fn a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells() {
+        for finest in [0.0, QUERY_CELL_FRACTION] {
+            a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells_with(finest);
+        }
+    }
+
+    fn a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells_with(finest: f32) {
         let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0, 0.0);
+        grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0, finest);
         let Layout::Wrapped {
             inverse_cell_size,
             real_columns,
