@@ -13,8 +13,8 @@ use bevy_collision_events::prelude::*;
 use game::player::PLAYER_START;
 use game::player::spawn_player_bullet;
 use game::{
-    CROWD, EnemyBullet, Game, LASER_RANGE, Laser, Player, RESTART_SECONDS, STORM_EVERY, Stats,
-    WALL_SEGMENT, WALL_SEGMENT_AT, Wall, spawn_enemy_bullet,
+    CROWD, EnemyBullet, Game, GameState, LASER_RANGE, Laser, Player, RESTART_SECONDS, STORM_EVERY,
+    Stats, WALL_SEGMENT, WALL_SEGMENT_AT, Wall, spawn_enemy_bullet,
 };
 
 /// How far `point` is from the outline of `entity`'s collider, worked out here from the
@@ -154,12 +154,10 @@ fn a_game_over_switches_the_ship_off_and_the_restart_switches_it_back_on() {
         app.update();
         ship
     };
+    let state = |app: &App| *app.world().resource::<GameState>();
     let ship = shoot_the_ship(&mut app);
-    let game = app.world().resource::<Game>();
-    assert!(
-        game.lives == 0 && game.over_for.is_some(),
-        "the game is over"
-    );
+    assert_eq!(app.world().resource::<Game>().lives, 0);
+    assert_eq!(state(&app), GameState::Over, "the game is over");
     assert!(app.world().get::<ColliderDisabled>(ship).is_some());
     app.world_mut().resource_mut::<Game>().invulnerable = 0.0;
     shoot_the_ship(&mut app);
@@ -178,12 +176,12 @@ fn a_game_over_switches_the_ship_off_and_the_restart_switches_it_back_on() {
     let frames = (RESTART_SECONDS * 60.0).ceil() as usize + 1;
     for _ in 0..frames {
         app.update();
-        if app.world().resource::<Game>().over_for.is_none() {
+        if state(&app) == GameState::Playing {
             break;
         }
     }
-    let game = app.world().resource::<Game>();
-    assert!(game.over_for.is_none() && game.lives > 1, "a new game");
+    assert_eq!(state(&app), GameState::Playing, "a new game");
+    assert!(app.world().resource::<Game>().lives > 1);
     assert!(app.world().get::<ColliderDisabled>(ship).is_none());
     let at = app.world().get::<Transform>(ship).unwrap().translation;
     assert_eq!(at, PLAYER_START, "the ship back at the start");

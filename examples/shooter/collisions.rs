@@ -47,10 +47,11 @@ pub(super) fn ship_hit(
     mut commands: Commands,
     bullets: Query<(), With<EnemyBullet>>,
     mut game: ResMut<Game>,
+    mut state: ResMut<GameState>,
     mut stats: ResMut<Stats>,
 ) {
     if spend(&mut commands, &bullets, hit.other) {
-        lose_life(&mut commands, hit.entity, &mut game, &mut stats);
+        lose_life(&mut commands, hit.entity, &mut game, &mut state, &mut stats);
     }
 }
 
@@ -70,25 +71,32 @@ pub(super) fn ram_player(
     player: Single<(Entity, &CollidingEntities), With<Player>>,
     enemies: Query<(), With<Enemy>>,
     mut game: ResMut<Game>,
+    mut state: ResMut<GameState>,
     mut stats: ResMut<Stats>,
 ) {
     let (ship, touching) = *player;
     if touching.iter().any(|&other| enemies.contains(other)) {
-        lose_life(&mut commands, ship, &mut game, &mut stats);
+        lose_life(&mut commands, ship, &mut game, &mut state, &mut stats);
     }
 }
 
 /// The ship is hit: unless it is invulnerable, a life is lost, and the last one ends the game
-/// (and switches the ship's collider off).
-fn lose_life(commands: &mut Commands, ship: Entity, game: &mut Game, stats: &mut Stats) {
-    if game.invulnerable > 0.0 || game.over_for.is_some() {
+/// and switches the ship's collider off at once (no life is lost while it is off).
+fn lose_life(
+    commands: &mut Commands,
+    ship: Entity,
+    game: &mut Game,
+    state: &mut GameState,
+    stats: &mut Stats,
+) {
+    if game.invulnerable > 0.0 || *state == GameState::Over {
         return;
     }
     game.lives = game.lives.saturating_sub(1);
     game.invulnerable = INVULNERABLE_SECONDS;
     stats.lives_lost += 1;
     if game.lives == 0 {
-        game.over_for = Some(0.0);
+        *state = GameState::Over;
         commands.entity(ship).insert(ColliderDisabled);
     }
 }

@@ -180,7 +180,7 @@ pub(super) fn spawn_waves(
     mut game: ResMut<Game>,
     enemies: Query<(), With<Enemy>>,
 ) {
-    if game.over_for.is_some() || !enemies.is_empty() {
+    if !enemies.is_empty() {
         return;
     }
     game.next_wave_in -= time.delta_secs();
@@ -267,9 +267,6 @@ pub(super) fn fire_enemy_bullets(
     player: Single<&Transform, With<Player>>,
     mut guns: Query<(&Transform, &Enemy, &mut Gun, &Drift)>,
 ) {
-    if game.over_for.is_some() {
-        return;
-    }
     let target = player.translation.truncate();
     let speed = ENEMY_BULLET_SPEED + ENEMY_BULLET_SPEED_PER_WAVE * game.wave as f32;
     for (transform, enemy, mut gun, drift) in &mut guns {

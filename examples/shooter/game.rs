@@ -170,7 +170,8 @@ pub struct GamePlugin {
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(Autopilot(self.autopilot))
+        app.init_resource::<GameState>()
+            .insert_resource(Autopilot(self.autopilot))
             .insert_resource(Game::starting_at(self.first_wave))
             .init_resource::<Intent>()
             .init_resource::<Stats>()
@@ -183,19 +184,19 @@ impl Plugin for GamePlugin {
                 (
                     fly_autopilot,
                     read_keyboard,
-                    move_player,
-                    fire_bullets,
-                    fire_missiles,
+                    move_player.run_if(playing),
+                    fire_bullets.run_if(playing),
+                    fire_missiles.run_if(playing),
                     steer_missiles,
                     aim_laser,
-                    spawn_waves,
+                    spawn_waves.run_if(playing),
                     move_enemies,
-                    fire_enemy_bullets,
-                    fire_storm,
+                    fire_enemy_bullets.run_if(playing),
+                    fire_storm.run_if(playing),
                     move_bullets,
                     burn_out_storm_bullets,
                     count_down_invulnerability,
-                    restart_after_game_over,
+                    restart_after_game_over.run_if(not(playing)),
                 )
                     .chain()
                     .in_set(GameSystems),
@@ -337,6 +338,17 @@ pub enum EnemyKind {
 #[derive(Component)]
 pub struct Velocity(pub Vec2);
 
+/// Whether a game is on, or over (until the pilot, or the autopilot after a pause, starts
+/// another). The game's systems that only make sense in a game run only while [`playing`].
+#[derive(Resource, Default, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GameState {
+    /// The ship flies, fires and can be hit; the waves come.
+    #[default]
+    Playing,
+    /// The ship is gone and switched off; the enemies fly on without firing.
+    Over,
+}
+
 /// Lives left and the like.
 #[derive(Resource)]
 pub struct Game {
@@ -350,8 +362,6 @@ pub struct Game {
     next_wave_in: f32,
     /// Seconds of invulnerability left after being hit.
     pub invulnerable: f32,
-    /// Seconds since the game ended, while it is over.
-    pub over_for: Option<f32>,
     fire_cooldown: f32,
     missile_cooldown: f32,
     /// The wave every new game starts at.
@@ -378,7 +388,6 @@ impl Default for Game {
             wave: 0,
             next_wave_in: FIRST_WAVE_DELAY,
             invulnerable: 0.0,
-            over_for: None,
             fire_cooldown: 0.0,
             missile_cooldown: 0.0,
             first_wave: 1,
@@ -469,32 +478,40 @@ fn count_down_invulnerability(time: Res<Time>, mut game: ResMut<Game>) {
     game.invulnerable = (game.invulnerable - time.delta_secs()).max(0.0);
 }
 
-/// After a game over: R (or the autopilot, after a pause) starts again.
+/// A run condition: a game is on.
+pub fn playing(state: Res<GameState>) -> bool {
+    *state == GameState::Playing
+}
+
+/// After a game over: R (or the autopilot, after a pause) starts another, with what is left of
+/// the last one cleared, and the ship back at its start, switched on again.
 #[expect(
     clippy::type_complexity,
     reason = "a query for everything a new game clears"
 )]
+#[expect(clippy::too_many_arguments, reason = "a new game resets all of these")]
 fn restart_after_game_over(
     mut commands: Commands,
     time: Res<Time>,
     autopilot: Res<Autopilot>,
     intent: Res<Intent>,
+    mut over_for: Local<f32>,
+    mut state: ResMut<GameState>,
     mut game: ResMut<Game>,
     leftovers: Query<Entity, Or<(With<Enemy>, With<PlayerBullet>, With<EnemyBullet>)>>,
     player: Single<(Entity, &mut Transform), With<Player>>,
 ) {
-    let Some(over_for) = game.over_for.as_mut() else {
-        return;
-    };
     *over_for += time.delta_secs();
-    if intent.restart || (autopilot.0 && *over_for > RESTART_SECONDS) {
-        for entity in &leftovers {
-            commands.entity(entity).despawn();
-        }
-        let (ship, mut transform) = player.into_inner();
-        // Back at the start, and back on.
-        transform.translation = PLAYER_START;
-        commands.entity(ship).remove::<ColliderDisabled>();
-        *game = Game::starting_at(game.first_wave);
+    if !(intent.restart || autopilot.0 && *over_for > RESTART_SECONDS) {
+        return;
     }
+    *over_for = 0.0;
+    for entity in &leftovers {
+        commands.entity(entity).despawn();
+    }
+    let (ship, mut transform) = player.into_inner();
+    transform.translation = PLAYER_START;
+    commands.entity(ship).remove::<ColliderDisabled>();
+    *game = Game::starting_at(game.first_wave);
+    *state = GameState::Playing;
 }

@@ -20,7 +20,8 @@ use bevy_prototype_lyon::plugin::BuildShapes;
 use bevy_prototype_lyon::prelude::*;
 
 use crate::game::{
-    EnemyDestroyed, EnemyKind, Game, GameSystems, Laser, Player, ReadContacts, Role, Stats, Wall,
+    EnemyDestroyed, EnemyKind, Game, GameState, GameSystems, Laser, Player, ReadContacts, Role,
+    Stats, Wall,
 };
 
 // Colours. Fills are drawn at `FILL_ALPHA` over the dark field for polygons; small circles
@@ -436,12 +437,13 @@ fn fade_sparks(
 
 fn blink_player(
     game: Res<Game>,
+    state: Res<GameState>,
     time: Res<Time>,
     mut player: Single<&mut Visibility, With<Player>>,
 ) {
     let blinking =
         game.invulnerable > 0.0 && ((time.elapsed_secs() * BLINK_RATE) as u32).is_multiple_of(2);
-    **player = if game.over_for.is_some() || blinking {
+    **player = if *state == GameState::Over || blinking {
         Visibility::Hidden
     } else {
         Visibility::Visible
@@ -453,6 +455,7 @@ fn blink_player(
 /// recording, whose game clock steps a fixed 1/30 s per frame.
 fn update_hud(
     game: Res<Game>,
+    state: Res<GameState>,
     stats: Res<Stats>,
     diagnostics: Res<DiagnosticsStore>,
     recording: Option<Res<Recording>>,
@@ -479,7 +482,7 @@ fn update_hud(
         stats.contacts,
         smoothed(&CollisionDiagnosticsPlugin::TOTAL),
     );
-    if game.over_for.is_some() {
+    if *state == GameState::Over {
         text.push_str("\n\nGAME OVER - press R to play again");
     }
     hud.0 = text;

@@ -81,12 +81,8 @@ pub(super) fn read_keyboard(
 pub(super) fn move_player(
     time: Res<Time>,
     intent: Res<Intent>,
-    game: Res<Game>,
     mut player: Single<&mut Transform, With<Player>>,
 ) {
-    if game.over_for.is_some() {
-        return;
-    }
     let step = intent.movement.clamp_length_max(1.0) * PLAYER_SPEED * time.delta_secs();
     let moved = (player.translation.truncate() + step).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS);
     player.translation = moved.extend(player.translation.z);
@@ -99,9 +95,13 @@ pub(super) fn fire_bullets(
     mut game: ResMut<Game>,
     player: Single<&Transform, With<Player>>,
 ) {
-    let ready = intent.firing && game.over_for.is_none();
     let delta = time.delta_secs();
-    if !gun_fires(&mut game.fire_cooldown, delta, PLAYER_FIRE_PERIOD, ready) {
+    if !gun_fires(
+        &mut game.fire_cooldown,
+        delta,
+        PLAYER_FIRE_PERIOD,
+        intent.firing,
+    ) {
         return;
     }
     let gun = player.translation.truncate() + PLAYER_GUN;
@@ -118,9 +118,13 @@ pub(super) fn fire_missiles(
     mut game: ResMut<Game>,
     player: Single<&Transform, With<Player>>,
 ) {
-    let ready = intent.firing && game.over_for.is_none();
     let delta = time.delta_secs();
-    if !gun_fires(&mut game.missile_cooldown, delta, MISSILE_PERIOD, ready) {
+    if !gun_fires(
+        &mut game.missile_cooldown,
+        delta,
+        MISSILE_PERIOD,
+        intent.firing,
+    ) {
         return;
     }
     for wing in MISSILE_WINGS {
@@ -183,12 +187,12 @@ pub fn spawn_player_bullet(commands: &mut Commands, at: Vec2, spread: f32) -> En
 pub(super) fn aim_laser(
     mut commands: Commands,
     intent: Res<Intent>,
-    game: Res<Game>,
+    state: Res<GameState>,
     player: Single<&Transform, (With<Player>, Without<Laser>)>,
     laser: Single<(Entity, &mut Transform, Has<ColliderDisabled>), With<Laser>>,
 ) {
     let (entity, mut transform, off) = laser.into_inner();
-    let on = intent.lasering && game.over_for.is_none();
+    let on = intent.lasering && *state == GameState::Playing;
     transform.translation = (player.translation.truncate() + LASER_NOSE).extend(LASER_Z);
     if on && off {
         commands.entity(entity).remove::<ColliderDisabled>();

@@ -11,8 +11,7 @@ use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
 use super::{
-    Drift, ENTRY_SECONDS, EnemyKind, Game, Spin, enemy_hit, enemy_parts, spawn_enemy_bullet,
-    star_outline,
+    Drift, ENTRY_SECONDS, EnemyKind, Spin, enemy_hit, enemy_parts, spawn_enemy_bullet, star_outline,
 };
 
 /// Every this many waves is a storm: waves 5, 10, 15 and so on.
@@ -103,12 +102,8 @@ pub fn spawn_storm(commands: &mut Commands, wave: u32) {
 pub fn fire_storm(
     mut commands: Commands,
     time: Res<Time>,
-    game: Res<Game>,
     mut guns: Query<(&Transform, &mut StormGun)>,
 ) {
-    if game.over_for.is_some() {
-        return;
-    }
     for (transform, mut gun) in &mut guns {
         gun.cooldown -= time.delta_secs();
         let origin = transform.translation.truncate();
