@@ -359,6 +359,20 @@ fn check_ray(shape: &Generated, cast: Ray2d, max_distance: f32) {
     if let Some(hit) = hit {
         check_hit_shape(&hit, cast, &case);
         assert!(hit.distance <= max_distance, "{case}");
+        // Its points are on the ray, at their distances.
+        let on_the_ray = |point: Vec2, distance: f32| {
+            point.as_dvec2().distance(at(f64::from(distance))) <= tolerance
+        };
+        assert!(
+            on_the_ray(hit.point, hit.distance),
+            "entry off the ray: {case}"
+        );
+        if let Some(exit) = hit.exit {
+            assert!(
+                on_the_ray(exit.point, exit.distance),
+                "exit off the ray: {case}"
+            );
+        }
         if !hit.starts_inside {
             assert!(
                 shape.outline_distance(hit.point.as_dvec2()) <= tolerance,

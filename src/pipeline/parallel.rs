@@ -337,7 +337,8 @@ mod tests {
                 1 => {}
                 _ => {
                     lock(&threads).insert(std::thread::current().id());
-                    std::thread::sleep(Duration::from_micros(200));
+                    // 20 ms in all: time for the other thread to wake on a busy machine.
+                    std::thread::sleep(Duration::from_millis(1));
                 }
             });
             lock(&threads).len() == 2

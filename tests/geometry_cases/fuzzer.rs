@@ -74,6 +74,10 @@ fn points_within_the_tolerance_are_one_even_when_found_apart() {
         0.5 * min.distance(max)
     };
     let tolerance = 1e-5 * (half_diagonal(&tall) + half_diagonal(&sliver));
+    // The outlines meet at the shared corner (−8.5, −1669472), where the sliver's middle edge
+    // ends on the tall one's right side (0, −1122304), and where its last edge leaves across
+    // the left side (−8.5, −1122304 × 5 / 7).
+    assert_eq!(hit.points.len(), 3, "{hit:?}");
     for (i, p) in hit.points.iter().enumerate() {
         for q in &hit.points[i + 1..] {
             assert!(p.distance(*q) > tolerance, "{p} and {q}: {hit:?}");

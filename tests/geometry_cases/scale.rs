@@ -46,6 +46,7 @@ fn far_away_a_disc_across_a_square_edge_is_not_contained() {
         assert_eq!(hit.containment, Containment::Neither, "scale {scale}");
         // The circle crosses x = 10 where y = ±√(16 − 4).
         let y = 12.0_f32.sqrt();
+        assert_eq!(hit.points.len(), 2, "scale {scale}");
         for point in &hit.points {
             assert!(
                 (point.x / scale - 10.0).abs() < 1e-4,

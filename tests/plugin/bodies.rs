@@ -2,7 +2,7 @@
 //! contacts name the body, their entity events reach the body's observers, and two parts of one
 //! body do not meet unless the body asks.
 
-use crate::common::{app, app_with_threads, bullet, contact_between, last_frame};
+use crate::common::{app, bullet, contact_between, last_frame};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -459,13 +459,13 @@ fn a_global_observer_sees_each_step_and_a_body_may_be_a_collider() {
     );
 }
 
-/// Twenty bodies of three overlapping parts each and 800 bullets flying through them: the
-/// contacts (with their bodies) and what the bodies' observers see are the same on one thread
-/// and on two, and no contact joins two parts of one body.
+/// Twenty bodies of three overlapping parts each and 800 bullets flying through them, the work
+/// split finely: no contact joins two parts of one body, and the bodies' observers hear their
+/// parts' contacts. (The same on one thread and two: see the determinism tests.)
 #[test]
-fn bodies_give_the_same_contacts_and_events_at_any_thread_count() {
-    let run = |threads: usize| {
-        let mut app = app_with_threads(Some(threads));
+fn bodies_of_overlapping_parts_hear_their_parts_contacts_and_make_none_between_them() {
+    let run = || {
+        let mut app = app();
         app.insert_resource(CollisionSettings {
             parallel_threshold: 8,
         })
@@ -531,13 +531,12 @@ fn bodies_give_the_same_contacts_and_events_at_any_thread_count() {
             .collect();
         frames
     };
-    let one = run(1);
-    let seen_by_bodies: usize = one.iter().map(|(_, events)| events.len()).sum();
+    let frames = run();
+    let seen_by_bodies: usize = frames.iter().map(|(_, events)| events.len()).sum();
     assert!(
         seen_by_bodies > 500,
         "{seen_by_bodies} events seen by bodies"
     );
-    assert!(one == run(2));
 }
 
 #[derive(Component)]

@@ -1,6 +1,6 @@
 //! The same scene gives the same messages in the same order: run twice, and with one and with
-//! two task-pool threads (the parallel paths forced on by a low threshold). The
-//! [`Contacts`] resource says what the messages say.
+//! two task-pool threads (the parallel paths forced on by a low threshold), bodies and pair
+//! filters included. The [`Contacts`] resource says what the messages say.
 
 use crate::common::{app_with_threads, last_frame};
 use bevy::prelude::*;
@@ -11,10 +11,14 @@ use rand::{RngExt, SeedableRng};
 #[derive(Component)]
 struct Velocity(Vec2);
 
+/// A contact as comparable values: its pair, its bodies, the bits of its points, and its
+/// containment.
+type Recorded = (u64, u64, [u64; 2], Vec<[u32; 2]>, Containment);
+
 /// Everything the plugin wrote over a run, frame by frame, as comparable values.
 #[derive(Debug, PartialEq)]
 struct Frame {
-    contacts: Vec<(u64, u64, Vec<[u32; 2]>, Containment)>,
+    contacts: Vec<Recorded>,
     /// Each contact's impact, as the bits of its time, point and normal.
     impacts: Vec<Option<[u32; 5]>>,
     started: Vec<(u64, u64)>,
@@ -41,6 +45,11 @@ enum Scene {
     /// so they are handed on as they are (seen by hand with a print in `Contacts::replace`:
     /// up to ten lists a frame on two threads; the test checks what they read as).
     Rain,
+    /// Twenty bodies of three overlapping parts each, and bullets rising through them.
+    Bodies,
+    /// Three ships, and bullets each fired by one of them and opted in to a pair filter that
+    /// turns away its pair with its own ship.
+    Filtered,
 }
 
 impl Scene {
@@ -49,14 +58,22 @@ impl Scene {
             Self::Mixed => "mixed",
             Self::Swept => "swept",
             Self::Rain => "rain",
+            Self::Bodies => "bodies",
+            Self::Filtered => "filtered",
         }
     }
 
     fn from_name(name: &str) -> Self {
-        [Self::Mixed, Self::Swept, Self::Rain]
-            .into_iter()
-            .find(|scene| scene.name() == name)
-            .expect("a scene's name")
+        [
+            Self::Mixed,
+            Self::Swept,
+            Self::Rain,
+            Self::Bodies,
+            Self::Filtered,
+        ]
+        .into_iter()
+        .find(|scene| scene.name() == name)
+        .expect("a scene's name")
     }
 }
 
@@ -67,7 +84,76 @@ fn spawn_scene(app: &mut App, seed: u64, scene: Scene) -> Vec<Entity> {
         Scene::Mixed => spawn_mixed(app, seed, false),
         Scene::Swept => spawn_mixed(app, seed, true),
         Scene::Rain => spawn_rain(app),
+        Scene::Bodies => spawn_bodies(app, seed),
+        Scene::Filtered => spawn_filtered(app, seed),
     }
+}
+
+/// Bullets rising from below `y = -100` across `x` in `-520..500`, at random speeds; every 7th
+/// keeps a [`CollidingEntities`]. `fired_by` makes the bullet `i` the shot of
+/// `fired_by(i)`, opted in to the pair filter.
+fn spawn_bullets(
+    app: &mut App,
+    seed: u64,
+    count: usize,
+    fired_by: Option<&dyn Fn(usize) -> Entity>,
+) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    for i in 0..count {
+        let at = Vec3::new(rng.random_range(-520.0..500.0), -100.0, 0.0);
+        let velocity = Vec2::new(0.0, rng.random_range(1.0..6.0));
+        let radius = rng.random_range(1.0..6.0);
+        let mut bullet = app.world_mut().spawn((
+            CircleCollider::new(radius),
+            Transform::from_translation(at),
+            Velocity(velocity),
+        ));
+        if i % 7 == 0 {
+            bullet.insert(CollidingEntities::default());
+        }
+        if let Some(fired_by) = fired_by {
+            bullet.insert((crate::filters::FiredBy(fired_by(i)), FilterPairs));
+        }
+    }
+}
+
+/// Twenty bodies of three overlapping parts each, in a row, and 800 bullets rising through
+/// them: see [`Scene::Bodies`].
+fn spawn_bodies(app: &mut App, seed: u64) -> Vec<Entity> {
+    for index in 0..20 {
+        let at = Vec3::new(index as f32 * 50.0 - 500.0, 0.0, 0.0);
+        let body = app
+            .world_mut()
+            .spawn((CollisionBody::default(), Transform::from_translation(at)))
+            .id();
+        for part in 0..3 {
+            let offset = Vec3::new(0.0, part as f32 * 12.0 - 12.0, 0.0);
+            app.world_mut().spawn((
+                CircleCollider::new(10.0),
+                Transform::from_translation(offset),
+                ChildOf(body),
+            ));
+        }
+    }
+    spawn_bullets(app, seed, 800, None);
+    Vec::new()
+}
+
+/// Three ships, and 1,500 bullets rising through them, each fired by one of them: see
+/// [`Scene::Filtered`].
+fn spawn_filtered(app: &mut App, seed: u64) -> Vec<Entity> {
+    let ships: Vec<Entity> = [-100.0, 0.0, 100.0]
+        .into_iter()
+        .map(|x| {
+            let ship = (
+                PolygonCollider::regular(60.0, 6),
+                Transform::from_xyz(x, 0.0, 0.0),
+            );
+            app.world_mut().spawn(ship).id()
+        })
+        .collect();
+    spawn_bullets(app, seed, 1500, Some(&|i| ships[i % 3]));
+    Vec::new()
 }
 
 /// One octagon that keeps a [`CollidingEntities`], then 2,000 small circles in rows above it,
@@ -159,6 +245,9 @@ fn movement(mut bodies: Query<(&mut Transform, &Velocity)>) {
 
 fn run(threads: usize, scene: Scene) -> Vec<Frame> {
     let mut app = app_with_threads(Some(threads));
+    if scene == Scene::Filtered {
+        app = crate::filters::filtered(app);
+    }
     app.insert_resource(CollisionSettings {
         parallel_threshold: 8,
     })
@@ -210,6 +299,7 @@ fn run(threads: usize, scene: Scene) -> Vec<Frame> {
                         (
                             c.a.to_bits(),
                             c.b.to_bits(),
+                            c.bodies.map(Entity::to_bits),
                             points.collect(),
                             c.containment,
                         )
@@ -342,6 +432,29 @@ fn same_swept_scene_same_messages_whatever_the_thread_count() {
     );
 }
 
+/// Bodies' contacts, and what the bodies' observers hear, are the same on one thread and two.
+#[test]
+fn same_bodies_same_messages_whatever_the_thread_count() {
+    let single = run_in_child(1, "bodies-single", Scene::Bodies);
+    assert_eq!(
+        single,
+        run_in_child(2, "bodies-two", Scene::Bodies),
+        "one thread and two threads differ"
+    );
+}
+
+/// A pair filter's contacts are the same on one thread and two: it is asked from each piece
+/// of the split.
+#[test]
+fn same_filtered_scene_same_messages_whatever_the_thread_count() {
+    let single = run_in_child(1, "filtered-single", Scene::Filtered);
+    assert_eq!(
+        single,
+        run_in_child(2, "filtered-two", Scene::Filtered),
+        "one thread and two threads differ"
+    );
+}
+
 /// Contacts made on two threads in lists that follow each other (see [`Scene::Rain`]) give
 /// what one thread gives, in the messages and in [`Contacts`].
 #[test]
@@ -356,7 +469,7 @@ fn same_rain_same_messages_whatever_the_thread_count() {
 
 #[test]
 fn the_scenes_are_busy_enough_to_prove_something() {
-    for scene in [Scene::Mixed, Scene::Rain] {
+    for scene in [Scene::Mixed, Scene::Rain, Scene::Bodies, Scene::Filtered] {
         let frames = run(1, scene);
         let total: usize = frames.iter().map(|f| f.contacts.len()).sum();
         let started: usize = frames.iter().map(|f| f.started.len()).sum();

@@ -99,6 +99,7 @@ fn a_circle_edited_to_a_bad_radius_is_skipped_until_mended() {
     app.update();
     // Radii 3.5 and 5, centres 8 apart: the circles cross at x = (64 + 12.25 − 25) / 16.
     let contact = contact_between(&app, edited, neighbour).expect("mended at once");
+    assert_eq!(contact.points.len(), 2, "two crossings");
     assert!(
         contact
             .points
@@ -124,6 +125,7 @@ fn a_polygon_edit_takes_effect_with_its_new_bounds_at_once() {
     set_field::<PolygonCollider, Vec<Vec2>>(&mut app, polygon, "vertices", square(30.0));
     app.update();
     let contact = contact_between(&app, polygon, far).expect("the bigger square reaches it");
+    assert_eq!(contact.points.len(), 2, "two crossings");
     assert!(contact.points.iter().all(|p| (p.x - 30.0).abs() < 1e-3));
 }
 

@@ -68,6 +68,7 @@ fn contact_points_follow_the_colliders_each_frame() {
     app.update();
     let after = contact_between(&app, a, b).unwrap().points;
     // The chord moves from x = 3 to x = 4.
+    assert_eq!((before.len(), after.len()), (2, 2), "two crossings");
     assert!(before.iter().all(|p| (p.x - 3.0).abs() < 1e-4));
     assert!(after.iter().all(|p| (p.x - 4.0).abs() < 1e-4));
 }

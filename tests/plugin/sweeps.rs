@@ -82,7 +82,16 @@ fn a_swept_bullet_never_passes_through_a_zero_width_wall() {
                 "point {}",
                 impact.point
             );
-            assert!((0.0..=1.0).contains(&impact.time));
+            // The front, 1 + offset from the wall where the first path starts, meets it that
+            // far along the flight: in the path that covers it, at that fraction of the path.
+            let reach = 1.0 + f64::from(offset);
+            let path = (reach / f64::from(speed)).ceil().max(1.0);
+            let time = reach / f64::from(speed) - (path - 1.0);
+            assert!(
+                (f64::from(impact.time) - time).abs() < 1e-4,
+                "at {speed} px a frame from {offset}: time {} for {time}",
+                impact.time
+            );
             let normal = first.impact_normal(bullet).unwrap();
             assert!(normal.abs_diff_eq(Vec2::NEG_X, 1e-5), "normal {normal}");
         }
@@ -119,6 +128,49 @@ fn the_impact_normal_faces_the_bullet() {
         contact.impact_normal(contact.other(bullet).unwrap()),
         Some(Vec2::X)
     );
+}
+
+/// In either order of the pair (the bullet spawned after the wall is `a`, before it `b`), the
+/// impact's normal points from `b` towards `a`, and `impact_normal` turns it to face whichever
+/// entity is asked for.
+#[test]
+fn the_impact_normal_points_from_b_to_a_in_either_order() {
+    for bullet_first in [false, true] {
+        let mut app = app();
+        app.add_systems(Update, fly);
+        let velocity = Vec2::new(60.0, 0.0);
+        let start = Vec2::new(-BULLET_RADIUS - 8.0, 10.0);
+        let (bullet, wall) = if bullet_first {
+            let bullet = spawn_bullet(&mut app, start, velocity, true);
+            (bullet, spawn_wall(&mut app))
+        } else {
+            let wall = spawn_wall(&mut app);
+            (spawn_bullet(&mut app, start, velocity, true), wall)
+        };
+        app.update();
+        app.update();
+        let contact = contact_between(&app, bullet, wall).expect("the bullet hit the wall");
+        assert_eq!(contact.b == bullet, bullet_first, "the order of the pair");
+        let normal = contact.impact.expect("an impact").normal;
+        // Out of the wall towards the bullet, −x, when the bullet is `a`; the other way round
+        // when it is `b`.
+        let towards_a = if bullet_first { Vec2::X } else { Vec2::NEG_X };
+        assert!(
+            normal.abs_diff_eq(towards_a, 1e-5),
+            "{bullet_first}: {normal}"
+        );
+        let facing = contact.impact_normal(bullet).unwrap();
+        assert!(
+            facing.abs_diff_eq(Vec2::NEG_X, 1e-5),
+            "{bullet_first}: {facing}"
+        );
+        assert!(
+            contact
+                .impact_normal(wall)
+                .unwrap()
+                .abs_diff_eq(Vec2::X, 1e-5)
+        );
+    }
 }
 
 #[test]

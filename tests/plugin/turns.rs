@@ -267,7 +267,8 @@ fn a_turn_past_half_a_turn_is_swept_the_shorter_way() {
 
 /// A laser turning among thousands of bullets spread over a field, like a bullet hell's: every
 /// pair is written once, and the contacts are those that dense sub-stepping of the turn finds
-/// (each bullet whose centre comes within its radius of the laser's segment at some step).
+/// (each bullet whose centre comes within its radius of the laser's segment at some step), up
+/// to a hair either way.
 #[test]
 fn a_turning_laser_among_thousands_of_bullets_meets_each_once() {
     use rand::{RngExt, SeedableRng};
@@ -313,6 +314,16 @@ fn a_turning_laser_among_thousands_of_bullets_meets_each_once() {
         let expected = gap_at(0) > 1e-3 && (1..=2000).any(|step| gap_at(step) <= -1e-3);
         if expected {
             assert!(met.contains(&bullet), "the bullet at {at} is missed");
+        }
+        // And no bullet that the turn never comes near is met: between two steps, the laser
+        // comes no nearer than the steps say by more than a step's arc at its far end.
+        let step_arc = f64::from(LASER_LENGTH) * f64::from(FRAC_PI_6) / 2000.0;
+        let nearest = (0..=2000).map(gap_at).fold(f64::INFINITY, f64::min);
+        if met.contains(&bullet) {
+            assert!(
+                nearest <= step_arc,
+                "the bullet at {at}, {nearest} away, is met"
+            );
         }
     }
     assert!(met.len() > 100, "{} met", met.len());
