@@ -451,24 +451,49 @@ fn colliders_scaled_below_min_size_are_skipped_and_hide_nothing() {
     }
 }
 
+/// An entity with two collider kinds uses one, the polygon before the segment before the
+/// circle (and warns): a probe that only that one reaches touches the entity, once.
 #[test]
 fn an_entity_with_two_collider_kinds_uses_one() {
     let mut app = app();
-    let (a, _) = good_pair(&mut app);
-    let both = app
+    let probe = |app: &mut App, x: f32| {
+        let probe = (CircleCollider::new(1.0), Transform::from_xyz(x, 0.0, 0.0));
+        app.world_mut().spawn(probe).id()
+    };
+    // A diamond reaching 10 to the right, beside a circle of radius 1.
+    let polygon_and_circle = app
         .world_mut()
         .spawn((
             CircleCollider::new(1.0),
-            PolygonCollider::regular(2.0, 4),
-            Transform::from_xyz(2.0, 0.0, 0.0),
+            PolygonCollider::regular(10.0, 4),
+            Transform::from_xyz(100.0, 0.0, 0.0),
         ))
         .id();
+    let beyond_the_circle = probe(&mut app, 108.0);
+    // A segment 10 long to the right, beside a circle of radius 1.
+    let segment_and_circle = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(1.0),
+            SegmentCollider::new(Vec2::ZERO, Vec2::new(10.0, 0.0)),
+            Transform::from_xyz(200.0, 0.0, 0.0),
+        ))
+        .id();
+    let along_the_segment = probe(&mut app, 208.0);
     app.update();
-    let contacts: Vec<Contact> = last_frame::<Contact>(&app)
-        .into_iter()
-        .filter(|c| c.involves(both))
-        .collect();
-    assert_eq!(contacts.iter().filter(|c| c.involves(a)).count(), 1);
+    for (both, probe) in [
+        (polygon_and_circle, beyond_the_circle),
+        (segment_and_circle, along_the_segment),
+    ] {
+        let with_probe = last_frame::<Contact>(&app)
+            .into_iter()
+            .filter(|c| c.involves(both) && c.involves(probe))
+            .count();
+        assert_eq!(
+            with_probe, 1,
+            "{both}: the polygon, else the segment, is used"
+        );
+    }
 }
 
 #[test]

@@ -547,3 +547,36 @@ fn fly(mut bullets: Query<(&mut Transform, &Speed)>) {
         transform.translation += speed.0;
     }
 }
+
+/// `ColliderDisabled` on a body with a collider of its own switches off that collider only:
+/// its parts still meet what touches them, and the contacts still name the body.
+#[test]
+fn switching_a_body_s_own_collider_off_leaves_its_parts_on() {
+    let mut app = app();
+    let body = app
+        .world_mut()
+        .spawn((
+            CollisionBody::default(),
+            CircleCollider::new(5.0),
+            ColliderDisabled,
+            Transform::default(),
+        ))
+        .id();
+    let part = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(5.0),
+            Transform::from_xyz(100.0, 0.0, 0.0),
+            ChildOf(body),
+        ))
+        .id();
+    let at_the_body = bullet(&mut app, Vec2::new(6.0, 0.0));
+    let at_the_part = bullet(&mut app, Vec2::new(106.0, 0.0));
+    app.update();
+    assert!(
+        contact_between(&app, body, at_the_body).is_none(),
+        "switched off"
+    );
+    let contact = contact_between(&app, part, at_the_part).expect("the part is on");
+    assert_eq!(contact.body_of(part), Some(body));
+}

@@ -286,6 +286,22 @@ fn run(threads: usize, scene: Scene) -> Vec<Frame> {
                 "Contacts and the messages differ"
             );
             assert_eq!(contacts.iter().len(), written.len());
+            // In `(a, b)` order, each pair once, `a < b`; the starts and ends likewise.
+            assert!(written.iter().all(|c| c.a < c.b), "a pair out of order");
+            let pairs = written.iter().map(|c| (c.a, c.b)).collect::<Vec<_>>();
+            assert!(pairs.is_sorted_by(|p, q| p < q), "contacts out of order");
+            let started = last_frame::<ContactStarted>(&app);
+            let ended = last_frame::<ContactEnded>(&app);
+            for events in [
+                started
+                    .iter()
+                    .map(|e| (e.entity, e.other))
+                    .collect::<Vec<_>>(),
+                ended.iter().map(|e| (e.entity, e.other)).collect(),
+            ] {
+                assert!(events.iter().all(|(a, b)| a < b), "an event out of order");
+                assert!(events.is_sorted_by(|p, q| p < q), "events out of order");
+            }
             for contact in &written {
                 assert_eq!(contacts.get(contact.b, contact.a), Some(contact));
                 assert!(contacts.of(contact.b).any(|of| of == contact));
