@@ -394,3 +394,50 @@ fn the_ship_is_pushed_out_of_a_block() {
         .map_or(0.0, |out| out.depth);
     assert!(depth < 1e-3, "still {depth} deep in the block");
 }
+
+/// Flown up into the slanted wall with the laser on, the ship is held below the wall, and the
+/// beam, starting from where the wall left the ship, stops at the wall every frame: it never
+/// starts beyond the wall's line, where it would reach what lies behind.
+#[test]
+fn the_laser_of_a_ship_pressed_against_a_wall_stops_at_the_wall() {
+    let mut app = game::headless_app(1);
+    app.insert_resource(game::Autopilot(false));
+    app.insert_resource(game::Intent {
+        movement: Vec2::Y,
+        lasering: true,
+        ..default()
+    });
+    app.update();
+    // Below the middle of the right-hand wall segment, nose 16 below it.
+    let world = app.world_mut();
+    let mut ship = world.query_filtered::<&mut Transform, With<Player>>();
+    let below = WALL_SEGMENT_AT + Vec2::new(0.0, -40.0);
+    ship.single_mut(world).unwrap().translation = below.extend(0.0);
+    // The wall's line at `x`: it slants down to the right.
+    let (left, right) = (
+        WALL_SEGMENT_AT + WALL_SEGMENT.0,
+        WALL_SEGMENT_AT + WALL_SEGMENT.1,
+    );
+    let wall_y = |x: f32| left.y + (x - left.x) * (right.y - left.y) / (right.x - left.x);
+    for frame in 0..30 {
+        app.update();
+        let world = app.world_mut();
+        let (laser, at) = world
+            .query::<(&Laser, &GlobalTransform)>()
+            .single(world)
+            .unwrap();
+        let (x, start) = (at.translation().x, at.translation().y);
+        let end = start + laser.visible_length;
+        // A hair of rounding: the ship is pushed out to touch the wall.
+        assert!(
+            start <= wall_y(x) + 1e-3,
+            "frame {frame}: the beam starts at {start}, past the wall at {}",
+            wall_y(x)
+        );
+        assert!(
+            (end - wall_y(x)).abs() < 1e-2,
+            "frame {frame}: the beam ends at {end}, not at the wall at {}",
+            wall_y(x)
+        );
+    }
+}

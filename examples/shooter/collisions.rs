@@ -120,7 +120,8 @@ pub(super) fn push_ship_out_of_walls(
         if walls.contains(wall)
             && let Some(out) = contact.push_out(ship, &query)
         {
-            moved += out.direction * (out.depth - moved.dot(out.direction)).max(0.0);
+            let depth = out.depth + WALL_CLEARANCE;
+            moved += out.direction * (depth - moved.dot(out.direction)).max(0.0);
         }
     }
     if moved != Vec2::ZERO {

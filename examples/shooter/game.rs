@@ -87,6 +87,9 @@ const LASER_NOSE: Vec2 = Vec2::new(0.0, 24.0);
 const LASER_DAMAGE_PER_SECOND: f32 = 12.0;
 
 // Walls: a slanted segment and an L-shaped block on each side.
+/// How far off a wall the ship is left when pushed out of it: a hair, so that it rests clear of
+/// the wall, not on it within rounding (where its laser, starting at the nose, could miss it).
+const WALL_CLEARANCE: f32 = 0.01;
 /// The wall segment's ends, from where it lies; the left one is the right one's mirror image.
 pub const WALL_SEGMENT: (Vec2, Vec2) = (Vec2::new(-70.0, 20.0), Vec2::new(70.0, -20.0));
 /// Where the right-hand wall segment lies.
@@ -184,11 +187,13 @@ impl Plugin for GamePlugin {
                 (
                     fly_autopilot,
                     read_keyboard,
+                    // Before the ship moves: from where the walls left it last frame, so that
+                    // the beam never starts inside a wall the ship is pressed against.
+                    aim_laser,
                     move_player.run_if(playing),
                     fire_bullets.run_if(playing),
                     fire_missiles.run_if(playing),
                     steer_missiles,
-                    aim_laser,
                     spawn_waves.run_if(playing),
                     move_enemies,
                     fire_enemy_bullets.run_if(playing),
@@ -401,11 +406,12 @@ pub struct Autopilot(pub bool);
 
 /// What the pilot (keyboard or autopilot) wants this frame.
 #[derive(Resource, Default)]
-struct Intent {
-    movement: Vec2,
-    firing: bool,
-    lasering: bool,
-    restart: bool,
+pub(crate) struct Intent {
+    /// Where to fly, each axis from −1 to 1.
+    pub(crate) movement: Vec2,
+    pub(crate) firing: bool,
+    pub(crate) lasering: bool,
+    pub(crate) restart: bool,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -183,7 +183,8 @@ pub fn spawn_player_bullet(commands: &mut Commands, at: Vec2, spread: f32) -> En
         .id()
 }
 
-/// Places the laser at the ship's nose and switches its collider on while it fires.
+/// Places the laser at the ship's nose, where the walls left the ship last frame, and switches
+/// its collider on while it fires.
 pub(super) fn aim_laser(
     mut commands: Commands,
     intent: Res<Intent>,

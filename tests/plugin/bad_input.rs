@@ -452,7 +452,8 @@ fn colliders_scaled_below_min_size_are_skipped_and_hide_nothing() {
 }
 
 /// An entity with two collider kinds uses one, the polygon before the segment before the
-/// circle (and warns): a probe that only that one reaches touches the entity, once.
+/// circle: a probe that only that one reaches touches the entity, once, and one that only the
+/// other reaches does not.
 #[test]
 fn an_entity_with_two_collider_kinds_uses_one() {
     let mut app = app();
@@ -480,20 +481,46 @@ fn an_entity_with_two_collider_kinds_uses_one() {
         ))
         .id();
     let along_the_segment = probe(&mut app, 208.0);
+    // A diamond reaching 10 up and down, and a segment 20 long to the right.
+    let polygon_and_segment = app
+        .world_mut()
+        .spawn((
+            PolygonCollider::regular(10.0, 4),
+            SegmentCollider::new(Vec2::ZERO, Vec2::new(20.0, 0.0)),
+            Transform::from_xyz(300.0, 0.0, 0.0),
+        ))
+        .id();
+    let above_the_segment = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(1.0),
+            Transform::from_xyz(300.0, 8.0, 0.0),
+        ))
+        .id();
+    let beyond_the_diamond = probe(&mut app, 318.0);
     app.update();
+    let touches = |both, probe| {
+        last_frame::<Contact>(&app)
+            .into_iter()
+            .filter(|c| c.involves(both) && c.involves(probe))
+            .count()
+    };
     for (both, probe) in [
         (polygon_and_circle, beyond_the_circle),
         (segment_and_circle, along_the_segment),
+        (polygon_and_segment, above_the_segment),
     ] {
-        let with_probe = last_frame::<Contact>(&app)
-            .into_iter()
-            .filter(|c| c.involves(both) && c.involves(probe))
-            .count();
         assert_eq!(
-            with_probe, 1,
-            "{both}: the polygon, else the segment, is used"
+            touches(both, probe),
+            1,
+            "{both}: the polygon, else the segment"
         );
     }
+    assert_eq!(
+        touches(polygon_and_segment, beyond_the_diamond),
+        0,
+        "the segment is not used beside a polygon"
+    );
 }
 
 #[test]

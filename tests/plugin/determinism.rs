@@ -89,9 +89,14 @@ fn spawn_scene(app: &mut App, seed: u64, scene: Scene) -> Vec<Entity> {
     }
 }
 
-/// Bullets rising from below `y = -100` across `x` in `-520..500`, at random speeds; every 7th
-/// keeps a [`CollidingEntities`]. `fired_by` makes the bullet `i` the shot of
-/// `fired_by(i)`, opted in to the pair filter.
+/// The layer of the targets of [`Scene::Bodies`] and [`Scene::Filtered`].
+const TARGET: LayerMask = LayerMask::layer(0);
+/// The layer of their bullets, which meet the targets only.
+const BULLET: LayerMask = LayerMask::layer(1);
+
+/// Bullets rising from `y = -100` across `x` in `-520..500`, at random speeds, meeting only
+/// the targets; every 7th keeps a [`CollidingEntities`]. `fired_by` makes the bullet `i` the
+/// shot of `fired_by(i)`, opted in to the pair filter.
 fn spawn_bullets(
     app: &mut App,
     seed: u64,
@@ -105,6 +110,7 @@ fn spawn_bullets(
         let radius = rng.random_range(1.0..6.0);
         let mut bullet = app.world_mut().spawn((
             CircleCollider::new(radius),
+            CollisionLayers::new(BULLET, TARGET),
             Transform::from_translation(at),
             Velocity(velocity),
         ));
@@ -130,6 +136,7 @@ fn spawn_bodies(app: &mut App, seed: u64) -> Vec<Entity> {
             let offset = Vec3::new(0.0, part as f32 * 12.0 - 12.0, 0.0);
             app.world_mut().spawn((
                 CircleCollider::new(10.0),
+                CollisionLayers::new(TARGET, BULLET),
                 Transform::from_translation(offset),
                 ChildOf(body),
             ));
@@ -147,6 +154,7 @@ fn spawn_filtered(app: &mut App, seed: u64) -> Vec<Entity> {
         .map(|x| {
             let ship = (
                 PolygonCollider::regular(60.0, 6),
+                CollisionLayers::new(TARGET, BULLET),
                 Transform::from_xyz(x, 0.0, 0.0),
             );
             app.world_mut().spawn(ship).id()
@@ -277,6 +285,14 @@ fn run(threads: usize, scene: Scene) -> Vec<Frame> {
                     "a contact names an entity that does not exist"
                 );
             }
+            if scene == Scene::Filtered {
+                // No bullet meets the ship that fired it.
+                let fired_by = |bullet| app.world().get::<crate::filters::FiredBy>(bullet);
+                for contact in last_frame::<Contact>(&app) {
+                    let own = |bullet, other| fired_by(bullet).is_some_and(|f| f.0 == other);
+                    assert!(!own(contact.a, contact.b) && !own(contact.b, contact.a));
+                }
+            }
             let key = |a: Entity, b: Entity| (a.to_bits(), b.to_bits());
             // The resource holds what the messages say, however the threads made its lists.
             let contacts = app.world().resource::<Contacts>();
@@ -342,6 +358,11 @@ fn run(threads: usize, scene: Scene) -> Vec<Frame> {
             }
         })
         .collect();
+    if scene == Scene::Filtered {
+        let asked = &app.world().resource::<crate::filters::Asked>().count;
+        let asked = asked.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(asked > 1000, "the filter was asked {asked} times");
+    }
     assert!(
         frames.iter().any(|frame| !frame.triggered.is_empty())
             && frames
@@ -495,5 +516,16 @@ fn the_scenes_are_busy_enough_to_prove_something() {
             "{}: {total} contacts, {started} started, {ended} ended",
             scene.name()
         );
+        let contacts = || frames.iter().flat_map(|frame| &frame.contacts);
+        match scene {
+            // The bullets meet the bodies' parts, whose contacts name the bodies.
+            Scene::Bodies => assert!(
+                contacts().all(|&(a, b, bodies, ..)| bodies != [a, b]),
+                "a contact that is not a part's"
+            ),
+            // The bullets meet the ships, though never their own (see `run`).
+            Scene::Filtered => assert!(total > 2000, "{total} contacts"),
+            _ => {}
+        }
     }
 }

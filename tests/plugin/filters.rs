@@ -1,6 +1,6 @@
 //! Pair filters: a pair turned away by the game's [`PairFilter`] never becomes a contact, a pair
 //! of colliders without [`FilterPairs`] is never asked about, and the rest is as without a
-//! filter, at any thread count.
+//! filter (at any thread count: see the determinism tests).
 
 use crate::common::{app, contact_between, last_frame};
 use bevy::ecs::system::SystemParam;
@@ -17,8 +17,8 @@ pub(crate) struct FiredBy(pub(crate) Entity);
 
 /// How many times the filter was asked, and whether it turns every pair away.
 #[derive(Resource, Default)]
-struct Asked {
-    count: AtomicUsize,
+pub(crate) struct Asked {
+    pub(crate) count: AtomicUsize,
     refuse_all: bool,
 }
 
