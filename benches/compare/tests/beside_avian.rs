@@ -39,7 +39,6 @@ fn spawn(mut commands: Commands) {
 
 fn on_bullet_hits(mut contacts: MessageReader<Contact>) {
     for contact in contacts.read() {
-        // The pair in the order bullet, target: `a` and `b` are in entity order.
         if let Some((bullet, target)) = contact.by_layer(PLAYER_BULLET) {
             info!("{bullet} hit {target}");
         }
