@@ -5,7 +5,7 @@
     dead_code,
     reason = "the example's graphics use parts this test does not"
 )]
-#[path = "../examples/shooter/game.rs"]
+#[path = "../examples/shooter/game/mod.rs"]
 mod game;
 
 use bevy::prelude::*;

@@ -11,7 +11,8 @@ use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
 use super::{
-    Drift, ENTRY_SECONDS, EnemyKind, Spin, enemy_hit, enemy_parts, spawn_enemy_bullet, star_outline,
+    Drift, ENTRY_SECONDS, EnemyKind, Lifetime, Spin, enemy_hit, enemy_parts, spawn_enemy_bullet,
+    star_outline,
 };
 
 /// Every this many waves is a storm: waves 5, 10, 15 and so on.
@@ -63,10 +64,6 @@ pub struct StormGun {
     twist: f32,
 }
 
-/// A storm bullet's seconds left.
-#[derive(Component)]
-pub struct StormBullet(f32);
-
 /// Whether `wave` is a storm.
 pub fn is_storm(wave: u32) -> bool {
     wave.is_multiple_of(STORM_EVERY)
@@ -113,25 +110,11 @@ pub fn fire_storm(
                 let direction = Vec2::from_angle(gun.turn + i as f32 * TAU / RING_BULLETS as f32);
                 let at = origin + direction * (STORM_GUN_REACH + late * STORM_BULLET_SPEED);
                 let velocity = direction * STORM_BULLET_SPEED;
-                let burns_for = StormBullet(STORM_BULLET_SECONDS - late);
+                let burns_for = Lifetime(STORM_BULLET_SECONDS - late);
                 spawn_enemy_bullet(&mut commands, at, velocity, STORM_BULLET_RADIUS, burns_for);
             }
             gun.turn += RING_TWIST * gun.twist;
             gun.cooldown += RING_PERIOD;
-        }
-    }
-}
-
-/// Storm bullets burn out when their time is up.
-pub fn burn_out_storm_bullets(
-    mut commands: Commands,
-    time: Res<Time>,
-    mut bullets: Query<(Entity, &mut StormBullet)>,
-) {
-    for (entity, mut bullet) in &mut bullets {
-        bullet.0 -= time.delta_secs();
-        if bullet.0 <= 0.0 {
-            commands.entity(entity).despawn();
         }
     }
 }

@@ -92,19 +92,14 @@ pub(super) fn fire_bullets(
     mut commands: Commands,
     time: Res<Time>,
     intent: Res<Intent>,
-    mut game: ResMut<Game>,
-    player: Single<&Transform, With<Player>>,
+    player: Single<(&Transform, &mut PlayerGuns)>,
 ) {
+    let (transform, mut guns) = player.into_inner();
     let delta = time.delta_secs();
-    if !gun_fires(
-        &mut game.fire_cooldown,
-        delta,
-        PLAYER_FIRE_PERIOD,
-        intent.firing,
-    ) {
+    if !gun_fires(&mut guns.bullets, delta, PLAYER_FIRE_PERIOD, intent.firing) {
         return;
     }
-    let gun = player.translation.truncate() + PLAYER_GUN;
+    let gun = transform.translation.truncate() + PLAYER_GUN;
     for spread in PLAYER_BULLET_SPREAD {
         spawn_player_bullet(&mut commands, gun, spread);
     }
@@ -115,23 +110,19 @@ pub(super) fn fire_missiles(
     mut commands: Commands,
     time: Res<Time>,
     intent: Res<Intent>,
-    mut game: ResMut<Game>,
-    player: Single<&Transform, With<Player>>,
+    player: Single<(&Transform, &mut PlayerGuns)>,
 ) {
+    let (transform, mut guns) = player.into_inner();
     let delta = time.delta_secs();
-    if !gun_fires(
-        &mut game.missile_cooldown,
-        delta,
-        MISSILE_PERIOD,
-        intent.firing,
-    ) {
+    if !gun_fires(&mut guns.missiles, delta, MISSILE_PERIOD, intent.firing) {
         return;
     }
     for wing in MISSILE_WINGS {
-        let at = player.translation.truncate() + wing;
+        let at = transform.translation.truncate() + wing;
         commands.spawn((
             PlayerBullet,
-            Missile(MISSILE_LIFETIME),
+            Missile,
+            Lifetime(MISSILE_LIFETIME),
             CircleCollider::new(MISSILE_RADIUS),
             Swept::default(),
             PLAYER_SHOT_LAYERS,
@@ -145,19 +136,13 @@ pub(super) fn fire_missiles(
 /// them at the end of the last frame, by at most its turn rate; it burns out at the end of
 /// its lifetime.
 pub(super) fn steer_missiles(
-    mut commands: Commands,
     time: Res<Time>,
     spatial: SpatialQuery,
-    mut missiles: Query<(Entity, &Transform, &mut Velocity, &mut Missile)>,
+    mut missiles: Query<(&Transform, &mut Velocity), With<Missile>>,
 ) {
     let enemies = SpatialQueryFilter::from_mask(ENEMY);
     let most = MISSILE_TURN_RATE * time.delta_secs();
-    for (entity, transform, mut velocity, mut missile) in &mut missiles {
-        missile.0 -= time.delta_secs();
-        if missile.0 <= 0.0 {
-            commands.entity(entity).despawn();
-            continue;
-        }
+    for (transform, mut velocity) in &mut missiles {
         let position = transform.translation.truncate();
         let Some(target) = spatial.nearest(position, MISSILE_RANGE, &enemies) else {
             continue;

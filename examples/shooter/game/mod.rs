@@ -23,18 +23,11 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
 
-// By path: `tests/shooter.rs` includes this file as a module of its own, and these with it.
-#[path = "autopilot.rs"]
 mod autopilot;
-#[path = "collisions.rs"]
 mod collisions;
-#[path = "enemies.rs"]
 mod enemies;
-#[path = "player.rs"]
 pub mod player;
-#[path = "stats.rs"]
 mod stats;
-#[path = "storm.rs"]
 mod storm;
 
 use autopilot::fly_autopilot;
@@ -54,7 +47,7 @@ use player::{
 };
 pub use stats::{CROWD, Stats};
 pub use storm::STORM_EVERY;
-use storm::{burn_out_storm_bullets, fire_storm, is_storm, spawn_storm};
+use storm::{fire_storm, is_storm, spawn_storm};
 
 // These constants are in `Transform` units, which the 2D camera shows 1:1 as pixels, and
 // seconds.
@@ -199,7 +192,7 @@ impl Plugin for GamePlugin {
                     fire_enemy_bullets.run_if(playing),
                     fire_storm.run_if(playing),
                     move_bullets,
-                    burn_out_storm_bullets,
+                    burn_out,
                     count_down_invulnerability,
                     restart_after_game_over.run_if(not(playing)),
                 )
@@ -275,17 +268,29 @@ pub enum Role {
 
 /// The player's ship.
 #[derive(Component)]
-#[require(Role::Player)]
+#[require(Role::Player, PlayerGuns)]
 pub struct Player;
+
+/// The ship's guns: the seconds until each fires again (see [`gun_fires`]).
+#[derive(Component, Default)]
+pub struct PlayerGuns {
+    bullets: f32,
+    missiles: f32,
+}
 
 /// A bullet fired by the player.
 #[derive(Component)]
 #[require(Bullet, Role::PlayerBullet)]
 pub struct PlayerBullet;
 
-/// A player's bullet that homes in on the nearest enemy, for its seconds left.
+/// A player's bullet that homes in on the nearest enemy, for its [`Lifetime`].
 #[derive(Component)]
-pub struct Missile(f32);
+pub struct Missile;
+
+/// How many seconds a shot that can fly for ever (a homing missile, a storm's ring) has left:
+/// it burns out then ([`burn_out`]).
+#[derive(Component)]
+pub struct Lifetime(pub f32);
 
 /// A bullet fired by an enemy.
 #[derive(Component)]
@@ -367,8 +372,6 @@ pub struct Game {
     next_wave_in: f32,
     /// Seconds of invulnerability left after being hit.
     pub invulnerable: f32,
-    fire_cooldown: f32,
-    missile_cooldown: f32,
     /// The wave every new game starts at.
     first_wave: u32,
 }
@@ -393,8 +396,6 @@ impl Default for Game {
             wave: 0,
             next_wave_in: FIRST_WAVE_DELAY,
             invulnerable: 0.0,
-            fire_cooldown: 0.0,
-            missile_cooldown: 0.0,
             first_wave: 1,
         }
     }
@@ -461,6 +462,16 @@ fn gun_fires(cooldown: &mut f32, delta: f32, period: f32, ready: bool) -> bool {
     true
 }
 
+/// Shots whose [`Lifetime`] has run out burn out.
+fn burn_out(mut commands: Commands, time: Res<Time>, mut shots: Query<(Entity, &mut Lifetime)>) {
+    for (entity, mut lifetime) in &mut shots {
+        lifetime.0 -= time.delta_secs();
+        if lifetime.0 <= 0.0 {
+            commands.entity(entity).despawn();
+        }
+    }
+}
+
 fn move_bullets(
     mut commands: Commands,
     time: Res<Time>,
@@ -505,7 +516,7 @@ fn restart_after_game_over(
     mut state: ResMut<GameState>,
     mut game: ResMut<Game>,
     leftovers: Query<Entity, Or<(With<Enemy>, With<PlayerBullet>, With<EnemyBullet>)>>,
-    player: Single<(Entity, &mut Transform), With<Player>>,
+    player: Single<(Entity, &mut Transform, &mut PlayerGuns)>,
 ) {
     *over_for += time.delta_secs();
     if !(intent.restart || autopilot.0 && *over_for > RESTART_SECONDS) {
@@ -515,8 +526,9 @@ fn restart_after_game_over(
     for entity in &leftovers {
         commands.entity(entity).despawn();
     }
-    let (ship, mut transform) = player.into_inner();
+    let (ship, mut transform, mut guns) = player.into_inner();
     transform.translation = PLAYER_START;
+    *guns = PlayerGuns::default();
     commands.entity(ship).remove::<ColliderDisabled>();
     *game = Game::starting_at(game.first_wave);
     *state = GameState::Playing;
