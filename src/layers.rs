@@ -15,6 +15,9 @@ use core::ops::{BitAnd, BitOr, BitOrAssign, Not};
 /// assert!(TARGETS.contains(ENEMY));
 /// assert!(!TARGETS.intersects(BULLET));
 /// ```
+///
+/// Its `Default` is [`NONE`](Self::NONE), as for a number; [`CollisionLayers::default`] is on
+/// every layer and meets every layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Reflect)]
 #[reflect(Clone, Debug, Default, PartialEq, Hash)]
 pub struct LayerMask(pub u32);

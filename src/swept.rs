@@ -59,10 +59,12 @@ use bevy::prelude::*;
 ///
 /// A collider's first run with this component, and a run after [`Swept::jump`], test only
 /// where it is (there is no path yet). That holds however the component arrived: spawned,
-/// inserted, cloned from another entity or loaded from a scene, a `Swept` starts with no path
-/// (only the pipeline records where a path starts). Call `jump` when the entity teleports,
-/// respawns or wraps around the screen, so that the jump is not taken for a path across
-/// everything in between. An entity disabled with Bevy's `Disabled` is seen by no system while
+/// inserted, cloned from another entity or loaded from a scene, a new `Swept` starts with no
+/// path (only the pipeline records where a path starts; a scene applied by reflection onto an
+/// entity that has one already keeps its path: `jump` it too). Call `jump` when the entity
+/// teleports, respawns or wraps around the screen, so that the jump is not taken for a path
+/// across everything in between; where its descendants are swept too (a ship with swept
+/// parts), queue [`Swept::jump_with_descendants`] on it instead. An entity disabled with Bevy's `Disabled` is seen by no system while
 /// disabled, transform propagation included, so when enabled again it and its descendants start
 /// with no path too (a bullet taken from a pool needs no `jump`); one switched off with
 /// [`ColliderDisabled`](crate::ColliderDisabled) is followed meanwhile, and sweeps only its
@@ -97,9 +99,28 @@ pub struct Swept {
 
 impl Swept {
     /// Marks the move since the pipeline's last run as a jump: the next run tests the collider
-    /// where it is, without the path there.
+    /// where it is, without the path there (or the turn).
     pub fn jump(&mut self) {
-        self.start = PathStart::NONE;
+        *self = Self::default();
+    }
+
+    /// [`jump`](Self::jump) for `entity` and each of its descendants that is swept: for a
+    /// teleport that carries children with it. An [`EntityCommand`](bevy::ecs::system::EntityCommand):
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_collision_events::prelude::*;
+    /// /// The ship, with its swept parts, back where a life starts.
+    /// fn respawn(ship: Entity, mut commands: Commands) {
+    ///     commands
+    ///         .entity(ship)
+    ///         .insert(Transform::from_xyz(0.0, -300.0, 0.0))
+    ///         .queue(Swept::jump_with_descendants);
+    /// }
+    /// ```
+    pub fn jump_with_descendants(mut entity: EntityWorldMut) {
+        let id = entity.id();
+        entity.world_scope(|world| Self::forget_starts(&mut world.into(), id));
     }
 
     /// Where the next run's path starts: the world translation at the pipeline's last run.
@@ -113,7 +134,7 @@ impl Swept {
     /// travelled from here.
     fn forget_start(mut world: DeferredWorld, context: HookContext) {
         if let Some(mut swept) = world.get_mut::<Self>(context.entity) {
-            swept.start = PathStart::NONE;
+            swept.jump();
         }
     }
 
@@ -129,7 +150,7 @@ impl Swept {
                 return;
             };
             if let Some(mut swept) = world.get_mut::<Self>(entity) {
-                swept.bypass_change_detection().start = PathStart::NONE;
+                swept.bypass_change_detection().jump();
             }
             if let Some(children) = world.get::<Children>(entity) {
                 below.extend(children.iter());

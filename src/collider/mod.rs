@@ -55,7 +55,8 @@ pub enum ColliderError {
     /// A polygon's vertices all lie on one line.
     #[error("the polygon has zero area: its vertices lie on one line")]
     ZeroArea,
-    /// Two edges of a polygon cross or overlap, other than neighbours at their shared vertex.
+    /// Two edges of a polygon cross or overlap, other than neighbours at their shared vertex:
+    /// their indices, the lower first (edge `i` runs from vertex `i` to vertex `i + 1`).
     #[error("the polygon intersects itself: edges {0} and {1} meet")]
     SelfIntersecting(usize, usize),
     /// A shape's size (a circle's radius; the larger side of a segment's or a polygon's

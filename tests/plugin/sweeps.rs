@@ -620,3 +620,62 @@ fn move_bullet(app: &mut App, bullet: Entity, x: f32) {
         .insert(Transform::from_xyz(x, 0.0, 0.0));
     app.update();
 }
+
+/// After `jump`, a segment's `Swept` is a fresh one: no start, and no turn left over.
+#[test]
+fn a_jumped_segment_is_a_fresh_swept() {
+    let mut app = app();
+    let laser = app
+        .world_mut()
+        .spawn((
+            SegmentCollider::new(Vec2::ZERO, Vec2::X),
+            Swept::default(),
+            Transform::default(),
+        ))
+        .id();
+    app.update();
+    let mut swept = app.world_mut().get_mut::<Swept>(laser).unwrap();
+    assert!(swept.start().is_some(), "the run recorded a start");
+    swept.jump();
+    assert_eq!(*swept, Swept::default());
+}
+
+/// A ship teleported across a wall with `Swept::jump_with_descendants` takes its swept gun with
+/// it, not through the wall; with `jump` on the ship alone, the gun sweeps the path it was
+/// carried along, as its docs say.
+#[test]
+fn jumping_a_ship_with_its_descendants_jumps_its_swept_gun() {
+    for with_descendants in [true, false] {
+        let mut app = app();
+        let wall = spawn_wall(&mut app);
+        let ship = app
+            .world_mut()
+            .spawn((Transform::from_xyz(-30.0, 0.0, 0.0), Swept::default()))
+            .id();
+        let gun = app
+            .world_mut()
+            .spawn((
+                CircleCollider::new(BULLET_RADIUS),
+                Swept::default(),
+                Transform::default(),
+                ChildOf(ship),
+            ))
+            .id();
+        app.update();
+        let mut commands = app.world_mut().commands();
+        let mut entity = commands.entity(ship);
+        entity.insert(Transform::from_xyz(30.0, 0.0, 0.0));
+        if with_descendants {
+            entity.queue(Swept::jump_with_descendants);
+        } else {
+            entity.entry::<Swept>().and_modify(|mut swept| swept.jump());
+        }
+        app.world_mut().flush();
+        app.update();
+        assert_eq!(
+            contact_between(&app, gun, wall).is_some(),
+            !with_descendants,
+            "with descendants: {with_descendants}"
+        );
+    }
+}

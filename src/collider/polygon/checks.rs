@@ -58,7 +58,10 @@ pub(super) fn check_simple(vertices: &[Vec2]) -> Result<(), ColliderError> {
         let (this, next) = (edge(i), edge((i + 1) % n));
         let (d1, d2) = (this.b - this.a, next.b - next.a);
         if d1.perp_dot(d2) == 0.0 && d1.dot(d2) < 0.0 {
-            return Err(ColliderError::SelfIntersecting(i, (i + 1) % n));
+            // The lower edge first, as for two edges that cross (the last edge folds onto the
+            // first).
+            let next = (i + 1) % n;
+            return Err(ColliderError::SelfIntersecting(i.min(next), i.max(next)));
         }
     }
     let neighbours = |pair: &EdgePair| {

@@ -431,6 +431,16 @@ mod tests {
         assert!((inner(&ring) - apothem).abs() < 1e-4);
     }
 
+    /// A fold names its two edges the lower first, as a crossing does: here the last edge
+    /// folds back over the first.
+    #[test]
+    fn a_fold_names_the_lower_edge_first() {
+        let v = Vec2::new;
+        let folded =
+            PolygonCollider::try_new(vec![v(4.0, 0.0), v(2.0, 0.0), v(2.0, 3.0), v(0.0, 0.0)]);
+        assert_eq!(folded, Err(ColliderError::SelfIntersecting(0, 3)));
+    }
+
     /// Bounds kept beside the vertices they were found from are given back as they are: a
     /// marker inner radius that no check would find comes back unchanged.
     #[test]
