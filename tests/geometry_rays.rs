@@ -206,6 +206,31 @@ fn a_ray_through_a_concave_notch_enters_the_first_arm_and_leaves_it() {
     assert_close(down.exit.unwrap().distance, 25.0, "the base's bottom");
 }
 
+/// A ray that starts on a polygon's outline heading out, or only grazes a corner, leaves where
+/// it meets the polygon: the end of its first stretch inside is that point, as for a circle.
+#[test]
+fn a_ray_heading_out_of_an_outline_or_grazing_a_corner_leaves_at_once() {
+    // On the square's right side, heading right.
+    let out = ray_polygon(ray(v(10.0, 5.0), Vec2::X), 100.0, &SQUARE).unwrap();
+    assert!(out.starts_inside);
+    let exit = out.exit.expect("it leaves");
+    assert_close(exit.distance, 0.0, "at once");
+    assert_near(exit.normal, Vec2::X, "through the right side, outward");
+    // On the left arm's inner wall, heading into the notch: the right arm is a second stretch.
+    let into_notch = ray_polygon(ray(v(10.0, 20.0), Vec2::X), 100.0, &U_SHAPE).unwrap();
+    assert!(into_notch.starts_inside);
+    assert_close(
+        into_notch.exit.unwrap().distance,
+        0.0,
+        "at once, not past the right arm",
+    );
+    // Grazing the top corner of a diamond.
+    let diamond = [v(0.0, -5.0), v(5.0, 0.0), v(0.0, 5.0), v(-5.0, 0.0)];
+    let graze = ray_polygon(ray(v(-10.0, 5.0), Vec2::X), 100.0, &diamond).unwrap();
+    assert_close(graze.distance, 10.0, "the corner");
+    assert_close(graze.exit.unwrap().distance, 10.0, "left at the corner");
+}
+
 #[test]
 fn a_ray_through_a_vertex_does_not_slip_between_its_edges() {
     let diamond = [v(0.0, -5.0), v(5.0, 0.0), v(0.0, 5.0), v(-5.0, 0.0)];

@@ -54,9 +54,11 @@
 //! - where two outlines run along each other (collinear edges, a segment lying on an edge) the
 //!   shared piece is reported by its two end points, also where either outline has a vertex
 //!   inside the piece (a vertex at which the outline runs straight on is no end);
-//! - in the order met walking **the first shape's outline**: a segment from `a` to `b`, a polygon
-//!   edge by edge from `vertices[0]`, and for circle–circle the point left of the line from the
-//!   first centre to the second, then the one right of it;
+//! - in the order met walking the outline of **the first shape of the pair function** (the more
+//!   complex shape: polygon, then segment, then circle; for two of one kind, the first given):
+//!   a segment from `a` to `b`, a polygon edge by edge from `vertices[0]`, and for circle–circle
+//!   the point left of the line from the first centre to the second, then the one right of it.
+//!   [`intersect`] gives them in that order whichever way round its arguments come;
 //! - without near-duplicates: no two points lie within the pair's tolerance of each other (a
 //!   polygon vertex lying on the other outline is reported once, not once per edge).
 //!
@@ -97,6 +99,7 @@ pub use bounds::{bounding_circle_of_points, polygon_size};
 pub use circle_circle::{intersect_circle_circle, overlap_circle_circle};
 pub use dispatch::{Shape, intersect, overlap};
 pub(crate) use edge_lines::{EdgeLines, beyond_lines, push_edge_lines, runs_anticlockwise};
+pub(crate) use point::point_in_polygon_unchecked;
 pub use point::{ClosestPoint, closest_point, point_in_circle, point_in_polygon};
 pub(crate) use polygon_circle::{MeasuredPolygon, intersect_measured_polygon_circle};
 pub use polygon_circle::{intersect_polygon_circle, overlap_polygon_circle};
@@ -216,6 +219,7 @@ pub enum Containment {
 impl Containment {
     /// The same fact with the two shapes swapped.
     #[inline]
+    #[must_use]
     pub const fn mirrored(self) -> Self {
         match self {
             Self::FirstInSecond => Self::SecondInFirst,
@@ -228,7 +232,7 @@ impl Containment {
 /// The full answer for an overlapping pair: where the outlines meet, or which shape contains the
 /// other. Returned only for overlapping shapes, so `points` is empty exactly when `containment`
 /// is not [`Containment::Neither`].
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Intersection {
     /// The points where the outlines cross or touch, in the order the
     /// [module docs](self#points) give.
@@ -259,6 +263,7 @@ impl Intersection {
 
     /// The same answer with the two shapes swapped: containment mirrored, points unchanged.
     #[inline]
+    #[must_use]
     pub fn mirrored(mut self) -> Self {
         self.containment = self.containment.mirrored();
         self
@@ -273,7 +278,9 @@ pub struct Impact {
     pub time: f32,
     /// Where they touch at that time, both shapes moved by `time` × their motion.
     pub point: Vec2,
-    /// The unit contact normal at `point`, pointing from the second shape towards the first.
+    /// The unit contact normal at `point`, pointing from the second shape towards the first
+    /// (where the sweep's last check finds the two touching only at the end of the motion, the
+    /// opposite of their relative motion instead: see the [sweep](mod@sweep) module).
     pub normal: Vec2,
 }
 
@@ -281,6 +288,7 @@ impl Impact {
     /// The same impact with the two shapes swapped: the normal negated, time and point
     /// unchanged.
     #[inline]
+    #[must_use]
     pub fn mirrored(self) -> Self {
         Self {
             normal: -self.normal,

@@ -73,9 +73,15 @@ pub fn point_in_circle(point: Vec2, circle: Circle) -> bool {
 /// under the half-open rule (one end at or below the ray's height, the other above), so a ray
 /// through a vertex is counted once. Points exactly on the outline may be reported either way:
 /// every pair test in this module checks the outline first, so it never depends on that.
-/// Fewer than three vertices, or non-finite input, give `false`.
+/// Fewer than three vertices, or non-finite or out-of-range input, give `false`.
 #[inline]
 pub fn point_in_polygon(point: Vec2, vertices: &[Vec2]) -> bool {
+    in_range(point) && all_in_range(vertices) && point_in_polygon_unchecked(point, vertices)
+}
+
+/// [`point_in_polygon`] for input already found in range (a pair test's, checked once).
+#[inline]
+pub(crate) fn point_in_polygon_unchecked(point: Vec2, vertices: &[Vec2]) -> bool {
     if vertices.len() < 3 {
         return false;
     }

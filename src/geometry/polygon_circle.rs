@@ -158,7 +158,7 @@ fn crossings(
         });
     }
     let center_inside =
-        center_inside.unwrap_or_else(|| super::point_in_polygon(circle.center, vertices));
+        center_inside.unwrap_or_else(|| super::point_in_polygon_unchecked(circle.center, vertices));
     (center_inside && vertices.len() >= 3)
         .then(|| Intersection::contained(Containment::SecondInFirst))
 }

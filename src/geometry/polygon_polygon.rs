@@ -4,7 +4,7 @@ use super::bounds::BoundingBox;
 use super::segment_segment::{drop_straight_joins, push_crossings, segments_meet};
 use super::{
     Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, drop_near_duplicates,
-    edges, next_vertex, point_in_polygon, push_unique,
+    edges, next_vertex, point_in_polygon_unchecked, push_unique,
 };
 use bevy::math::{Vec2, Vec4};
 use core::ops::ControlFlow;
@@ -26,7 +26,8 @@ pub fn overlap_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> bool {
         met = true;
         ControlFlow::Break(())
     });
-    met || point_in_polygon(first[0], second) || point_in_polygon(second[0], first)
+    met || point_in_polygon_unchecked(first[0], second)
+        || point_in_polygon_unchecked(second[0], first)
 }
 
 /// The points where two polygons' outlines cross or touch, ordered along the first polygon's
@@ -60,9 +61,9 @@ pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Inte
             edge.nearest_point_between(other)
         ])));
     }
-    let (inner, outer, containment) = if point_in_polygon(first[0], second) {
+    let (inner, outer, containment) = if point_in_polygon_unchecked(first[0], second) {
         (first, second, Containment::FirstInSecond)
-    } else if point_in_polygon(second[0], first) {
+    } else if point_in_polygon_unchecked(second[0], first) {
         (second, first, Containment::SecondInFirst)
     } else {
         return None;
@@ -72,11 +73,13 @@ pub fn intersect_polygon_polygon(first: &[Vec2], second: &[Vec2]) -> Option<Inte
     // pass a hair apart at a vertex, where rounding parted the two tests, and the tolerant test
     // finds where. (A polyline's every vertex is checked; a polygon's middle one.)
     let others_inside = if inner.len() < 3 {
-        inner.iter().all(|&vertex| point_in_polygon(vertex, outer))
+        inner
+            .iter()
+            .all(|&vertex| point_in_polygon_unchecked(vertex, outer))
     } else {
-        point_in_polygon(inner[inner.len() / 2], outer)
+        point_in_polygon_unchecked(inner[inner.len() / 2], outer)
     };
-    if !point_in_polygon(outer[0], inner) && others_inside {
+    if !point_in_polygon_unchecked(outer[0], inner) && others_inside {
         return Some(Intersection::contained(containment));
     }
     let mut along = AlongEdges::default();

@@ -3,7 +3,7 @@
 use super::segment_segment::{drop_straight_joins, push_crossings, segments_meet};
 use super::{
     Containment, Intersection, Points, Segment, TOLERANCE, all_in_range, bounds::polygon_size,
-    drop_near_duplicates, edges, point_in_polygon,
+    drop_near_duplicates, edges, point_in_polygon_unchecked,
 };
 use bevy::math::Vec2;
 use smallvec::SmallVec;
@@ -18,7 +18,7 @@ pub fn overlap_polygon_segment(vertices: &[Vec2], segment: Segment) -> bool {
         return false;
     }
     edges(vertices).any(|edge| segments_meet(edge, segment))
-        || point_in_polygon(segment.a, vertices)
+        || point_in_polygon_unchecked(segment.a, vertices)
 }
 
 /// The points where a segment crosses or touches a polygon's edges, ordered along the
@@ -60,10 +60,10 @@ pub fn intersect_polygon_segment(vertices: &[Vec2], segment: Segment) -> Option<
             .unwrap_or(segment.a);
         return Some(Intersection::crossing(Points::from_slice(&[nearest])));
     }
-    if !point_in_polygon(segment.a, vertices) {
+    if !point_in_polygon_unchecked(segment.a, vertices) {
         return None;
     }
-    if point_in_polygon(segment.b, vertices) {
+    if point_in_polygon_unchecked(segment.b, vertices) {
         return Some(Intersection::contained(Containment::SecondInFirst));
     }
     // One end in, the other out, yet no edge met it exactly: it passes a hair from a vertex,

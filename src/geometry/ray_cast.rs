@@ -2,7 +2,9 @@
 
 use super::bounds::BoundingBox;
 use super::ray::{self, unit_or};
-use super::{Circle, Segment, Shape, TOLERANCE, all_in_range, edges, in_range, point_in_polygon};
+use super::{
+    Circle, Segment, Shape, TOLERANCE, all_in_range, edges, in_range, point_in_polygon_unchecked,
+};
 use bevy::math::{Ray2d, Vec2};
 use smallvec::SmallVec;
 
@@ -157,9 +159,10 @@ pub fn ray_segment(ray: Ray2d, max_distance: f32, segment: Segment) -> Option<Ra
 /// A ray against a solid polygon, convex or concave.
 ///
 /// The entry is the earliest crossing of an edge (or the origin, when it lies inside). The
-/// exit: the ray's crossings with the edges beyond the entry, in order; the first after which
+/// exit: the ray's crossings with the edges from the entry on, in order; the first after which
 /// the ray is outside (tested halfway to the next crossing, by the crossing number) is where it
-/// leaves. Past the last crossing it is always outside.
+/// leaves. Past the last crossing it is always outside. So a ray that only grazes a corner, or
+/// starts on the outline heading out, leaves where it meets the polygon.
 pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<RayIntersection> {
     if !(valid(ray, max_distance) && !vertices.is_empty() && all_in_range(vertices)) {
         return None;
@@ -174,7 +177,7 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
             ray::ray_segment(ray.origin, motion, edge).map(|hit| (hit.time * reach, hit.normal))
         })
         .collect();
-    let starts_inside = point_in_polygon(ray.origin, vertices)
+    let starts_inside = point_in_polygon_unchecked(ray.origin, vertices)
         || crossings.iter().any(|&(d, ..)| d == 0.0)
         || (reach == 0.0
             && edges(vertices).any(|edge| edge.distance_squared_to(ray.origin) == 0.0));
@@ -188,7 +191,7 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
     let exit = if vertices.len() < 3 {
         None
     } else {
-        polygon_exit(ray, vertices, &crossings, distance, max_distance)
+        polygon_exit(ray, vertices, &crossings, distance, (reach, max_distance))
     };
     Some(RayIntersection {
         distance,
@@ -200,30 +203,35 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
 }
 
 /// Where the ray, inside the polygon from `entry` on, first leaves it: see [`ray_polygon`].
-/// `crossings` are sorted by distance.
+/// `crossings` are sorted by distance, those within `reach` of the origin (no further than
+/// `max_distance`, nor past the polygon).
 fn polygon_exit(
     ray: Ray2d,
     vertices: &[Vec2],
     crossings: &[(f32, Vec2)],
     entry: f32,
-    max_distance: f32,
+    (reach, max_distance): (f32, f32),
 ) -> Option<RayExit> {
     // Crossings closer together than this are one (a vertex met from both its edges).
     let tolerance = TOLERANCE * BoundingBox::of(vertices).half_diagonal();
+    // From the entry's own crossing on (none for a ray starting strictly inside).
     let beyond: SmallVec<[(f32, Vec2); 8]> = crossings
         .iter()
         .copied()
-        .filter(|&(distance, ..)| distance > entry + tolerance)
+        .filter(|&(distance, ..)| distance >= entry - tolerance)
         .collect();
     for (k, &(distance, facing)) in beyond.iter().enumerate() {
         if distance > max_distance {
             return None;
         }
-        let outside_after = match beyond[k + 1..]
+        // Tested halfway to the next crossing, or to the end of the reach past the last one.
+        let next = beyond[k + 1..]
             .iter()
-            .find(|&&(next, ..)| next > distance + tolerance)
-        {
-            Some(&(next, ..)) => !point_in_polygon(at(ray, 0.5 * (distance + next)), vertices),
+            .map(|&(next, ..)| next)
+            .find(|&next| next > distance + tolerance)
+            .or((reach > distance + tolerance).then_some(reach));
+        let outside_after = match next {
+            Some(next) => !point_in_polygon_unchecked(at(ray, 0.5 * (distance + next)), vertices),
             None => true,
         };
         if outside_after {

@@ -2,7 +2,7 @@
 //! polygons of more than 64 vertices.
 
 use bevy::math::Vec2;
-use bevy_collision_events::geometry::{Shape, intersect, overlap};
+use bevy_collision_events::geometry::{Shape, intersect, overlap, point_in_polygon};
 
 use crate::common::{SQUARE, U_SHAPE, both_orders, circle, segment, v};
 
@@ -78,4 +78,26 @@ fn polygon_polygon_with_more_than_64_vertices() {
         both_orders(Shape::Polygon(&ring(0.0, 100)), Shape::Polygon(&far)),
         None
     );
+}
+
+/// A point is in no polygon with a non-finite vertex, nor is a non-finite point in any: an
+/// edge with a NaN end is crossed by no ray, which would flip the count of the others.
+#[test]
+fn non_finite_input_is_in_no_polygon() {
+    let square_then_nan = [
+        v(0.0, 0.0),
+        v(1.0, 0.0),
+        v(1.0, 1.0),
+        v(0.0, 1.0),
+        v(f32::NAN, f32::NAN),
+    ];
+    assert!(!point_in_polygon(v(-5.0, 0.5), &square_then_nan));
+    assert!(!point_in_polygon(v(0.5, 0.5), &square_then_nan));
+    for bad in [f32::NAN, f32::INFINITY] {
+        assert!(!point_in_polygon(v(bad, 0.5), &SQUARE));
+    }
+    assert!(point_in_polygon(
+        v(0.5, 0.5),
+        &[v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)]
+    ));
 }

@@ -38,6 +38,7 @@ pub struct PushOut {
 
 impl PushOut {
     /// The translation itself, `direction * depth`.
+    #[must_use]
     pub fn translation(&self) -> Vec2 {
         self.direction * self.depth
     }
