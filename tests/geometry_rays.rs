@@ -224,11 +224,45 @@ fn a_ray_heading_out_of_an_outline_or_grazing_a_corner_leaves_at_once() {
         0.0,
         "at once, not past the right arm",
     );
-    // Grazing the top corner of a diamond.
+    // Grazing the top corner of a diamond, given either way round: left at the corner,
+    // through its outward normal there.
     let diamond = [v(0.0, -5.0), v(5.0, 0.0), v(0.0, 5.0), v(-5.0, 0.0)];
-    let graze = ray_polygon(ray(v(-10.0, 5.0), Vec2::X), 100.0, &diamond).unwrap();
-    assert_close(graze.distance, 10.0, "the corner");
-    assert_close(graze.exit.unwrap().distance, 10.0, "left at the corner");
+    let mut clockwise = diamond;
+    clockwise.reverse();
+    for diamond in [diamond, clockwise] {
+        let graze = ray_polygon(ray(v(-10.0, 5.0), Vec2::X), 100.0, &diamond).unwrap();
+        assert_close(graze.distance, 10.0, "the corner");
+        let exit = graze.exit.unwrap();
+        assert_close(exit.distance, 10.0, "left at the corner");
+        assert_near(exit.normal, v(1.0, 1.0).normalize(), "outward");
+    }
+}
+
+/// A ray along any edge of a square leaves at the edge's far end (the edge is part of the
+/// closed shape); one that reaches a side exactly at its end meets it and does not leave.
+#[test]
+fn a_ray_along_any_edge_leaves_at_its_far_end() {
+    for (origin, direction) in [
+        (v(-5.0, 0.0), Vec2::X),
+        (v(-5.0, 10.0), Vec2::X),
+        (v(0.0, -5.0), Vec2::Y),
+        (v(10.0, -5.0), Vec2::Y),
+        (v(15.0, 10.0), Vec2::NEG_X),
+    ] {
+        let hit = ray_polygon(ray(origin, direction), 100.0, &SQUARE).unwrap();
+        assert_close(hit.distance, 5.0, "the near corner");
+        let exit = hit
+            .exit
+            .unwrap_or_else(|| panic!("{origin} {direction}: no exit"));
+        assert_close(
+            exit.distance,
+            15.0,
+            &format!("{origin} {direction}: the far corner"),
+        );
+    }
+    let ends_on_the_side = ray_polygon(ray(v(-5.0, 5.0), Vec2::X), 5.0, &SQUARE).unwrap();
+    assert_close(ends_on_the_side.distance, 5.0, "the side");
+    assert_eq!(ends_on_the_side.exit, None, "it ends there, entering");
 }
 
 #[test]

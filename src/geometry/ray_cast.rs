@@ -4,6 +4,7 @@ use super::bounds::BoundingBox;
 use super::ray::{self, unit_or};
 use super::{
     Circle, Segment, Shape, TOLERANCE, all_in_range, edges, in_range, point_in_polygon_unchecked,
+    runs_anticlockwise,
 };
 use bevy::math::{Ray2d, Vec2};
 use smallvec::SmallVec;
@@ -160,9 +161,10 @@ pub fn ray_segment(ray: Ray2d, max_distance: f32, segment: Segment) -> Option<Ra
 ///
 /// The entry is the earliest crossing of an edge (or the origin, when it lies inside). The
 /// exit: the ray's crossings with the edges from the entry on, in order; the first after which
-/// the ray is outside (tested halfway to the next crossing, by the crossing number) is where it
-/// leaves. Past the last crossing it is always outside. So a ray that only grazes a corner, or
-/// starts on the outline heading out, leaves where it meets the polygon.
+/// the ray is outside (tested halfway to the next crossing, or to the end of the ray's reach
+/// past the last one, by the crossing number, a point on the outline counting as inside) is
+/// where it leaves. So a ray that only grazes a corner, or starts on the outline heading out,
+/// leaves where it meets the polygon; one running along an edge leaves at its far end.
 pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<RayIntersection> {
     if !(valid(ray, max_distance) && !vertices.is_empty() && all_in_range(vertices)) {
         return None;
@@ -171,27 +173,41 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
     let reach = reach(ray, max_distance, bounds.center(), bounds.half_diagonal());
     let direction = *ray.direction;
     let motion = direction * reach;
-    // Every edge's crossing with the ray, as (distance, the edge's normal facing the ray).
-    let mut crossings: SmallVec<[(f32, Vec2); 8]> = edges(vertices)
+    let anticlockwise = runs_anticlockwise(vertices);
+    // Every edge's crossing with the ray: where, the edge's normal facing the ray, and its
+    // outward normal.
+    let mut crossings: SmallVec<[Crossing; 8]> = edges(vertices)
         .filter_map(|edge| {
-            ray::ray_segment(ray.origin, motion, edge).map(|hit| (hit.time * reach, hit.normal))
+            let hit = ray::ray_segment(ray.origin, motion, edge)?;
+            let left = (edge.b - edge.a).perp().normalize_or_zero();
+            Some(Crossing {
+                distance: hit.time * reach,
+                facing: hit.normal,
+                outward: if anticlockwise { -left } else { left },
+            })
         })
         .collect();
     let starts_inside = point_in_polygon_unchecked(ray.origin, vertices)
-        || crossings.iter().any(|&(d, ..)| d == 0.0)
+        || crossings.iter().any(|crossing| crossing.distance == 0.0)
         || (reach == 0.0
             && edges(vertices).any(|edge| edge.distance_squared_to(ray.origin) == 0.0));
-    let first = crossings.iter().copied().min_by(|p, q| p.0.total_cmp(&q.0));
+    let first = crossings
+        .iter()
+        .min_by(|p, q| p.distance.total_cmp(&q.distance));
     let (distance, normal) = match (starts_inside, first) {
         (true, _) => (0.0, -direction),
-        (false, Some((distance, normal))) => (distance, normal),
+        (false, Some(first)) => (first.distance, first.facing),
         (false, None) => return None,
     };
-    crossings.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
+    crossings.sort_unstable_by(|p, q| p.distance.total_cmp(&q.distance));
     let exit = if vertices.len() < 3 {
         None
     } else {
-        polygon_exit(ray, vertices, &crossings, distance, (reach, max_distance))
+        let entry = Entry {
+            distance,
+            starts_inside,
+        };
+        polygon_exit(ray, vertices, &crossings, entry, (reach, max_distance))
     };
     Some(RayIntersection {
         distance,
@@ -202,46 +218,81 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
     })
 }
 
+/// Where a ray crosses a polygon's edge (see [`ray_polygon`]).
+#[derive(Clone, Copy)]
+struct Crossing {
+    /// How far along the ray.
+    distance: f32,
+    /// The edge's unit normal facing the ray.
+    facing: Vec2,
+    /// The edge's unit outward normal.
+    outward: Vec2,
+}
+
+/// Where a ray first meets a polygon.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// How far along the ray.
+    distance: f32,
+    /// Whether the ray starts in the polygon.
+    starts_inside: bool,
+}
+
 /// Where the ray, inside the polygon from `entry` on, first leaves it: see [`ray_polygon`].
 /// `crossings` are sorted by distance, those within `reach` of the origin (no further than
 /// `max_distance`, nor past the polygon).
 fn polygon_exit(
     ray: Ray2d,
     vertices: &[Vec2],
-    crossings: &[(f32, Vec2)],
-    entry: f32,
+    crossings: &[Crossing],
+    entry: Entry,
     (reach, max_distance): (f32, f32),
 ) -> Option<RayExit> {
     // Crossings closer together than this are one (a vertex met from both its edges).
     let tolerance = TOLERANCE * BoundingBox::of(vertices).half_diagonal();
+    let outside = |point: Vec2| {
+        !point_in_polygon_unchecked(point, vertices)
+            && edges(vertices).all(|edge| edge.distance_squared_to(point) > tolerance * tolerance)
+    };
     // From the entry's own crossing on (none for a ray starting strictly inside).
-    let beyond: SmallVec<[(f32, Vec2); 8]> = crossings
+    let from_entry = crossings
         .iter()
-        .copied()
-        .filter(|&(distance, ..)| distance >= entry - tolerance)
-        .collect();
-    for (k, &(distance, facing)) in beyond.iter().enumerate() {
+        .position(|crossing| crossing.distance >= entry.distance - tolerance)?;
+    let from_entry = &crossings[from_entry..];
+    let mut k = 0;
+    while k < from_entry.len() {
+        let distance = from_entry[k].distance;
         if distance > max_distance {
             return None;
         }
-        // Tested halfway to the next crossing, or to the end of the reach past the last one.
-        let next = beyond[k + 1..]
+        // The crossings at this point (a corner is met from both its edges).
+        let here = from_entry[k..]
             .iter()
-            .map(|&(next, ..)| next)
-            .find(|&next| next > distance + tolerance)
-            .or((reach > distance + tolerance).then_some(reach));
-        let outside_after = match next {
-            Some(next) => !point_in_polygon_unchecked(at(ray, 0.5 * (distance + next)), vertices),
-            None => true,
+            .take_while(|crossing| crossing.distance <= distance + tolerance)
+            .count();
+        let next = from_entry.get(k + here).map(|crossing| crossing.distance);
+        // Tested halfway to the next crossing, or to the end of the reach past the last one;
+        // with no room left there, the ray leaves only if it was inside before.
+        let room = next.or((reach > distance + tolerance).then_some(reach));
+        let outside_after = match room {
+            Some(next) => outside(at(ray, 0.5 * (distance + next))),
+            None => entry.starts_inside || distance > entry.distance + tolerance,
         };
         if outside_after {
-            // The edge's normal, turned to point along the ray: outward where the ray leaves.
+            // Of the edges met here, the one the ray leaves through most squarely.
+            let direction = *ray.direction;
+            let normal = from_entry[k..k + here]
+                .iter()
+                .map(|crossing| crossing.outward)
+                .max_by(|p, q| p.dot(direction).total_cmp(&q.dot(direction)))
+                .unwrap_or(direction);
             return Some(RayExit {
                 distance,
                 point: at(ray, distance),
-                normal: -facing,
+                normal,
             });
         }
+        k += here;
     }
     None
 }
