@@ -172,32 +172,56 @@ fn a_part_s_events_skip_the_entities_between_it_and_its_body() {
     }
 }
 
+/// The colliders of the two tests below, in one frame of `app`.
+struct CoreAndHand {
+    body: Entity,
+    core: Entity,
+    middle: Entity,
+    hand: Entity,
+}
+
+/// A body with a core (a disc of radius 10 at its centre), and below it `middle` holding a
+/// hand (a disc of radius 10 a little to the right, overlapping the core).
+fn core_and_hand(app: &mut App, middle: impl Bundle) -> CoreAndHand {
+    let world = app.world_mut();
+    let body = world
+        .spawn((CollisionBody::default(), Transform::default()))
+        .id();
+    let core = (
+        CircleCollider::new(10.0),
+        Transform::default(),
+        ChildOf(body),
+    );
+    let core = world.spawn(core).id();
+    let middle = world
+        .spawn((middle, Transform::default(), ChildOf(body)))
+        .id();
+    let hand = (
+        CircleCollider::new(10.0),
+        Transform::from_xyz(5.0, 0.0, 0.0),
+        ChildOf(middle),
+    );
+    let hand = world.spawn(hand).id();
+    CoreAndHand {
+        body,
+        core,
+        middle,
+        hand,
+    }
+}
+
 /// An entity between a body and its parts disabled with Bevy's `Disabled` (which leaves its
 /// children enabled): the part below it is still the body's, so it makes no contact with the
 /// body's other parts, and its contacts name the body.
 #[test]
 fn a_disabled_entity_between_a_body_and_a_part_leaves_the_part_the_body_s() {
     let mut app = app();
-    let world = app.world_mut();
-    let body = world
-        .spawn((CollisionBody::default(), Transform::default()))
-        .id();
-    let core = world
-        .spawn((
-            CircleCollider::new(10.0),
-            Transform::default(),
-            ChildOf(body),
-        ))
-        .id();
-    let arm = world.spawn((Transform::default(), ChildOf(body))).id();
-    // Overlapping the core.
-    let hand = world
-        .spawn((
-            CircleCollider::new(10.0),
-            Transform::from_xyz(5.0, 0.0, 0.0),
-            ChildOf(arm),
-        ))
-        .id();
+    let CoreAndHand {
+        body,
+        core,
+        middle: arm,
+        hand,
+    } = core_and_hand(&mut app, ());
     app.update();
     app.world_mut().entity_mut(arm).insert(Disabled);
     // Beyond the core's reach (10 + 2), within the hand's (5 + 10 + 2).
@@ -217,33 +241,12 @@ fn a_disabled_entity_between_a_body_and_a_part_leaves_the_part_the_body_s() {
 #[test]
 fn a_disabled_body_inside_another_leaves_its_parts_bodies_of_their_own() {
     let mut app = app();
-    let world = app.world_mut();
-    let outer = world
-        .spawn((CollisionBody::default(), Transform::default()))
-        .id();
-    let core = world
-        .spawn((
-            CircleCollider::new(10.0),
-            Transform::default(),
-            ChildOf(outer),
-        ))
-        .id();
-    let inner = world
-        .spawn((
-            CollisionBody::default(),
-            Transform::default(),
-            ChildOf(outer),
-            Disabled,
-        ))
-        .id();
-    // Overlapping the core.
-    let part = world
-        .spawn((
-            CircleCollider::new(10.0),
-            Transform::from_xyz(5.0, 0.0, 0.0),
-            ChildOf(inner),
-        ))
-        .id();
+    let CoreAndHand {
+        body: outer,
+        core,
+        hand: part,
+        ..
+    } = core_and_hand(&mut app, (CollisionBody::default(), Disabled));
     app.update();
     let contact = contact_between(&app, part, core).expect("parts of two bodies");
     assert_eq!(contact.body_of(part), Some(part));
