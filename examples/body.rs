@@ -2,9 +2,10 @@
 //!
 //! The boss entity is a `CollisionBody`; its colliders are on its children. A part's
 //! `ContactStarted` goes on from the part to the boss, so one observer on the boss sees every
-//! hit, and `original_event_target` says which part was hit. The plates overlap the weak point, yet
-//! two parts of one body never make a contact. Rows of bullets rise into the boss; each stops
-//! at the first part it meets.
+//! hit, and `original_event_target` says which part was hit. The plates overlap the weak
+//! point, yet two parts of one body make no contact (unless the body's
+//! `contacts_between_parts` asks for them). Rows of bullets rise into the boss; each stops at
+//! the first part it meets.
 //!
 //! ```sh
 //! cargo run --example body                 # a window

@@ -38,7 +38,7 @@ pub const PLAYER_VELOCITY: Vec2 = Vec2::new(180.0, 90.0);
 #[derive(Component)]
 pub struct Player;
 
-/// How many times the player was pushed out of the wall (once for each wall contact).
+/// How many wall contacts pushed the player out.
 #[derive(Resource, Default)]
 pub struct Pushes(pub usize);
 
@@ -50,7 +50,7 @@ fn main() {
         let pushes = world.resource::<Pushes>().0;
         let mut player = world.query_filtered::<&Transform, With<Player>>();
         let at = player.single(world).expect("one player").translation;
-        println!("pushed out of the wall on {pushes} frames; the player ended at {at}");
+        println!("pushed out of the wall {pushes} times; the player ended at {at}");
     });
 }
 
@@ -98,8 +98,10 @@ fn out_of_walls(
         }
     }
     transform.translation += moved.extend(0.0);
-    // Bevy propagated the transforms before the contacts were found, and the frame is drawn
-    // from `GlobalTransform`: set it too (the player has no parent), so that the player is
-    // drawn out of the wall this frame, not the next.
+    // Bevy propagated the transforms before the contacts were found, and sprites and meshes
+    // are drawn from `GlobalTransform`: set it too (the player has no parent), so that a
+    // sprite on the player shows it out of the wall this frame, not the next, and systems
+    // after this one read where it is now. (The debug outline shows where the pipeline placed
+    // the player: inside the wall, until the next run.)
     **global = GlobalTransform::from(**transform);
 }

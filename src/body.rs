@@ -19,11 +19,15 @@ use bevy::prelude::*;
 /// - A contact keeps the bodies it started with. A part moved off its body, or under another
 ///   body, while touching something stays its old body's in that contact's messages until it
 ///   ends, and its entity events go on to the old body, not to the body the part is under
-///   now: the old body hears both the start and the end, or neither.
+///   now: the old body hears both the start and the end, or neither. An old body despawned
+///   meanwhile is still named in the contact's messages, and the part's end stays on the
+///   part.
+/// - Like a collider, a body requires a [`Transform`]: its parts are placed from it.
 /// - Two parts of one body overlapping are no contact, unless
 ///   [`contacts_between_parts`](Self::contacts_between_parts) asks for them.
 /// - A global observer (added with `App::add_observer`) sees a part's event on the part and
-///   on the body: keep the one at the body, `hit.entity == hit.body`, which comes once.
+///   on the body: keep the one at the body, `hit.entity == hit.body`, which comes once (but
+///   for the end just above, which the body, despawned, cannot hear).
 /// - A body disabled with Bevy's `Disabled` (or a disabling component of the game's) is no
 ///   body while disabled: its parts still enabled make their new contacts as bodies of their
 ///   own, and keep it in the contacts they had. An entity between a body and its parts
@@ -59,6 +63,7 @@ use bevy::prelude::*;
 /// ```
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
 #[reflect(Component, Clone, Debug, Default, PartialEq)]
+#[require(Transform)]
 pub struct CollisionBody {
     /// Whether two parts of this body that overlap make a contact. Off by default: the parts
     /// of one body usually overlap by design.

@@ -62,8 +62,7 @@ impl Contacts {
 
     /// Makes the contacts of `lists` the current ones, and leaves the previous ones' lists in
     /// `lists`. Each must be sorted by `(a, b)`, and each must start after the one before it
-    /// ends (see [`follow_each_other`]); empty ones are dropped (the events stage run twice
-    /// with no narrow phase between hands back last run's emptied lists).
+    /// ends (see [`follow_each_other`]); empty ones are dropped.
     pub(crate) fn replace(&mut self, lists: &mut Vec<Vec<Contact>>) {
         lists.retain(|list| !list.is_empty());
         debug_assert!(

@@ -16,6 +16,11 @@ use bevy::prelude::*;
 /// filter costs nothing; while any does, each candidate pair costs a look at whether either
 /// collider carries it.
 ///
+/// It is asked about colliders: for a [`CollisionBody`](crate::CollisionBody), about its parts,
+/// each of which carries its own [`FilterPairs`]. A rule about bodies ("never the ship that
+/// fired it", for a ship made of parts) finds a part's body itself, through `ChildOf` or a
+/// component the game gives each part.
+///
 /// The filter may be asked from several threads at once, in no set order: its answer should
 /// depend only on the pair and what it reads. In a run where its parameters ask to be skipped
 /// (a `Single` that matches no entity, or several: "the shield" while there is none), it is

@@ -3,8 +3,8 @@
 //! Add [`CollisionPlugin`], give entities a [`CircleCollider`] (a solid circle), a
 //! [`SegmentCollider`] (a laser, a wall) or a [`PolygonCollider`] (solid, **convex or
 //! concave**), and read [`Contact`] messages: both entities and the **points where their
-//! outlines cross**. [`ContactStarted`] and [`ContactEnded`] mark a pair's first frame
-//! together and its first frame apart, as messages and as entity events for observers.
+//! outlines cross**. [`ContactStarted`] and [`ContactEnded`] mark a pair's first run
+//! together and its first run apart, as messages and as entity events for observers.
 //!
 //! # Quick start
 //!
@@ -191,7 +191,7 @@ pub use swept::Swept;
 
 /// Everything a game needs, for `use bevy_collision_events::prelude::*`.
 pub mod prelude {
-    pub use crate::geometry::{Containment, Impact, PushOut};
+    pub use crate::geometry::{Containment, Impact, PushOut, RayExit};
     pub use crate::{
         CircleCollider, ColliderDisabled, ColliderError, CollidingEntities, CollisionBody,
         CollisionLayers, CollisionPlugin, CollisionSettings, CollisionSystems, Contact,

@@ -81,6 +81,8 @@ impl CollisionPlugin {
     /// the colliders. On by default in every schedule but [`PostUpdate`] (where Bevy does it);
     /// switch it off for a schedule that runs after Bevy's propagation anyway (a schedule of
     /// your own run after `app.update()`, or `Last`), where it would only repeat the work.
+    /// Switched on in `PostUpdate`, it adds a second copy of Bevy's propagation there, which
+    /// only repeats Bevy's work.
     pub fn with_transform_propagation(self, propagate_transforms: bool) -> Self {
         Self {
             propagate_transforms,
@@ -100,6 +102,11 @@ impl Default for CollisionPlugin {
 ///
 /// To read this frame's contacts in the same schedule, order a system
 /// `.after(CollisionSystems::WriteEvents)`.
+///
+/// A run condition on the sets pauses the pipeline (a pause menu:
+/// `configure_sets(PostUpdate, CollisionSystems::FindContacts.run_if(playing))`). While
+/// [`FindContacts`](Self::FindContacts) is skipped, the contacts stay as its last run left
+/// them: no contact starts or ends, and no message is written.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CollisionSystems {
     /// Places every enabled collider: its world shape and bounding circle, from its

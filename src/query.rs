@@ -116,11 +116,15 @@ pub struct NearestCollider {
 /// check the answer against its own queries).
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
-/// (a grid per layer group, built the first time a frame's query asks for that group) picks the
-/// colliders near the query to test, so a query costs what is near it, not what the world
-/// holds (only a query as wide as a whole sparse, folded grid tests all of its colliders).
-/// A [`SpatialQueryFilter`] says
-/// which layers to look at, and which entities to leave out.
+/// (a grid per layer group, built the first time a query after each run asks for that group)
+/// picks the colliders near the query to test, so a query costs what is near it, not what the
+/// world holds (only a query as wide as a whole sparse, folded grid, or a ray that runs far
+/// through one, tests all of its colliders). A
+/// [`SpatialQueryFilter`] says which layers to look at, and which entities to leave out.
+///
+/// A query out of range finds nothing: a point or origin not finite or beyond
+/// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE), a `max_distance` or radius that is
+/// negative or NaN.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -155,8 +159,8 @@ impl SpatialQuery<'_> {
     /// last prepare placed them. `None` when they do not overlap there, or when either was
     /// not placed (no collider, switched off, or skipped). See also [`Contact::push_out`].
     ///
-    /// The first call of a frame fills a table of the frame's colliders by entity index: one
-    /// store per collider, no hashing.
+    /// The first call after each run fills a table of that run's colliders by entity index:
+    /// one store per collider, no hashing.
     pub fn push_out(&self, entity: Entity, from: Entity) -> Option<PushOut> {
         let place = |entity| self.index.place_of(&self.placed, entity);
         let (moved, other) = (place(entity)?, place(from)?);

@@ -8,6 +8,11 @@
 //! and y scales, or more under shear, as for the child of a non-uniformly scaled, rotated
 //! parent), so it covers the ellipse the transform would make.
 //!
+//! # One collider an entity
+//! An entity has one collider. One given two kinds keeps the first of polygon, segment and
+//! circle, and the pipeline warns once, naming the entity. For a shape of several pieces, put
+//! each on a child and make the parent a [`CollisionBody`](crate::CollisionBody).
+//!
 //! # Edits in place
 //! The constructors validate their input. A collider changed in place without them (through
 //! reflection: an inspector, a scene file) is validated again by the pipeline before it is
@@ -33,7 +38,7 @@ pub use segment::SegmentCollider;
 pub enum ColliderError {
     /// A radius out of range: a circle's negative, NaN, infinite or beyond
     /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE); a regular polygon's circumradius
-    /// not above zero, or not finite.
+    /// not above zero, or beyond `MAX_COORDINATE`.
     #[error(
         "the radius {0} is out of range: a circle's at least zero, a regular polygon's above \
          zero, both finite and at most MAX_COORDINATE (1e18)"

@@ -385,6 +385,11 @@ pub(crate) fn write_contact_events(
     mut parts: Local<Parts>,
     settings: Res<CollisionSettings>,
 ) {
+    if !narrow_phase.take_unwritten() {
+        // No search since the last run of this stage (a run condition paused it): the
+        // contacts stay as they were, with no messages, until it runs again.
+        return;
+    }
     // Only while any `CollisionBody` exists (or did last run): each contact is given its bodies.
     parts.give_bodies(&changes.tree, contacts.iter(), &mut narrow_phase.contacts);
     // This frame's contacts become current; last frame's are diffed, then their room reused.

@@ -1,8 +1,8 @@
-//! The spatial index: this frame's colliders grouped by their layers, each group's grid built
+//! The spatial index: the last run's colliders grouped by their layers, each group's grid built
 //! the first time a spatial query asks about its layers, and kept until the next prepare.
 //!
-//! Nothing is built in a frame without queries, and a grid is built in the room of the grid
-//! its group had in an earlier frame. A query looks only at the groups on the layers it asks
+//! Nothing is built after a run without queries, and a grid is built in the room of the grid
+//! its group had after an earlier run. A query looks only at the groups on the layers it asks
 //! for, so a homing missile looking for the nearest of a few dozen enemies never touches the
 //! grid of fifty thousand bullets. Past [`MAX_GROUPS`] distinct layer values, one grid holds
 //! every collider instead (as in the broad phase), and each candidate's layers are checked.
@@ -211,6 +211,35 @@ mod tests {
         };
         grids[0].walk(ray, |_| true, |_| walked += 1);
         assert!(walked <= 200, "a ray 100 long visited {walked}");
+    }
+
+    /// One collider parked far away, on the same layers, leaves small queries small:
+    /// colliders of a usual size still size the cells, and points get cells sized by the box
+    /// most of them lie in, not by the far one's. A 2 × 2 box among them visits those near it.
+    #[test]
+    fn a_far_collider_leaves_small_queries_small() {
+        let layers = CollisionLayers::new(LayerMask::layer(0), LayerMask::ALL);
+        for radius in [8.0, 0.0] {
+            // 5,000 colliders 25 apart, 100 to a row, and one at (1e9, 1e9).
+            let mut list: Vec<_> = (0..5000)
+                .map(|index| {
+                    let center =
+                        Vec2::new((index % 100) as f32 * 25.0, (index / 100) as f32 * 25.0);
+                    (center, radius, layers)
+                })
+                .collect();
+            list.push((Vec2::splat(1e9), radius, layers));
+            let placed = placed_from(&list);
+            let index = SpatialIndex::default();
+            let grids = index.grids(&placed, LayerMask::layer(0));
+            let mut visited = 0;
+            let everyone =
+                grids[0].visit_box(Vec2::splat(99.0), Vec2::splat(101.0), |_| visited += 1);
+            assert!(
+                !everyone && visited <= 16,
+                "radius {radius}: a 2 × 2 box visited {visited}"
+            );
+        }
     }
 
     /// The table of places answers as a map of this frame's colliders does, frame after

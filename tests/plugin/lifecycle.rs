@@ -499,3 +499,37 @@ fn a_disabled_entity_hears_its_contact_end() {
     assert_eq!(heard_while_disabled(Disabled, false), both, "Disabled");
     assert_eq!(heard_while_disabled(Parked, true), both, "the game's own");
 }
+
+/// A run condition that skips the search (a pause) keeps the contacts as they were: no end,
+/// no start and no message while it is skipped, and [`Contacts`] still holds the pair, even
+/// one moved apart meanwhile. The search back, the contact ends then, started only once.
+#[test]
+fn a_paused_search_keeps_the_contacts() {
+    #[derive(Resource)]
+    struct Searching(bool);
+    let mut app = app();
+    app.insert_resource(Searching(true)).configure_sets(
+        PostUpdate,
+        CollisionSystems::FindContacts.run_if(|searching: Res<Searching>| searching.0),
+    );
+    let (a, b) = overlapping_pair(&mut app);
+    app.update();
+    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
+    app.world_mut().resource_mut::<Searching>().0 = false;
+    for frame in 0..3 {
+        if frame == 2 {
+            let mut b = app.world_mut().entity_mut(b);
+            b.get_mut::<Transform>().unwrap().translation.x = 50.0;
+        }
+        app.update();
+        assert!(last_frame::<ContactStarted>(&app).is_empty(), "{frame}");
+        assert!(last_frame::<ContactEnded>(&app).is_empty(), "{frame}");
+        assert!(last_frame::<Contact>(&app).is_empty(), "{frame}");
+        assert!(app.world().resource::<Contacts>().contains(a, b), "{frame}");
+    }
+    app.world_mut().resource_mut::<Searching>().0 = true;
+    app.update();
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+    assert!(app.world().resource::<Contacts>().is_empty());
+}

@@ -3,7 +3,7 @@
 mod checks;
 
 use super::ColliderError;
-use crate::geometry;
+use crate::geometry::{self, MAX_COORDINATE};
 use bevy::math::bounding::BoundingCircle;
 use bevy::math::primitives::{
     ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Triangle2d,
@@ -178,7 +178,8 @@ impl PolygonCollider {
     /// # Errors
     /// - [`ColliderError::TooFewVertices`] for fewer than 3 sides, and
     ///   [`ColliderError::TooManySides`] for more than [`MAX_SIDES`](Self::MAX_SIDES);
-    /// - [`ColliderError::InvalidRadius`] for a circumradius that is not finite and positive;
+    /// - [`ColliderError::InvalidRadius`] for a circumradius not above zero, or beyond
+    ///   [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE) (NaN and infinity included);
     /// - what [`try_new`](Self::try_new) finds of the vertices: beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
     ///   ([`ColliderError::InvalidPoint`]), smaller than [`MIN_SIZE`](crate::geometry::MIN_SIZE)
     ///   ([`ColliderError::TooSmall`]), or so many that `f32` cannot tell them apart
@@ -298,7 +299,8 @@ impl TryFrom<Polygon> for PolygonCollider {
 }
 
 /// The checks of a regular polygon before its vertices are made: 3 to
-/// [`PolygonCollider::MAX_SIDES`] sides, a finite circumradius above zero.
+/// [`PolygonCollider::MAX_SIDES`] sides, a circumradius above zero and at most
+/// [`MAX_COORDINATE`].
 fn check_regular(circumradius: f32, sides: usize) -> Result<(), ColliderError> {
     if sides < 3 {
         return Err(ColliderError::TooFewVertices(sides));
@@ -306,7 +308,7 @@ fn check_regular(circumradius: f32, sides: usize) -> Result<(), ColliderError> {
     if sides > PolygonCollider::MAX_SIDES {
         return Err(ColliderError::TooManySides(sides));
     }
-    if !(circumradius > 0.0 && circumradius.is_finite()) {
+    if !(circumradius > 0.0 && circumradius <= MAX_COORDINATE) {
         return Err(ColliderError::InvalidRadius(circumradius));
     }
     Ok(())
@@ -538,5 +540,15 @@ mod tests {
             PolygonCollider::try_regular(1.0, 2),
             Err(ColliderError::TooFewVertices(2))
         );
+        // The radius itself is out of range, whatever its vertices would be.
+        for size in [2e18, 1e30, f32::INFINITY, f32::NAN, 0.0, -1.0] {
+            assert!(
+                matches!(
+                    PolygonCollider::try_regular(size, 8),
+                    Err(ColliderError::InvalidRadius(_))
+                ),
+                "{size}"
+            );
+        }
     }
 }

@@ -47,6 +47,9 @@ pub(crate) struct NarrowPhase {
     spares: Vec<Vec<Contact>>,
     /// The room of the list of the last run's pairs ([`PreviousPairs`]), kept from run to run.
     previous_room: Vec<(Entity, Entity)>,
+    /// Whether [`contacts`](Self::contacts) holds a search's contacts that the events stage has
+    /// not written yet: not when a run condition skipped the search.
+    unwritten: bool,
 }
 
 impl NarrowPhase {
@@ -85,6 +88,13 @@ impl NarrowPhase {
         self.previous_room = tests.previous.into_room();
         into_order(&mut lists, in_order, &mut self.spares);
         self.contacts = lists;
+        self.unwritten = true;
+    }
+
+    /// Whether a search found contacts since the events stage last took them; the events
+    /// stage's question, asked once a run.
+    pub(crate) fn take_unwritten(&mut self) -> bool {
+        core::mem::take(&mut self.unwritten)
     }
 
     /// Keeps the lists of [`contacts`](Self::contacts) as spares, the largest

@@ -58,6 +58,9 @@ pub(crate) struct Grid {
     row_mask: u32,
     /// How much each built collider's box was grown on every side (see [`Grid::build`]).
     growth: f32,
+    /// The centres' coordinates, for the box most colliders lie in (see
+    /// [`Grid::query_cell_floor`]).
+    coordinates: Vec<f32>,
 }
 
 /// How a grid maps positions to cells.
@@ -139,6 +142,15 @@ const _: () = assert!(OUTSIDE_THE_GRID < WIDER_THAN_GROWTH);
 /// How much wider than a collider a dense cell may grow, before the grid folds instead.
 const MAX_CELL_GROWTH: f32 = 4.0;
 
+/// The most cells a grid of `count` colliders has, queried by `queried` more: a few a collider.
+fn max_cells(count: usize, queried: usize) -> f32 {
+    (4 * count + 64 + queried / 4) as f32
+}
+
+/// How many times over `f32` tells positions apart across a box: `2²⁴`, its significand's
+/// reach. Colliders narrower than the box over this are points there.
+const TELLS_APART: f32 = (1u32 << 24) as f32;
+
 /// How much narrower than the cells that would share the box evenly a grid built for spatial
 /// queries may fold its cells, where its colliders are too small to size them (points:
 /// [`Grid::build_for_queries`]): the box then folds onto the grid's array about a hundred times
@@ -164,34 +176,32 @@ impl Grid {
         growth: f32,
         queried: usize,
     ) {
-        self.build_with_finest(placed, runs, typical_radius, growth, queried, 0.0);
+        self.build_either(placed, runs, typical_radius, growth, queried, false);
     }
 
     /// Bins the colliders of `runs` for spatial queries, of any size: as [`Grid::build`] does
     /// with no growth, but where the colliders are too small to size the cells (points), with
-    /// cells no narrower than [`QUERY_CELL_FRACTION`] of those that would share the box evenly.
-    /// Points would otherwise fold the grid onto cells so small that a query wider than a few
-    /// of them covers the whole fold, and meets every collider.
+    /// cells no narrower than [`Grid::query_cell_floor`]. Points would otherwise fold the grid
+    /// onto cells so small that a query wider than a few of them covers the whole fold, and
+    /// meets every collider.
     pub(crate) fn build_for_queries(
         &mut self,
         placed: &PlacedColliders,
         runs: &[Range<u32>],
         typical_radius: f32,
     ) {
-        let finest = QUERY_CELL_FRACTION;
-        self.build_with_finest(placed, runs, typical_radius, 0.0, 0, finest);
+        self.build_either(placed, runs, typical_radius, 0.0, 0, true);
     }
 
-    /// [`Grid::build`], with cells no narrower than `finest` times those that would share the
-    /// box evenly.
-    fn build_with_finest(
+    /// [`Grid::build`], or [`Grid::build_for_queries`] when `for_queries`.
+    fn build_either(
         &mut self,
         placed: &PlacedColliders,
         runs: &[Range<u32>],
         typical_radius: f32,
         growth: f32,
         queried: usize,
-        finest: f32,
+        for_queries: bool,
     ) {
         let members = || runs.iter().flat_map(Clone::clone);
         let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
@@ -211,6 +221,11 @@ impl Grid {
             }
         }
         self.growth = growth;
+        let finest = if for_queries {
+            self.query_cell_floor(placed, runs, (min, max), count, typical_radius)
+        } else {
+            0.0
+        };
         self.fit(min, max, (count, queried), typical_radius, finest);
         self.bounds = (min, max);
         self.oversized.clear();
@@ -226,10 +241,63 @@ impl Grid {
         self.listed.push(true);
     }
 
+    /// The narrowest cell of a grid for spatial queries over `count` colliders of `runs`, laid
+    /// over the box from `min` to `max`: where the colliders are too small to size the cells
+    /// (points, or smaller than `f32` tells apart across the box most of them lie in),
+    /// [`QUERY_CELL_FRACTION`] of the cells that would share that box evenly; otherwise none
+    /// (zero).
+    ///
+    /// The box most colliders lie in leaves out the farthest sixty-fourth of the centres on
+    /// each side, each way: one collider parked far away must not make colliders of a usual
+    /// size count as points, nor widen the cells of the points to the size of its own box.
+    fn query_cell_floor(
+        &mut self,
+        placed: &PlacedColliders,
+        runs: &[Range<u32>],
+        (min, max): (Vec2, Vec2),
+        count: usize,
+        typical_radius: f32,
+    ) -> f32 {
+        let too_small = |extent: Vec2| 2.0 * typical_radius <= extent.max_element() / TELLS_APART;
+        // Most groups end here: the whole box is at least as wide as the one most lie in.
+        if !too_small(max - min) {
+            return 0.0;
+        }
+        let centers = || {
+            let rows = runs
+                .iter()
+                .flat_map(Clone::clone)
+                .map(|index| index as usize);
+            rows.map(|row| placed.centers[row])
+                .filter(|center| center.is_finite())
+        };
+        let mut typical = [Vec2::ZERO; 2];
+        for axis in 0..2 {
+            self.coordinates.clear();
+            self.coordinates
+                .extend(centers().map(|center| center[axis]));
+            let Some(last) = self.coordinates.len().checked_sub(1) else {
+                return 0.0;
+            };
+            let cut = self.coordinates.len() / 64;
+            for (end, index) in [(0, cut), (1, last - cut)] {
+                let (_, &mut value, _) = self
+                    .coordinates
+                    .select_nth_unstable_by(index, f32::total_cmp);
+                typical[end][axis] = value;
+            }
+        }
+        let extent = (typical[1] - typical[0]).max(Vec2::splat(f32::MIN_POSITIVE));
+        if !too_small(extent) {
+            return 0.0;
+        }
+        QUERY_CELL_FRACTION * (extent.x * extent.y / max_cells(count, 0)).sqrt()
+    }
+
     /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide
-    /// (and no narrower than `finest` times the cells that would share the box evenly), but no
-    /// more than a few cells per collider. Dense when cells no more than [`MAX_CELL_GROWTH`]
-    /// times that wide cover the box within that budget; wrapped otherwise.
+    /// (and no narrower than `finest`), but no more than a few cells per collider. Dense when
+    /// cells no more than [`MAX_CELL_GROWTH`] times that wide cover the box within that budget;
+    /// wrapped otherwise.
     fn fit(
         &mut self,
         min: Vec2,
@@ -239,21 +307,12 @@ impl Grid {
         finest: f32,
     ) {
         let extent = (max - min).max(Vec2::splat(f32::MIN_POSITIVE));
-        let max_cells = (4 * count + 64 + queried / 4) as f32;
+        let max_cells = max_cells(count, queried);
         let area_cell_size = (extent.x * extent.y / max_cells).sqrt();
         // No narrower than a 2⁵²th of the box (colliders that are mostly points): cell numbers
         // then stay exact in `f64`, far from where the casts saturate and every collider would
-        // share one cell. And where the colliders are too small to size a cell (points, or
-        // smaller than `f32` can tell apart at the box's size), no narrower than `finest` times
-        // the even share.
-        let width = extent.max_element();
-        let sizeless = 2.0 * typical_radius <= width / (1u32 << 24) as f32;
-        let finest = if sizeless {
-            finest * area_cell_size
-        } else {
-            0.0
-        };
-        let narrowest = (width / (1u64 << 52) as f32).max(finest);
+        // share one cell.
+        let narrowest = (extent.max_element() / (1u64 << 52) as f32).max(finest);
         let collider_cell_size = (2.0 * typical_radius).max(narrowest).max(f32::MIN_POSITIVE);
         let spread_wide = area_cell_size > MAX_CELL_GROWTH * collider_cell_size;
         if !spread_wide {
@@ -421,7 +480,7 @@ impl Grid {
             Some(Covered::Cells(range)) => range,
             Some(Covered::Oversized) => {
                 // As wide as a period of the folding: everyone.
-                self.members.iter().copied().for_each(visit);
+                self.visit_members(visit);
                 return true;
             }
             None => return false,
@@ -437,6 +496,12 @@ impl Grid {
             .filter(|aside| aside.bounds.overlaps(&query));
         near.for_each(|aside| visit(aside.collider));
         false
+    }
+
+    /// Calls `visit` for every built collider of a folded grid, once each (none in the dense
+    /// layout, which has no list of them).
+    pub(crate) fn visit_members(&self, visit: impl FnMut(u32)) {
+        self.members.iter().copied().for_each(visit);
     }
 
     /// Whether the last build folded the grid, and how many colliders it kept aside.

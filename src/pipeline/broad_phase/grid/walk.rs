@@ -107,7 +107,12 @@ impl Grid {
         (start <= end).then_some((start, end))
     }
 
-    /// [`Grid::walk`] in the folded layout: by the boxes of pieces of the stretch.
+    /// [`Grid::walk`] in the folded layout: by the boxes of pieces of the stretch, each
+    /// [`CELLS_PER_PIECE`] cells long, at most [`MAX_PIECES`] of them. A stretch longer than
+    /// that (a long ray through a grid folded over a far outlier's box) has its rest visited
+    /// as one, every built collider once, rather than by ever longer pieces, whose boxes would
+    /// each cover much of the folding; and a piece whose box spans a whole period of the
+    /// folding visits everyone, which ends the walk.
     fn walk_pieces(
         &self,
         stretch: Stretch,
@@ -121,15 +126,19 @@ impl Grid {
             end,
             reach,
         } = stretch;
-        let length = end - start;
-        let pieces = (length / (CELLS_PER_PIECE * self.cell_size()))
-            .ceil()
-            .clamp(1.0, MAX_PIECES as f32) as usize;
+        let piece_length = CELLS_PER_PIECE * self.cell_size();
+        let needed = ((end - start) / piece_length).ceil().max(1.0);
+        let (pieces, pieces_end) = if needed <= MAX_PIECES as f32 {
+            (needed as usize, end)
+        } else {
+            (MAX_PIECES, start + piece_length * MAX_PIECES as f32)
+        };
+        let length = pieces_end - start;
         let at = |distance: f32| origin + direction * distance;
         for piece in 0..pieces {
             let from = start + length * (piece as f32 / pieces as f32);
             let to = if piece + 1 == pieces {
-                end
+                pieces_end
             } else {
                 start + length * ((piece + 1) as f32 / pieces as f32)
             };
@@ -137,7 +146,12 @@ impl Grid {
                 return;
             }
             let (a, b) = (at(from), at(to));
-            self.visit_box(a.min(b) - reach, a.max(b) + reach, &mut visit);
+            if self.visit_box(a.min(b) - reach, a.max(b) + reach, &mut visit) {
+                return;
+            }
+        }
+        if pieces_end < end && going(pieces_end) {
+            self.visit_members(visit);
         }
     }
 
@@ -389,6 +403,48 @@ mod tests {
         );
         let (last, before) = asked.split_last().unwrap();
         assert!(*last >= 100.0 && before.iter().all(|&distance| distance < 100.0));
+    }
+
+    /// A ray without end through a grid folded over a far collider's box (10,000 colliders
+    /// in a square 1,000 wide, one 1e8 away) visits each collider a few times, not once for
+    /// each piece of its path: the pieces stay a few cells long, and past the last of them
+    /// every collider is visited once. (Pieces stretched to cover the path, 4,096 of them,
+    /// each covered the whole folding, and the walk made 41 million visits.)
+    #[test]
+    fn a_long_walk_through_a_folded_grid_visits_each_collider_a_few_times() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let layers = CollisionLayers::new(LayerMask::ALL, LayerMask::ALL);
+        let mut list: Vec<_> = (0..10_000)
+            .map(|_| {
+                let center =
+                    Vec2::new(rng.random_range(0.0..1000.0), rng.random_range(0.0..1000.0));
+                (center, 10.0, layers)
+            })
+            .collect();
+        list.push((Vec2::new(1e8, 0.0), 10.0, layers));
+        let placed = placed_from(&list);
+        let mut grid = Grid::default();
+        let everyone = 0..list.len() as u32;
+        grid.build(&placed, core::slice::from_ref(&everyone), 10.0, 0.0, 0);
+        assert!(grid.folded().is_some());
+        let stretch = Stretch {
+            origin: Vec2::new(1000.0, 500.0),
+            direction: Vec2::X,
+            start: 0.0,
+            end: f32::INFINITY,
+            reach: 0.0,
+        };
+        let (mut visits, mut far_one) = (0, false);
+        grid.walk(
+            stretch,
+            |_| true,
+            |collider| {
+                visits += 1;
+                far_one |= collider == 10_000;
+            },
+        );
+        assert!(far_one, "the far collider, on the path, is visited");
+        assert!(visits <= 10 * list.len(), "{visits} visits");
     }
 
     #[test]
