@@ -501,8 +501,9 @@ fn a_disabled_entity_hears_its_contact_end() {
 }
 
 /// A run condition that skips the search (a pause) keeps the contacts as they were: no end,
-/// no start and no message while it is skipped, and [`Contacts`] still holds the pair, even
-/// one moved apart meanwhile. The search back, the contact ends then, started only once.
+/// no start and no message while it is skipped, and [`Contacts`] still holds the pairs, even
+/// one moved apart meanwhile. The search back, that pair ends, and the one still overlapping
+/// goes on, started only once.
 #[test]
 fn a_paused_search_keeps_the_contacts() {
     #[derive(Resource)]
@@ -513,8 +514,15 @@ fn a_paused_search_keeps_the_contacts() {
         CollisionSystems::FindContacts.run_if(|searching: Res<Searching>| searching.0),
     );
     let (a, b) = overlapping_pair(&mut app);
+    let staying = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(5.0),
+            Transform::from_xyz(-6.0, 0.0, 0.0),
+        ))
+        .id();
     app.update();
-    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
+    assert_eq!(last_frame::<ContactStarted>(&app).len(), 2);
     app.world_mut().resource_mut::<Searching>().0 = false;
     for frame in 0..3 {
         if frame == 2 {
@@ -525,11 +533,18 @@ fn a_paused_search_keeps_the_contacts() {
         assert!(last_frame::<ContactStarted>(&app).is_empty(), "{frame}");
         assert!(last_frame::<ContactEnded>(&app).is_empty(), "{frame}");
         assert!(last_frame::<Contact>(&app).is_empty(), "{frame}");
-        assert!(app.world().resource::<Contacts>().contains(a, b), "{frame}");
+        let contacts = app.world().resource::<Contacts>();
+        assert!(
+            contacts.contains(a, b) && contacts.contains(a, staying),
+            "{frame}"
+        );
     }
     app.world_mut().resource_mut::<Searching>().0 = true;
     app.update();
-    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+    let ended = last_frame::<ContactEnded>(&app);
+    assert_eq!(ended.len(), 1);
+    assert_eq!((ended[0].entity, ended[0].other), (a.min(b), a.max(b)));
     assert!(last_frame::<ContactStarted>(&app).is_empty());
-    assert!(app.world().resource::<Contacts>().is_empty());
+    assert!(contact_between(&app, a, staying).is_some());
+    assert_eq!(app.world().resource::<Contacts>().len(), 1);
 }

@@ -151,10 +151,11 @@ fn max_cells(count: usize, queried: usize) -> f32 {
 /// reach. Colliders narrower than the box over this are points there.
 const TELLS_APART: f32 = (1u32 << 24) as f32;
 
-/// How much narrower than the cells that would share the box evenly a grid built for spatial
-/// queries may fold its cells, where its colliders are too small to size them (points:
-/// [`Grid::build_for_queries`]): the box then folds onto the grid's array about a hundred times
-/// over, so a query meets every collider only where it covers about a hundredth of the box.
+/// How much narrower than the cells that would lay the box's longer side once across the
+/// array a grid built for spatial queries may fold its cells, where its colliders are too
+/// small to size them (points: [`Grid::query_cell_floor`]): that side then folds onto the
+/// array about ten times over, so a query meets every collider only where it is about a tenth
+/// as wide as the box.
 const QUERY_CELL_FRACTION: f32 = 1.0 / 8.0;
 
 impl Grid {
@@ -244,12 +245,13 @@ impl Grid {
     /// The narrowest cell of a grid for spatial queries over `count` colliders of `runs`, laid
     /// over the box from `min` to `max`: where the colliders are too small to size the cells
     /// (points, or smaller than `f32` tells apart across the box most of them lie in),
-    /// [`QUERY_CELL_FRACTION`] of the cells that would share that box evenly; otherwise none
-    /// (zero).
+    /// [`QUERY_CELL_FRACTION`] of the cells that would lay that box's longer side once across
+    /// an array of [`max_cells`] (as many as its square root); otherwise none (zero).
     ///
     /// The box most colliders lie in leaves out the farthest sixty-fourth of the centres on
     /// each side, each way: one collider parked far away must not make colliders of a usual
     /// size count as points, nor widen the cells of the points to the size of its own box.
+    /// Where most lie on one spot, it is the whole box.
     fn query_cell_floor(
         &mut self,
         placed: &PlacedColliders,
@@ -258,9 +260,10 @@ impl Grid {
         count: usize,
         typical_radius: f32,
     ) -> f32 {
-        let too_small = |extent: Vec2| 2.0 * typical_radius <= extent.max_element() / TELLS_APART;
+        let too_small = |width: f32| 2.0 * typical_radius <= width / TELLS_APART;
         // Most groups end here: the whole box is at least as wide as the one most lie in.
-        if !too_small(max - min) {
+        let whole = (max - min).max_element();
+        if !too_small(whole) {
             return 0.0;
         }
         let centers = || {
@@ -287,11 +290,14 @@ impl Grid {
                 typical[end][axis] = value;
             }
         }
-        let extent = (typical[1] - typical[0]).max(Vec2::splat(f32::MIN_POSITIVE));
-        if !too_small(extent) {
+        let width = match (typical[1] - typical[0]).max_element() {
+            width if width > 0.0 => width,
+            _ => whole,
+        };
+        if !too_small(width) {
             return 0.0;
         }
-        QUERY_CELL_FRACTION * (extent.x * extent.y / max_cells(count, 0)).sqrt()
+        QUERY_CELL_FRACTION * width / max_cells(count, 0).sqrt()
     }
 
     /// Lays the grid over the box from `min` to `max`: cells about `2 × typical_radius` wide
@@ -552,18 +558,10 @@ mod tests {
         }
     }
 
-    /// Also for spatial queries: colliders with a size size the cells, however far apart (the
-    /// queries' floor is for points).
     #[test]
     fn a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells() {
-        for finest in [0.0, QUERY_CELL_FRACTION] {
-            a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells_with(finest);
-        }
-    }
-
-    fn a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells_with(finest: f32) {
         let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0, finest);
+        grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0, 0.0);
         let Layout::Wrapped {
             inverse_cell_size,
             real_columns,

@@ -48,8 +48,8 @@ impl Grid {
     /// says whether to go on, given where the step starts; then `visit(collider)` for each collider
     /// the step finds within the stretch's reach. A collider may come more than once. A dense grid
     /// is walked slice by slice ([`Grid::walk_cells`]); a folded one by the boxes of pieces a few
-    /// cells long, at most [`MAX_PIECES`] of them (longer ones on a long path through a sparse
-    /// grid).
+    /// cells long, at most [`MAX_PIECES`] of them, and past them every collider once (see
+    /// [`Grid::walk_pieces`]).
     pub(crate) fn walk(
         &self,
         stretch: Stretch,
