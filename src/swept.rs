@@ -30,9 +30,12 @@ use bevy::prelude::*;
 /// ```
 ///
 /// # What is swept
-/// The **translation** of the entity's [`GlobalTransform`], from where it was at the
-/// pipeline's last run to where it is now, in a straight line; and for a segment or a polygon
-/// its **turn** too, about the entity's translation point, turning and moving together at
+/// The collider on the same entity: a [`CollisionBody`](crate::CollisionBody) whose parts
+/// move fast gives each part its own `Swept` (one on a body without a collider of its own
+/// sweeps nothing, and the plugin warns). The **translation** of the entity's
+/// [`GlobalTransform`], from where it was at the pipeline's last run to where it is now, in a
+/// straight line; and for a segment or a polygon its **turn** too, about the entity's
+/// translation point, turning and moving together at
 /// steady rates over the run (a boss's laser swinging across the screen, a spinning blade).
 /// The turn is the change in the angle of the transform's x axis, taken the shorter way
 /// round: at most half a turn a run. A collider mirrored or un-mirrored since the last run (a
@@ -42,7 +45,10 @@ use bevy::prelude::*;
 /// collider that turns faster (a blade spinning more than half a turn a frame) is swept the
 /// other way round; run the pipeline at a fixed step fast enough for half a turn a step
 /// ([`CollisionPlugin::new`](crate::CollisionPlugin::new)). Scale is not swept: the collider
-/// keeps its current scale along the whole path. A collider met anywhere along the way is a contact
+/// keeps its current scale along the whole path. (A child turning under a parent scaled
+/// unevenly stretches as it turns; only the turn of its x axis is swept.) Nor is a change of
+/// the collider itself: a laser aimed by giving it a new `SegmentCollider` each frame is
+/// tested where it is now; aim it by turning its entity, as the `turning_laser` example does. A collider met anywhere along the way is a contact
 /// of this run; see [`Contact::impact`](crate::Contact::impact) for what is reported, and when.
 ///
 /// A translation alone is swept exactly. A turn is swept by conservative advancement: time

@@ -281,10 +281,40 @@ fn zero_scale_colliders_are_skipped() {
         .world_mut()
         .spawn((CircleCollider::new(5.0), Transform::from_scale(Vec3::ZERO)))
         .id();
+    // A parent flattened onto the x axis, and children turned under it: their axes lie along
+    // one line, and they are flattened as surely (a circle would otherwise keep its radius).
+    let turned = Transform::from_rotation(Quat::from_rotation_z(0.8));
+    let flat_parent = app
+        .world_mut()
+        .spawn(Transform::from_scale(Vec3::new(1.0, 0.0, 1.0)))
+        .id();
+    let children = [
+        app.world_mut()
+            .spawn((CircleCollider::new(3.0), turned, ChildOf(flat_parent)))
+            .id(),
+        app.world_mut()
+            .spawn((
+                PolygonCollider::regular(3.0, 5),
+                turned,
+                ChildOf(flat_parent),
+            ))
+            .id(),
+    ];
     app.update();
     assert!(contact_between(&app, a, b).is_some());
     assert_eq!(contact_between(&app, a, flat), None);
     assert_eq!(contact_between(&app, a, vanished), None);
+    for child in children {
+        assert_eq!(contact_between(&app, a, child), None);
+    }
+    // Unflattened, they are placed.
+    app.world_mut()
+        .entity_mut(flat_parent)
+        .insert(Transform::default());
+    app.update();
+    for child in children {
+        assert!(contact_between(&app, a, child).is_some());
+    }
 }
 
 #[test]
@@ -556,11 +586,10 @@ fn without_transform_plugin_colliders_are_placed_by_their_global_transforms() {
     }
 }
 
-#[test]
-fn without_transform_plugin_the_plugin_warns() {
+/// Everything `run` logs on this thread.
+fn captured_log(run: impl FnOnce()) -> String {
     use bevy::log::tracing_subscriber;
     use std::sync::{Arc, Mutex};
-    // Everything logged while the app is built and finished, captured.
     #[derive(Clone, Default)]
     struct Captured(Arc<Mutex<Vec<u8>>>);
     impl std::io::Write for Captured {
@@ -572,24 +601,75 @@ fn without_transform_plugin_the_plugin_warns() {
             Ok(())
         }
     }
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .finish();
+    bevy::log::tracing::subscriber::with_default(subscriber, run);
+    String::from_utf8(captured.0.lock().unwrap().clone()).unwrap()
+}
+
+#[test]
+fn without_transform_plugin_the_plugin_warns() {
+    // Everything logged while the app is built and finished.
     let log = |with_transforms: bool| {
-        let captured = Captured::default();
-        let writer = captured.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .with_writer(move || writer.clone())
-            .finish();
-        bevy::log::tracing::subscriber::with_default(subscriber, || {
+        captured_log(|| {
             let mut app = App::new();
             app.add_plugins((MinimalPlugins, CollisionPlugin::default()));
             if with_transforms {
                 app.add_plugins(TransformPlugin);
             }
             app.finish();
-        });
-        String::from_utf8(captured.0.lock().unwrap().clone()).unwrap()
+        })
     };
     assert!(log(false).contains("TransformPlugin"), "{}", log(false));
     assert!(!log(true).contains("TransformPlugin"), "{}", log(true));
+}
+
+/// `Swept` on a body without a collider of its own sweeps nothing (each part needs its own):
+/// the plugin warns, once, naming the body; not about a body that has a collider, nor about a
+/// swept part.
+#[test]
+fn a_swept_body_without_a_collider_is_warned_about_once() {
+    use bevy::ecs::schedule::SingleThreadedExecutor;
+    let mut bodies = Vec::new();
+    let log = captured_log(|| {
+        let mut app = app();
+        // Systems on this thread, where the log is captured.
+        app.edit_schedule(PostUpdate, |schedule| {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        });
+        let world = app.world_mut();
+        let part = (CircleCollider::new(2.0), Swept::default());
+        let bare = world
+            .spawn((CollisionBody::default(), Swept::default()))
+            .id();
+        world.spawn((part, ChildOf(bare)));
+        let own = (
+            CollisionBody::default(),
+            Swept::default(),
+            CircleCollider::new(4.0),
+        );
+        let with_collider = world.spawn(own).id();
+        bodies = vec![bare, with_collider];
+        for _ in 0..3 {
+            app.update();
+        }
+    });
+    let [bare, with_collider] = bodies[..] else {
+        unreachable!()
+    };
+    let warnings: Vec<&str> = log.lines().filter(|line| line.contains("WARN")).collect();
+    assert_eq!(warnings.len(), 1, "{log}");
+    assert!(
+        warnings[0].contains(&bare.to_string()) && warnings[0].contains("Swept"),
+        "{log}"
+    );
+    assert!(
+        !log.contains(&format!("collider {with_collider} ")),
+        "{log}"
+    );
 }
 
 /// A constructor that panics on bad input names the caller's line, not one inside the crate.

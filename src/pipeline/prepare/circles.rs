@@ -326,7 +326,7 @@ fn usual_discs(
         let placement = Placement::unchecked(transform);
         // Non-finite axes or translation make the centre or the radius NaN or infinite, which
         // fail the checks below. `&` rather than `&&`: no branch.
-        axes_usable &= !placement.zero_on_an_axis();
+        axes_usable &= !placement.flattens();
         Circle {
             center: *center,
             radius: *radius,

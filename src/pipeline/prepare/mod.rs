@@ -59,14 +59,15 @@ pub(crate) fn place_colliders(
     let lines = placed.entities.len() >= CIRCLES_FOR_EDGE_LINES * polygons;
     place_polygons(placed, &mut queries.polygons, lines, &mut warnings);
     place_segments(placed, &mut queries.segments, &mut warnings);
+    for mut unplaced in &mut queries.unplaced {
+        let turns = unplaced.polygon || unplaced.segment;
+        let swept = unplaced.swept.bypass_change_detection();
+        remember_start(swept, unplaced.transform, turns);
+        if unplaced.body && !(turns || unplaced.circle) {
+            warnings.skip(unplaced.entity, Skipped::SweptBody);
+        }
+    }
     warnings.end_frame();
-    queries
-        .unplaced
-        .iter_mut()
-        .for_each(|(mut swept, transform, polygon, segment)| {
-            let swept = swept.bypass_change_detection();
-            remember_start(swept, transform, polygon || segment);
-        });
 }
 
 /// How many circles a frame needs for each polygon before the polygons' edge lines are worked
@@ -273,15 +274,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_skipped_entity_is_warned_about_once_until_it_is_usable_again() {
+    fn a_skipped_entity_is_warned_about_once_for_each_reason_until_it_is_usable_again() {
         let mut warnings = SkipWarnings::default();
         let entity = Entity::from_raw_u32(7).unwrap();
         assert!(warnings.skip(entity, Skipped::ZeroScale), "first frame");
         assert!(!warnings.skip(entity, Skipped::ZeroScale), "same frame");
         warnings.end_frame();
+        assert!(!warnings.skip(entity, Skipped::ZeroScale), "next frame");
+        // A second reason is news: a second collider kind does not hide a bad transform.
         assert!(
-            !warnings.skip(entity, Skipped::NonFiniteTransform),
-            "next frame"
+            warnings.skip(entity, Skipped::NonFiniteTransform),
+            "another reason"
         );
         warnings.end_frame();
         warnings.end_frame(); // A frame in which it was placed.

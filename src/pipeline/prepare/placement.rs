@@ -5,9 +5,10 @@ use crate::collider::{CircleCollider, ColliderError};
 use crate::geometry::sweep::Turn;
 use crate::geometry::{Circle, MIN_SIZE};
 use crate::swept::Swept;
-use bevy::ecs::entity::EntityHashSet;
+use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use core::fmt;
+use core::mem::Discriminant;
 
 /// The x and y axes and translation of a [`GlobalTransform`]: how local points reach the world.
 #[derive(Clone, Copy)]
@@ -73,13 +74,18 @@ pub(super) enum Skipped {
     SecondCollider,
     /// Its fields were edited into values its constructor refuses.
     Invalid(ColliderError),
+    /// A body with [`Swept`](crate::Swept) and no collider of its own: the component sweeps
+    /// nothing there.
+    SweptBody,
 }
 
 impl fmt::Display for Skipped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NonFiniteTransform => f.write_str("its GlobalTransform is not finite"),
-            Self::ZeroScale => f.write_str("its scale is zero on an axis"),
+            Self::ZeroScale => f.write_str(
+                "its scale, or a parent's, is zero on an axis (it is flattened onto a line)",
+            ),
             Self::OutOfRange => f.write_str(
                 "its world size or position is beyond the supported range (MAX_COORDINATE)",
             ),
@@ -90,6 +96,10 @@ impl fmt::Display for Skipped {
                 "it has more than one collider kind (only the polygon, else the segment, is used)",
             ),
             Self::Invalid(error) => write!(f, "it was edited into an invalid shape: {error}"),
+            Self::SweptBody => f.write_str(
+                "it is a CollisionBody with Swept and no collider of its own: Swept sweeps only \
+                 the collider on its own entity (give each part that moves fast its own Swept)",
+            ),
         }
     }
 }
@@ -107,7 +117,7 @@ impl Placement {
         if !(x_axis.is_finite() && y_axis.is_finite() && translation.is_finite()) {
             return Err(Skipped::NonFiniteTransform);
         }
-        if placement.zero_on_an_axis() {
+        if placement.flattens() {
             return Err(Skipped::ZeroScale);
         }
         // A scale or translation beyond the supported range shows in the world shape, which
@@ -138,15 +148,14 @@ impl Placement {
         }
     }
 
-    /// Whether an axis is zero (the transform flattens everything onto a line or a point):
-    /// its four coordinates compared at once, without a branch.
+    /// Whether the transform flattens everything onto a line or a point: a scale of zero on
+    /// an axis, the entity's own or a parent's (a child turned under a parent scaled to zero
+    /// on one axis has two axes along one line). Its determinant is zero: in `f64`, where
+    /// the products of `f32` coordinates are exact, so it is zero exactly when the axes are
+    /// parallel or one is zero.
     #[inline(always)]
-    pub(super) fn zero_on_an_axis(&self) -> bool {
-        let (x_axis, y_axis) = (self.x_axis, self.y_axis);
-        let nonzero = Vec4::new(x_axis.x, x_axis.y, y_axis.x, y_axis.y)
-            .cmpne(Vec4::ZERO)
-            .bitmask();
-        (nonzero & 0b0011 == 0) | (nonzero & 0b1100 == 0)
+    pub(super) fn flattens(&self) -> bool {
+        self.x_axis.as_dvec2().perp_dot(self.y_axis.as_dvec2()) == 0.0
     }
 
     /// Where it places `circle`.
@@ -192,19 +201,22 @@ pub(super) fn too_small(size: f32) -> bool {
     size > 0.0 && size < MIN_SIZE
 }
 
-/// Entities warned about: those skipped last frame, and this frame's so far. An entity is
-/// warned about when it is first skipped, and again only after a frame in which it was not.
+/// Entities warned about, each with why: those skipped last frame, and this frame's so far.
+/// An entity is warned about when it is first skipped for a reason, and again for that reason
+/// only after a frame in which it was not: an entity skipped for two (a second collider kind,
+/// and a transform that is not finite) is warned about both.
 #[derive(Default)]
 pub(crate) struct SkipWarnings {
-    last_frame: EntityHashSet,
-    this_frame: EntityHashSet,
+    last_frame: HashSet<(Entity, Discriminant<Skipped>)>,
+    this_frame: HashSet<(Entity, Discriminant<Skipped>)>,
 }
 
 impl SkipWarnings {
-    /// Notes that `entity` is skipped this frame, and logs a warning unless it was skipped last
-    /// frame too. Returns whether it warned.
+    /// Notes that `entity` is skipped this frame for `why`, and logs a warning unless it was
+    /// skipped for that last frame too. Returns whether it warned.
     pub(super) fn skip(&mut self, entity: Entity, why: Skipped) -> bool {
-        let warn = self.this_frame.insert(entity) && !self.last_frame.contains(&entity);
+        let key = (entity, core::mem::discriminant(&why));
+        let warn = self.this_frame.insert(key) && !self.last_frame.contains(&key);
         if warn {
             warn!("collider {entity} skipped: {why}");
         }

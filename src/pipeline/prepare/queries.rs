@@ -1,9 +1,11 @@
 //! What the prepare stage reads: each collider kind with its transform, layers and sweep,
 //! the switched-off ones left out; and the swept entities that none of them reads.
 
+use crate::body::CollisionBody;
 use crate::collider::{CircleCollider, PolygonCollider, SegmentCollider};
 use crate::layers::{ColliderDisabled, CollisionLayers};
 use crate::swept::Swept;
+use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -64,18 +66,13 @@ pub(crate) type SecondColliders<'w, 's> = Query<
     ),
 >;
 
-/// Swept entities that no collider query reads (switched off, or without a collider yet),
-/// with whether they turn (a polygon or a segment): where their next paths start is
-/// remembered all the same, so that one switched back on sweeps only its last move.
+/// Swept entities that no collider query reads (switched off, or without a collider yet):
+/// where their next paths start is remembered all the same, so that one switched back on
+/// sweeps only its last move.
 pub(crate) type UnplacedSwept<'w, 's> = Query<
     'w,
     's,
-    (
-        &'static mut Swept,
-        &'static GlobalTransform,
-        Has<PolygonCollider>,
-        Has<SegmentCollider>,
-    ),
+    Unplaced,
     Or<(
         With<ColliderDisabled>,
         (
@@ -85,3 +82,17 @@ pub(crate) type UnplacedSwept<'w, 's> = Query<
         ),
     )>,
 >;
+
+/// A swept entity that no collider query reads, with the collider kinds it has (a polygon or
+/// a segment turns), and whether it is a body.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub(crate) struct Unplaced {
+    pub entity: Entity,
+    pub swept: &'static mut Swept,
+    pub transform: &'static GlobalTransform,
+    pub circle: Has<CircleCollider>,
+    pub polygon: Has<PolygonCollider>,
+    pub segment: Has<SegmentCollider>,
+    pub body: Has<CollisionBody>,
+}
