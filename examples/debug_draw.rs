@@ -1,9 +1,10 @@
 //! Debug drawing: see what the collision pipeline sees.
 //!
 //! `CollisionDebugPlugin` (feature `debug-draw`) draws every collider's outline with Bevy's
-//! gizmos, orange-red where it touches something, and marks contact points and swept impacts.
-//! What it draws is `CollisionGizmos`, a gizmo config group: F1 switches the drawing on and
-//! off, F2 the bounding circles. Headless, a timer presses the keys.
+//! gizmos, orange-red where it touches something, and marks contact points (and where a
+//! `Swept` collider first touched: the `swept` example, in a window, shows those). What it
+//! draws is `CollisionGizmos`, a gizmo config group: F1 switches the drawing on and off, F2 the
+//! bounding circles. Headless, a timer presses the keys.
 //!
 //! ```sh
 //! cargo run --example debug_draw                 # a window

@@ -9,6 +9,16 @@ const PLAYER_BULLET: LayerMask = LayerMask::layer(0);
 const ENEMY: LayerMask = LayerMask::layer(1);
 /// Pixels a second: 15 a frame at 60 frames a second, more than the bullet's own size.
 const BULLET_SPEED: f32 = 900.0;
+const BULLET_RADIUS: f32 = 4.0;
+/// Below the enemy, a little right of its centre line.
+const BULLET_START: Vec3 = Vec3::new(8.0, -300.0, 0.0);
+/// An arrowhead with a notch in its base: concave.
+const ENEMY_OUTLINE: [Vec2; 4] = [
+    Vec2::new(0.0, 30.0),
+    Vec2::new(20.0, -20.0),
+    Vec2::new(0.0, -5.0),
+    Vec2::new(-20.0, -20.0),
+];
 
 #[derive(Component)]
 struct Bullet;
@@ -32,20 +42,15 @@ fn spawn(mut commands: Commands) {
     // fast one never passes through what lies between two frames.
     commands.spawn((
         Bullet,
-        CircleCollider::new(4.0),
+        CircleCollider::new(BULLET_RADIUS),
         CollisionLayers::new(PLAYER_BULLET, ENEMY),
         Swept::default(),
-        Transform::from_xyz(8.0, -300.0, 0.0),
+        Transform::from_translation(BULLET_START),
     ));
     // A concave enemy, with an observer of its own hits: the bullet that hits it is spent.
     commands
         .spawn((
-            PolygonCollider::new(vec![
-                Vec2::new(0.0, 30.0),
-                Vec2::new(20.0, -20.0),
-                Vec2::new(0.0, -5.0),
-                Vec2::new(-20.0, -20.0),
-            ]),
+            PolygonCollider::new(ENEMY_OUTLINE),
             CollisionLayers::new(ENEMY, PLAYER_BULLET),
             Transform::default(),
         ))

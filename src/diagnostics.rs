@@ -24,6 +24,12 @@ use bevy::prelude::*;
 /// | [`CONTACTS`](Self::CONTACTS) | contacts: pairs overlapping, or met along a swept path |
 /// | [`STARTED`](Self::STARTED), [`ENDED`](Self::ENDED) | pairs that started and ended |
 ///
+/// Each set's time is taken by two systems placed just before and just after the pipeline's
+/// own in that set, so it also holds any wait for a thread between them; and in
+/// [`WriteEvents`](CollisionSystems::WriteEvents), the commands of other systems that Bevy
+/// applies at the same point as the pipeline's (with the observers they trigger). A run whose
+/// sets did not all run (a run condition) publishes no time, only the counts.
+///
 /// Add it beside [`CollisionPlugin`] (after it, for an app that is updated without being
 /// finished, as in tests); an app without it pays nothing, and neither does a build without
 /// the feature. With the pipeline in a fixed schedule, each step adds its own
@@ -136,7 +142,12 @@ fn place_clock(app: &mut App, schedule: InternedScheduleLabel) {
 #[derive(Resource, Default)]
 struct StageClock([Option<Instant>; 6]);
 
+/// Marks a boundary of a set: the first of a run forgets the last run's laps, so that a set
+/// skipped by a run condition leaves no time of an earlier run to be published for this one.
 fn lap<const BOUNDARY: usize>(mut clock: ResMut<StageClock>) {
+    if BOUNDARY == 0 {
+        clock.0 = [None; 6];
+    }
     clock.0[BOUNDARY] = Some(Instant::now());
 }
 

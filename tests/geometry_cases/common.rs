@@ -51,6 +51,12 @@ pub(crate) fn both_orders(first: Shape, second: Shape) -> Option<Intersection> {
     forward
 }
 
+/// Asserts that `actual` crosses at `expected`, in any order.
+pub(crate) fn assert_point_set(actual: &Intersection, expected: &[Vec2]) {
+    assert_eq!(actual.containment, Containment::Neither, "{actual:?}");
+    assert_same_set(&actual.points, expected);
+}
+
 fn assert_same_set(a: &[Vec2], b: &[Vec2]) {
     assert_eq!(a.len(), b.len(), "point counts differ: {a:?} vs {b:?}");
     for p in a {

@@ -54,6 +54,10 @@ fn a_huge_square_meets_itself_at_its_four_corners() {
         let square = [v(0.0, 0.0), v(size, 0.0), v(size, size), v(0.0, size)];
         let hit = intersect(Shape::Polygon(&square), Shape::Polygon(&square)).unwrap();
         assert_eq!(hit.points.len(), 4, "{size}: {hit:?}");
+        for corner in square {
+            let near = |point: &Vec2| point.distance(corner) <= 1e-5 * size;
+            assert!(hit.points.iter().any(near), "{size}: {corner} in {hit:?}");
+        }
     }
 }
 
@@ -78,6 +82,15 @@ fn points_within_the_tolerance_are_one_even_when_found_apart() {
     // ends on the tall one's right side (0, −1122304), and where its last edge leaves across
     // the left side (−8.5, −1122304 × 5 / 7).
     assert_eq!(hit.points.len(), 3, "{hit:?}");
+    let crossings = [
+        v(-8.5, -1669472.0),
+        v(0.0, -1122304.0),
+        v(-8.5, -1122304.0 * 5.0 / 7.0),
+    ];
+    for crossing in crossings {
+        let near = |point: &Vec2| point.distance(crossing) <= tolerance;
+        assert!(hit.points.iter().any(near), "{crossing} in {hit:?}");
+    }
     for (i, p) in hit.points.iter().enumerate() {
         for q in &hit.points[i + 1..] {
             assert!(p.distance(*q) > tolerance, "{p} and {q}: {hit:?}");

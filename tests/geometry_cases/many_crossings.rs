@@ -3,7 +3,7 @@
 use bevy::math::Vec2;
 use bevy_collision_events::geometry::Shape;
 
-use crate::common::{assert_points, both_orders, segment, v};
+use crate::common::{assert_point_set, assert_points, both_orders, segment, v};
 
 /// A comb of `teeth` teeth one unit apart standing on a base from x = 0 to x = `teeth`, the
 /// teeth from y = 1 to y = 10, counter-clockwise.
@@ -48,5 +48,9 @@ fn polygon_segment_a_laser_along_a_comb_crosses_every_tooth_twice() {
     let comb = comb(teeth);
     let laser = segment(-1.0, 5.0, teeth as f32 + 1.0, 5.0);
     let hit = both_orders(Shape::Polygon(&comb), laser).unwrap();
-    assert_eq!(hit.points.len(), 2 * teeth, "{hit:?}");
+    // Each tooth's two sides, where the laser crosses them.
+    let crossings: Vec<Vec2> = (0..teeth)
+        .flat_map(|tooth| [v(tooth as f32 + 0.25, 5.0), v(tooth as f32 + 0.75, 5.0)])
+        .collect();
+    assert_point_set(&hit, &crossings);
 }

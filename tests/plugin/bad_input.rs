@@ -627,51 +627,6 @@ fn without_transform_plugin_the_plugin_warns() {
     assert!(!log(true).contains("TransformPlugin"), "{}", log(true));
 }
 
-/// `Swept` on a body without a collider of its own sweeps nothing (each part needs its own):
-/// the plugin warns, once, naming the body; not about a body that has a collider, nor about a
-/// swept part.
-#[test]
-fn a_swept_body_without_a_collider_is_warned_about_once() {
-    use bevy::ecs::schedule::SingleThreadedExecutor;
-    let mut bodies = Vec::new();
-    let log = captured_log(|| {
-        let mut app = app();
-        // Systems on this thread, where the log is captured.
-        app.edit_schedule(PostUpdate, |schedule| {
-            schedule.set_executor(SingleThreadedExecutor::new());
-        });
-        let world = app.world_mut();
-        let part = (CircleCollider::new(2.0), Swept::default());
-        let bare = world
-            .spawn((CollisionBody::default(), Swept::default()))
-            .id();
-        world.spawn((part, ChildOf(bare)));
-        let own = (
-            CollisionBody::default(),
-            Swept::default(),
-            CircleCollider::new(4.0),
-        );
-        let with_collider = world.spawn(own).id();
-        bodies = vec![bare, with_collider];
-        for _ in 0..3 {
-            app.update();
-        }
-    });
-    let [bare, with_collider] = bodies[..] else {
-        unreachable!()
-    };
-    let warnings: Vec<&str> = log.lines().filter(|line| line.contains("WARN")).collect();
-    assert_eq!(warnings.len(), 1, "{log}");
-    assert!(
-        warnings[0].contains(&bare.to_string()) && warnings[0].contains("Swept"),
-        "{log}"
-    );
-    assert!(
-        !log.contains(&format!("collider {with_collider} ")),
-        "{log}"
-    );
-}
-
 /// A constructor that panics on bad input names the caller's line, not one inside the crate.
 #[test]
 fn panicking_constructors_report_the_callers_line() {

@@ -415,6 +415,13 @@ fn determinism_child() {
 
 /// Runs [`determinism_child`] in a new process of this test binary; returns what it recorded.
 fn run_in_child(threads: usize, run_name: &str, scene: Scene) -> String {
+    // The plugin splits its work across no more threads than the machine has cores: on one
+    // core, two threads would run as one, and the comparison would prove nothing.
+    let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+    assert!(
+        threads <= cores,
+        "comparing {threads} threads needs a machine with as many cores (this one has {cores})"
+    );
     let output = std::env::temp_dir().join(format!(
         "collision-events-determinism-{}-{run_name}.txt",
         std::process::id()

@@ -496,9 +496,17 @@ fn a_swept_polygon_is_swept_too() {
     app.update(); // 40: passed through
     let contact = contact_between(&app, block, wall).expect("the block met the wall");
     let impact = contact.impact.unwrap();
-    assert!(impact.point.x.abs() < 1e-3);
-    // A corner of the turned square led: it touched at one point, a corner's height.
-    assert!(impact.point.y.abs() < 2.0 * 2.0_f32.sqrt());
+    // The corner of the turned square farthest along x led: (2 cos θ + 2 sin θ, 2 sin θ −
+    // 2 cos θ) from the centre, which met the wall when the centre was that far short of it.
+    let (sin, cos) = 0.3_f64.sin_cos();
+    let corner = (2.0 * cos + 2.0 * sin, 2.0 * sin - 2.0 * cos);
+    let time = (40.0 - corner.0) / 80.0;
+    assert!(impact.point.x.abs() < 1e-3, "{impact:?}");
+    assert!(
+        (f64::from(impact.point.y) - corner.1).abs() < 1e-3,
+        "{impact:?}"
+    );
+    assert!((f64::from(impact.time) - time).abs() < 1e-4, "{impact:?}");
 }
 
 /// A swept bullet cloned onto another entity: the clone's first run tests only where it is,

@@ -137,27 +137,26 @@ impl BroadPhase {
             }
             // Every smaller side it meets, binned together and met in one pass.
             partner_runs.clear();
-            let (mut partner_count, mut partner_radius) = (0, 0.0);
             let mut check_layers = false;
             for partner in sides[index + 1..].iter().filter(|other| side.meets(other)) {
                 partner_runs.extend(partner.runs.iter().cloned());
-                partner_count += partner.len;
-                partner_radius += partner.radius.typical * partner.len as f32;
                 // The partners are never paired with each other: only the side's pairs with
                 // each may need their layers checked.
                 check_layers |= !side.always_meets(partner);
             }
-            if partner_count == 0 {
+            if partner_runs.is_empty() {
                 continue;
             }
+            // Over all the partners together: a few far wider ones (walls across the world, a
+            // side of their own) are outliers among them too, and size no cell.
+            let partner_typical = RadiusSpread::of(&placed.radii, partner_runs).typical;
             let growth = side
                 .radius
                 .largest
                 .min(MAX_GROWTH_PER_TYPICAL_RADIUS * side.radius.typical);
             // Cells about as wide as a partner's grown bounding radius: a few cells per partner,
             // and few colliders of the side in a cell with one that they do not touch.
-            let partner_reach =
-                (partner_radius / partner_count as f32).max(side.radius.typical) + growth;
+            let partner_reach = partner_typical.max(side.radius.typical) + growth;
             grid.build(placed, partner_runs, 0.5 * partner_reach, growth, side.len);
             search(grid, side.pass(Join::Between { check_layers }));
         }
@@ -318,6 +317,47 @@ pub(crate) mod tests {
             assert!(expected.len() > 100, "radius {radius}");
             assert_eq!(sorted(&pairs), expected, "radius {radius}");
         }
+    }
+
+    /// A few huge colliders on a side of their own (walls across the world) do not size the
+    /// cells of the smaller colliders they are binned with (enemies), which the bullets are
+    /// met against: a cell holds a few enemies, not dozens, and every pair is found.
+    #[test]
+    fn huge_partners_do_not_size_the_cells_of_the_others() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let [enemy, bullet, wall] = [0, 1, 2].map(LayerMask::layer);
+        let bullets = CollisionLayers::new(bullet, enemy | wall);
+        let enemies = CollisionLayers::new(enemy, enemy | bullet);
+        let walls = CollisionLayers::new(wall, bullet);
+        let mut rng = StdRng::seed_from_u64(9);
+        let mut extra: Vec<_> = (0..64)
+            .map(|_| {
+                let center = Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..600.0));
+                (center, 10.0, enemies)
+            })
+            .collect();
+        // Four walls reaching just into the field from each side.
+        for center in [
+            (-2990.0, 300.0),
+            (3590.0, 300.0),
+            (300.0, -2990.0),
+            (300.0, 3590.0),
+        ] {
+            extra.push((Vec2::from(center), 3000.0, walls));
+        }
+        let placed = scattered(5000, |_| bullets, &extra);
+        let mut broad_phase = BroadPhase::default();
+        let (mut pairs, mut fullest) = (Vec::new(), 0);
+        broad_phase.passes(&placed, |grid, pass| {
+            if pass.len == 5000 {
+                fullest = grid.fullest_cell();
+            }
+            grid.query_runs(&placed, pass.runs, pass.join, &mut pairs);
+        });
+        assert!(fullest <= 8, "{fullest} enemies in a cell");
+        let expected = brute_force(&placed);
+        assert!(expected.len() > 100);
+        assert_eq!(sorted(&pairs), expected);
     }
 
     /// Thousands of points (radius zero) with a few rocks among them: the typical radius is
