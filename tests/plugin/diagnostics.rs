@@ -125,3 +125,40 @@ fn a_run_with_a_set_skipped_publishes_no_time() {
     assert_eq!(run(false, true), (1, 2));
     assert_eq!(run(true, true), (2, 3));
 }
+
+/// With the pipeline at a fixed step, each step publishes its own measurements, however many
+/// steps a frame runs (two a frame here).
+#[test]
+fn at_a_fixed_step_each_step_publishes() {
+    use bevy::time::TimeUpdateStrategy;
+    #[derive(Resource, Default)]
+    struct Steps(usize);
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        CollisionPlugin::new(FixedPostUpdate),
+        CollisionDiagnosticsPlugin,
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_secs_f64(1.0 / 60.0),
+    ))
+    .insert_resource(Time::<Fixed>::from_hz(120.0))
+    .init_resource::<Steps>()
+    .add_systems(FixedUpdate, |mut steps: ResMut<Steps>| steps.0 += 1);
+    app.world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::default()));
+    for _ in 0..10 {
+        app.update();
+    }
+    let steps = app.world().resource::<Steps>().0;
+    assert!(steps >= 16, "{steps} steps");
+    let store = app.world().resource::<DiagnosticsStore>();
+    for path in [
+        CollisionDiagnosticsPlugin::TOTAL,
+        CollisionDiagnosticsPlugin::COLLIDERS,
+    ] {
+        let published = store.get(&path).unwrap().measurements().count();
+        assert_eq!(published, steps, "{path}");
+    }
+}

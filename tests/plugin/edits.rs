@@ -205,3 +205,50 @@ fn a_polygon_s_bounding_circle_follows_an_edit_at_once() {
     app.update();
     assert_eq!(circle(&app).map(|circle| circle.radius()), Some(radius));
 }
+
+/// Components given through reflection, as a scene or an inspector gives them: each public
+/// component is registered with its `ReflectComponent`, and a collider inserted so (a polygon,
+/// with its layers and a sweep, onto a bare entity) is placed and meets what it touches.
+#[test]
+fn components_given_through_reflection_are_registered_and_placed() {
+    use bevy::ecs::reflect::ReflectComponent;
+    use core::any::TypeId;
+    let mut app = app();
+    let registry = app.world().resource::<AppTypeRegistry>().clone();
+    let registry = registry.read();
+    let components = [
+        TypeId::of::<CircleCollider>(),
+        TypeId::of::<SegmentCollider>(),
+        TypeId::of::<PolygonCollider>(),
+        TypeId::of::<CollisionLayers>(),
+        TypeId::of::<ColliderDisabled>(),
+        TypeId::of::<Swept>(),
+        TypeId::of::<CollisionBody>(),
+        TypeId::of::<FilterPairs>(),
+        TypeId::of::<CollidingEntities>(),
+    ];
+    for id in components {
+        let registered = registry.get_type_data::<ReflectComponent>(id);
+        assert!(registered.is_some(), "{:?}", registry.get_type_info(id));
+    }
+    let other = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::from_xyz(8.0, 0.0, 0.0)))
+        .id();
+    let target = app.world_mut().spawn(Transform::default()).id();
+    let given: [&dyn PartialReflect; 3] = [
+        &PolygonCollider::new(square(5.0)),
+        &CollisionLayers::default(),
+        &Swept::default(),
+    ];
+    let mut entity = app.world_mut().entity_mut(target);
+    for component in given {
+        let id = component.get_represented_type_info().unwrap().type_id();
+        let reflected = registry.get_type_data::<ReflectComponent>(id).unwrap();
+        reflected.insert(&mut entity, component, &registry);
+    }
+    assert!(entity.contains::<PolygonCollider>() && entity.contains::<Swept>());
+    drop(registry);
+    app.update();
+    assert!(contact_between(&app, target, other).is_some());
+}

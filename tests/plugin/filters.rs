@@ -340,3 +340,22 @@ fn a_filter_with_wrong_parameters_reports_them_and_every_pair_meets() {
     assert!(contact_between(&app, pair[0], pair[1]).is_some());
     assert!(ERRORS.load(Ordering::Relaxed) > 0, "the error was reported");
 }
+
+/// The filter is asked about colliders: a body's parts, each by its own entity, never the
+/// body. A bullet fired by one part of a ship, over both parts, misses that part and meets the
+/// other, whose contact names the ship as its body.
+#[test]
+fn the_filter_is_asked_about_a_body_s_parts() {
+    let mut app = filtered(app());
+    let world = app.world_mut();
+    let ship = world.spawn(CollisionBody::default()).id();
+    let part = |x: f32| (CircleCollider::new(10.0), Transform::from_xyz(x, 0.0, 0.0));
+    let hull = world.spawn((part(0.0), ChildOf(ship))).id();
+    let wing = world.spawn((part(15.0), ChildOf(ship))).id();
+    let shot = bullet(&mut app, 8.0, hull);
+    app.update();
+    assert!(asked(&app) >= 2);
+    assert!(contact_between(&app, shot, hull).is_none());
+    let contact = contact_between(&app, shot, wing).expect("the wing is met");
+    assert_eq!(contact.body_of(wing), Some(ship));
+}

@@ -6,7 +6,7 @@ use crate::common::app;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use bevy_collision_events::geometry::{
-    Circle, Segment, Shape, closest_point, overlap, ray_cast, sweep,
+    Circle, RayIntersection, Segment, Shape, closest_point, overlap, ray_cast, sweep,
 };
 use bevy_collision_events::prelude::*;
 use rand::rngs::StdRng;
@@ -177,29 +177,45 @@ fn points_on_an_outline_count_and_nearest_stops_at_its_distance() {
 fn a_circle_cast_stops_where_the_circle_first_touches() {
     let mut app = app();
     let [wall, enemy, _] = lined_up(&mut app);
-    let (hit, past_wall, overlapping) = ask(&mut app, |query| {
+    let (hit, past_wall, corner, overlapping) = ask(&mut app, |query| {
         let all = SpatialQueryFilter::default();
+        let enemies = SpatialQueryFilter::from_mask(ENEMY);
         (
             query.cast_circle(Vec2::ZERO, 10.0, Dir2::X, 1000.0, &all),
-            query.cast_circle(
-                v(150.0, 0.0),
-                10.0,
-                Dir2::X,
-                1000.0,
-                &SpatialQueryFilter::from_mask(ENEMY),
-            ),
+            query.cast_circle(v(150.0, 0.0), 10.0, Dir2::X, 1000.0, &enemies),
+            query.cast_circle(v(150.0, 18.0), 10.0, Dir2::X, 1000.0, &enemies),
             query.cast_circle(v(95.0, 0.0), 10.0, Dir2::X, 1000.0, &all),
         )
     });
     let hit = hit.unwrap();
     assert_eq!(hit.entity, wall);
     assert!((hit.distance - 90.0).abs() < 1e-3, "{hit:?}");
-    assert!(hit.point.distance(v(100.0, 0.0)) < 1e-3);
+    assert!(hit.point.distance(v(100.0, 0.0)) < 1e-3, "{hit:?}");
+    assert!(hit.normal.distance(v(-1.0, 0.0)) < 1e-5, "{hit:?}");
     let past_wall = past_wall.unwrap();
     assert_eq!(past_wall.entity, enemy);
-    assert!((past_wall.distance - 40.0).abs() < 1e-3);
+    assert!((past_wall.distance - 40.0).abs() < 1e-3, "{past_wall:?}");
+    assert!(
+        past_wall.point.distance(v(200.0, 0.0)) < 1e-3,
+        "{past_wall:?}"
+    );
+    assert!(
+        past_wall.normal.distance(v(-1.0, 0.0)) < 1e-5,
+        "{past_wall:?}"
+    );
+    // Eight above the corner (200, 10) the circle of radius 10 meets it six short of it,
+    // its centre at (194, 18): the normal points from the corner to the centre.
+    let corner = corner.unwrap();
+    assert_eq!(corner.entity, enemy);
+    assert!((corner.distance - 44.0).abs() < 1e-3, "{corner:?}");
+    assert!(corner.point.distance(v(200.0, 10.0)) < 1e-3, "{corner:?}");
+    assert!(corner.normal.distance(v(-0.6, 0.8)) < 1e-4, "{corner:?}");
+    // Already overlapping: distance zero, the wall's point nearest the centre, and the
+    // normal against the direction.
     let overlapping = overlapping.unwrap();
     assert_eq!((overlapping.entity, overlapping.distance), (wall, 0.0));
+    assert!(overlapping.point.distance(v(100.0, 0.0)) < 1e-3);
+    assert_eq!(overlapping.normal, v(-1.0, 0.0));
 }
 
 #[test]
@@ -380,12 +396,52 @@ fn random_point(rng: &mut StdRng) -> Vec2 {
     )
 }
 
+/// A ray's hit, all of it, distance and entity first (the order the queries sort by).
+type WholeHit = (f32, Entity, Vec2, Vec2, bool, Option<RayExit>);
+
+/// The brute force's hit of `placed`.
+fn whole(hit: RayIntersection, placed: &Placed) -> WholeHit {
+    let RayIntersection {
+        distance,
+        point,
+        normal,
+        starts_inside,
+        exit,
+    } = hit;
+    (distance, placed.entity, point, normal, starts_inside, exit)
+}
+
+/// The query's hit.
+fn whole_hit(hit: RayCastHit) -> WholeHit {
+    let RayCastHit {
+        entity,
+        distance,
+        point,
+        normal,
+        starts_inside,
+        exit,
+    } = hit;
+    (distance, entity, point, normal, starts_inside, exit)
+}
+
+/// A query's concave dart from `a`, a fifth of the way to `b` and as wide.
+fn query_polygon(a: Vec2, b: Vec2) -> Vec<Vec2> {
+    let along = (b - a) * 0.2;
+    let across = along.perp();
+    vec![
+        a,
+        a + along,
+        a + along + across,
+        a + 0.6 * along + 0.3 * across,
+    ]
+}
+
 /// Every query, `rounds` times, against brute force.
 fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usize) {
     let questions: Vec<(u8, Vec2, Vec2, f32, LayerMask, Vec<Entity>)> = (0..rounds)
         .map(|_| {
             let (mask, excluded) = random_filter(rng, &placed);
-            let kind = rng.random_range(0..6);
+            let kind = rng.random_range(0..7);
             let max_distance = match rng.random_range(0..3) {
                 0 => f32::INFINITY,
                 _ => rng.random_range(0.0..500.0),
@@ -428,7 +484,10 @@ fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usi
                         &filter,
                     )),
                     4 => Answer::Entities(query.point_intersections(a, &filter)),
-                    _ => Answer::Nearest(query.nearest(a, max_distance, &filter)),
+                    5 => Answer::Nearest(query.nearest(a, max_distance, &filter)),
+                    _ => Answer::Entities(
+                        query.shape_intersections(Shape::Polygon(&query_polygon(a, b)), &filter),
+                    ),
                 };
                 ((kind, a, b, max_distance, mask, excluded), answer)
             })
@@ -444,28 +503,21 @@ fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usi
                 let expected = looked_at
                     .iter()
                     .filter_map(|p| {
-                        ray_cast(cast, max_distance, p.shape.shape())
-                            .map(|hit| (hit.distance, p.entity))
+                        ray_cast(cast, max_distance, p.shape.shape()).map(|hit| whole(hit, p))
                     })
                     .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-                assert_eq!(
-                    found.map(|hit| (hit.distance, hit.entity)),
-                    expected,
-                    "{case}"
-                );
+                assert_eq!(found.map(whole_hit), expected, "{case}");
             }
             Answer::Rays(found) => {
                 let cast = Ray2d::new(a, direction);
-                let mut expected: Vec<(f32, Entity)> = looked_at
+                let mut expected: Vec<WholeHit> = looked_at
                     .iter()
                     .filter_map(|p| {
-                        ray_cast(cast, max_distance, p.shape.shape())
-                            .map(|hit| (hit.distance, p.entity))
+                        ray_cast(cast, max_distance, p.shape.shape()).map(|hit| whole(hit, p))
                     })
                     .collect();
                 expected.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-                let found: Vec<(f32, Entity)> =
-                    found.iter().map(|hit| (hit.distance, hit.entity)).collect();
+                let found: Vec<WholeHit> = found.into_iter().map(whole_hit).collect();
                 assert_eq!(found, expected, "{case}");
             }
             Answer::Circle(found) => {
@@ -516,10 +568,11 @@ fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usi
                 }
             }
             Answer::Entities(found) => {
-                let shape = if kind == 3 {
-                    Shape::Segment(Segment::new(a, a + (b - a) * 0.2))
-                } else {
-                    Shape::Circle(Circle::new(a, 0.0))
+                let polygon = query_polygon(a, b);
+                let shape = match kind {
+                    3 => Shape::Segment(Segment::new(a, a + (b - a) * 0.2)),
+                    4 => Shape::Circle(Circle::new(a, 0.0)),
+                    _ => Shape::Polygon(&polygon),
                 };
                 let mut expected: Vec<Entity> = looked_at
                     .iter()
