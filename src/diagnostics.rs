@@ -28,7 +28,8 @@ use bevy::prelude::*;
 /// own in that set, so it also holds any wait for a thread between them; and in
 /// [`WriteEvents`](CollisionSystems::WriteEvents), the commands of other systems that Bevy
 /// applies at the same point as the pipeline's (with the observers they trigger). A run whose
-/// sets did not all run (a run condition) publishes no time, only the counts.
+/// sets did not all run (a run condition) publishes no time: only the counts, if its
+/// `WriteEvents` ran, and nothing otherwise.
 ///
 /// Add it beside [`CollisionPlugin`] (after it, for an app that is updated without being
 /// finished, as in tests); an app without it pays nothing, and neither does a build without
@@ -115,6 +116,7 @@ fn place_clock(app: &mut App, schedule: InternedScheduleLabel) {
     app.init_resource::<StageClock>().add_systems(
         schedule,
         (
+            clear_clock.before(CollisionSystems::Prepare),
             lap::<0>
                 .in_set(CollisionSystems::Prepare)
                 .before(pipeline::prepare),
@@ -142,12 +144,15 @@ fn place_clock(app: &mut App, schedule: InternedScheduleLabel) {
 #[derive(Resource, Default)]
 struct StageClock([Option<Instant>; 6]);
 
-/// Marks a boundary of a set: the first of a run forgets the last run's laps, so that a set
-/// skipped by a run condition leaves no time of an earlier run to be published for this one.
+/// Forgets the last run's laps, before this run's sets: in none of them, it runs whichever
+/// sets run, so that a set skipped by a run condition leaves no time of an earlier run to be
+/// published for this one.
+fn clear_clock(mut clock: ResMut<StageClock>) {
+    clock.0 = [None; 6];
+}
+
+/// Marks a boundary of a set.
 fn lap<const BOUNDARY: usize>(mut clock: ResMut<StageClock>) {
-    if BOUNDARY == 0 {
-        clock.0 = [None; 6];
-    }
     clock.0[BOUNDARY] = Some(Instant::now());
 }
 

@@ -59,11 +59,14 @@ pub(crate) fn assert_point_set(actual: &Intersection, expected: &[Vec2]) {
 
 fn assert_same_set(a: &[Vec2], b: &[Vec2]) {
     assert_eq!(a.len(), b.len(), "point counts differ: {a:?} vs {b:?}");
-    for p in a {
-        assert!(
-            b.iter().any(|q| p.distance(*q) <= CLOSE),
-            "{p} missing from {b:?}"
-        );
+    // Both ways: with equal counts, a point found twice could stand in for one missing.
+    for (one, other) in [(a, b), (b, a)] {
+        for p in one {
+            assert!(
+                other.iter().any(|q| p.distance(*q) <= CLOSE),
+                "{p} missing from {other:?}"
+            );
+        }
     }
 }
 

