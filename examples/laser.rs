@@ -31,7 +31,7 @@ const DRIFT_SPEED: f32 = 120.0;
 /// Where each target starts in its drift (radians of the cycle), so that they drift apart.
 const DRIFT_PHASES: [f32; 3] = [0.0, 2.0, 4.0];
 /// The third target, a box.
-const BOX_SIZE: Vec2 = Vec2::new(60.0, 90.0);
+pub const BOX_SIZE: Vec2 = Vec2::new(60.0, 90.0);
 /// How long the targets take to drift up and down and back, in seconds.
 const DRIFT_PERIOD_SECONDS: f32 = 4.0;
 

@@ -112,13 +112,15 @@ fn the_readme_quick_start_is_the_example_and_the_tested_one() {
 
 /// The beam ends where it enters the first target: the circle's entry, worked out from its
 /// centre, while the circle is across the beam; otherwise, while the chevron is across it, the
-/// floor of the chevron's notch (its two edges meet at its centre, at 45°); otherwise no
-/// nearer than the chevron's edge.
+/// floor of the chevron's notch (its two edges meet at its centre, at 45°); otherwise, while
+/// the box is across it, the box's near side; otherwise it reaches its whole range.
 #[test]
 fn laser_stops_where_it_enters_the_first_target() {
-    use laser::{CHEVRON_HALF_SIZE, EMITTER, Laser, RANGE, TARGET_RADIUS, TARGET_X, Target};
+    use laser::{
+        BOX_SIZE, CHEVRON_HALF_SIZE, EMITTER, Laser, RANGE, TARGET_RADIUS, TARGET_X, Target,
+    };
     let mut app = run(laser::example, 0);
-    let (mut across, mut clear, mut notch) = (0, 0, 0);
+    let (mut across, mut clear, mut notch, mut boxed, mut open) = (0, 0, 0, 0, 0);
     for _ in 0..240 {
         app.update();
         let world = app.world_mut();
@@ -141,12 +143,15 @@ fn laser_stops_where_it_enters_the_first_target() {
         } else if height.abs() > TARGET_RADIUS + 0.01 {
             let mut polygons =
                 world.query_filtered::<(&GlobalTransform, &PolygonCollider), With<Target>>();
-            let chevron = polygons
-                .iter(world)
-                .map(|(transform, _)| transform.translation().truncate())
-                .find(|center| center.x == TARGET_X[1])
-                .unwrap();
+            let mut at = |x: f32| {
+                let mut centers = polygons
+                    .iter(world)
+                    .map(|(transform, _)| transform.translation().truncate());
+                centers.find(|center| center.x == x).unwrap()
+            };
+            let (chevron, the_box) = (at(TARGET_X[1]), at(TARGET_X[2]));
             let height = chevron.y - EMITTER.y;
+            let box_height = (the_box.y - EMITTER.y).abs();
             if height.abs() < CHEVRON_HALF_SIZE - 0.01 {
                 let floor = chevron.x - height.abs();
                 assert!(
@@ -154,6 +159,18 @@ fn laser_stops_where_it_enters_the_first_target() {
                     "{beam} vs {floor}"
                 );
                 notch += 1;
+            } else if height.abs() > CHEVRON_HALF_SIZE + 0.01 {
+                if box_height < 0.5 * BOX_SIZE.y - 0.01 {
+                    let near_side = the_box.x - 0.5 * BOX_SIZE.x;
+                    assert!(
+                        (beam - (near_side - EMITTER.x)).abs() < 1e-3,
+                        "{beam} vs {near_side}"
+                    );
+                    boxed += 1;
+                } else if box_height > 0.5 * BOX_SIZE.y + 0.01 {
+                    assert_eq!(beam, RANGE);
+                    open += 1;
+                }
             }
             // The chevron's left side is its half size left of its centre.
             let left = TARGET_X[1] - CHEVRON_HALF_SIZE - EMITTER.x;
@@ -162,8 +179,9 @@ fn laser_stops_where_it_enters_the_first_target() {
         }
     }
     assert!(
-        across > 20 && clear > 20 && notch > 20,
-        "{across} frames across the circle, {clear} clear of it, {notch} in the notch"
+        across > 20 && clear > 20 && notch > 20 && boxed > 5 && open > 5,
+        "{across} frames across the circle, {clear} clear of it, {notch} in the notch, \
+         {boxed} on the box, {open} clear of everything"
     );
 }
 
@@ -251,6 +269,7 @@ fn swept_bullets_hit_the_thin_wall_where_it_is() {
 fn queries_find_the_nearest_the_ray_and_the_picked() {
     use queries::{Found, HEADLESS_POINTER, TARGET_RADIUS, Target};
     let mut app = run(queries::example, 0);
+    let mut frames_picking = 0;
     for _ in 0..90 {
         app.update();
         let world = app.world_mut();
@@ -281,7 +300,12 @@ fn queries_find_the_nearest_the_ray_and_the_picked() {
         let mut found_picked = found.picked.clone();
         found_picked.sort();
         assert_eq!(found_picked, picked);
+        frames_picking += usize::from(!picked.is_empty());
     }
+    assert!(
+        frames_picking > 10,
+        "{frames_picking} frames with a target picked"
+    );
 }
 
 /// At 30 steps a second and 60 frames, half the frames run a step; the reader in
