@@ -32,6 +32,8 @@ use bevy::prelude::*;
 ///   body while disabled: its parts still enabled make their new contacts as bodies of their
 ///   own, and keep it in the contacts they had. An entity between a body and its parts
 ///   disabled with Bevy's `Disabled` leaves them the body's.
+/// - A part's [`CollisionLayers`](crate::CollisionLayers), like its `Swept`, are its own: a
+///   body's layers are those of its own collider only, so give the parts theirs.
 /// - The body is not a collider of its own (unless it has one):
 ///   [`ColliderDisabled`](crate::ColliderDisabled) on it switches off its own collider, not
 ///   its parts', and [`CollidingEntities`](crate::CollidingEntities) lists the contacts of

@@ -135,7 +135,9 @@ impl Contact {
 
     /// The pair as (the collider on layer(s) `layer`, the other), so a game need not try both
     /// orders: `contact.by_layer(PLAYER_SHOT)` gives `(bullet, what it hit)`. When both are on
-    /// `layer`, `a` comes first; `None` when neither is.
+    /// `layer`, the one on fewer layers comes first (a bullet on its own layer before a wall
+    /// left on every layer, as a collider without [`CollisionLayers`] is), then `a`; `None`
+    /// when neither is.
     ///
     /// ```
     /// # use bevy::prelude::*;
@@ -152,12 +154,12 @@ impl Contact {
     /// # bevy::ecs::system::assert_is_system(bullet_hits);
     /// ```
     pub fn by_layer(&self, layer: LayerMask) -> Option<(Entity, Entity)> {
-        if self.layers[0].memberships.intersects(layer) {
-            Some((self.a, self.b))
-        } else if self.layers[1].memberships.intersects(layer) {
-            Some((self.b, self.a))
-        } else {
-            None
+        let [a, b] = self.layers.map(|layers| layers.memberships);
+        match (a.intersects(layer), b.intersects(layer)) {
+            (true, true) if b.0.count_ones() < a.0.count_ones() => Some((self.b, self.a)),
+            (true, _) => Some((self.a, self.b)),
+            (false, true) => Some((self.b, self.a)),
+            (false, false) => None,
         }
     }
 
@@ -456,6 +458,14 @@ mod tests {
         assert_eq!(hit.by_layer(ENEMY), Some((entity(1), entity(2))));
         assert_eq!(hit.by_layer(LayerMask::layer(5)), None);
         assert_eq!(hit.by_layer(SHOT | ENEMY), Some((entity(1), entity(2))));
+        // A wall left on every layer, `a` or `b`: the bullet, on its own layer, comes first.
+        for (bullet, wall) in [(1, 2), (2, 1)] {
+            let mut hit = contact(1, 2);
+            hit.layers[bullet - 1] = CollisionLayers::new(SHOT, ENEMY);
+            hit.layers[wall - 1] = CollisionLayers::default();
+            let (bullet, wall) = (entity(bullet as u32), entity(wall as u32));
+            assert_eq!(hit.by_layer(SHOT), Some((bullet, wall)));
+        }
     }
 
     #[test]

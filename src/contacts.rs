@@ -147,6 +147,33 @@ impl Contacts {
         self.of(entity)
             .filter_map(move |contact| contact.other(entity))
     }
+
+    /// The contact of `entity` that came first along this run's paths: the one with the
+    /// earliest [`impact`](Contact::impact) time, a contact without one (touching at the start
+    /// of the paths, or not swept) counting as time zero; among equals, the lowest other
+    /// entity. A fast [`Swept`](crate::Swept) bullet may cross a wall and the enemy behind it in
+    /// one run, and make both contacts: this is the wall's. An observer that spends the bullet
+    /// asks whether its own entity is the bullet's first hit:
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_collision_events::prelude::*;
+    /// /// On each enemy: the bullet that reached it first is spent there.
+    /// fn enemy_hit(hit: On<ContactStarted>, contacts: Res<Contacts>, mut commands: Commands) {
+    ///     let first = contacts.first_hit(hit.other);
+    ///     if first.and_then(|contact| contact.other(hit.other)) == Some(hit.entity) {
+    ///         commands.entity(hit.other).try_despawn();
+    ///     }
+    /// }
+    /// # App::new().add_observer(enemy_hit);
+    /// ```
+    pub fn first_hit(&self, entity: Entity) -> Option<&Contact> {
+        let time = |contact: &Contact| contact.impact.map_or(0.0, |impact| impact.time);
+        self.of(entity).min_by(|one, other| {
+            let order = time(one).total_cmp(&time(other));
+            order.then_with(|| one.other(entity).cmp(&other.other(entity)))
+        })
+    }
 }
 
 /// Every contact of [`Contacts`], in `(a, b)` order, list after list.

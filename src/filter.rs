@@ -24,11 +24,13 @@ use bevy::prelude::*;
 /// The filter may be asked from several threads at once, in no set order: its answer should
 /// depend only on the pair and what it reads. In a run where its parameters ask to be skipped
 /// (a `Single` that matches no entity, or several: "the shield" while there is none), it is
-/// not asked, and every pair may meet; where they are wrong (a `Res` of a resource that does
-/// not exist), every pair may meet too, and the error goes to Bevy's error handler. A pair
-/// turned away that was a contact of the last run ends ([`ContactEnded`](crate::ContactEnded)). [`SpatialQuery`](crate::SpatialQuery)
-/// does not ask it: a query's [`SpatialQueryFilter`](crate::SpatialQueryFilter) says what the
-/// query looks at.
+/// not asked, and every pair may meet, under every rule it holds: for something that may be
+/// missing, take an `Option<Single<..>>` and decide in `allows`. Where its parameters are
+/// wrong (a `Res` of a resource that does not exist), every pair may meet too, and the error
+/// goes to Bevy's error handler. A pair turned away that was a contact of the last run ends
+/// ([`ContactEnded`](crate::ContactEnded)). [`SpatialQuery`](crate::SpatialQuery) does not
+/// ask it: a query's [`SpatialQueryFilter`](crate::SpatialQueryFilter) says what the query
+/// looks at.
 ///
 /// ```
 /// use bevy::ecs::system::SystemParam;

@@ -145,6 +145,12 @@ impl Default for CollisionLayers {
 
 /// Switches a collider off without despawning it: while present the entity takes part in no
 /// test, and its current contacts end (`ContactEnded` is sent). Remove it to switch back on.
+///
+/// A [`Swept`](crate::Swept) collider is followed while switched off, and sweeps its last
+/// move when switched back on: a pooled bullet moved from where it was parked to the gun in
+/// the frame it is switched on sweeps that move too, unless it is also given
+/// [`Swept::jump`](crate::Swept::jump). (A pool that parks its bullets with Bevy's `Disabled`
+/// needs no `jump`.)
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
 #[reflect(Component, Clone, Debug, Default, PartialEq)]
 pub struct ColliderDisabled;

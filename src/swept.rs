@@ -49,7 +49,8 @@ use bevy::prelude::*;
 /// unevenly stretches as it turns; only the turn of its x axis is swept.) Nor is a change of
 /// the collider itself: a laser aimed by giving it a new `SegmentCollider` each frame is
 /// tested where it is now; aim it by turning its entity, as the `turning_laser` example does. A collider met anywhere along the way is a contact
-/// of this run; see [`Contact::impact`](crate::Contact::impact) for what is reported, and when.
+/// of this run; see [`Contact::impact`](crate::Contact::impact) for what is reported, and when,
+/// and [`Contacts::first_hit`](crate::Contacts::first_hit) for which of several came first.
 ///
 /// A translation alone is swept exactly. A turn is swept by conservative advancement: time
 /// steps forward by the distance between the two shapes over the fastest it can shrink, so no

@@ -687,3 +687,42 @@ fn jumping_a_ship_with_its_descendants_jumps_its_swept_gun() {
         );
     }
 }
+
+/// A swept bullet that crosses a wall and the enemy behind it in one run makes both contacts;
+/// [`Contacts::first_hit`] names the wall, whichever of the two was spawned first (contacts and
+/// their events come in entity order, not in the order they were met).
+#[test]
+fn the_first_hit_along_a_path_is_the_nearest() {
+    for wall_first in [true, false] {
+        let mut app = app();
+        app.add_systems(Update, fly);
+        let spawn_enemy = |app: &mut App| {
+            let enemy = (
+                CircleCollider::new(10.0),
+                Transform::from_xyz(40.0, 0.0, 0.0),
+            );
+            app.world_mut().spawn(enemy).id()
+        };
+        let (wall, enemy) = if wall_first {
+            let wall = spawn_wall(&mut app);
+            (wall, spawn_enemy(&mut app))
+        } else {
+            let enemy = spawn_enemy(&mut app);
+            (spawn_wall(&mut app), enemy)
+        };
+        // Placed at x = −60 by the first update, at 60 by the second: through both.
+        let bullet = spawn_bullet(&mut app, Vec2::new(-60.0, 0.0), Vec2::new(120.0, 0.0), true);
+        app.update();
+        app.update();
+        let contacts = app.world().resource::<Contacts>();
+        assert!(contacts.contains(bullet, wall) && contacts.contains(bullet, enemy));
+        let first = contacts.first_hit(bullet).expect("a first hit");
+        assert_eq!(
+            first.other(bullet),
+            Some(wall),
+            "wall spawned first: {wall_first}"
+        );
+        let enemy_first = contacts.first_hit(enemy).expect("the enemy's first hit");
+        assert_eq!(enemy_first.other(enemy), Some(bullet));
+    }
+}

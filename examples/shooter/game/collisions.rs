@@ -5,14 +5,25 @@
 
 use super::*;
 
-/// Spends the bullet `entity`, if `bullets` has it: despawns it, and says it struck. A bullet
-/// touching two things in one frame strikes once: the despawn is applied as soon as the first
-/// observer returns, before the plugin's next trigger, so the second observer finds no bullet.
-fn spend<F: QueryFilter>(commands: &mut Commands, bullets: &Query<(), F>, entity: Entity) -> bool {
-    if !bullets.contains(entity) {
+/// Spends the bullet of `hit`, if `bullets` has it and `hit`'s collider is what it met first
+/// this frame: despawns it, and says it struck. A bullet that crossed a wall and an enemy in
+/// one frame strikes the one it met first along its path ([`Contacts::first_hit`]), not the
+/// one whose event comes first; the despawn is applied as soon as that observer returns, so no
+/// later observer finds the bullet.
+fn spend<F: QueryFilter>(
+    commands: &mut Commands,
+    bullets: &Query<(), F>,
+    contacts: &Contacts,
+    hit: &ContactStarted,
+) -> bool {
+    let bullet = hit.other;
+    // The body of what the bullet met first: the struck collider itself, unless a part.
+    let first = contacts.first_hit(bullet);
+    let struck = first.and_then(|contact| contact.body_of(contact.other(bullet)?));
+    if !bullets.contains(bullet) || struck != Some(hit.entity) {
         return false;
     }
-    commands.entity(entity).despawn();
+    commands.entity(bullet).despawn();
     true
 }
 
@@ -24,13 +35,14 @@ pub(super) fn enemy_hit(
     mut enemies: Query<&mut Enemy>,
     bullets: Query<(), With<PlayerBullet>>,
     missiles: Query<(), With<Missile>>,
+    contacts: Res<Contacts>,
     mut stats: ResMut<Stats>,
 ) {
     let Ok(mut enemy) = enemies.get_mut(hit.entity) else {
         return;
     };
     let missile = missiles.contains(hit.other);
-    if spend(&mut commands, &bullets, hit.other) {
+    if spend(&mut commands, &bullets, &contacts, &hit) {
         enemy.health -= if missile {
             MISSILE_DAMAGE
         } else {
@@ -46,11 +58,12 @@ pub(super) fn ship_hit(
     hit: On<ContactStarted>,
     mut commands: Commands,
     bullets: Query<(), With<EnemyBullet>>,
+    contacts: Res<Contacts>,
     mut game: ResMut<Game>,
     mut state: ResMut<GameState>,
     mut stats: ResMut<Stats>,
 ) {
-    if spend(&mut commands, &bullets, hit.other) {
+    if spend(&mut commands, &bullets, &contacts, &hit) {
         lose_life(&mut commands, hit.entity, &mut game, &mut state, &mut stats);
     }
 }
@@ -60,8 +73,9 @@ pub(super) fn absorb_shot(
     hit: On<ContactStarted>,
     mut commands: Commands,
     bullets: Query<(), With<Bullet>>,
+    contacts: Res<Contacts>,
 ) {
-    spend(&mut commands, &bullets, hit.other);
+    spend(&mut commands, &bullets, &contacts, &hit);
 }
 
 /// The ship costs a life while an enemy overlaps it, each time it is not invulnerable: not
