@@ -149,24 +149,41 @@ impl Contacts {
     }
 
     /// The contact of `entity` that came first along this run's paths: the one with the
-    /// earliest [`impact`](Contact::impact) time, a contact without one (touching at the start
-    /// of the paths, or not swept) counting as time zero; among equals, the lowest other
-    /// entity. A fast [`Swept`](crate::Swept) bullet may cross a wall and the enemy behind it in
-    /// one run, and make both contacts: this is the wall's. An observer that spends the bullet
-    /// asks whether its own entity is the bullet's first hit:
+    /// earliest [`impact`](Contact::impact) time, a contact without one (see there: touching
+    /// at the start of the paths, not swept, or going on from an earlier run) counting as
+    /// time zero; among equals, the lowest other entity. A fast [`Swept`](crate::Swept) bullet
+    /// may cross a wall and the enemy behind it in one run, and make both contacts: this is the
+    /// wall's. An observer that spends the bullet asks whether the bullet met its entity (or a
+    /// part of its body) first:
     ///
     /// ```
     /// # use bevy::prelude::*;
     /// # use bevy_collision_events::prelude::*;
-    /// /// On each enemy: the bullet that reached it first is spent there.
-    /// fn enemy_hit(hit: On<ContactStarted>, contacts: Res<Contacts>, mut commands: Commands) {
+    /// #[derive(Component)]
+    /// struct Bullet;
+    ///
+    /// /// Observed on each enemy and wall: a bullet is spent on what it met first.
+    /// fn spend_bullet(
+    ///     hit: On<ContactStarted>,
+    ///     contacts: Res<Contacts>,
+    ///     bullets: Query<(), With<Bullet>>,
+    ///     mut commands: Commands,
+    /// ) {
     ///     let first = contacts.first_hit(hit.other);
-    ///     if first.and_then(|contact| contact.other(hit.other)) == Some(hit.entity) {
+    ///     let struck = first.and_then(|contact| contact.body_of(contact.other(hit.other)?));
+    ///     if bullets.contains(hit.other) && struck == Some(hit.entity) {
     ///         commands.entity(hit.other).try_despawn();
     ///     }
     /// }
-    /// # App::new().add_observer(enemy_hit);
+    /// # let mut world = World::new();
+    /// # world.spawn(PolygonCollider::rectangle(40.0, 20.0)).observe(spend_bullet);
     /// ```
+    ///
+    /// So that every bullet is spent somewhere, its layers should meet only what spends it: a
+    /// contact going on from an earlier run (a bullet fired from inside its own ship) stays its
+    /// first hit while it lasts. And `Contacts` holds the whole run's contacts while its
+    /// observers run: the first hit may be an entity an earlier observer despawned (a one-hit
+    /// enemy), which a game that despawns in its observers checks for.
     pub fn first_hit(&self, entity: Entity) -> Option<&Contact> {
         let time = |contact: &Contact| contact.impact.map_or(0.0, |impact| impact.time);
         self.of(entity).min_by(|one, other| {

@@ -104,8 +104,8 @@ impl Default for CollisionPlugin {
 /// `.after(CollisionSystems::WriteEvents)`.
 ///
 /// A run condition on the sets pauses the pipeline (a pause menu:
-/// `configure_sets(PostUpdate, CollisionSystems::FindContacts.run_if(playing))`, in the
-/// plugin's schedule: [`CollisionPlugin::schedule`]). While
+/// `configure_sets(PostUpdate, CollisionSystems::FindContacts.run_if(playing))`, with the
+/// plugin's own schedule, [`CollisionPlugin::schedule`], in place of `PostUpdate`). While
 /// [`FindContacts`](Self::FindContacts) is skipped, the contacts stay as its last run left
 /// them: no contact starts or ends, and no message is written.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]

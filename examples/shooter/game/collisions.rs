@@ -9,7 +9,9 @@ use super::*;
 /// this frame: despawns it, and says it struck. A bullet that crossed a wall and an enemy in
 /// one frame strikes the one it met first along its path ([`Contacts::first_hit`]), not the
 /// one whose event comes first; the despawn is applied as soon as that observer returns, so no
-/// later observer finds the bullet.
+/// later observer finds the bullet. Each shot's layers meet only what spends it (walls, and
+/// enemies or the ship), and enemies are despawned after the contacts, not in an observer: so
+/// its first hit always has an observer that spends it.
 fn spend<F: QueryFilter>(
     commands: &mut Commands,
     bullets: &Query<(), F>,
