@@ -44,6 +44,26 @@ fn warnings_about(log: &str, entity: Entity) -> Vec<String> {
     about.map(str::to_owned).collect()
 }
 
+/// Without Bevy's `TransformPlugin`, nothing places colliders from their transforms: the
+/// plugin says so when the app is finished, and only then.
+#[test]
+fn without_transform_plugin_the_plugin_warns() {
+    // What this test's app logs as it is built and finished, and what a test beside it logs
+    // meanwhile (which names no plugin).
+    let log = |with_transforms: bool| {
+        let before = logged().len();
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, CollisionPlugin::default()));
+        if with_transforms {
+            app.add_plugins(TransformPlugin);
+        }
+        app.finish();
+        logged()[before..].to_owned()
+    };
+    assert!(log(false).contains("TransformPlugin"), "{}", log(false));
+    assert!(!log(true).contains("TransformPlugin"), "{}", log(true));
+}
+
 /// `Swept` on a body without a collider of its own sweeps nothing (each part needs its own):
 /// the plugin warns, once, naming the body; not about a body that has a collider, nor about a
 /// swept part.

@@ -592,47 +592,6 @@ fn without_transform_plugin_colliders_are_placed_by_their_global_transforms() {
     }
 }
 
-/// Everything `run` logs on this thread.
-fn captured_log(run: impl FnOnce()) -> String {
-    use bevy::log::tracing_subscriber;
-    use std::sync::{Arc, Mutex};
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-    impl std::io::Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .finish();
-    bevy::log::tracing::subscriber::with_default(subscriber, run);
-    String::from_utf8(captured.0.lock().unwrap().clone()).unwrap()
-}
-
-#[test]
-fn without_transform_plugin_the_plugin_warns() {
-    // Everything logged while the app is built and finished.
-    let log = |with_transforms: bool| {
-        captured_log(|| {
-            let mut app = App::new();
-            app.add_plugins((MinimalPlugins, CollisionPlugin::default()));
-            if with_transforms {
-                app.add_plugins(TransformPlugin);
-            }
-            app.finish();
-        })
-    };
-    assert!(log(false).contains("TransformPlugin"), "{}", log(false));
-    assert!(!log(true).contains("TransformPlugin"), "{}", log(true));
-}
-
 /// A constructor that panics on bad input names the caller's line, not one inside the crate.
 #[test]
 fn panicking_constructors_report_the_callers_line() {
