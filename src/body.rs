@@ -31,7 +31,9 @@ use bevy::prelude::*;
 /// - A body disabled with Bevy's `Disabled` (or a disabling component of the game's) is no
 ///   body while disabled: its parts still enabled make their new contacts as bodies of their
 ///   own, and keep it in the contacts they had. An entity between a body and its parts
-///   disabled with Bevy's `Disabled` leaves them the body's.
+///   disabled with Bevy's `Disabled` leaves them the body's. One disabled with a disabling
+///   component of the game's cuts them off it, as it cuts them off Bevy's transform
+///   propagation: below it, each part still enabled is a body of its own.
 /// - A part's [`CollisionLayers`](crate::CollisionLayers), like its `Swept`, are its own: a
 ///   body's layers are those of its own collider only, so give the parts theirs.
 /// - The body is not a collider of its own (unless it has one):

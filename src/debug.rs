@@ -40,7 +40,8 @@ use bevy::prelude::*;
 ///
 /// # Scheduling
 /// Draws in `PostUpdate`, after [`CollisionSystems::WriteEvents`], what the pipeline's last run
-/// placed (with the pipeline in a fixed schedule: its last fixed step).
+/// placed (with the pipeline in a fixed schedule: its last fixed step; in a schedule run after
+/// `PostUpdate`, such as `Last`: the previous frame's run).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CollisionDebugPlugin;
 

@@ -57,6 +57,10 @@ impl CollisionPlugin {
     /// that runs every frame, sees each message once, however many steps a frame runs (none,
     /// one or several).
     ///
+    /// A game that moves its colliders in the pipeline's own schedule (`FixedUpdate`, or
+    /// `Update`) orders those systems `.before(TransformSystems::Propagate)` there: unordered,
+    /// a run may place them before they move, where the last run left them.
+    ///
     /// ```no_run
     /// # use bevy::prelude::*;
     /// # use bevy_collision_events::prelude::*;
@@ -103,11 +107,20 @@ impl Default for CollisionPlugin {
 /// To read this frame's contacts in the same schedule, order a system
 /// `.after(CollisionSystems::WriteEvents)`.
 ///
-/// A run condition on the sets pauses the pipeline (a pause menu:
+/// A run condition on the sets pauses the contacts (a pause menu:
 /// `configure_sets(PostUpdate, CollisionSystems::FindContacts.run_if(playing))`, with the
 /// plugin's own schedule, [`CollisionPlugin::schedule`], in place of `PostUpdate`). While
 /// [`FindContacts`](Self::FindContacts) is skipped, the contacts stay as its last run left
-/// them: no contact starts or ends, and no message is written.
+/// them: no contact starts or ends, and no message is written. [`Prepare`](Self::Prepare)
+/// still runs: [`SpatialQuery`](crate::SpatialQuery) and the debug drawing's outlines follow
+/// the colliders, and each run starts the swept paths afresh, so a move made during the pause
+/// is not swept after it.
+///
+/// Pausing Bevy's virtual time instead (`Time<Virtual>::pause`) does not pause a pipeline in
+/// `PostUpdate`, and as no fixed step runs, Bevy stops advancing its message buffers: each
+/// run's [`Contact`](crate::Contact) messages stay until the time runs again (and a reader in
+/// `FixedUpdate` then reads them all at once). Pause with a run condition, or run the pipeline
+/// at the fixed step, where a pause of the time pauses it too.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CollisionSystems {
     /// Places every enabled collider: its world shape and bounding circle, from its

@@ -602,3 +602,24 @@ fn random_closest_points_agree_with_the_reference() {
         }
     }
 }
+
+/// A ray that grazes a corner meets both of its edges at one distance: its normal is that of
+/// the edge it meets from outside, facing the ray, whichever edge comes first in the polygon
+/// and whichever way round it runs (the other edge's, flipped, would point into the polygon).
+#[test]
+fn a_ray_grazing_a_corner_gets_the_normal_of_the_edge_it_meets_from_outside() {
+    let square = [v(1.0, 1.0), v(0.0, 1.0), v(0.0, 0.0), v(1.0, 0.0)];
+    let grazing = ray(v(2.0, 0.5), v(-2.0, 1.0));
+    for reversed in [false, true] {
+        for turn in 0..square.len() {
+            let mut vertices = square;
+            vertices.rotate_left(turn);
+            if reversed {
+                vertices.reverse();
+            }
+            let hit = ray_polygon(grazing, 10.0, &vertices).unwrap();
+            assert_close(hit.distance, 5f32.sqrt() / 2.0, "at the corner (1, 1)");
+            assert_near(hit.normal, Vec2::X, "the right side's normal");
+        }
+    }
+}

@@ -148,7 +148,8 @@ fn crossings(
     if touched {
         // Edges reach into the disc without crossing its circumference: the whole outline is
         // inside it. (Failing that, rounding hid a touch: report the nearest outline point.)
-        return Some(if super::point_in_circle(vertices[0], circle) {
+        let inside = |&vertex: &Vec2| super::point_in_circle(vertex, circle);
+        return Some(if vertices.iter().all(inside) {
             Intersection::contained(Containment::FirstInSecond)
         } else {
             Intersection::crossing(Points::from_slice(&[nearest_outline_point(

@@ -191,9 +191,14 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
         || crossings.iter().any(|crossing| crossing.distance == 0.0)
         || (reach == 0.0
             && edges(vertices).any(|edge| edge.distance_squared_to(ray.origin) == 0.0));
-    let first = crossings
-        .iter()
-        .min_by(|p, q| p.distance.total_cmp(&q.distance));
+    // Where the ray grazes a corner, two edges share the distance: the one met from outside
+    // gives the normal (the other's, flipped to face the ray, would point into the polygon).
+    let first = crossings.iter().min_by(|p, q| {
+        p.distance.total_cmp(&q.distance).then_with(|| {
+            p.met_from_inside(direction)
+                .cmp(&q.met_from_inside(direction))
+        })
+    });
     let (distance, normal) = match (starts_inside, first) {
         (true, _) => (0.0, -direction),
         (false, Some(first)) => (first.distance, first.facing),
@@ -227,6 +232,13 @@ struct Crossing {
     facing: Vec2,
     /// The edge's unit outward normal.
     outward: Vec2,
+}
+
+impl Crossing {
+    /// Whether a ray along `direction` crosses the edge from the polygon's side of its line.
+    fn met_from_inside(&self, direction: Vec2) -> bool {
+        self.outward.dot(direction) > 0.0
+    }
 }
 
 /// Where a ray first meets a polygon.

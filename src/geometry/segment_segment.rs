@@ -219,8 +219,9 @@ pub(crate) fn drop_straight_joins(points: &mut Points, pieces: &[Segment], toler
     // Whether `far` lies on the line through `end` and `other_far`, within the tolerance.
     let on_line = |end: Vec2, other_far: Vec2, far: Vec2| {
         let direction = other_far - end;
+        // Unsquared, so that neither side overflows or underflows at the ends of the range.
         let height = direction.perp_dot(far - end);
-        height * height <= tolerance_squared * direction.length_squared()
+        height.abs() <= tolerance * direction.length()
     };
     let mut joins: SmallVec<[Vec2; 4]> = SmallVec::new();
     for (i, &(end, far)) in ends.iter().enumerate() {

@@ -1,6 +1,8 @@
 //! Polygon–circle cases.
 
-use bevy_collision_events::geometry::{Containment, Shape};
+use bevy::prelude::*;
+use bevy_collision_events::PolygonCollider;
+use bevy_collision_events::geometry::{Circle, Containment, Shape, polygon_size};
 
 use crate::common::{SQUARE, U_SHAPE, assert_contained, assert_points, both_orders, circle, v};
 
@@ -64,4 +66,56 @@ fn polygon_circle_in_notch_touching_both_walls() {
     // Radius 5 in the 10-wide notch: tangent to both walls.
     let hit = both_orders(Shape::Polygon(&U_SHAPE), circle(15.0, 20.0, 5.0)).unwrap();
     assert_points(&hit, &[v(20.0, 20.0), v(10.0, 20.0)]);
+}
+
+/// A ball resting on a corner of a large polygon whose edges there turn only a little from
+/// the ball's tangent (the top of a planet, the peak of a terrain): each edge's line comes
+/// within the tolerance of tangent with its foot off the edge. The outlines touch at the
+/// corner, or cross a hair from it, and neither holds the other. The reference: the corner,
+/// and every point reported within the tolerance (a 10⁵th of the pair's size) of both outlines,
+/// measured in `f64`.
+#[test]
+fn polygon_circle_ball_on_a_nearly_flat_corner_touches_it() {
+    let planet: Vec<Vec2> = PolygonCollider::regular(1000.0, 64).vertices().to_vec();
+    let terrain = [
+        v(0.0, 0.0),
+        v(2000.0, -200.0),
+        v(2000.0, -1000.0),
+        v(-2000.0, -1000.0),
+        v(-2000.0, -200.0),
+    ];
+    let small = [
+        v(0.0, 0.0),
+        v(100.0, -1.0),
+        v(100.0, -10.0),
+        v(-100.0, -10.0),
+        v(-100.0, -1.0),
+    ];
+    let cases: [(&[Vec2], Vec2, f32); 5] = [
+        (&planet, v(0.0, 1010.0), 10.0),
+        (&planet, v(0.0, 1009.9999), 10.0),
+        (&planet, v(0.0, 1002.0), 2.0),
+        (&terrain, v(0.0, 1.0), 1.0),
+        (&small, v(0.0, 10.0), 10.0),
+    ];
+    for (polygon, center, radius) in cases {
+        let ball = Circle::new(center, radius);
+        let hit = both_orders(Shape::Polygon(polygon), Shape::Circle(ball))
+            .unwrap_or_else(|| panic!("{center} r {radius}: no contact"));
+        assert_eq!(hit.containment, Containment::Neither, "{center}: {hit:?}");
+        assert!(!hit.points.is_empty(), "{center}: {hit:?}");
+        let size = polygon_size(polygon) + radius;
+        let tolerance = 1e-5 * f64::from(size);
+        let corner = polygon[0];
+        for point in &hit.points {
+            let off_circle =
+                (point.as_dvec2().distance(center.as_dvec2()) - f64::from(radius)).abs();
+            let off_corner = point.as_dvec2().distance(corner.as_dvec2());
+            assert!(
+                off_circle <= tolerance && off_corner <= 2.0 * tolerance.sqrt(),
+                "{center} r {radius}: {point} is {off_circle} off the circle, {off_corner} from \
+                 the corner"
+            );
+        }
+    }
 }

@@ -81,7 +81,7 @@ fn scaled<'a>(shape: Shape, factor: f32, store: &'a mut Vec<Vec2>) -> Shape<'a> 
 
 #[test]
 fn scaling_by_a_power_of_two_scales_every_answer_exactly() {
-    // Shapes from 1 to 6 across, apart by at least 0.3: scaled so that the smallest size and
+    // Shapes from 1 to 8 across, apart by at least 0.3: scaled so that the smallest size and
     // gap stay at or above MIN_SIZE, and the largest coordinate within MAX_COORDINATE.
     let triangle = [v(0.0, 0.0), v(3.0, 0.0), v(1.0, 2.0)];
     let right_triangle = [v(3.5, 0.0), v(6.0, 0.0), v(5.0, 2.0)];
@@ -96,6 +96,15 @@ fn scaling_by_a_power_of_two_scales_every_answer_exactly() {
         v(1.5, 3.0),
         v(0.0, 3.0),
     ];
+    // Two polygons sharing two edges, which join at a corner of 135° at (4, 0).
+    let shared_corner = [
+        v(0.0, 0.0),
+        v(4.0, 0.0),
+        v(6.0, 2.0),
+        v(6.0, 5.0),
+        v(0.0, 5.0),
+    ];
+    let below_shared_corner = [v(0.0, 0.0), v(4.0, 0.0), v(6.0, 2.0), v(8.0, -3.0)];
     let shapes = [
         circle(0.0, 0.0, 1.0),
         circle(2.5, 0.3, 1.0),
@@ -107,6 +116,8 @@ fn scaling_by_a_power_of_two_scales_every_answer_exactly() {
         Shape::Polygon(&right_triangle),
         Shape::Polygon(&crossing_triangle),
         Shape::Polygon(&u_shape),
+        Shape::Polygon(&shared_corner),
+        Shape::Polygon(&below_shared_corner),
     ];
     let motions = [v(4.0, 0.3), v(-3.0, 1.0), v(0.5, -2.0)];
     // Even powers, so that square roots scale exactly too.

@@ -235,6 +235,32 @@ fn a_disabled_entity_between_a_body_and_a_part_leaves_the_part_the_body_s() {
     assert_eq!(contact.body_of(hand), Some(body));
 }
 
+/// A disabling component of the game's own (registered before the app runs, as Bevy asks).
+#[derive(Component)]
+struct Stowed;
+
+/// An entity between a body and its parts disabled with a disabling component of the game's
+/// own, which hides it from the walk down the hierarchy (as from Bevy's transform
+/// propagation): the part below it is a body of its own, and meets the body's other parts.
+#[test]
+fn a_game_disabled_entity_between_a_body_and_a_part_cuts_the_part_off() {
+    let mut app = app();
+    app.world_mut().register_disabling_component::<Stowed>();
+    let CoreAndHand {
+        body,
+        core,
+        middle: arm,
+        hand,
+    } = core_and_hand(&mut app, ());
+    app.update();
+    assert!(contact_between(&app, hand, core).is_none(), "one body");
+    app.world_mut().entity_mut(arm).insert(Stowed);
+    app.update();
+    let contact = contact_between(&app, hand, core).expect("the hand is a body of its own");
+    assert_eq!(contact.body_of(hand), Some(hand));
+    assert_eq!(contact.body_of(core), Some(body));
+}
+
 /// A body under another body, disabled with Bevy's `Disabled` (its part left enabled): no body
 /// while disabled, and not the outer body's either, so its part is a body of its own, and meets
 /// the outer body's parts.
