@@ -623,3 +623,17 @@ fn a_ray_grazing_a_corner_gets_the_normal_of_the_edge_it_meets_from_outside() {
         }
     }
 }
+
+/// The same where rounding puts the edge met from inside a hair nearer than the one met from
+/// outside (4.7999997 against 4.8000002): the corner's normal still faces the ray.
+#[test]
+fn a_ray_grazing_a_corner_within_rounding_still_gets_the_outside_normal() {
+    let triangle = [v(-0.4, -5.9), v(1.8, -1.6), v(4.7, -3.9)];
+    let hit = ray_polygon(ray(v(-3.0, -1.6), Vec2::X), 10.0, &triangle).unwrap();
+    assert_close(hit.distance, 4.8, "at the corner (1.8, -1.6)");
+    assert_near(
+        hit.normal,
+        v(-4.3, 2.2).normalize(),
+        "the normal of the edge from (-0.4, -5.9), met from outside",
+    );
+}

@@ -191,14 +191,29 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
         || crossings.iter().any(|crossing| crossing.distance == 0.0)
         || (reach == 0.0
             && edges(vertices).any(|edge| edge.distance_squared_to(ray.origin) == 0.0));
-    // Where the ray grazes a corner, two edges share the distance: the one met from outside
-    // gives the normal (the other's, flipped to face the ray, would point into the polygon).
-    let first = crossings.iter().min_by(|p, q| {
-        p.distance.total_cmp(&q.distance).then_with(|| {
-            p.met_from_inside(direction)
-                .cmp(&q.met_from_inside(direction))
-        })
-    });
+    let first = crossings
+        .iter()
+        .min_by(|p, q| p.distance.total_cmp(&q.distance))
+        .map(|first| {
+            // From outside, the first crossing is met from outside, but where the ray grazes a
+            // corner: there both its edges are met at one distance, up to rounding, and the
+            // one met from outside gives the normal (the other's, flipped to face the ray,
+            // would point into the polygon).
+            if !first.met_from_inside(direction) {
+                return *first;
+            }
+            let slack =
+                (4.0 * f32::EPSILON * first.distance).max(TOLERANCE * 2.0 * bounds.half_diagonal());
+            let from_outside = crossings
+                .iter()
+                .filter(|crossing| !crossing.met_from_inside(direction))
+                .filter(|crossing| crossing.distance <= first.distance + slack)
+                .min_by(|p, q| p.distance.total_cmp(&q.distance));
+            from_outside.map_or(*first, |corner| Crossing {
+                distance: first.distance,
+                ..*corner
+            })
+        });
     let (distance, normal) = match (starts_inside, first) {
         (true, _) => (0.0, -direction),
         (false, Some(first)) => (first.distance, first.facing),

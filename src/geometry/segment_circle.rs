@@ -80,21 +80,20 @@ pub(crate) fn push_crossings(
         unit,
         length,
     };
-    let foot_on_segment = (-tolerance..=length + tolerance).contains(&foot);
-    if (height - radius).abs() <= tolerance && foot_on_segment {
+    let near_tangent = (height - radius).abs() <= tolerance;
+    // The end nearer the foot, where the foot is off the segment.
+    let end = if foot < 0.0 { segment.a } else { segment.b };
+    if near_tangent && (-tolerance..=length + tolerance).contains(&foot) {
         // Tangent to the line, at a point of the segment.
         line.push_at(foot, tolerance, points);
-    } else if (height - radius).abs() <= tolerance && height >= radius {
-        // The line a hair outside the circle, its nearest point off the segment: the segment
-        // touches the circle only where its end nearer the foot lies on the circumference.
-        let end = if foot < 0.0 { segment.a } else { segment.b };
-        if (end.distance(circle.center) - radius).abs() <= tolerance {
-            push_unique(points, end, tolerance);
-        }
+    } else if near_tangent && (end.distance(circle.center) - radius).abs() <= tolerance {
+        // Tangent to the line off the segment, whose end lies on the circumference: it touches
+        // there. (Near tangent, the roots' rounding is many tolerances along the line.)
+        push_unique(points, end, tolerance);
     } else if height < radius {
-        // Secant (near tangent too, where the foot is off the segment and only one root may
-        // be on it): the quadratic's two roots, entry then exit, measured from the foot of the
-        // perpendicular by half the chord.
+        // Secant (or near tangent, the segment reaching the circle away from its ends): the
+        // quadratic's two roots, entry then exit, measured from the foot of the perpendicular
+        // by half the chord.
         let half_chord = ((radius - height) * (radius + height)).sqrt();
         line.push_at(foot - half_chord, tolerance, points);
         line.push_at(foot + half_chord, tolerance, points);

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 use bevy_collision_events::PolygonCollider;
-use bevy_collision_events::geometry::{Circle, Containment, Shape, polygon_size};
+use bevy_collision_events::geometry::{Circle, Containment, Segment, Shape, polygon_size};
 
 use crate::common::{SQUARE, U_SHAPE, assert_contained, assert_points, both_orders, circle, v};
 
@@ -117,5 +117,36 @@ fn polygon_circle_ball_on_a_nearly_flat_corner_touches_it() {
                  the corner"
             );
         }
+    }
+}
+
+/// A disc touching a polygon only at a vertex, whose two edges fall away from it a little
+/// below the disc's tangent there: one point, the vertex, whichever vertex the polygon starts
+/// from, in either order; and one point, the end, for a segment along either edge. (Near
+/// tangent, the quadratic's roots are rounded many tolerances along the edge.)
+#[test]
+fn polygon_circle_touching_only_at_a_vertex_reports_it_once() {
+    let polygon = [
+        v(10.0, -0.005),
+        v(10.0, -10.0),
+        v(-10.0, -10.0),
+        v(-10.0, -0.005),
+        v(0.0, 0.0),
+    ];
+    let disc = Circle::new(v(0.0, 200.0), 200.0);
+    let tolerance = 1e-5 * (polygon_size(&polygon) + disc.radius);
+    for turn in 0..polygon.len() {
+        let mut vertices = polygon;
+        vertices.rotate_left(turn);
+        let hit = both_orders(Shape::Polygon(&vertices), Shape::Circle(disc)).unwrap();
+        assert_eq!(hit.containment, Containment::Neither, "{hit:?}");
+        assert_eq!(hit.points.len(), 1, "turned {turn}: {hit:?}");
+        assert!(hit.points[0].distance(Vec2::ZERO) <= tolerance, "{hit:?}");
+    }
+    for far in [v(10.0, -0.005), v(-10.0, -0.005)] {
+        let edge = Segment::new(Vec2::ZERO, far);
+        let hit = both_orders(Shape::Segment(edge), Shape::Circle(disc)).unwrap();
+        assert_eq!(hit.points.len(), 1, "{hit:?}");
+        assert!(hit.points[0].distance(Vec2::ZERO) <= tolerance, "{hit:?}");
     }
 }
