@@ -153,11 +153,11 @@ fn main() {
                 let measurement = run_in_child(scene, engine, threads);
                 match &measurement {
                     Some(measured) => {
-                        eprint!(
-                            "median {:.3} ms, {} contact starts",
-                            measured.median.as_secs_f64() * 1e3,
-                            measured.started.count
-                        );
+                        eprint!("median {:.3} ms", measured.median.as_secs_f64() * 1e3);
+                        if let Some(cpu) = measured.cpu {
+                            eprint!(" (CPU {:.3} ms)", cpu.as_secs_f64() * 1e3);
+                        }
+                        eprint!(", {} contact starts", measured.started.count);
                         match measured.hits {
                             Some(hits) => eprintln!(
                                 "; of {} exact, {} missed, {} extra",

@@ -29,6 +29,9 @@ pub struct Measurement {
     pub median: Duration,
     /// 90th percentile of the same.
     pub p90: Duration,
+    /// Median CPU time of one `app.update()`, the whole process's (every thread, user and
+    /// system), where the platform tells it.
+    pub cpu: Option<Duration>,
     /// How many frames were timed.
     pub frames: usize,
     /// The contact starts counted (see [`started`]).
@@ -72,15 +75,20 @@ pub fn measure(scene: Scene, engine: Engine, threads: usize) -> Measurement {
     // With an exact count, one frame more: a start reported a frame late still matches.
     let last_frame = LAST_COUNTED_FRAME + u32::from(scene.checks_hits());
     let mut times = Vec::with_capacity(MAX_TIMED_FRAMES);
+    let mut cpu_times = Vec::with_capacity(MAX_TIMED_FRAMES);
     let mut timed = Duration::ZERO;
     let mut frame = 0;
     loop {
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), process_cpu_time());
         app.update();
         let elapsed = start.elapsed();
+        let cpu = process_cpu_time()
+            .zip(cpu_start)
+            .map(|(end, start)| end - start);
         frame += 1;
         if frame > WARM_UP_FRAMES {
             times.push(elapsed);
+            cpu_times.extend(cpu);
             timed += elapsed;
         }
         let counted = frame >= last_frame;
@@ -89,6 +97,7 @@ pub fn measure(scene: Scene, engine: Engine, threads: usize) -> Measurement {
         }
     }
     times.sort();
+    cpu_times.sort();
     // Checked after timing: the exact count is the harness's work, not the engine's.
     let hits = app.world().get_resource::<StartLog>().map(|log| {
         let exact = exact::starts(&scene.bodies(), LAST_COUNTED_FRAME + 1);
@@ -97,6 +106,7 @@ pub fn measure(scene: Scene, engine: Engine, threads: usize) -> Measurement {
     Measurement {
         median: times[times.len() / 2],
         p90: times[times.len() * 9 / 10],
+        cpu: cpu_times.get(cpu_times.len() / 2).copied(),
         frames: times.len(),
         started: *app.world().resource::<StartedPairs>(),
         hits,
@@ -107,9 +117,11 @@ impl Measurement {
     /// One line for a parent process to read back with [`Measurement::parse`].
     pub fn to_line(self) -> String {
         let mut line = format!(
-            "measured {} {} {} {} {}",
+            "measured {} {} {} {} {} {}",
             self.median.as_nanos(),
             self.p90.as_nanos(),
+            // Zero: not measured.
+            self.cpu.map_or(0, |cpu| cpu.as_nanos()),
             self.frames,
             self.started.count,
             self.started.digest
@@ -130,6 +142,7 @@ impl Measurement {
         Some(Self {
             median: Duration::from_nanos(next()?),
             p90: Duration::from_nanos(next()?),
+            cpu: Some(Duration::from_nanos(next()?)).filter(|cpu| !cpu.is_zero()),
             frames: next()? as usize,
             started: StartedPairs {
                 count: next()?,
@@ -148,5 +161,58 @@ impl Measurement {
                 None => None,
             },
         })
+    }
+}
+
+/// The CPU time this process has used so far, all its threads together, user and system.
+#[cfg(unix)]
+#[expect(
+    unsafe_code,
+    reason = "the process's CPU clock, read through libc: std has no safe way to read it"
+)]
+fn process_cpu_time() -> Option<Duration> {
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `time` is a valid, writable `timespec` for the whole call, which only writes it.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut time) };
+    (status == 0).then(|| Duration::new(time.tv_sec as u64, time.tv_nsec as u32))
+}
+
+/// Not read on this system.
+#[cfg(not(unix))]
+fn process_cpu_time() -> Option<Duration> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A measurement read back from its line is the one written, its CPU time too, or none.
+    #[test]
+    fn a_measurement_reads_back_from_its_line() {
+        for cpu in [Some(Duration::from_micros(2_345)), None] {
+            let written = Measurement {
+                median: Duration::from_micros(1_500),
+                p90: Duration::from_micros(2_000),
+                cpu,
+                frames: 300,
+                started: StartedPairs {
+                    count: 31_030,
+                    digest: 77,
+                    list: false,
+                },
+                hits: None,
+            };
+            let read = Measurement::parse(&written.to_line()).expect("a line it reads");
+            assert_eq!(
+                (read.median, read.p90, read.cpu, read.frames),
+                (written.median, written.p90, cpu, 300)
+            );
+            assert_eq!((read.started.count, read.started.digest), (31_030, 77));
+            assert!(read.hits.is_none());
+        }
     }
 }

@@ -11,6 +11,10 @@ fn milliseconds(run: &Run) -> Option<f64> {
     Some(run.measurement?.median.as_secs_f64() * 1e3)
 }
 
+fn cpu_milliseconds(run: &Run) -> Option<f64> {
+    Some(run.measurement?.cpu?.as_secs_f64() * 1e3)
+}
+
 fn find(runs: &[Run], scene: Scene, engine: Engine, threads: usize) -> Option<&Run> {
     runs.iter()
         .find(|run| run.scene == scene && run.engine == engine && run.threads == threads)
@@ -157,6 +161,7 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
     if checks_hits {
         print_hit_timing(runs, &rows, engines);
     }
+    print_cpu_time(runs, &rows, engines);
     if with_none {
         print_collision_part(runs, &rows, engines);
     }
@@ -228,6 +233,65 @@ fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine
         "Collision part: an engine's median frame less the median frame of the same scene with \
          no engine (the bodies spawned and moved alike, with no collider). No ratio where ours \
          is within that frame's noise (its 90th percentile less its median)."
+    );
+}
+
+/// The third table: each engine's CPU time per frame, and the ratios of those. Beside the wall
+/// time it shows how many cores a frame kept busy.
+fn print_cpu_time(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
+    let cpu =
+        |scene, engine, threads| find(runs, scene, engine, threads).and_then(cpu_milliseconds);
+    if !rows
+        .iter()
+        .any(|&(scene, threads)| engines.iter().any(|&e| cpu(scene, e, threads).is_some()))
+    {
+        return;
+    }
+    println!();
+    let mut header = String::from("| scene | threads |");
+    let mut rule = String::from("|---|---:|");
+    for engine in engines {
+        header += &format!(" {} CPU ms |", engine.name());
+        rule += "---:|";
+    }
+    let peers: Vec<Engine> = engines
+        .iter()
+        .copied()
+        .filter(|&engine| engine != Engine::Ours)
+        .collect();
+    let has_ours = engines.contains(&Engine::Ours);
+    if has_ours {
+        for peer in &peers {
+            header += &format!(" ours vs {} |", peer.name());
+            rule += "---:|";
+        }
+    }
+    println!("{header}\n{rule}");
+    for &(scene, threads) in rows {
+        let mut line = format!("| {} | {threads} |", scene.name());
+        for &engine in engines {
+            line += &match cpu(scene, engine, threads) {
+                Some(ms) => format!(" {ms:.2} |"),
+                None if engine.cannot_run(scene).is_some() => " — |".to_owned(),
+                None => " – |".to_owned(),
+            };
+        }
+        if has_ours {
+            let ours = cpu(scene, Engine::Ours, threads);
+            for &peer in &peers {
+                line += &match (ours, cpu(scene, peer, threads)) {
+                    (Some(ours), Some(theirs)) => format!(" {:.0}× |", theirs / ours),
+                    _ => " – |".to_owned(),
+                };
+            }
+        }
+        println!("{line}");
+    }
+    println!();
+    println!(
+        "CPU time: the median per frame of the whole process's CPU time (every thread, user and \
+         system), over the same frames as the table above. A frame's CPU time over its wall time \
+         is about how many cores it kept busy."
     );
 }
 
