@@ -107,7 +107,7 @@ impl Default for CollisionPlugin {
 /// To read this frame's contacts in the same schedule, order a system
 /// `.after(CollisionSystems::WriteEvents)`.
 ///
-/// A run condition on the sets pauses the contacts (a pause menu:
+/// A run condition on `FindContacts` pauses the contacts (a pause menu:
 /// `configure_sets(PostUpdate, CollisionSystems::FindContacts.run_if(playing))`, with the
 /// plugin's own schedule, [`CollisionPlugin::schedule`], in place of `PostUpdate`). While
 /// [`FindContacts`](Self::FindContacts) is skipped, the contacts stay as its last run left

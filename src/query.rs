@@ -107,9 +107,9 @@ pub struct NearestCollider {
 ///
 /// [`SpatialQuery`] is a system param. It answers from the colliders **as the last run of
 /// [`CollisionSystems::Prepare`](crate::CollisionSystems::Prepare) placed them**: in `Update`,
-/// with the pipeline in `PostUpdate`, where they were at the end of the previous frame's (with
-/// it at a fixed step, where this frame's last step left them, or an earlier frame's in a
-/// frame without a step). To answer from this frame's
+/// with the pipeline in `PostUpdate`, where they were at the end of the previous frame's
+/// `PostUpdate` (with it at a fixed step, where this frame's last step left them, or an
+/// earlier frame's in a frame without a step). To answer from this frame's
 /// positions, run the system after the prepare stage, for instance
 /// `.after(CollisionSystems::Prepare)` in the plugin's schedule. Colliders that were switched
 /// off with [`ColliderDisabled`](crate::ColliderDisabled), or skipped (a scale or transform

@@ -150,3 +150,27 @@ fn polygon_circle_touching_only_at_a_vertex_reports_it_once() {
         assert!(hit.points[0].distance(Vec2::ZERO) <= tolerance, "{hit:?}");
     }
 }
+
+/// A disc tangent to an edge half a unit from a nearly flat corner, the corner within the
+/// tolerance of its outline: one point, where the edge touches it (in `f64`: (0.5, 0); the
+/// corner, 6 × 10⁻⁴ outside the disc, is no second touch).
+#[test]
+fn polygon_circle_tangent_near_a_flat_corner_touches_once() {
+    let polygon = [
+        v(0.0, 0.0),
+        v(-10.0, -0.005),
+        v(-10.0, -10.0),
+        v(10.0, -10.0),
+        v(10.0, 0.0),
+    ];
+    let disc = Circle::new(v(0.5, 200.0), 200.0);
+    let tolerance = 1e-5 * (polygon_size(&polygon) + disc.radius);
+    for turn in 0..polygon.len() {
+        let mut vertices = polygon;
+        vertices.rotate_left(turn);
+        let hit = both_orders(Shape::Polygon(&vertices), Shape::Circle(disc)).unwrap();
+        assert_eq!(hit.containment, Containment::Neither, "{hit:?}");
+        assert_eq!(hit.points.len(), 1, "turned {turn}: {hit:?}");
+        assert!(hit.points[0].distance(v(0.5, 0.0)) <= tolerance, "{hit:?}");
+    }
+}

@@ -122,9 +122,9 @@ fn scaling_by_a_power_of_two_scales_every_answer_exactly() {
     let motions = [v(4.0, 0.3), v(-3.0, 1.0), v(0.5, -2.0)];
     // Even powers, so that square roots scale exactly too.
     let smallest = -58; // 2⁻⁵⁸ × 0.3 ≈ 1.04e-18 ≥ MIN_SIZE
-    let largest = 56; // 2⁵⁶ × 10 ≈ 7.2e17 ≤ MAX_COORDINATE
+    let largest = 56; // 2⁵⁶ × 12 ≈ 8.6e17 ≤ MAX_COORDINATE (x up to 8, moved by 4)
     assert!(2f32.powi(smallest) * 0.3 >= MIN_SIZE);
-    assert!(2f32.powi(largest) * 10.0 <= MAX_COORDINATE);
+    assert!(2f32.powi(largest) * 12.0 <= MAX_COORDINATE);
     for power in [smallest, -40, -20, 20, largest] {
         let factor = 2f32.powi(power);
         for first in shapes {

@@ -182,7 +182,7 @@ fn noise_ms(runs: &[Run], scene: Scene, threads: usize) -> Option<f64> {
     Some((none.p90.as_secs_f64() - none.median.as_secs_f64()) * 1e3)
 }
 
-/// The second table: each engine's collision part of the frame, and the ratios of those.
+/// The third table: each engine's collision part of the frame, and the ratios of those.
 /// Where ours is within the no-engine frame's noise, no ratio is shown.
 fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
     println!();
@@ -236,7 +236,7 @@ fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine
     );
 }
 
-/// The third table: each engine's CPU time per frame, and the ratios of those. Beside the wall
+/// The second table: each engine's CPU time per frame, and the ratios of those. Beside the wall
 /// time it shows how many cores a frame kept busy.
 fn print_cpu_time(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
     let cpu =
@@ -290,8 +290,8 @@ fn print_cpu_time(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
     println!();
     println!(
         "CPU time: the median per frame of the whole process's CPU time (every thread, user and \
-         system), over the same frames as the table above. A frame's CPU time over its wall time \
-         is about how many cores it kept busy."
+         system), over the same frames as the wall-time table. A frame's CPU time over its wall \
+         time is about how many cores it kept busy."
     );
 }
 
