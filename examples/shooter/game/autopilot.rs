@@ -1,6 +1,12 @@
 //! The autopilot: it flies the ship, fires, and aims the laser, by spatial queries.
 
-use super::*;
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+use super::{
+    Autopilot, ENEMY, Enemy, EnemyBullet, HALF_FIELD, Intent, LASER_NOSE, LASER_RANGE,
+    PLAYER_BOUNDS, PLAYER_GUN, PLAYER_SPEED, Player, Velocity, WALL,
+};
 
 // The autopilot weighs a few moves by where the ship and the enemy bullets would be a moment
 // later.

@@ -3,7 +3,20 @@
 //! entities, pair after pair), and the systems that read this frame's contacts after the
 //! pipeline.
 
-use super::*;
+use std::time::Instant;
+
+use bevy::diagnostic::DiagnosticsStore;
+use bevy::ecs::query::QueryFilter;
+use bevy::prelude::*;
+use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
+use bevy_collision_events::prelude::*;
+
+use super::{
+    BULLET_DAMAGE, Bullet, Enemy, EnemyBullet, EnemyDestroyed, Game, GameState, HALF_FIELD,
+    INVULNERABLE_SECONDS, LASER_DAMAGE_PER_SECOND, LASER_RANGE, Laser, MISSILE_DAMAGE, Missile,
+    Player, PlayerBullet, WALL_CLEARANCE, Wall,
+    stats::{CROWD, Stats},
+};
 
 /// Spends the bullet of `hit`, if `bullets` has it and `hit`'s collider is what it met first
 /// this frame: despawns it, and says it struck. A bullet that crossed a wall and an enemy in

@@ -1,6 +1,17 @@
 //! The enemies: the waves they come in, how they fly in and drift, and how they fire.
 
-use super::*;
+use std::f32::consts::{FRAC_PI_2, TAU};
+
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+use super::{
+    CRAB_OUTLINE, ENEMY_BULLET_Z, ENEMY_LAYERS, ENEMY_SHOT_LAYERS, ENEMY_Z, Enemy, EnemyBullet,
+    EnemyKind, Game, HALF_FIELD, Player, Role, Velocity,
+    collisions::enemy_hit,
+    gun_fires, star_outline,
+    storm::{is_storm, spawn_storm},
+};
 
 // Waves.
 pub(super) const FIRST_WAVE_DELAY: f32 = 0.5;

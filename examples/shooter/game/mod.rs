@@ -13,11 +13,9 @@
 //!   it is off and the ship after a game over;
 //! - [`Contact::push_out`], which holds the ship out of the walls ([`push_ship_out_of_walls`]).
 
-use std::f32::consts::{FRAC_PI_2, PI, TAU};
-use std::time::{Duration, Instant};
+use std::f32::consts::{FRAC_PI_2, PI};
+use std::time::Duration;
 
-use bevy::diagnostic::DiagnosticsStore;
-use bevy::ecs::query::QueryFilter;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
@@ -33,7 +31,7 @@ mod storm;
 use autopilot::fly_autopilot;
 use collisions::{
     absorb_shot, destroy_enemies, enemy_hit, push_ship_out_of_walls, ram_player, record_stats,
-    ship_hit, stop_laser,
+    stop_laser,
 };
 pub use enemies::spawn_enemy_bullet;
 use enemies::{
@@ -47,7 +45,7 @@ use player::{
 };
 pub use stats::{CROWD, Stats};
 pub use storm::STORM_EVERY;
-use storm::{fire_storm, is_storm, spawn_storm};
+use storm::fire_storm;
 
 // These constants are in `Transform` units, which the 2D camera shows 1:1 as pixels, and
 // seconds.

@@ -2,7 +2,17 @@
 //! weapons: bullets, homing missiles that find their target with `SpatialQuery::nearest`, and
 //! the laser, a segment collider switched on and off with `ColliderDisabled`.
 
-use super::*;
+use std::f32::consts::{FRAC_PI_2, PI, TAU};
+
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+use super::{
+    Autopilot, ENEMY, GameState, HALF_FIELD, Intent, LASER_NOSE, LASER_RANGE, LASER_Z, Laser,
+    Lifetime, Missile, PLAYER_BOUNDS, PLAYER_BULLET_Z, PLAYER_GUN, PLAYER_LAYERS,
+    PLAYER_SHOT_LAYERS, PLAYER_SPEED, PLAYER_Z, Player, PlayerBullet, PlayerGuns, SHIP_OUTLINE,
+    Velocity, collisions::ship_hit, gun_fires,
+};
 
 // The ship's start and its guns.
 /// Where the ship starts each game.
