@@ -134,15 +134,7 @@ fn polygon_circle_touching_only_at_a_vertex_reports_it_once() {
         v(0.0, 0.0),
     ];
     let disc = Circle::new(v(0.0, 200.0), 200.0);
-    let tolerance = 1e-5 * (polygon_size(&polygon) + disc.radius);
-    for turn in 0..polygon.len() {
-        let mut vertices = polygon;
-        vertices.rotate_left(turn);
-        let hit = both_orders(Shape::Polygon(&vertices), Shape::Circle(disc)).unwrap();
-        assert_eq!(hit.containment, Containment::Neither, "{hit:?}");
-        assert_eq!(hit.points.len(), 1, "turned {turn}: {hit:?}");
-        assert!(hit.points[0].distance(Vec2::ZERO) <= tolerance, "{hit:?}");
-    }
+    let tolerance = touches_once_from_every_vertex(polygon, disc, Vec2::ZERO);
     for far in [v(10.0, -0.005), v(-10.0, -0.005)] {
         let edge = Segment::new(Vec2::ZERO, far);
         let hit = both_orders(Shape::Segment(edge), Shape::Circle(disc)).unwrap();
@@ -163,14 +155,24 @@ fn polygon_circle_tangent_near_a_flat_corner_touches_once() {
         v(10.0, -10.0),
         v(10.0, 0.0),
     ];
-    let disc = Circle::new(v(0.5, 200.0), 200.0);
+    touches_once_from_every_vertex(polygon, Circle::new(v(0.5, 200.0), 200.0), v(0.5, 0.0));
+}
+
+/// Checks that `disc` touches `polygon`, started from each of its vertices in turn, at one
+/// point within the pair's tolerance of `touch`, in both orders; returns that tolerance.
+fn touches_once_from_every_vertex<const N: usize>(
+    polygon: [Vec2; N],
+    disc: Circle,
+    touch: Vec2,
+) -> f32 {
     let tolerance = 1e-5 * (polygon_size(&polygon) + disc.radius);
-    for turn in 0..polygon.len() {
+    for turn in 0..N {
         let mut vertices = polygon;
         vertices.rotate_left(turn);
         let hit = both_orders(Shape::Polygon(&vertices), Shape::Circle(disc)).unwrap();
         assert_eq!(hit.containment, Containment::Neither, "{hit:?}");
         assert_eq!(hit.points.len(), 1, "turned {turn}: {hit:?}");
-        assert!(hit.points[0].distance(v(0.5, 0.0)) <= tolerance, "{hit:?}");
+        assert!(hit.points[0].distance(touch) <= tolerance, "{hit:?}");
     }
+    tolerance
 }

@@ -15,6 +15,33 @@ fn cpu_milliseconds(run: &Run) -> Option<f64> {
     Some(run.measurement?.cpu?.as_secs_f64() * 1e3)
 }
 
+/// The engines other than ours.
+fn peers(engines: &[Engine]) -> Vec<Engine> {
+    engines
+        .iter()
+        .copied()
+        .filter(|&engine| engine != Engine::Ours)
+        .collect()
+}
+
+/// A table's header and rule after its `leading` columns (header and rule cells, already
+/// joined): a column per engine, titled with its name and `unit`, then, where ours ran, the
+/// ratio of ours to each peer.
+fn header(leading: (&str, &str), engines: &[Engine], unit: &str) -> String {
+    let (mut header, mut rule) = (leading.0.to_owned(), leading.1.to_owned());
+    for engine in engines {
+        header += &format!(" {} {unit} |", engine.name());
+        rule += "---:|";
+    }
+    if engines.contains(&Engine::Ours) {
+        for peer in peers(engines) {
+            header += &format!(" ours vs {} |", peer.name());
+            rule += "---:|";
+        }
+    }
+    format!("{header}\n{rule}")
+}
+
 fn find(runs: &[Run], scene: Scene, engine: Engine, threads: usize) -> Option<&Run> {
     runs.iter()
         .find(|run| run.scene == scene && run.engine == engine && run.threads == threads)
@@ -30,11 +57,7 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
         .filter(|&engine| engine != Engine::None)
         .collect();
     let engines = engines.as_slice();
-    let peers: Vec<Engine> = engines
-        .iter()
-        .copied()
-        .filter(|&e| e != Engine::Ours)
-        .collect();
+    let peers = peers(engines);
     let has_ours = engines.contains(&Engine::Ours);
     let mut header = String::from("| scene | colliders | threads |");
     let mut rule = String::from("|---|---:|---:|");
@@ -186,22 +209,13 @@ fn noise_ms(runs: &[Run], scene: Scene, threads: usize) -> Option<f64> {
 /// Where ours is within the no-engine frame's noise, no ratio is shown.
 fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
     println!();
-    let mut header = String::from("| scene | threads | no engine ms |");
-    let mut rule = String::from("|---|---:|---:|");
-    for engine in engines {
-        header += &format!(" {} collision ms |", engine.name());
-        rule += "---:|";
-    }
-    let peers: Vec<Engine> = engines
-        .iter()
-        .copied()
-        .filter(|&engine| engine != Engine::Ours)
-        .collect();
-    for peer in &peers {
-        header += &format!(" ours vs {} |", peer.name());
-        rule += "---:|";
-    }
-    println!("{header}\n{rule}");
+    let leading = ("| scene | threads | no engine ms |", "|---|---:|---:|");
+    println!("{}", header(leading, engines, "collision ms"));
+    let ratios = if engines.contains(&Engine::Ours) {
+        peers(engines)
+    } else {
+        Vec::new()
+    };
     for &(scene, threads) in rows {
         let Some(shared) = find(runs, scene, Engine::None, threads).and_then(milliseconds) else {
             continue;
@@ -218,7 +232,7 @@ fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine
         }
         let ours = collision_ms(runs, scene, Engine::Ours, threads);
         let noise = noise_ms(runs, scene, threads).unwrap_or(0.0);
-        for &peer in &peers {
+        for &peer in &ratios {
             line += &match (ours, collision_ms(runs, scene, peer, threads)) {
                 (Some(ours), Some(theirs)) if ours > noise.max(0.0) && theirs > 0.0 => {
                     format!(" {:.0}× |", theirs / ours)
@@ -248,25 +262,11 @@ fn print_cpu_time(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
         return;
     }
     println!();
-    let mut header = String::from("| scene | threads |");
-    let mut rule = String::from("|---|---:|");
-    for engine in engines {
-        header += &format!(" {} CPU ms |", engine.name());
-        rule += "---:|";
-    }
-    let peers: Vec<Engine> = engines
-        .iter()
-        .copied()
-        .filter(|&engine| engine != Engine::Ours)
-        .collect();
+    println!(
+        "{}",
+        header(("| scene | threads |", "|---|---:|"), engines, "CPU ms")
+    );
     let has_ours = engines.contains(&Engine::Ours);
-    if has_ours {
-        for peer in &peers {
-            header += &format!(" ours vs {} |", peer.name());
-            rule += "---:|";
-        }
-    }
-    println!("{header}\n{rule}");
     for &(scene, threads) in rows {
         let mut line = format!("| {} | {threads} |", scene.name());
         for &engine in engines {
@@ -278,7 +278,7 @@ fn print_cpu_time(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
         }
         if has_ours {
             let ours = cpu(scene, Engine::Ours, threads);
-            for &peer in &peers {
+            for peer in peers(engines) {
                 line += &match (ours, cpu(scene, peer, threads)) {
                     (Some(ours), Some(theirs)) => format!(" {:.0}× |", theirs / ours),
                     _ => " – |".to_owned(),
