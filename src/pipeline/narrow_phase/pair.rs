@@ -119,6 +119,7 @@ pub(super) fn test_pair(
         (None, None)
     };
     let turned = turns.0.is_some() || turns.1.is_some();
+    let mut both_turns = None;
     let (swept, relative_motion) = if turned {
         // A segment or polygon that turned: its whole motion, turn and path together.
         let turn = |index: usize, turn: Option<Turn>| {
@@ -130,6 +131,7 @@ pub(super) fn test_pair(
         let (first_turn, second_turn) = (turn(first, turns.0), turn(second, turns.1));
         let (first_now, second_now) = (placed.shape(first), placed.shape(second));
         let swept = sweep_turning(first_now, first_turn, second_now, second_turn);
+        both_turns = Some([first_turn, second_turn]);
         (swept, second_turn.translation - first_turn.translation)
     } else if first_motion == second_motion {
         // No relative motion: where they are now says it all.
@@ -150,7 +152,7 @@ pub(super) fn test_pair(
     let sweep = SweepOutcome {
         swept,
         relative_motion,
-        turned,
+        turns: both_turns,
     };
     meeting(placed, previous, [first, second], now, sweep, scratch)
 }
@@ -223,7 +225,7 @@ fn test_disc_path(
     let sweep = SweepOutcome {
         swept,
         relative_motion: second_motion - first_motion,
-        turned: false,
+        turns: None,
     };
     meeting(placed, previous, [first, second], now, sweep, scratch)
 }
@@ -234,8 +236,8 @@ struct SweepOutcome {
     swept: SweepStart,
     /// The second collider's motion less the first's.
     relative_motion: Vec2,
-    /// Whether either turned.
-    turned: bool,
+    /// The two colliders' turns, where either turned.
+    turns: Option<[Turn; 2]>,
 }
 
 /// The contact of colliders `first` and `second`, from where they meet `now` and what their
@@ -252,7 +254,7 @@ fn meeting(
     let SweepOutcome {
         swept,
         relative_motion,
-        turned,
+        turns,
     } = sweep;
     let mut at_start = None;
     let impact = match swept {
@@ -268,18 +270,21 @@ fn meeting(
         }
         SweepStart::Apart(Some(impact)) => Some(impact),
         // Without relative motion, nothing was swept.
-        SweepStart::Apart(None) if relative_motion == Vec2::ZERO && !turned => None,
+        SweepStart::Apart(None) if relative_motion == Vec2::ZERO && turns.is_none() => None,
         // A pair touching now, apart at the start, was met at the end at the latest: the
         // turning sweep stops a tolerance short of a touch, and the linear one moves the start
         // shapes forward again, which rounding can leave an ulp from where the colliders are now.
         SweepStart::Apart(None) => now.as_ref().and_then(|hit| {
             let normal = relative_motion.normalize_or(Vec2::Y);
-            if turned {
+            if let Some([first_turn, second_turn]) = turns {
+                // Against the first's motion there relative to the second's, turns included.
                 let point = hit.points.first().copied();
+                let point = point.unwrap_or(placed.centers[second]);
+                let moved = second_turn.moved(point) - first_turn.moved(point);
                 return Some(Impact {
                     time: 1.0,
-                    point: point.unwrap_or(placed.centers[second]),
-                    normal,
+                    point,
+                    normal: moved.normalize_or(normal),
                 });
             }
             let (first_now, second_now) = (placed.shape(first), placed.shape(second));

@@ -37,6 +37,16 @@ pub(crate) struct Turn {
     pub pivot: Vec2,
 }
 
+impl Turn {
+    /// How far the point of the shape now at `point` moved: from where the turn and the
+    /// translation took it from, to `point`.
+    pub(crate) fn moved(self, point: Vec2) -> Vec2 {
+        let start = self.pivot - self.translation
+            + Vec2::from_angle(-self.angle).rotate(point - self.pivot);
+        point - start
+    }
+}
+
 /// The most steps taken before a pair is given up as grazing: the steps shrink only while
 /// the shapes stay within a hair of touching without touching.
 const MAX_STEPS: usize = 1000;

@@ -344,3 +344,39 @@ fn turning_sweeps_agree_with_dense_sub_stepping() {
         "{grazed} met that the reference passes by"
     );
 }
+
+/// A turn's `moved` is how far a point of the shape went: a point placed at the start, then
+/// turned about the start's pivot and carried by the translation in `f64`, moved from there to
+/// where it is; a quarter turn about the origin brings (1, 0) to (0, 1).
+#[test]
+fn a_turn_moves_each_point_from_its_start() {
+    let quarter = Turn {
+        translation: Vec2::ZERO,
+        angle: PI / 2.0,
+        pivot: Vec2::ZERO,
+    };
+    assert!(
+        quarter
+            .moved(Vec2::Y)
+            .abs_diff_eq(Vec2::new(-1.0, 1.0), 1e-6)
+    );
+    let mut rng = StdRng::seed_from_u64(11);
+    for _ in 0..1000 {
+        let start = DVec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
+        let start_pivot = DVec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
+        let translation = DVec2::new(rng.random_range(-20.0..20.0), rng.random_range(-20.0..20.0));
+        let angle = rng.random_range(-PI..PI);
+        let turned = DVec2::from_angle(f64::from(angle)).rotate(start - start_pivot);
+        let end = start_pivot + translation + turned;
+        let turn = Turn {
+            translation: translation.as_vec2(),
+            angle,
+            pivot: (start_pivot + translation).as_vec2(),
+        };
+        let moved = turn.moved(end.as_vec2()).as_dvec2();
+        assert!(
+            moved.abs_diff_eq(end - start, 1e-3),
+            "{start} turned {angle} about {start_pivot}, carried {translation}: {moved}"
+        );
+    }
+}
