@@ -24,22 +24,40 @@ fn peers(engines: &[Engine]) -> Vec<Engine> {
         .collect()
 }
 
-/// A table's header and rule after its `leading` columns (header and rule cells, already
-/// joined): a column per engine, titled with its name and `unit`, then, where ours ran, the
-/// ratio of ours to each peer.
-fn header(leading: (&str, &str), engines: &[Engine], unit: &str) -> String {
-    let (mut header, mut rule) = (leading.0.to_owned(), leading.1.to_owned());
-    for engine in engines {
-        header += &format!(" {} {unit} |", engine.name());
-        rule += "---:|";
-    }
-    if engines.contains(&Engine::Ours) {
-        for peer in peers(engines) {
-            header += &format!(" ours vs {} |", peer.name());
-            rule += "---:|";
+/// A Markdown table's first two lines: the column titles, and the rule under them.
+struct Header {
+    titles: String,
+    rule: String,
+}
+
+impl Header {
+    /// The `leading` columns (title and rule cells, already joined), then a column per engine,
+    /// titled with its name and `unit`, then, where ours ran, the ratio of ours to each peer.
+    fn new(leading: (&str, &str), engines: &[Engine], unit: &str) -> Self {
+        let mut header = Self {
+            titles: leading.0.to_owned(),
+            rule: leading.1.to_owned(),
+        };
+        for engine in engines {
+            header.push(&format!("{} {unit}", engine.name()), "---:");
         }
+        if engines.contains(&Engine::Ours) {
+            for peer in peers(engines) {
+                header.push(&format!("ours vs {}", peer.name()), "---:");
+            }
+        }
+        header
     }
-    format!("{header}\n{rule}")
+
+    /// One more column.
+    fn push(&mut self, title: &str, rule: &str) {
+        self.titles += &format!(" {title} |");
+        self.rule += &format!("{rule}|");
+    }
+
+    fn print(&self) {
+        println!("{}\n{}", self.titles, self.rule);
+    }
 }
 
 fn find(runs: &[Run], scene: Scene, engine: Engine, threads: usize) -> Option<&Run> {
@@ -59,27 +77,16 @@ pub fn print(runs: &[Run], engines: &[Engine]) {
     let engines = engines.as_slice();
     let peers = peers(engines);
     let has_ours = engines.contains(&Engine::Ours);
-    let mut header = String::from("| scene | colliders | threads |");
-    let mut rule = String::from("|---|---:|---:|");
-    for engine in engines {
-        header += &format!(" {} ms |", engine.name());
-        rule += "---:|";
-    }
-    if has_ours {
-        for peer in &peers {
-            header += &format!(" ours vs {} |", peer.name());
-            rule += "---:|";
-        }
-    }
+    let leading = ("| scene | colliders | threads |", "|---|---:|---:|");
+    let mut header = Header::new(leading, engines, "ms");
     let names: Vec<&str> = engines.iter().map(|engine| engine.name()).collect();
-    header += &format!(" contact starts ({}) |", names.join(" / "));
-    rule += "---|";
+    header.push(&format!("contact starts ({})", names.join(" / ")), "---");
     let checks_hits = runs.iter().any(|run| run.scene.checks_hits());
     if checks_hits {
-        header += &format!(" exact starts | missed / extra ({}) |", names.join(" · "));
-        rule += "---:|---|";
+        header.push("exact starts", "---:");
+        header.push(&format!("missed / extra ({})", names.join(" · ")), "---");
     }
-    println!("{header}\n{rule}");
+    header.print();
 
     let mut rows: Vec<(Scene, usize)> = Vec::new();
     for run in runs {
@@ -210,7 +217,7 @@ fn noise_ms(runs: &[Run], scene: Scene, threads: usize) -> Option<f64> {
 fn print_collision_part(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
     println!();
     let leading = ("| scene | threads | no engine ms |", "|---|---:|---:|");
-    println!("{}", header(leading, engines, "collision ms"));
+    Header::new(leading, engines, "collision ms").print();
     let ratios = if engines.contains(&Engine::Ours) {
         peers(engines)
     } else {
@@ -262,10 +269,7 @@ fn print_cpu_time(runs: &[Run], rows: &[(Scene, usize)], engines: &[Engine]) {
         return;
     }
     println!();
-    println!(
-        "{}",
-        header(("| scene | threads |", "|---|---:|"), engines, "CPU ms")
-    );
+    Header::new(("| scene | threads |", "|---|---:|"), engines, "CPU ms").print();
     let has_ours = engines.contains(&Engine::Ours);
     for &(scene, threads) in rows {
         let mut line = format!("| {} | {threads} |", scene.name());

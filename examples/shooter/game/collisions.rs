@@ -12,10 +12,9 @@ use bevy_collision_events::diagnostics::CollisionDiagnosticsPlugin;
 use bevy_collision_events::prelude::*;
 
 use super::{
-    BULLET_DAMAGE, Bullet, Enemy, EnemyBullet, EnemyDestroyed, Game, GameState, HALF_FIELD,
+    BULLET_DAMAGE, Bullet, CROWD, Enemy, EnemyBullet, EnemyDestroyed, Game, GameState, HALF_FIELD,
     INVULNERABLE_SECONDS, LASER_DAMAGE_PER_SECOND, LASER_RANGE, Laser, MISSILE_DAMAGE, Missile,
-    Player, PlayerBullet, WALL_CLEARANCE, Wall,
-    stats::{CROWD, Stats},
+    Player, PlayerBullet, Stats, WALL_CLEARANCE, Wall,
 };
 
 /// Spends the bullet of `hit`, if `bullets` has it and `hit`'s collider is what it met first

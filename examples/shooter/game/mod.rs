@@ -2,8 +2,8 @@
 //! Nothing here draws; `graphics.rs` adds the looks.
 //!
 //! The game learns about collisions only from `bevy_collision_events`:
-//! - **observers** of [`ContactStarted`] on each enemy ([`enemy_hit`]), on the ship
-//!   ([`ship_hit`]) and on each wall ([`absorb_shot`]): bullets strike once and vanish;
+//! - **observers** of [`ContactStarted`] on each enemy ([`enemy_hit`](collisions::enemy_hit)),
+//!   on the ship ([`ship_hit`](collisions::ship_hit)) and on each wall ([`absorb_shot`]): bullets strike once and vanish;
 //! - the ship's [`CollidingEntities`], for rams that last ([`ram_player`]);
 //! - the [`Contact`] messages, for the laser, which stops at the nearest point of everything
 //!   it touches this frame ([`stop_laser`]); the [`Contacts`] resource for the statistics;
@@ -30,14 +30,10 @@ mod storm;
 
 use autopilot::fly_autopilot;
 use collisions::{
-    absorb_shot, destroy_enemies, enemy_hit, push_ship_out_of_walls, ram_player, record_stats,
-    stop_laser,
+    absorb_shot, destroy_enemies, push_ship_out_of_walls, ram_player, record_stats, stop_laser,
 };
 pub use enemies::spawn_enemy_bullet;
-use enemies::{
-    Drift, ENTRY_SECONDS, FIRST_WAVE_DELAY, Spin, enemy_parts, fire_enemy_bullets, move_enemies,
-    spawn_waves,
-};
+use enemies::{FIRST_WAVE_DELAY, fire_enemy_bullets, move_enemies, spawn_waves};
 
 use player::{
     PLAYER_START, aim_laser, fire_bullets, fire_missiles, move_player, read_keyboard, spawn_player,

@@ -11,8 +11,10 @@ use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
 use super::{
-    Drift, ENTRY_SECONDS, EnemyKind, Lifetime, Spin, enemy_hit, enemy_parts, spawn_enemy_bullet,
-    star_outline,
+    EnemyKind, Lifetime,
+    collisions::enemy_hit,
+    enemies::{Drift, ENTRY_SECONDS, Spin, enemy_parts},
+    spawn_enemy_bullet, star_outline,
 };
 
 /// Every this many waves is a storm: waves 5, 10, 15 and so on.

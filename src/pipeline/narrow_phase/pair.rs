@@ -277,14 +277,21 @@ fn meeting(
         SweepStart::Apart(None) => now.as_ref().and_then(|hit| {
             let normal = relative_motion.normalize_or(Vec2::Y);
             if let Some([first_turn, second_turn]) = turns {
-                // Against the first's motion there relative to the second's, turns included.
+                // Against the first's velocity there relative to the second's, turns included
+                // (as the turning sweep's own fallback). Without points, one holds the other:
+                // the centre of the one held.
+                let held = match hit.containment {
+                    Containment::FirstInSecond => first,
+                    _ => second,
+                };
                 let point = hit.points.first().copied();
-                let point = point.unwrap_or(placed.centers[second]);
-                let moved = second_turn.moved(point) - first_turn.moved(point);
+                let point = point.unwrap_or(placed.centers[held]);
+                let velocity =
+                    second_turn.velocity_at_end(point) - first_turn.velocity_at_end(point);
                 return Some(Impact {
                     time: 1.0,
                     point,
-                    normal: moved.normalize_or(normal),
+                    normal: velocity.normalize_or(normal),
                 });
             }
             let (first_now, second_now) = (placed.shape(first), placed.shape(second));

@@ -38,12 +38,12 @@ pub(crate) struct Turn {
 }
 
 impl Turn {
-    /// How far the point of the shape now at `point` moved: from where the turn and the
-    /// translation took it from, to `point`.
-    pub(crate) fn moved(self, point: Vec2) -> Vec2 {
-        let start = self.pivot - self.translation
-            + Vec2::from_angle(-self.angle).rotate(point - self.pivot);
-        point - start
+    /// The velocity, per whole motion, of the shape's point now at `point`, at the end of the
+    /// motion: the translation, and the turn about the pivot (as the sweep's own fallback
+    /// normal takes it). Worked out from the pivot, so it keeps its precision far from the
+    /// origin.
+    pub(crate) fn velocity_at_end(self, point: Vec2) -> Vec2 {
+        self.translation + (point - self.pivot).perp() * self.angle
     }
 }
 

@@ -345,11 +345,12 @@ fn turning_sweeps_agree_with_dense_sub_stepping() {
     );
 }
 
-/// A turn's `moved` is how far a point of the shape went: a point placed at the start, then
-/// turned about the start's pivot and carried by the translation in `f64`, moved from there to
-/// where it is; a quarter turn about the origin brings (1, 0) to (0, 1).
+/// A turn's `velocity_at_end` is the derivative, at the end of the motion, of where the
+/// shape's point is: a point placed at the start, turned about the pivot and carried by the
+/// translation in `f64` through time, differenced over the last millionth of the motion; far
+/// from the origin too, up to the rounding of the point and the pivot to `f32` there.
 #[test]
-fn a_turn_moves_each_point_from_its_start() {
+fn a_turn_gives_each_point_its_velocity_at_the_end() {
     let quarter = Turn {
         translation: Vec2::ZERO,
         angle: PI / 2.0,
@@ -357,26 +358,37 @@ fn a_turn_moves_each_point_from_its_start() {
     };
     assert!(
         quarter
-            .moved(Vec2::Y)
-            .abs_diff_eq(Vec2::new(-1.0, 1.0), 1e-6)
+            .velocity_at_end(Vec2::Y)
+            .abs_diff_eq(Vec2::new(-PI / 2.0, 0.0), 1e-6)
     );
     let mut rng = StdRng::seed_from_u64(11);
-    for _ in 0..1000 {
-        let start = DVec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
-        let start_pivot = DVec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
-        let translation = DVec2::new(rng.random_range(-20.0..20.0), rng.random_range(-20.0..20.0));
-        let angle = rng.random_range(-PI..PI);
-        let turned = DVec2::from_angle(f64::from(angle)).rotate(start - start_pivot);
-        let end = start_pivot + translation + turned;
-        let turn = Turn {
-            translation: translation.as_vec2(),
-            angle,
-            pivot: (start_pivot + translation).as_vec2(),
-        };
-        let moved = turn.moved(end.as_vec2()).as_dvec2();
-        assert!(
-            moved.abs_diff_eq(end - start, 1e-3),
-            "{start} turned {angle} about {start_pivot}, carried {translation}: {moved}"
-        );
+    for far in [0.0, 1e6] {
+        for _ in 0..1000 {
+            let mut point =
+                || DVec2::new(rng.random_range(-50.0..50.0), rng.random_range(-50.0..50.0));
+            let (start, start_pivot) = (point() + far, point() + far);
+            let translation = point() / 2.0;
+            let angle = rng.random_range(-PI..PI);
+            // Where the point is at `time` of the motion.
+            let at = |time: f64| {
+                let turned = DVec2::from_angle(f64::from(angle) * time).rotate(start - start_pivot);
+                start_pivot + translation * time + turned
+            };
+            let step = 1e-6;
+            let expected = (at(1.0) - at(1.0 - step)) / step;
+            let turn = Turn {
+                translation: translation.as_vec2(),
+                angle,
+                pivot: (start_pivot + translation).as_vec2(),
+            };
+            let velocity = turn.velocity_at_end(at(1.0).as_vec2()).as_dvec2();
+            // The point and the pivot, rounded to `f32`, move the arm by up to that rounding.
+            let rounding = f64::from(angle.abs()) * 2.0 * f64::from(f32::EPSILON) * (far + 100.0);
+            assert!(
+                velocity.abs_diff_eq(expected, 1e-3 * expected.length().max(1.0) + rounding),
+                "{start} turned {angle} about {start_pivot}, carried {translation}: {velocity}, \
+                 not {expected}"
+            );
+        }
     }
 }
