@@ -17,7 +17,9 @@
 //! The constructors validate their input. A collider changed in place without them (through
 //! reflection: an inspector, a scene file) is validated again by the pipeline before it is
 //! used: a valid edit takes effect at once (a polygon's bounds are recomputed), and an invalid
-//! one is skipped with one warning naming the entity, until it is valid again.
+//! one is skipped with one warning naming the entity, until it is valid again. A circle is
+//! checked as it is placed: one whose disc in the world is in range is used as placed, even
+//! where its own radius or offset, scaled down to it, is out of range.
 
 use crate::geometry::{MIN_SIZE, in_range};
 use bevy::prelude::*;
@@ -57,9 +59,16 @@ pub enum ColliderError {
     /// and a repeated closing vertex).
     #[error("a polygon needs at least 3 distinct vertices, got {0}")]
     TooFewVertices(usize),
-    /// A polygon's vertices all lie on one line.
-    #[error("the polygon has zero area: its vertices lie on one line")]
+    /// A polygon's vertices lie on one line, or so nearly that its area is at most a
+    /// millionth of its bounding box's diagonal squared (a sliver a two-millionth as thick as
+    /// it is long), whichever vertex it starts from.
+    #[error("the polygon has no area: its vertices lie on one line, or nearly")]
     ZeroArea,
+    /// A rectangle's side or a rhombus's diagonal is not above zero, or not finite.
+    #[error(
+        "the side {0} is out of range: a rectangle's sides and a rhombus's diagonals are finite and above zero"
+    )]
+    InvalidSide(f32),
     /// Two edges of a polygon cross or overlap, other than neighbours at their shared vertex:
     /// their indices, the lower first (edge `i` runs from vertex `i` to vertex `i + 1`).
     #[error("the polygon intersects itself: edges {0} and {1} meet")]

@@ -154,12 +154,24 @@ fn conversions_from_bevy_math_shapes_with_corners() {
     // (which would have been allocated before any check).
     assert_eq!(
         PolygonCollider::try_from(Rectangle::new(-4.0, 2.0)),
-        Err(ColliderError::ZeroArea)
+        Err(ColliderError::InvalidSide(-4.0))
     );
     assert_eq!(
         PolygonCollider::try_from(Rhombus::new(-4.0, 2.0)),
-        Err(ColliderError::ZeroArea)
+        Err(ColliderError::InvalidSide(-4.0))
     );
+    assert_eq!(
+        PolygonCollider::try_rectangle(2.0, -4.0),
+        Err(ColliderError::InvalidSide(-4.0))
+    );
+    assert_eq!(
+        PolygonCollider::try_rectangle(f32::INFINITY, 1.0),
+        Err(ColliderError::InvalidSide(f32::INFINITY))
+    );
+    assert!(matches!(
+        PolygonCollider::try_rectangle(f32::NAN, 1.0),
+        Err(ColliderError::InvalidSide(side)) if side.is_nan()
+    ));
     let mut inside_out = RegularPolygon::new(2.0, 6);
     inside_out.circumcircle.radius = -2.0;
     assert_eq!(
@@ -642,4 +654,27 @@ fn panicking_constructors_report_the_callers_line() {
         files.iter().all(|file| file.ends_with("bad_input.rs")),
         "{files:?}"
     );
+}
+
+/// Whether a sliver has area enough is the same whichever vertex it starts from: a triangle
+/// 1,000 long and 5 × 10⁻⁴ high (a two-millionth of its length) is refused from each of its
+/// corners, one 2 × 10⁻³ high taken from each; as is the rectangle of the same area.
+#[test]
+fn a_sliver_s_verdict_does_not_hang_on_its_first_vertex() {
+    for (height, valid) in [(5e-4, false), (2e-3, true)] {
+        let mut triangle = vec![Vec2::ZERO, Vec2::new(1000.0, 0.0), Vec2::new(500.0, height)];
+        for _ in 0..3 {
+            let result = PolygonCollider::try_new(triangle.clone());
+            match valid {
+                true => assert!(result.is_ok(), "{triangle:?}: {result:?}"),
+                false => assert_eq!(result, Err(ColliderError::ZeroArea), "{triangle:?}"),
+            }
+            triangle.rotate_left(1);
+        }
+        assert_eq!(
+            PolygonCollider::try_rectangle(1000.0, height / 2.0).is_ok(),
+            valid,
+            "{height}"
+        );
+    }
 }

@@ -25,24 +25,28 @@ pub(super) fn checked(mut vertices: Vec<Vec2>) -> Result<Vec<Vec2>, ColliderErro
             (min.min(v), max.max(v))
         });
     check_size((max - min).max_element())?;
-    check_area(&vertices)?;
+    check_area(&vertices, max - min)?;
     check_simple(&vertices)?;
     Ok(vertices)
 }
 
-/// Rejects polygons whose vertices lie on one line.
-fn check_area(vertices: &[Vec2]) -> Result<(), ColliderError> {
-    let origin = vertices[0];
+/// Rejects polygons whose vertices lie on one line, or nearly: twice the area of the fan of
+/// triangles from vertex 0 (twice the polygon's own area where every vertex sees vertex 0) at
+/// most a millionth of the squared diagonal of the bounding box `size`. In `f64`, so that
+/// neither overflows; against the box, so that a polygon's verdict does not hang on the vertex
+/// it starts from.
+fn check_area(vertices: &[Vec2], size: Vec2) -> Result<(), ColliderError> {
+    let origin = vertices[0].as_dvec2();
     // Unsigned, so that a bow tie's two halves do not cancel: that one is self-intersecting.
-    let spread: f32 = vertices
+    let spread: f64 = vertices
         .windows(2)
-        .map(|pair| (pair[0] - origin).perp_dot(pair[1] - origin).abs())
+        .map(|pair| {
+            (pair[0].as_dvec2() - origin)
+                .perp_dot(pair[1].as_dvec2() - origin)
+                .abs()
+        })
         .sum();
-    let extent = vertices
-        .iter()
-        .map(|v| v.distance_squared(origin))
-        .fold(0.0, f32::max);
-    if spread <= 1e-6 * extent {
+    if spread <= 1e-6 * size.as_dvec2().length_squared() {
         Err(ColliderError::ZeroArea)
     } else {
         Ok(())

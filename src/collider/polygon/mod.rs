@@ -144,7 +144,7 @@ impl PolygonCollider {
     /// - [`ColliderError::InvalidPoint`] for a NaN, infinite or too large vertex;
     /// - [`ColliderError::TooFewVertices`] for fewer than three distinct vertices;
     /// - [`ColliderError::TooSmall`] when their bounding box is smaller than [`MIN_SIZE`](crate::geometry::MIN_SIZE);
-    /// - [`ColliderError::ZeroArea`] when they all lie on one line;
+    /// - [`ColliderError::ZeroArea`] when they lie on one line, or nearly (see its docs);
     /// - [`ColliderError::SelfIntersecting`] when two edges meet other than neighbours at
     ///   their shared vertex (edge `i` runs from vertex `i` to vertex `i + 1`, counted after
     ///   repeated vertices are dropped).
@@ -205,17 +205,15 @@ impl PolygonCollider {
     /// An axis-aligned rectangle of `width` × `height` centred on the origin.
     ///
     /// # Errors
-    /// [`ColliderError::ZeroArea`] for a side of zero or negative length, or NaN; otherwise
-    /// what [`try_new`](Self::try_new) finds of its corners: a side that is infinite or
-    /// reaches beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
+    /// [`ColliderError::InvalidSide`] for a side of zero or negative length, NaN or infinite;
+    /// otherwise what [`try_new`](Self::try_new) finds of its corners: a side that reaches
+    /// beyond [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE)
     /// ([`ColliderError::InvalidPoint`]), a rectangle smaller than
     /// [`MIN_SIZE`](crate::geometry::MIN_SIZE) ([`ColliderError::TooSmall`]), or sides so
-    /// unequal that `f32` loses the area ([`ColliderError::TooFewVertices`],
-    /// [`ColliderError::ZeroArea`]).
+    /// unequal, one under about a two-millionth of the other, that the rectangle is a sliver
+    /// ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
     pub fn try_rectangle(width: f32, height: f32) -> Result<Self, ColliderError> {
-        if !(width > 0.0 && height > 0.0) {
-            return Err(ColliderError::ZeroArea);
-        }
+        check_sides(Vec2::new(width, height))?;
         let half = Vec2::new(width, height) / 2.0;
         Self::try_new(vec![
             Vec2::new(-half.x, -half.y),
@@ -328,10 +326,8 @@ impl TryFrom<Rectangle> for PolygonCollider {
     /// The rectangle centred on the origin, counter-clockwise from its lower-left corner.
     fn try_from(rectangle: Rectangle) -> Result<Self, Self::Error> {
         let half = rectangle.half_size;
-        // As `try_rectangle`: a side of zero or negative length, or NaN, has no area.
-        if !(half.x > 0.0 && half.y > 0.0) {
-            return Err(ColliderError::ZeroArea);
-        }
+        // As `try_rectangle`.
+        check_sides(half * 2.0)?;
         Self::try_new(vec![
             Vec2::new(-half.x, -half.y),
             Vec2::new(half.x, -half.y),
@@ -365,10 +361,7 @@ impl TryFrom<Rhombus> for PolygonCollider {
     /// The rhombus centred on the origin, counter-clockwise from its rightmost vertex.
     fn try_from(rhombus: Rhombus) -> Result<Self, Self::Error> {
         let half = rhombus.half_diagonals;
-        // A diagonal of zero or negative length, or NaN, has no area.
-        if !(half.x > 0.0 && half.y > 0.0) {
-            return Err(ColliderError::ZeroArea);
-        }
+        check_sides(half * 2.0)?;
         Self::try_new(vec![
             Vec2::new(half.x, 0.0),
             Vec2::new(0.0, half.y),
@@ -383,6 +376,18 @@ impl From<&PolygonCollider> for Polygon {
         Polygon {
             vertices: collider.vertices.clone(),
         }
+    }
+}
+
+/// `sides` (a rectangle's sides, a rhombus's diagonals), unless one is not above zero or not
+/// finite.
+fn check_sides(sides: Vec2) -> Result<(), ColliderError> {
+    match [sides.x, sides.y]
+        .into_iter()
+        .find(|side| !(*side > 0.0 && side.is_finite()))
+    {
+        Some(side) => Err(ColliderError::InvalidSide(side)),
+        None => Ok(()),
     }
 }
 
