@@ -59,14 +59,15 @@ pub enum ColliderError {
     /// and a repeated closing vertex).
     #[error("a polygon needs at least 3 distinct vertices, got {0}")]
     TooFewVertices(usize),
-    /// A polygon's vertices lie on one line, or so nearly that its area is at most a
+    /// A polygon's vertices lie on one line, or so nearly that twice its area is at most a
     /// millionth of its bounding box's diagonal squared (a sliver a two-millionth as thick as
     /// it is long), whichever vertex it starts from.
     #[error("the polygon has no area: its vertices lie on one line, or nearly")]
     ZeroArea,
     /// A rectangle's side or a rhombus's diagonal is not above zero, or not finite.
     #[error(
-        "the side {0} is out of range: a rectangle's sides and a rhombus's diagonals are finite and above zero"
+        "the side or diagonal {0} is out of range: a rectangle's sides and a rhombus's \
+         diagonals are finite and above zero"
     )]
     InvalidSide(f32),
     /// Two edges of a polygon cross or overlap, other than neighbours at their shared vertex:

@@ -658,7 +658,8 @@ fn panicking_constructors_report_the_callers_line() {
 
 /// Whether a sliver has area enough is the same whichever vertex it starts from: a triangle
 /// 1,000 long and 5 × 10⁻⁴ high (a two-millionth of its length) is refused from each of its
-/// corners, one 2 × 10⁻³ high taken from each; as is the rectangle of the same area.
+/// corners, one 2 × 10⁻³ high taken from each; as is the rectangle of the same area, and a
+/// concave sliver from any of its corners.
 #[test]
 fn a_sliver_s_verdict_does_not_hang_on_its_first_vertex() {
     for (height, valid) in [(5e-4, false), (2e-3, true)] {
@@ -676,5 +677,22 @@ fn a_sliver_s_verdict_does_not_hang_on_its_first_vertex() {
             valid,
             "{height}"
         );
+    }
+    // A thin L, 1,000 along each arm: from an arm's tip vertex 0 does not see the other arm,
+    // and the fan from it counts the corner's pocket again; its own area decides.
+    for (thickness, valid) in [(1e-4, false), (1e-3, true)] {
+        let mut l_shape = [(0.0, 0.0), (1000.0, 0.0), (1000.0, thickness)]
+            .into_iter()
+            .chain([(thickness, thickness), (thickness, 1000.0), (0.0, 1000.0)])
+            .map(Vec2::from)
+            .collect::<Vec<_>>();
+        for _ in 0..l_shape.len() {
+            let result = PolygonCollider::try_new(l_shape.clone());
+            match valid {
+                true => assert!(result.is_ok(), "{l_shape:?}: {result:?}"),
+                false => assert_eq!(result, Err(ColliderError::ZeroArea), "{l_shape:?}"),
+            }
+            l_shape.rotate_left(1);
+        }
     }
 }

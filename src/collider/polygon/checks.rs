@@ -25,31 +25,49 @@ pub(super) fn checked(mut vertices: Vec<Vec2>) -> Result<Vec<Vec2>, ColliderErro
             (min.min(v), max.max(v))
         });
     check_size((max - min).max_element())?;
-    check_area(&vertices, max - min)?;
+    // On one line, or nearly: refused before the edges are compared, which would find such a
+    // loop folding back on itself.
+    let area = FanArea::of(&vertices);
+    let slack = 1e-6 * (max - min).as_dvec2().length_squared();
+    if area.unsigned <= slack {
+        return Err(ColliderError::ZeroArea);
+    }
     check_simple(&vertices)?;
+    // A simple polygon's own area, whichever vertex it starts from (the fan's unsigned sum
+    // counts a concave polygon's pockets again where vertex 0 does not see every vertex).
+    if area.signed.abs() <= slack {
+        return Err(ColliderError::ZeroArea);
+    }
     Ok(vertices)
 }
 
-/// Rejects polygons whose vertices lie on one line, or nearly: twice the area of the fan of
-/// triangles from vertex 0 (twice the polygon's own area where every vertex sees vertex 0) at
-/// most a millionth of the squared diagonal of the bounding box `size`. In `f64`, so that
-/// neither overflows; against the box, so that a polygon's verdict does not hang on the vertex
-/// it starts from.
-fn check_area(vertices: &[Vec2], size: Vec2) -> Result<(), ColliderError> {
-    let origin = vertices[0].as_dvec2();
-    // Unsigned, so that a bow tie's two halves do not cancel: that one is self-intersecting.
-    let spread: f64 = vertices
-        .windows(2)
-        .map(|pair| {
-            (pair[0].as_dvec2() - origin)
-                .perp_dot(pair[1].as_dvec2() - origin)
-                .abs()
-        })
-        .sum();
-    if spread <= 1e-6 * size.as_dvec2().length_squared() {
-        Err(ColliderError::ZeroArea)
-    } else {
-        Ok(())
+/// Twice the areas of the fan of triangles from a polygon's vertex 0, in `f64` (exact for
+/// `f32` vertices, up to rounding of the sum).
+struct FanArea {
+    /// Their sum with signs: twice the polygon's area, for a simple polygon, whichever vertex
+    /// is first.
+    signed: f64,
+    /// Their sum without: at least that, and zero only when every vertex lies on one line
+    /// through vertex 0 (a bow tie's halves do not cancel).
+    unsigned: f64,
+}
+
+impl FanArea {
+    fn of(vertices: &[Vec2]) -> Self {
+        let origin = vertices[0].as_dvec2();
+        let crosses = vertices
+            .windows(2)
+            .map(|pair| (pair[0].as_dvec2() - origin).perp_dot(pair[1].as_dvec2() - origin));
+        crosses.fold(
+            Self {
+                signed: 0.0,
+                unsigned: 0.0,
+            },
+            |sum, cross| Self {
+                signed: sum.signed + cross,
+                unsigned: sum.unsigned + cross.abs(),
+            },
+        )
     }
 }
 

@@ -213,7 +213,9 @@ impl PolygonCollider {
     /// unequal, one under about a two-millionth of the other, that the rectangle is a sliver
     /// ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
     pub fn try_rectangle(width: f32, height: f32) -> Result<Self, ColliderError> {
-        check_sides(Vec2::new(width, height))?;
+        if let Some(side) = invalid_side(Vec2::new(width, height)) {
+            return Err(ColliderError::InvalidSide(side));
+        }
         let half = Vec2::new(width, height) / 2.0;
         Self::try_new(vec![
             Vec2::new(-half.x, -half.y),
@@ -327,7 +329,9 @@ impl TryFrom<Rectangle> for PolygonCollider {
     fn try_from(rectangle: Rectangle) -> Result<Self, Self::Error> {
         let half = rectangle.half_size;
         // As `try_rectangle`.
-        check_sides(half * 2.0)?;
+        if let Some(half) = invalid_side(half) {
+            return Err(ColliderError::InvalidSide(half * 2.0));
+        }
         Self::try_new(vec![
             Vec2::new(-half.x, -half.y),
             Vec2::new(half.x, -half.y),
@@ -361,7 +365,9 @@ impl TryFrom<Rhombus> for PolygonCollider {
     /// The rhombus centred on the origin, counter-clockwise from its rightmost vertex.
     fn try_from(rhombus: Rhombus) -> Result<Self, Self::Error> {
         let half = rhombus.half_diagonals;
-        check_sides(half * 2.0)?;
+        if let Some(half) = invalid_side(half) {
+            return Err(ColliderError::InvalidSide(half * 2.0));
+        }
         Self::try_new(vec![
             Vec2::new(half.x, 0.0),
             Vec2::new(0.0, half.y),
@@ -379,16 +385,12 @@ impl From<&PolygonCollider> for Polygon {
     }
 }
 
-/// `sides` (a rectangle's sides, a rhombus's diagonals), unless one is not above zero or not
-/// finite.
-fn check_sides(sides: Vec2) -> Result<(), ColliderError> {
-    match [sides.x, sides.y]
+/// The first of `sides` (a rectangle's sides, a rhombus's diagonals, or their halves) that is
+/// not above zero or not finite, if any.
+fn invalid_side(sides: Vec2) -> Option<f32> {
+    [sides.x, sides.y]
         .into_iter()
         .find(|side| !(*side > 0.0 && side.is_finite()))
-    {
-        Some(side) => Err(ColliderError::InvalidSide(side)),
-        None => Ok(()),
-    }
 }
 
 #[cfg(test)]

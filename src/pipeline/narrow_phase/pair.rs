@@ -285,7 +285,7 @@ fn meeting(
                     _ => second,
                 };
                 let point = hit.points.first().copied();
-                let point = point.unwrap_or(placed.centers[held]);
+                let point = point.unwrap_or(placed.shape(held).bounding_circle().center);
                 let velocity =
                     second_turn.velocity_at_end(point) - first_turn.velocity_at_end(point);
                 return Some(Impact {
