@@ -98,8 +98,9 @@ fn large_polygon(constructor: &Constructor, builder: &Builder) -> bool {
         | Constructor::FromCircle(_)
         | Constructor::FromSegment2d(..) => return false,
         Constructor::Regular(_, r) | Constructor::FromRegularPolygon(_, r) => vec![r.value()],
+        // A side not above zero is refused before any polygon is made.
         Constructor::Rectangle(a, b) | Constructor::FromRectangle(a, b) | Constructor::FromRhombus(a, b) => {
-            vec![a.value(), b.value()]
+            [a.value(), b.value()].into_iter().filter(|side| *side > 0.0).collect()
         }
         _ => builder.numbers(),
     };
