@@ -45,9 +45,49 @@ pub struct Contacts {
     lists: Vec<Vec<Contact>>,
     /// How many contacts the lists hold.
     len: usize,
-    /// `(entity, list, index in the list)` for both sides of every contact, sorted; built on
-    /// the first per-entity question after a run.
-    by_entity: OnceLock<Vec<(Entity, u32, u32)>>,
+    /// Where each entity's contacts are, for both sides of every contact; built on the first
+    /// per-entity question after a run.
+    by_entity: OnceLock<ContactIndex>,
+    /// The same for both sides' bodies ([`Contact::bodies`]), each contact once under a body
+    /// that holds both sides; built on the first per-body question after a run.
+    by_body: OnceLock<ContactIndex>,
+}
+
+/// `(key, list, index in the list)` for each contact under each of its keys (an entity, or a
+/// body), sorted: a key's contacts lie side by side, in `(a, b)` order.
+#[derive(Debug)]
+struct ContactIndex(Vec<(Entity, u32, u32)>);
+
+impl ContactIndex {
+    /// Every contact of `lists` under each of its two `keys` (once where they are the same).
+    fn of(lists: &[Vec<Contact>], len: usize, keys: impl Fn(&Contact) -> [Entity; 2]) -> Self {
+        let mut index = Vec::with_capacity(2 * len);
+        for (list_index, list) in lists.iter().enumerate() {
+            for (at, contact) in list.iter().enumerate() {
+                let (list_index, at) = (list_index as u32, at as u32);
+                let [first, second] = keys(contact);
+                index.push((first, list_index, at));
+                if second != first {
+                    index.push((second, list_index, at));
+                }
+            }
+        }
+        index.sort_unstable();
+        Self(index)
+    }
+
+    /// The contacts of `lists` (which the index was made from) under `key`.
+    fn get<'a>(
+        &'a self,
+        lists: &'a [Vec<Contact>],
+        key: Entity,
+    ) -> impl Iterator<Item = &'a Contact> {
+        let start = self.0.partition_point(|&(e, ..)| e < key);
+        self.0[start..]
+            .iter()
+            .take_while(move |&&(e, ..)| e == key)
+            .map(|&(_, list, at)| &lists[list as usize][at as usize])
+    }
 }
 
 impl Contacts {
@@ -57,6 +97,7 @@ impl Contacts {
             lists: Vec::new(),
             len: 0,
             by_entity: OnceLock::new(),
+            by_body: OnceLock::new(),
         }
     }
 
@@ -74,6 +115,7 @@ impl Contacts {
         core::mem::swap(&mut self.lists, lists);
         self.len = self.lists.iter().map(Vec::len).sum();
         self.by_entity.take();
+        self.by_body.take();
     }
 
     /// The lists the contacts are kept in, in `(a, b)` order.
@@ -121,25 +163,27 @@ impl Contacts {
 
     /// The contacts in which `entity` is one of the two colliders, `a` or `b`. A
     /// [`CollisionBody`](crate::CollisionBody) with its colliders on its children has its
-    /// contacts under its parts' entities; those whose [`bodies`](Contact::bodies) name it are
-    /// `contacts.iter().filter(|contact| contact.bodies.contains(&body))`.
+    /// contacts under its parts' entities: [`of_body`](Self::of_body) gives them all.
     pub fn of(&self, entity: Entity) -> impl Iterator<Item = &Contact> {
         let index = self.by_entity.get_or_init(|| {
-            let mut index = Vec::with_capacity(2 * self.len);
-            for (list_index, list) in self.lists.iter().enumerate() {
-                for (at, contact) in list.iter().enumerate() {
-                    let (list_index, at) = (list_index as u32, at as u32);
-                    index.extend([(contact.a, list_index, at), (contact.b, list_index, at)]);
-                }
-            }
-            index.sort_unstable();
-            index
+            ContactIndex::of(&self.lists, self.len, |contact| contact.pair().into())
         });
-        let start = index.partition_point(|&(e, ..)| e < entity);
-        index[start..]
-            .iter()
-            .take_while(move |&&(e, ..)| e == entity)
-            .map(|&(_, list, at)| &self.lists[list as usize][at as usize])
+        index.get(&self.lists, entity)
+    }
+
+    /// The contacts in which a collider of `body` is one of the two: its own collider's, and
+    /// its parts' (the contacts whose [`bodies`](Contact::bodies) name it), in `(a, b)` order,
+    /// each once (a contact between two of its parts too, where
+    /// [`contacts_between_parts`](crate::CollisionBody::contacts_between_parts) asks for them).
+    /// A collider under no body is its own body, so for it this is [`of`](Self::of); for a
+    /// part, it is nothing (its contacts are its body's).
+    ///
+    /// The first call after a run sorts both sides' bodies of every contact, once.
+    pub fn of_body(&self, body: Entity) -> impl Iterator<Item = &Contact> {
+        let index = self
+            .by_body
+            .get_or_init(|| ContactIndex::of(&self.lists, self.len, |contact| contact.bodies));
+        index.get(&self.lists, body)
     }
 
     /// The entities whose colliders overlap the collider of `entity` (see [`of`](Self::of)).

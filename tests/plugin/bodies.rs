@@ -557,3 +557,41 @@ fn switching_a_body_s_own_collider_off_leaves_its_parts_on() {
     let contact = contact_between(&app, part, at_the_part).expect("the part is on");
     assert_eq!(contact.body_of(part), Some(body));
 }
+
+/// `Contacts::of_body` gives every contact whose bodies name the body, in order, each once
+/// (the one between its two parts too), against a scan of every contact; for a collider under
+/// no body, its own contacts; for a part, none.
+#[test]
+fn a_body_s_contacts_are_its_parts_contacts_each_once() {
+    let mut app = app();
+    let boss = spawn_boss(
+        &mut app,
+        CollisionBody {
+            contacts_between_parts: true,
+        },
+    );
+    // On the plate's far end; on the core's top; over both; and one away from everything.
+    let shots = [(18.0, -12.0), (0.0, 11.0), (0.0, -8.0), (300.0, 0.0)]
+        .map(|(x, y)| bullet(&mut app, Vec2::new(x, y)));
+    app.update();
+    let contacts = app.world().resource::<Contacts>();
+    let pairs = |contacts: Vec<&Contact>| -> Vec<(Entity, Entity)> {
+        contacts.iter().map(|contact| (contact.a, contact.b)).collect()
+    };
+    let scanned = pairs(
+        contacts
+            .iter()
+            .filter(|contact| contact.bodies.contains(&boss.body))
+            .collect(),
+    );
+    assert_eq!(pairs(contacts.of_body(boss.body).collect()), scanned);
+    // The core and the plate, and the four bullet contacts of the first three shots.
+    assert_eq!(scanned.len(), 5, "{scanned:?}");
+    for shot in shots {
+        assert_eq!(
+            pairs(contacts.of_body(shot).collect()),
+            pairs(contacts.of(shot).collect())
+        );
+    }
+    assert_eq!(contacts.of_body(boss.plate).count(), 0);
+}
