@@ -171,12 +171,14 @@ impl Contacts {
         index.get(&self.lists, entity)
     }
 
-    /// The contacts in which a collider of `body` is one of the two: its own collider's, and
-    /// its parts' (the contacts whose [`bodies`](Contact::bodies) name it), in `(a, b)` order,
-    /// each once (a contact between two of its parts too, where
+    /// The contacts whose [`bodies`](Contact::bodies) name `body`: its own collider's and its
+    /// parts', as they were when each contact started (a contact keeps the bodies it started
+    /// with: see [`CollisionBody`](crate::CollisionBody)), in `(a, b)` order, each once (a
+    /// contact between two of its parts too, where
     /// [`contacts_between_parts`](crate::CollisionBody::contacts_between_parts) asks for them).
-    /// A collider under no body is its own body, so for it this is [`of`](Self::of); for a
-    /// part, it is nothing (its contacts are its body's).
+    /// A collider under no body names itself, so for contacts that started while it was so,
+    /// this is [`of`](Self::of); a part's contacts are its body's. Between runs, a body
+    /// despawned since still has its last run's contacts.
     ///
     /// The first call after a run sorts both sides' bodies of every contact, once.
     pub fn of_body(&self, body: Entity) -> impl Iterator<Item = &Contact> {

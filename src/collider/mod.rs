@@ -59,10 +59,12 @@ pub enum ColliderError {
     /// and a repeated closing vertex).
     #[error("a polygon needs at least 3 distinct vertices, got {0}")]
     TooFewVertices(usize),
-    /// A polygon's vertices lie on one line, or so nearly that twice its area is at most a
-    /// millionth of its bounding box's diagonal squared (a sliver a two-millionth as thick as
-    /// it is long), whichever vertex it starts from.
-    #[error("the polygon has no area: its vertices lie on one line, or nearly")]
+    /// A polygon has no area, or nearly none: its vertices lie on one line, or twice its area
+    /// is at most a millionth of its bounding box's diagonal squared (a sliver, straight or
+    /// bent, a two-millionth as thick as it is long), whichever vertex it starts from. (A
+    /// sliver whose edges also cross may be refused as [`SelfIntersecting`](Self::SelfIntersecting)
+    /// instead, depending on that vertex.)
+    #[error("the polygon has no area, or nearly none: a sliver, straight or bent")]
     ZeroArea,
     /// A rectangle's side or a rhombus's diagonal is not above zero, or not finite.
     #[error(

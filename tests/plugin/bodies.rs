@@ -576,7 +576,10 @@ fn a_body_s_contacts_are_its_parts_contacts_each_once() {
     app.update();
     let contacts = app.world().resource::<Contacts>();
     let pairs = |contacts: Vec<&Contact>| -> Vec<(Entity, Entity)> {
-        contacts.iter().map(|contact| (contact.a, contact.b)).collect()
+        contacts
+            .iter()
+            .map(|contact| (contact.a, contact.b))
+            .collect()
     };
     let scanned = pairs(
         contacts

@@ -41,8 +41,8 @@ pub(super) fn checked(mut vertices: Vec<Vec2>) -> Result<Vec<Vec2>, ColliderErro
     Ok(vertices)
 }
 
-/// Twice the areas of the fan of triangles from a polygon's vertex 0, in `f64` (exact for
-/// `f32` vertices, up to rounding of the sum).
+/// Twice the areas of the fan of triangles from a polygon's vertex 0, in `f64` (rounded far
+/// below the threshold they are held to).
 struct FanArea {
     /// Their sum with signs: twice the polygon's area, for a simple polygon, whichever vertex
     /// is first.

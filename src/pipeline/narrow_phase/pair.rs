@@ -279,13 +279,17 @@ fn meeting(
             if let Some([first_turn, second_turn]) = turns {
                 // Against the first's velocity there relative to the second's, turns included
                 // (as the turning sweep's own fallback). Without points, one holds the other:
-                // the centre of the one held.
+                // a point of the one held, in both.
                 let held = match hit.containment {
                     Containment::FirstInSecond => first,
                     _ => second,
                 };
                 let point = hit.points.first().copied();
-                let point = point.unwrap_or(placed.shape(held).bounding_circle().center);
+                let point = point.unwrap_or_else(|| match placed.shape(held) {
+                    Shape::Circle(circle) => circle.center,
+                    Shape::Segment(segment) => segment.a,
+                    Shape::Polygon(vertices) => vertices.first().copied().unwrap_or_default(),
+                });
                 let velocity =
                     second_turn.velocity_at_end(point) - first_turn.velocity_at_end(point);
                 return Some(Impact {
