@@ -37,6 +37,11 @@ use bevy::prelude::*;
 /// straight line; and for a segment or a polygon its **turn** too, about the entity's
 /// translation point, turning and moving together at
 /// steady rates over the run (a boss's laser swinging across the screen, a spinning blade).
+/// A part of a turning [`CollisionBody`](crate::CollisionBody) is swept about its own
+/// translation point, which moves in a straight line, not round the body's centre: the
+/// path of a blade set off the centre cuts the corner of its arc (by 6 px halfway through a
+/// turn of a radian, 50 px out). Place each blade's entity at the centre it turns about (the
+/// blade's shape set off it), or sweep the spinning shape as one collider.
 /// The turn is the change in the angle of the transform's x axis, taken the shorter way
 /// round: at most half a turn a run. A collider mirrored or un-mirrored since the last run (a
 /// negative scale on one axis: a character turned to face the other way) is not turned. A
@@ -55,7 +60,9 @@ use bevy::prelude::*;
 /// A translation alone is swept exactly. A turn is swept by conservative advancement: time
 /// steps forward by the distance between the two shapes over the fastest it can shrink, so no
 /// step passes a contact, until the shapes are within
-/// [`TOLERANCE`](crate::geometry::TOLERANCE) of their size; the impact is reported there. How
+/// [`TOLERANCE`](crate::geometry::TOLERANCE) of the smaller one's size (or the resolution of
+/// `f32` positions where they are nearest, where that is coarser); the impact is reported
+/// there. How
 /// fast the distance can shrink is bounded by how fast their points move and, edge by edge,
 /// by how fast the nearest edges close in, which keeps the steps long where shapes slide
 /// along each other. A pair that still stays a hair apart after a thousand steps (a long
@@ -185,14 +192,21 @@ impl Swept {
         self.start_mirrored = mirrored;
     }
 
-    /// The turn to sweep from the path's start to `angle` (radians): the shorter way round,
-    /// within half a turn either way; zero without a start or its angle, and for a collider
-    /// mirrored since (a character turned to face the other way is flipped, not turned).
-    pub(crate) fn turn_to(&self, angle: f32, mirrored: bool) -> f32 {
+    /// The turn to sweep from the path's start to `angle` (radians) at `translation`: the
+    /// shorter way round, within half a turn either way; zero without a start or its angle,
+    /// for a move taken for a jump (see [`motion_to`](Self::motion_to): only where the
+    /// collider is is tested), and for a collider mirrored since (a character turned to face
+    /// the other way is flipped, not turned).
+    pub(crate) fn turn_to(&self, translation: Vec2, angle: f32, mirrored: bool) -> f32 {
         let Some(start_angle) = self.start_angle.get() else {
             return 0.0;
         };
-        if self.start().is_none() || !angle.is_finite() || mirrored != self.start_mirrored {
+        let Some(start) = self.start() else {
+            return 0.0;
+        };
+        // A move out of range has no motion (`x − y` is zero only where `x == y`).
+        let jumped = self.motion_to(translation) == Vec2::ZERO && translation != start;
+        if jumped || !angle.is_finite() || mirrored != self.start_mirrored {
             return 0.0;
         }
         let turn = (angle - start_angle).rem_euclid(core::f32::consts::TAU);
@@ -341,14 +355,14 @@ mod tests {
     fn an_axis_without_a_direction_leaves_no_turn() {
         let mut swept = Swept::default();
         swept.set_start_turned(Vec2::ZERO, Vec2::Y, false);
-        let turn = swept.turn_to(1.0, false);
+        let turn = swept.turn_to(Vec2::ZERO, 1.0, false);
         assert!(
             (turn - (1.0 - core::f32::consts::FRAC_PI_2)).abs() < 1e-6,
             "{turn}"
         );
         for axis in [Vec2::ZERO, Vec2::NAN, Vec2::new(f32::INFINITY, 1.0)] {
             swept.set_start_turned(Vec2::ZERO, axis, false);
-            assert_eq!(swept.turn_to(1.0, false), 0.0, "from {axis}");
+            assert_eq!(swept.turn_to(Vec2::ZERO, 1.0, false), 0.0, "from {axis}");
         }
     }
 
@@ -370,5 +384,10 @@ mod tests {
             (motion.x / 1e17 - 1.0).abs() < 1e-5 && motion.y == 0.0,
             "{motion}"
         );
+        // A jump turns nothing either; a move in range, or none, turns.
+        swept.set_start_turned(Vec2::new(-9e17, 0.0), Vec2::X, false);
+        assert_eq!(swept.turn_to(Vec2::new(9e17, 0.0), 1.0, false), 0.0);
+        assert_eq!(swept.turn_to(Vec2::new(-8e17, 0.0), 1.0, false), 1.0);
+        assert_eq!(swept.turn_to(Vec2::new(-9e17, 0.0), 1.0, false), 1.0);
     }
 }

@@ -70,7 +70,9 @@
 //! point and never two a hair apart; near-parallel edges closer than the tolerance are collinear;
 //! points closer than the tolerance are one point; a crossing found up to the tolerance past a
 //! segment's end is clamped onto that end. The tolerance never decides *whether* shapes overlap:
-//! the overlap verdict is the exact closed-set test, evaluated in `f32`.
+//! the overlap verdict is the exact closed-set test, evaluated in `f32`. (The one sweep that is
+//! not exact, of shapes that turn, stops within the tolerance of the *smaller* shape's size,
+//! or the `f32` resolution where they are nearest: see [`Swept`](crate::Swept).)
 //!
 //! # Containment
 //! When the shapes overlap but their outlines do not meet, one lies inside the other and

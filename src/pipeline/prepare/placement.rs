@@ -196,7 +196,7 @@ impl Placement {
     pub(super) fn turn(&self, swept: Option<&Swept>) -> Option<Turn> {
         let swept = swept?;
         let mirrored = self.x_axis.perp_dot(self.y_axis) < 0.0;
-        let angle = swept.turn_to(self.angle(), mirrored);
+        let angle = swept.turn_to(self.translation, self.angle(), mirrored);
         (angle != 0.0).then(|| Turn {
             translation: swept.motion_to(self.translation),
             angle,

@@ -10,7 +10,8 @@
 //! relative motion. Conservative advancement (Mirtich, *Impulse-based Dynamic Simulation of
 //! Rigid Body Systems*, 1996) steps the time forward by the distance over that bound: no step
 //! can pass a contact, and the steps shrink as the shapes close in, until they are within
-//! [`TOLERANCE`](crate::geometry::TOLERANCE) of their size. The distances are exact, in `f64`.
+//! [`TOLERANCE`](crate::geometry::TOLERANCE) of the smaller one's size (but no nearer than
+//! `f32` positions can tell apart where they are nearest). The distances are exact, in `f64`.
 //! Shapes sliding along each other a hair apart would take tiny steps by that bound: from
 //! [`PIECES_FROM`] steps on, a second bound is taken edge by edge ([`time_apart`]): how fast
 //! each pair of edges closes in across the gap between them, which sliding does not add to,
@@ -21,7 +22,7 @@
 
 use super::posed::{Gap, Motion, Posed, distance, time_apart};
 use super::{Impact, SweepStart};
-use crate::geometry::{Shape, TOLERANCE};
+use crate::geometry::{MIN_SIZE, Shape, TOLERANCE};
 use bevy::math::DVec2;
 use bevy::prelude::*;
 
@@ -75,7 +76,7 @@ pub(crate) fn sweep_turning(
         return SweepStart::Apart(None);
     }
     let speed = (a.translation - b.translation).length() + a.turn_speed() + b.turn_speed();
-    let tolerance = f64::from(TOLERANCE) * (a.size + b.size);
+    let smaller = Moving::smaller_tolerance(&a, &b);
     let mut time = 0.0;
     let (mut first_now, mut second_now) = (
         CornerList::with_capacity(a.corners()),
@@ -93,6 +94,7 @@ pub(crate) fn sweep_turning(
         if gap.distance <= 0.0 && step == 0 {
             return SweepStart::Overlapping;
         }
+        let tolerance = touching_distance(smaller, &gap);
         if gap.distance <= tolerance {
             return SweepStart::Apart(Some(impact(&a, &b, time, &gap)));
         }
@@ -122,7 +124,7 @@ pub(crate) fn sweep_turning(
     for step in 1..=FINAL_STEPS {
         let time = rest + (1.0 - rest) * step as f64 / FINAL_STEPS as f64;
         let gap = distance(a.at(time, &mut first_now), b.at(time, &mut second_now));
-        if gap.distance <= tolerance {
+        if gap.distance <= touching_distance(smaller, &gap) {
             return SweepStart::Apart(Some(impact(&a, &b, time, &gap)));
         }
     }
@@ -131,6 +133,15 @@ pub(crate) fn sweep_turning(
 
 /// Sub-steps of what is left of the motion when the advancement runs out of steps.
 const FINAL_STEPS: usize = 256;
+
+/// How near two shapes come before the advancement stops and reports them touching, where
+/// their nearest points are `gap`'s: the `smaller` shape's tolerance (see
+/// [`Moving::smaller_tolerance`]), but no nearer than the resolution of `f32` positions
+/// there (a circle of radius zero has no size to take a tolerance from).
+fn touching_distance(smaller: f64, gap: &Gap) -> f64 {
+    let reach = gap.on_first.abs().max(gap.on_second.abs()).max_element();
+    smaller.max(f64::from(f32::EPSILON) * reach)
+}
 
 /// The impact at `time`, where the shapes are `gap` apart: the point between their nearest
 /// points, the normal from the second's towards the first's (where they touch at a point
@@ -203,6 +214,15 @@ impl Moving {
             reach,
             size,
         })
+    }
+
+    /// The tolerance of the smaller of `a` and `b`: the distance within which the advancement
+    /// stops (see [`touching_distance`]). The smaller one's, so that a saw spinning half a
+    /// pixel over a floor a thousand times its size is not taken for touching it; no less than
+    /// that of the least size a collider may have.
+    fn smaller_tolerance(a: &Self, b: &Self) -> f64 {
+        let smaller = a.size.min(b.size).max(f64::from(MIN_SIZE));
+        f64::from(TOLERANCE) * smaller
     }
 
     /// Whether `circle`, a circle that does not move, lies outside the sector of angles that

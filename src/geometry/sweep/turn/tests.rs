@@ -120,6 +120,110 @@ fn a_turn_found_clear_of_a_circle_never_meets_it() {
     assert!(found_clear > 2_000, "{found_clear} found clear");
 }
 
+/// An octagon saw of radius 16 spinning in place over a floor 100,000 wide: turned 22.5°
+/// from a corner down to a side down, its lowest point never comes nearer the floor than 0.4,
+/// and nothing is met (the floor's size does not widen what counts as touching); turned from
+/// a side down to a corner 0.05 into the floor, it meets the floor when that corner reaches
+/// it, found in `f64` (the advancement never passes the touch, and stops within the saw's
+/// tolerance of it).
+#[test]
+fn a_saw_spinning_over_a_wide_floor_meets_it_only_where_it_reaches_it() {
+    const RADIUS: f64 = 16.0;
+    const EIGHTH: f64 = core::f64::consts::FRAC_PI_4;
+    let floor = [
+        Vec2::new(-50_000.0, -1000.0),
+        Vec2::new(50_000.0, -1000.0),
+        Vec2::new(50_000.0, 0.0),
+        Vec2::new(-50_000.0, 0.0),
+    ];
+    // The saw with a corner at `first` radians from straight down, its centre at `height`.
+    let saw = |first: f64, height: f64| -> Vec<Vec2> {
+        (0..8)
+            .map(|i| {
+                let angle = -core::f64::consts::FRAC_PI_2 + first + i as f64 * EIGHTH;
+                (DVec2::new(0.0, height) + DVec2::from_angle(angle) * RADIUS).as_vec2()
+            })
+            .collect()
+    };
+    let sweep = |corners: &[Vec2], angle: f64, height: f64| {
+        let turn = Turn {
+            translation: Vec2::ZERO,
+            angle: angle as f32,
+            pivot: Vec2::new(0.0, height as f32),
+        };
+        sweep_turning(
+            Shape::Polygon(corners),
+            turn,
+            Shape::Polygon(&floor),
+            Turn::default(),
+        )
+    };
+    // Ends with a side down, having turned from a corner down 0.4 above the floor.
+    let clear = RADIUS + 0.4;
+    let side_down = saw(EIGHTH / 2.0, clear);
+    assert_eq!(
+        sweep(&side_down, EIGHTH / 2.0, clear),
+        SweepStart::Apart(None)
+    );
+    // Ends with a corner 0.05 into the floor, having turned from a side down.
+    let sunk = RADIUS - 0.05;
+    let corner_down = saw(0.0, sunk);
+    let SweepStart::Apart(Some(impact)) = sweep(&corner_down, EIGHTH / 2.0, sunk) else {
+        panic!("the corner reaches the floor");
+    };
+    // The corner nearest straight down is `(1 − time)` of the turn from it: it touches
+    // where `sunk = RADIUS · cos((1 − time) · turn)`.
+    let reference = 1.0 - (sunk / RADIUS).acos() / (EIGHTH / 2.0);
+    let time = f64::from(impact.time);
+    assert!(
+        time <= reference + 1e-6 && time > reference - 2e-3,
+        "met at {time}, the reference at {reference}"
+    );
+    assert!(impact.normal.abs_diff_eq(Vec2::Y, 1e-3), "{impact:?}");
+    assert!(impact.point.y.abs() < 1e-3, "{impact:?}");
+}
+
+/// A point (a circle of radius zero) in the path of a segment turning about one end, near the
+/// origin and 100,000 away: met when the segment's line reaches it, as the angle to it says,
+/// though the point has no size to take a tolerance from.
+#[test]
+fn a_turning_segment_meets_a_point_where_its_line_reaches_it() {
+    const TURN: f64 = 1.0;
+    for far in [0.0, 1e5] {
+        let pivot = DVec2::splat(far);
+        for (angle, distance) in [(0.3, 40.0), (0.71, 5.0), (0.95, 99.0)] {
+            let point = pivot + DVec2::from_angle(angle) * distance;
+            // The segment ends along +x at the end of its turn, which it made clockwise, from
+            // `TURN` radians up: it passes `angle` at time `1 − angle / TURN`.
+            let segment = Segment::new(pivot.as_vec2(), (pivot + DVec2::X * 100.0).as_vec2());
+            let turn = Turn {
+                translation: Vec2::ZERO,
+                angle: -TURN as f32,
+                pivot: pivot.as_vec2(),
+            };
+            let swept = sweep_turning(
+                Shape::Segment(segment),
+                turn,
+                Shape::Circle(Circle::new(point.as_vec2(), 0.0)),
+                Turn::default(),
+            );
+            let SweepStart::Apart(Some(impact)) = swept else {
+                panic!("{far}, {angle}: the segment passes the point: {swept:?}");
+            };
+            // The point as placed, in `f32`, and its angle from the pivot as placed.
+            let placed = point.as_vec2().as_dvec2() - pivot.as_vec2().as_dvec2();
+            let reference = 1.0 - placed.to_angle() / TURN;
+            // It stops short by at most the `f32` resolution there, over the point's speed.
+            let short = 4.0 * f64::from(f32::EPSILON) * (far + 100.0) / (distance * TURN);
+            let time = f64::from(impact.time);
+            assert!(
+                time <= reference + 1e-6 && time > reference - 1e-5 - short,
+                "{far}, {angle}: met at {time}, the reference at {reference}"
+            );
+        }
+    }
+}
+
 /// A segment turning slightly as it slides 0.002 above a floor, across a spike 0.01 wide
 /// (too thin for even sub-steps of the slide): the sweep meets the spike's face when the
 /// segment's leading end reaches it, found in `f64` by bisection; along the floor with no
