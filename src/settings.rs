@@ -9,8 +9,9 @@ pub struct CollisionSettings {
     /// How much work a stage needs before it spreads it over the threads of Bevy's
     /// `ComputeTaskPool`: circles to place (prepare), colliders in one pass of the broad phase
     /// (or, in a pass of fewer, candidate pairs to test), and three times as many contacts to
-    /// write (events, lighter work a contact). Below it, the stage runs on one thread. The
-    /// contacts and events are the same either way, in the same order.
+    /// write (events, lighter work a contact). Below it, the stage runs on one thread (as it
+    /// does with nothing to do, at a threshold of zero too). The contacts and events are the
+    /// same either way, in the same order.
     ///
     /// When to change it: lower it if your game has a few thousand colliders and idle cores;
     /// raise it (`usize::MAX` keeps the pipeline on one thread) to leave the pool's other

@@ -39,11 +39,11 @@ impl FromWorld for ContactEventKeys {
 /// that an observer could see it on, so that no observer costs nothing. Observers see the
 /// events of disabled entities too (an object pool's, parked with Bevy's `Disabled`, hears
 /// its contacts end): an entity left out of the queries by a disabling component counts as
-/// watched.
+/// watched. Bevy runs an observer whose own entity is disabled, so such observers count too.
 #[derive(SystemParam)]
 pub(crate) struct Watchers<'w, 's> {
     keys: Res<'w, ContactEventKeys>,
-    observers: Query<'w, 's, &'static Observer>,
+    observers: Query<'w, 's, &'static Observer, Allow<Disabled>>,
     /// Whether each entity is observed.
     observed: Query<'w, 's, Has<ObservedBy>, Allow<Disabled>>,
     entities: &'w Entities,

@@ -34,7 +34,7 @@ impl ParallelSplit {
     /// How to split `len` items into about [`PIECES_PER_THREAD`](Self::PIECES_PER_THREAD)
     /// pieces per thread, or `None` to run them on the calling thread: when the pool has one
     /// thread, or the machine one core, or there are fewer than
-    /// [`CollisionSettings::parallel_threshold`] items.
+    /// [`CollisionSettings::parallel_threshold`] items, or none.
     ///
     /// A pool with more threads than the machine has cores (one sized for a larger machine,
     /// or set so by the game) is used by as many threads as there are cores: more would only
@@ -42,7 +42,9 @@ impl ParallelSplit {
     pub fn of(len: usize, settings: &CollisionSettings) -> Option<Self> {
         let pool = ComputeTaskPool::try_get()?;
         let threads = pool.thread_num().min(cores());
-        (threads > 1 && len >= settings.parallel_threshold).then(|| Self {
+        // Nothing to do is not split, even at a threshold of zero.
+        let enough = len > 0 && len >= settings.parallel_threshold;
+        (threads > 1 && enough).then(|| Self {
             pool,
             piece_size: len
                 .div_ceil(threads * Self::PIECES_PER_THREAD)
@@ -352,5 +354,17 @@ mod tests {
         let results: Vec<()> =
             two_threads().work_through(Vec::<u8>::new(), |_, _| panic!("there is no piece to run"));
         assert!(results.is_empty());
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn nothing_to_do_is_not_split_even_at_a_threshold_of_zero() {
+        two_thread_pool();
+        let everything = CollisionSettings {
+            parallel_threshold: 0,
+        };
+        assert!(ParallelSplit::of(0, &everything).is_none());
+        // A machine of one core never splits.
+        assert_eq!(ParallelSplit::of(1, &everything).is_some(), cores() > 1);
     }
 }

@@ -279,6 +279,36 @@ fn a_global_observer_sees_every_entity_and_an_entity_observer_its_own() {
     );
 }
 
+/// Bevy runs an observer whose own entity carries `Disabled`: it hears every start and end,
+/// as an observer of an entity does whose observer entity is disabled.
+#[test]
+fn an_observer_on_a_disabled_entity_still_hears_contacts() {
+    use bevy::ecs::entity_disabling::Disabled;
+    let mut app = app();
+    app.init_resource::<Seen>();
+    let (a, b) = overlapping_pair(&mut app);
+    let global = Observer::new(|hit: On<ContactStarted>, mut seen: ResMut<Seen>| {
+        seen.started.push((hit.entity, hit.entity, hit.other));
+    });
+    app.world_mut().spawn((global, Disabled));
+    let own = Observer::new(move |end: On<ContactEnded>, mut seen: ResMut<Seen>| {
+        seen.ended.push((a, end.entity, end.other));
+    })
+    .with_entity(a);
+    app.world_mut().spawn((own, Disabled));
+    app.update();
+    let mut started = app.world().resource::<Seen>().started.clone();
+    started.sort();
+    let mut expected = vec![(a, a, b), (b, b, a)];
+    expected.sort();
+    assert_eq!(started, expected);
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(50.0, 0.0, 0.0));
+    app.update();
+    assert_eq!(app.world().resource::<Seen>().ended, vec![(a, a, b)]);
+}
+
 #[test]
 fn an_observer_that_despawns_the_other_spares_the_rest_of_the_run() {
     // The crate's "mine" example: an observer on the mine despawns what touched it. A global

@@ -2,7 +2,6 @@
 
 use crate::contact::Contact;
 use crate::contacts::Contacts;
-use crate::pipeline::parallel::lock;
 use bevy::prelude::*;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
@@ -42,14 +41,23 @@ impl<'a> PreviousPairs<'a> {
         }
     }
 
-    /// The pairs, listed on the first call of a run.
-    fn pairs(&self) -> &[(Entity, Entity)] {
-        self.pairs.get_or_init(|| {
-            let mut room = core::mem::take(&mut *lock(&self.room));
-            room.clear();
-            room.extend(self.contacts.iter().map(Contact::pair));
-            room
-        })
+    /// The pairs, listed on the first call of a run, or `None` while another thread lists
+    /// them: a thread of the pool never waits for another here.
+    fn pairs(&self) -> Option<&[(Entity, Entity)]> {
+        if let Some(pairs) = self.pairs.get() {
+            return Some(pairs);
+        }
+        let Ok(mut room) = self.room.try_lock() else {
+            return None;
+        };
+        // Listed by a thread that let go of the room since the first look.
+        if let Some(pairs) = self.pairs.get() {
+            return Some(pairs);
+        }
+        let mut list = core::mem::take(&mut *room);
+        list.clear();
+        list.extend(self.contacts.iter().map(Contact::pair));
+        Some(self.pairs.get_or_init(|| list))
     }
 }
 
@@ -66,8 +74,11 @@ impl Lookup<'_, '_> {
     /// Whether `a` and `b` (`a < b`) were a contact of the last run. A pair that sorts after
     /// the last one asked about (as a batch's tests ask, in order) is looked for from there,
     /// in a few steps through nearby memory, not from the middle of the whole list.
+    /// While another thread lists the pairs, the contacts themselves are searched.
     pub fn contains(&mut self, a: Entity, b: Entity) -> bool {
-        let pairs = self.previous.pairs();
+        let Some(pairs) = self.previous.pairs() else {
+            return self.previous.contacts.contains(a, b);
+        };
         let pair = (a, b);
         // The pairs before `low` sort before `pair`; from there, steps that double in length
         // until one lands on a pair that does not (or past the end).
@@ -154,7 +165,7 @@ mod tests {
             for (index, &(a, b)) in asked.iter().enumerate() {
                 if round == 0 && index > 0 && lookup.near > 0 {
                     // In order, each from where the last one was, not from the start again.
-                    assert!(previous.pairs()[lookup.near] <= (a, b), "{a} {b}");
+                    assert!(previous.pairs().unwrap()[lookup.near] <= (a, b), "{a} {b}");
                     moved_on += 1;
                 }
                 let found = lookup.contains(a, b);
@@ -168,6 +179,17 @@ mod tests {
         }
         let room = previous.into_room();
         assert_eq!(room, pairs, "the room holds the list");
+        // While another thread holds the room, listing the pairs, a question is answered from
+        // the contacts themselves, and the list is made by the next question after.
+        let previous = PreviousPairs::of(&contacts, room);
+        let held = previous.room.lock().unwrap();
+        for &(a, b) in &asked {
+            assert_eq!(previous.lookup().contains(a, b), contacts.contains(a, b));
+        }
+        assert!(previous.pairs.get().is_none(), "not listed while held");
+        drop(held);
+        assert_eq!(previous.pairs(), Some(&pairs[..]));
+        let room = previous.into_room();
         // No contacts: nothing was.
         let none = Contacts::empty();
         let previous = PreviousPairs::of(&none, room);
