@@ -190,7 +190,10 @@ pub use contacts::{CollidingEntities, Contacts};
 pub use filter::{FilterPairs, PairFilter};
 pub use layers::{ColliderDisabled, CollisionLayers, LayerMask};
 pub use plugin::{CollisionPlugin, CollisionSystems, PairFilterPlugin};
-pub use query::{NearestCollider, RayCastHit, ShapeCastHit, SpatialQuery, SpatialQueryFilter};
+pub use query::{
+    ColliderFilter, NearestCollider, RayCastHit, ShapeCastHit, SpatialQuery, SpatialQueryFilter,
+    WithPredicate,
+};
 pub use settings::CollisionSettings;
 pub use swept::Swept;
 

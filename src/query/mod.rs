@@ -1,106 +1,22 @@
-//! Spatial queries: the [`SpatialQuery`] system param, its filter and its answers.
+//! Spatial queries: the [`SpatialQuery`] system param; its filters and its answers have files
+//! of their own.
+
+mod filter;
+mod hits;
+
+pub use filter::{ColliderFilter, SpatialQueryFilter, WithPredicate};
+pub use hits::{NearestCollider, RayCastHit, ShapeCastHit};
 
 use crate::contact::Contact;
 use crate::geometry::{
-    Circle, MAX_COORDINATE, PushOut, RayExit, Shape, closest_point, overlap, push_out, ray_cast,
-    sweep,
+    Circle, MAX_COORDINATE, PushOut, Shape, closest_point, overlap, push_out, ray_cast, sweep,
 };
-use crate::layers::LayerMask;
 use crate::pipeline::broad_phase::{Grid, Stretch};
 use crate::pipeline::placed::PlacedColliders;
 use crate::pipeline::spatial_index::SpatialIndex;
-use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use core::cell::Cell;
-
-/// Which colliders a query looks at: those on a layer of `mask` (their
-/// [`memberships`](crate::CollisionLayers::memberships) meet it), other than the `excluded`
-/// entities. The default looks at every collider on at least one layer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpatialQueryFilter {
-    /// The layers looked at.
-    pub mask: LayerMask,
-    /// Entities never returned (the shooter itself, say).
-    pub excluded: EntityHashSet,
-}
-
-impl Default for SpatialQueryFilter {
-    fn default() -> Self {
-        Self::from_mask(LayerMask::ALL)
-    }
-}
-
-impl SpatialQueryFilter {
-    /// The colliders on a layer of `mask`.
-    pub fn from_mask(mask: LayerMask) -> Self {
-        Self {
-            mask,
-            excluded: EntityHashSet::default(),
-        }
-    }
-
-    /// The same filter, leaving out `entities` as well.
-    pub fn with_excluded(mut self, entities: impl IntoIterator<Item = Entity>) -> Self {
-        self.excluded.extend(entities);
-        self
-    }
-
-    /// Whether collider `index` passes.
-    #[inline]
-    fn accepts(&self, placed: &PlacedColliders, index: u32) -> bool {
-        let index = index as usize;
-        placed.layers[index].memberships.intersects(self.mask)
-            && (self.excluded.is_empty() || !self.excluded.contains(&placed.entities[index]))
-    }
-}
-
-/// Where a ray meets a collider: [`SpatialQuery::cast_ray`] and [`SpatialQuery::ray_hits`]. The
-/// fields are those of [`geometry::RayIntersection`](crate::geometry::RayIntersection), with the
-/// entity.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayCastHit {
-    /// The collider hit.
-    pub entity: Entity,
-    /// How far along the ray it is first met; zero when the ray starts in it.
-    pub distance: f32,
-    /// Where.
-    pub point: Vec2,
-    /// The collider's outline normal there, facing the ray.
-    pub normal: Vec2,
-    /// Whether the ray starts in the collider.
-    pub starts_inside: bool,
-    /// Where the ray leaves a solid collider again (the end of its first stretch inside), if
-    /// it does within the ray's length.
-    pub exit: Option<RayExit>,
-}
-
-/// Where a moving circle first meets a collider: [`SpatialQuery::cast_circle`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ShapeCastHit {
-    /// The collider met.
-    pub entity: Entity,
-    /// How far the circle's centre travels before it touches; zero when it already overlaps
-    /// the collider where it starts.
-    pub distance: f32,
-    /// Where the two touch, the circle moved by `distance` (for a start overlapping, the
-    /// collider's point nearest the circle's centre).
-    pub point: Vec2,
-    /// The collider's unit outline normal there, towards the circle (for a start overlapping,
-    /// the opposite of the direction).
-    pub normal: Vec2,
-}
-
-/// The collider nearest to a point: [`SpatialQuery::nearest`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NearestCollider {
-    /// The collider.
-    pub entity: Entity,
-    /// How far it is: zero when the point lies in it.
-    pub distance: f32,
-    /// Its point nearest to the one asked about (that point itself when it lies in it).
-    pub point: Vec2,
-}
 
 /// Spatial queries: the first collider along a ray, every collider a shape overlaps or a point
 /// lies in, the nearest collider to a point, the first one a moving circle meets.
@@ -122,7 +38,8 @@ pub struct NearestCollider {
 /// picks the colliders near the query to test, so a query costs what is near it, not what the
 /// world holds (only a query as wide as a whole sparse, folded grid, or a ray that runs far
 /// through one, tests all of its colliders). A
-/// [`SpatialQueryFilter`] says which layers to look at, and which entities to leave out.
+/// [`SpatialQueryFilter`] says which layers to look at, and which entities to leave out; with
+/// [`with_predicate`](SpatialQueryFilter::with_predicate), a test of the game's own too.
 ///
 /// A query out of range finds nothing: a point or origin not finite or beyond
 /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE), a `max_distance` or radius that is
@@ -175,7 +92,7 @@ impl SpatialQuery<'_> {
         &self,
         ray: Ray2d,
         max_distance: f32,
-        filter: &SpatialQueryFilter,
+        filter: &impl ColliderFilter,
     ) -> Option<RayCastHit> {
         let best: Cell<Option<RayCastHit>> = Cell::new(None);
         for grid in self.grids(filter) {
@@ -186,8 +103,9 @@ impl SpatialQuery<'_> {
                 |collider| {
                     // Candidates no farther than the best so far...
                     let length = best.get().map_or(max_distance, |best| best.distance);
-                    if filter.accepts(&self.placed, collider)
+                    if self.on_layers(filter, collider)
                         && self.near_path(collider, ray.origin, *ray.direction, length, 0.0)
+                        && self.accepts(filter, collider)
                         // ...each against the whole ray, so that every answer is the
                         // geometry's own, bit for bit.
                         && let Some(hit) = self.ray_hit(collider, ray, max_distance)
@@ -209,7 +127,7 @@ impl SpatialQuery<'_> {
         &self,
         ray: Ray2d,
         max_distance: f32,
-        filter: &SpatialQueryFilter,
+        filter: &impl ColliderFilter,
     ) -> Vec<RayCastHit> {
         let mut candidates = Vec::new();
         for grid in self.grids(filter) {
@@ -217,7 +135,7 @@ impl SpatialQuery<'_> {
                 Stretch::of_ray(ray, max_distance),
                 |_| true,
                 |collider| {
-                    if filter.accepts(&self.placed, collider)
+                    if self.on_layers(filter, collider)
                         && self.near_path(collider, ray.origin, *ray.direction, max_distance, 0.0)
                     {
                         candidates.push(collider);
@@ -229,6 +147,7 @@ impl SpatialQuery<'_> {
         candidates.dedup();
         let mut hits: Vec<RayCastHit> = candidates
             .into_iter()
+            .filter(|&collider| self.accepts(filter, collider))
             .filter_map(|collider| self.ray_hit(collider, ray, max_distance))
             .collect();
         hits.sort_unstable_by(|p, q| {
@@ -250,7 +169,7 @@ impl SpatialQuery<'_> {
         radius: f32,
         direction: Dir2,
         max_distance: f32,
-        filter: &SpatialQueryFilter,
+        filter: &impl ColliderFilter,
     ) -> Option<ShapeCastHit> {
         let circle = Circle::new(center, radius);
         if !(circle.is_valid() && max_distance >= 0.0) {
@@ -282,8 +201,9 @@ impl SpatialQuery<'_> {
                 },
                 |step_start| best.get().is_none_or(|best| best.distance >= step_start),
                 |collider| {
-                    if filter.accepts(&self.placed, collider)
+                    if self.on_layers(filter, collider)
                         && self.near_path(collider, center, *direction, reach, radius)
+                        && self.accepts(filter, collider)
                         && let Some(hit) = self.circle_hit(collider, circle, *direction, reach)
                         && best.get().is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
@@ -317,7 +237,7 @@ impl SpatialQuery<'_> {
     ///     }
     /// }
     /// ```
-    pub fn shape_intersections(&self, shape: Shape, filter: &SpatialQueryFilter) -> Vec<Entity> {
+    pub fn shape_intersections(&self, shape: Shape, filter: &impl ColliderFilter) -> Vec<Entity> {
         let (min, max) = match shape {
             Shape::Circle(disc) => (disc.center - disc.radius, disc.center + disc.radius),
             Shape::Segment(segment) => (segment.a.min(segment.b), segment.a.max(segment.b)),
@@ -329,7 +249,8 @@ impl SpatialQuery<'_> {
         let mut found = Vec::new();
         for grid in self.grids(filter) {
             grid.visit_box(min, max, |collider| {
-                if filter.accepts(&self.placed, collider)
+                if self.on_layers(filter, collider)
+                    && self.accepts(filter, collider)
                     && overlap(shape, self.placed.shape(collider as usize))
                 {
                     found.push(self.placed.entities[collider as usize]);
@@ -342,7 +263,7 @@ impl SpatialQuery<'_> {
     }
 
     /// Every collider that `point` lies in (its outline included), sorted by entity.
-    pub fn point_intersections(&self, point: Vec2, filter: &SpatialQueryFilter) -> Vec<Entity> {
+    pub fn point_intersections(&self, point: Vec2, filter: &impl ColliderFilter) -> Vec<Entity> {
         self.shape_intersections(Shape::Circle(Circle::new(point, 0.0)), filter)
     }
 
@@ -353,7 +274,7 @@ impl SpatialQuery<'_> {
         &self,
         point: Vec2,
         max_distance: f32,
-        filter: &SpatialQueryFilter,
+        filter: &impl ColliderFilter,
     ) -> Option<NearestCollider> {
         if !(point.is_finite() && max_distance >= 0.0) {
             return None;
@@ -372,7 +293,7 @@ impl SpatialQuery<'_> {
                 let limit = best.map_or(max_distance, |best| best.distance);
                 let half = half_width.min(limit);
                 let everyone = grid.visit_box(point - half, point + half, |collider| {
-                    if !filter.accepts(&self.placed, collider) {
+                    if !(self.on_layers(filter, collider) && self.accepts(filter, collider)) {
                         return;
                     }
                     let Some(closest) = closest_point(self.placed.shape(collider as usize), point)
@@ -403,8 +324,22 @@ impl SpatialQuery<'_> {
     }
 
     /// The grids holding the colliders the filter may accept.
-    fn grids(&self, filter: &SpatialQueryFilter) -> impl Iterator<Item = &Grid> {
-        self.index.grids(&self.placed, filter.mask).into_iter()
+    fn grids(&self, filter: &impl ColliderFilter) -> impl Iterator<Item = &Grid> {
+        self.index.grids(&self.placed, filter.mask()).into_iter()
+    }
+
+    /// Whether collider `collider` is on a layer of the filter's mask.
+    #[inline]
+    fn on_layers(&self, filter: &impl ColliderFilter, collider: u32) -> bool {
+        let layers = self.placed.layers[collider as usize];
+        layers.memberships.intersects(filter.mask())
+    }
+
+    /// Whether the filter's own test accepts collider `collider` (on its layers): asked after
+    /// the quick looks at where the collider is, before the exact test.
+    #[inline]
+    fn accepts(&self, filter: &impl ColliderFilter, collider: u32) -> bool {
+        filter.accepts(self.placed.entities[collider as usize])
     }
 
     /// Whether collider `collider`'s bounding circle comes within `pad` of the path from `origin`

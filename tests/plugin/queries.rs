@@ -5,6 +5,7 @@
 use crate::common::app;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
+use bevy_collision_events::ColliderFilter;
 use bevy_collision_events::geometry::{
     Circle, RayIntersection, Segment, Shape, closest_point, overlap, ray_cast, sweep,
 };
@@ -112,6 +113,56 @@ fn a_ray_meets_the_first_collider_its_filter_allows() {
     assert_eq!(order, [wall, enemy, bullet]);
     assert_close(all[2].distance, 295.0);
     assert_close(all[2].exit.unwrap().distance, 305.0);
+}
+
+/// A predicate reading the game's own component through its query: the ray goes through the
+/// shielded wall and enemy to the bullet, and the filter's layers and exclusions still hold
+/// with a predicate.
+#[test]
+fn a_predicate_turns_away_what_the_game_says() {
+    #[derive(Component)]
+    struct Shielded;
+    let mut app = app();
+    let [wall, enemy, bullet] = lined_up(&mut app);
+    app.world_mut().entity_mut(wall).insert(Shielded);
+    app.world_mut().entity_mut(enemy).insert(Shielded);
+    let answers = app
+        .world_mut()
+        .run_system_once(
+            move |query: SpatialQuery, shielded: Query<(), With<Shielded>>| {
+                let along = ray(Vec2::ZERO, Vec2::X);
+                let unshielded = |entity| !shielded.contains(entity);
+                let everything = SpatialQueryFilter::default();
+                let walls = SpatialQueryFilter::from_mask(WALL | BULLET);
+                let without_bullet = everything.clone().with_excluded([bullet]);
+                (
+                    query.cast_ray(along, f32::INFINITY, &everything.with_predicate(unshielded)),
+                    // The enemy is not turned away here: the mask leaves it out.
+                    query.ray_hits(along, f32::INFINITY, &walls.with_predicate(|e| e != wall)),
+                    query.cast_ray(
+                        along,
+                        f32::INFINITY,
+                        &without_bullet.with_predicate(unshielded),
+                    ),
+                    query
+                        .point_intersections(v(210.0, 0.0), &everything.with_predicate(unshielded)),
+                    query.nearest(
+                        v(150.0, 0.0),
+                        1000.0,
+                        &everything.with_predicate(unshielded),
+                    ),
+                )
+            },
+        )
+        .unwrap();
+    let (first, through_walls, nothing_left, picked, nearest) = answers;
+    assert_eq!(first.map(|hit| hit.entity), Some(bullet));
+    assert_close(first.unwrap().distance, 295.0);
+    let entities: Vec<Entity> = through_walls.iter().map(|hit| hit.entity).collect();
+    assert_eq!(entities, [bullet]);
+    assert_eq!(nothing_left, None);
+    assert!(picked.is_empty(), "the enemy is shielded");
+    assert_eq!(nearest.map(|near| near.entity), Some(bullet));
 }
 
 #[test]
@@ -361,17 +412,49 @@ fn random_scene(
     placed
 }
 
-/// The colliders a filter of `mask`, excluding `excluded`, looks at.
+/// The colliders a filter of `mask`, excluding `excluded` and, with a predicate, those it
+/// turns away ([`turned_away`]), looks at.
 fn candidates<'a>(
     placed: &'a [Placed],
     mask: LayerMask,
     excluded: &'a [Entity],
+    predicate: Option<u64>,
 ) -> impl Iterator<Item = &'a Placed> {
     placed.iter().filter(move |collider| {
         collider.enabled
             && collider.layers.memberships.intersects(mask)
             && !excluded.contains(&collider.entity)
+            && !predicate.is_some_and(|every| turned_away(collider.entity, every))
     })
+}
+
+/// What the questions' predicates turn away: every `every`th entity, by its bits.
+fn turned_away(entity: Entity, every: u64) -> bool {
+    entity.to_bits().is_multiple_of(every)
+}
+
+/// One question to the query, through `filter`.
+fn answer(
+    query: &SpatialQuery,
+    kind: u8,
+    [a, b]: [Vec2; 2],
+    max_distance: f32,
+    filter: &impl ColliderFilter,
+) -> Answer {
+    let direction = Dir2::new(b - a).unwrap_or(Dir2::X);
+    match kind {
+        0 => Answer::Ray(query.cast_ray(Ray2d::new(a, direction), max_distance, filter)),
+        1 => Answer::Rays(query.ray_hits(Ray2d::new(a, direction), max_distance, filter)),
+        2 => Answer::Circle(query.cast_circle(a, 8.0, direction, max_distance.min(400.0), filter)),
+        3 => Answer::Entities(
+            query.shape_intersections(Shape::Segment(Segment::new(a, a + (b - a) * 0.2)), filter),
+        ),
+        4 => Answer::Entities(query.point_intersections(a, filter)),
+        5 => Answer::Nearest(query.nearest(a, max_distance, filter)),
+        _ => Answer::Entities(
+            query.shape_intersections(Shape::Polygon(&query_polygon(a, b)), filter),
+        ),
+    }
 }
 
 /// A random filter: one or two of the layer values, or all; sometimes excluding a collider.
@@ -436,9 +519,10 @@ fn query_polygon(a: Vec2, b: Vec2) -> Vec<Vec2> {
     ]
 }
 
-/// Every query, `rounds` times, against brute force.
+/// Every query, `rounds` times, against brute force; a third of them with a predicate too.
 fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usize) {
-    let questions: Vec<(u8, Vec2, Vec2, f32, LayerMask, Vec<Entity>)> = (0..rounds)
+    type Question = (u8, Vec2, Vec2, f32, LayerMask, Vec<Entity>, Option<u64>);
+    let questions: Vec<Question> = (0..rounds)
         .map(|_| {
             let (mask, excluded) = random_filter(rng, &placed);
             let kind = rng.random_range(0..7);
@@ -446,6 +530,7 @@ fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usi
                 0 => f32::INFINITY,
                 _ => rng.random_range(0.0..500.0),
             };
+            let predicate = rng.random_bool(1.0 / 3.0).then(|| rng.random_range(2..4));
             (
                 kind,
                 random_point(rng),
@@ -453,50 +538,34 @@ fn check_scene(app: &mut App, placed: Vec<Placed>, rng: &mut StdRng, rounds: usi
                 max_distance,
                 mask,
                 excluded,
+                predicate,
             )
         })
         .collect();
     let answers = ask(app, move |query| {
         questions
             .into_iter()
-            .map(|(kind, a, b, max_distance, mask, excluded)| {
+            .map(|question| {
+                let (kind, a, b, max_distance, mask, ref excluded, predicate) = question;
                 let filter =
                     SpatialQueryFilter::from_mask(mask).with_excluded(excluded.iter().copied());
-                let direction = Dir2::new(b - a).unwrap_or(Dir2::X);
-                let answer = match kind {
-                    0 => {
-                        Answer::Ray(query.cast_ray(Ray2d::new(a, direction), max_distance, &filter))
+                let answer = match predicate {
+                    Some(every) => {
+                        let filter = filter.with_predicate(|entity| !turned_away(entity, every));
+                        answer(&query, kind, [a, b], max_distance, &filter)
                     }
-                    1 => Answer::Rays(query.ray_hits(
-                        Ray2d::new(a, direction),
-                        max_distance,
-                        &filter,
-                    )),
-                    2 => Answer::Circle(query.cast_circle(
-                        a,
-                        8.0,
-                        direction,
-                        max_distance.min(400.0),
-                        &filter,
-                    )),
-                    3 => Answer::Entities(query.shape_intersections(
-                        Shape::Segment(Segment::new(a, a + (b - a) * 0.2)),
-                        &filter,
-                    )),
-                    4 => Answer::Entities(query.point_intersections(a, &filter)),
-                    5 => Answer::Nearest(query.nearest(a, max_distance, &filter)),
-                    _ => Answer::Entities(
-                        query.shape_intersections(Shape::Polygon(&query_polygon(a, b)), &filter),
-                    ),
+                    None => answer(&query, kind, [a, b], max_distance, &filter),
                 };
-                ((kind, a, b, max_distance, mask, excluded), answer)
+                (question, answer)
             })
             .collect::<Vec<_>>()
     });
-    for ((kind, a, b, max_distance, mask, excluded), answer) in answers {
+    for ((kind, a, b, max_distance, mask, excluded, predicate), answer) in answers {
         let direction = Dir2::new(b - a).unwrap_or(Dir2::X);
-        let looked_at: Vec<&Placed> = candidates(&placed, mask, &excluded).collect();
-        let case = format!("kind {kind}, {a} → {b}, {max_distance}, {mask:?}, {excluded:?}");
+        let looked_at: Vec<&Placed> = candidates(&placed, mask, &excluded, predicate).collect();
+        let case = format!(
+            "kind {kind}, {a} → {b}, {max_distance}, {mask:?}, {excluded:?}, {predicate:?}"
+        );
         match answer {
             Answer::Ray(found) => {
                 let cast = Ray2d::new(a, direction);
