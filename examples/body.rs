@@ -23,11 +23,11 @@ const FRAMES: u32 = 240;
 /// Where the boss is.
 pub const BOSS_AT: Vec2 = Vec2::new(0.0, 100.0);
 /// The weak point: a circle at the boss's centre.
-pub const CORE_RADIUS: f32 = 20.0;
-/// The armour plates: rectangles either side, lower, overlapping the weak point.
-pub const PLATE_SIZE: Vec2 = Vec2::new(40.0, 20.0);
+pub const WEAK_POINT_RADIUS: f32 = 20.0;
+/// The armour: a plate either side, lower, overlapping the weak point.
+pub const ARMOUR_SIZE: Vec2 = Vec2::new(40.0, 20.0);
 /// The right plate's centre from the boss's (the left one's is its mirror image).
-pub const PLATE_OFFSET: Vec2 = Vec2::new(28.0, -20.0);
+pub const ARMOUR_OFFSET: Vec2 = Vec2::new(28.0, -20.0);
 /// A row of bullets: their x, rising from [`ROW_Y`].
 pub const ROW_X: [f32; 13] = [
     -60.0, -50.0, -40.0, -30.0, -20.0, -10.0, 0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0,
@@ -40,6 +40,10 @@ pub const ROW_EVERY: Duration = Duration::from_millis(650);
 pub const BULLET_RADIUS: f32 = 3.0;
 /// How fast a bullet rises, in pixels a second.
 pub const BULLET_SPEED: f32 = 300.0;
+/// The bullets' layer: they look for the boss only, not for each other.
+const SHOT: LayerMask = LayerMask::layer(0);
+/// The boss's parts' layer.
+const BOSS: LayerMask = LayerMask::layer(1);
 /// Bullets above this are past the top of the screen (300 px up), and gone.
 const TOP: f32 = 400.0;
 
@@ -94,14 +98,16 @@ fn spawn_boss(mut commands: Commands) {
         .with_children(|boss| {
             boss.spawn((
                 Part::WeakPoint,
-                CircleCollider::new(CORE_RADIUS),
+                CircleCollider::new(WEAK_POINT_RADIUS),
+                CollisionLayers::new(BOSS, SHOT),
                 Transform::default(),
             ));
             for side in [-1.0, 1.0] {
-                let offset = PLATE_OFFSET * Vec2::new(side, 1.0);
+                let offset = ARMOUR_OFFSET * Vec2::new(side, 1.0);
                 boss.spawn((
                     Part::Armour,
-                    PolygonCollider::rectangle(PLATE_SIZE.x, PLATE_SIZE.y),
+                    PolygonCollider::rectangle(ARMOUR_SIZE.x, ARMOUR_SIZE.y),
+                    CollisionLayers::new(BOSS, SHOT),
                     Transform::from_translation(offset.extend(0.0)),
                 ));
             }
@@ -113,7 +119,10 @@ fn spawn_boss(mut commands: Commands) {
              bullets: Query<(), With<Bullet>>,
              mut hits: ResMut<Hits>,
              mut commands: Commands| {
-                // A bullet that meets two parts at once stops at the first.
+                // A bullet that meets two parts in one run stops at the one whose trigger
+                // comes first (in entity order): its despawn is applied before the next
+                // trigger. For the part met first along a fast bullet's path, make the
+                // bullets `Swept` and ask `Contacts::first_hit`, as the shooter does.
                 if !bullets.contains(hit.other) {
                     return;
                 }
@@ -146,6 +155,7 @@ fn fire(mut commands: Commands, time: Res<Time>, mut timer: Local<RowTimer>) {
             commands.spawn((
                 Bullet,
                 CircleCollider::new(BULLET_RADIUS),
+                CollisionLayers::new(SHOT, BOSS),
                 Transform::from_xyz(x, ROW_Y, 0.0),
             ));
         }

@@ -2,7 +2,7 @@
 //!
 //! The beam is a `SegmentCollider` as long as its range. Each frame the `Contact` messages say
 //! where its outline crosses the targets' outlines; the nearest crossing to the emitter is where
-//! the beam is cut. The targets drift up and down through it.
+//! the beam is cut. The targets drift up and down across it.
 //!
 //! ```sh
 //! cargo run --example laser                 # a window
@@ -26,13 +26,13 @@ pub const TARGET_X: [f32; 3] = [-150.0, 50.0, 250.0];
 pub const TARGET_RADIUS: f32 = 30.0;
 /// Half the chevron's width and height; the tip of its notch is its centre.
 pub const CHEVRON_HALF_SIZE: f32 = 40.0;
-/// The targets' fastest drift, in pixels a second.
+/// The targets' fastest drift (as they cross the beam), in pixels a second.
 const DRIFT_SPEED: f32 = 120.0;
 /// Where each target starts in its drift (radians of the cycle), so that they drift apart.
 const DRIFT_PHASES: [f32; 3] = [0.0, 2.0, 4.0];
 /// The third target, a box.
 pub const BOX_SIZE: Vec2 = Vec2::new(60.0, 90.0);
-/// How long the targets take to drift up and down and back, in seconds.
+/// How long the targets take to drift up, down and back, in seconds.
 const DRIFT_PERIOD_SECONDS: f32 = 4.0;
 
 /// The laser, and how far its beam reaches this frame.
@@ -83,7 +83,7 @@ fn spawn(mut commands: Commands) {
             phase: DRIFT_PHASES[0],
         },
         CircleCollider::new(TARGET_RADIUS),
-        Transform::from_xyz(TARGET_X[0], 0.0, 0.0),
+        Transform::from_xyz(TARGET_X[0], drift_height(DRIFT_PHASES[0], 0.0), 0.0),
     ));
     // Concave: its notch faces the emitter, and the beam runs into it.
     let chevron = vec![
@@ -98,23 +98,28 @@ fn spawn(mut commands: Commands) {
             phase: DRIFT_PHASES[1],
         },
         PolygonCollider::new(chevron),
-        Transform::from_xyz(TARGET_X[1], 0.0, 0.0),
+        Transform::from_xyz(TARGET_X[1], drift_height(DRIFT_PHASES[1], 0.0), 0.0),
     ));
     commands.spawn((
         Target {
             phase: DRIFT_PHASES[2],
         },
         PolygonCollider::rectangle(BOX_SIZE.x, BOX_SIZE.y),
-        Transform::from_xyz(TARGET_X[2], 0.0, 0.0),
+        Transform::from_xyz(TARGET_X[2], drift_height(DRIFT_PHASES[2], 0.0), 0.0),
     ));
 }
 
 fn drift(mut targets: Query<(&mut Transform, &Target)>, time: Res<Time>) {
-    let turn = std::f32::consts::TAU / DRIFT_PERIOD_SECONDS;
     for (mut transform, target) in &mut targets {
-        let velocity = DRIFT_SPEED * (time.elapsed_secs() * turn + target.phase).sin();
-        transform.translation.y += velocity * time.delta_secs();
+        transform.translation.y = drift_height(target.phase, time.elapsed_secs());
     }
+}
+
+/// How high a target of drift phase `phase` is `seconds` after the start: swinging either
+/// side of the beam, at [`DRIFT_SPEED`] as it crosses it.
+fn drift_height(phase: f32, seconds: f32) -> f32 {
+    let turn = std::f32::consts::TAU / DRIFT_PERIOD_SECONDS;
+    DRIFT_SPEED / turn * (seconds * turn + phase).sin()
 }
 
 /// The beam ends at the crossing nearest the emitter, among this frame's contacts.

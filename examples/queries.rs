@@ -29,6 +29,8 @@ const ORBIT_START_APART: f32 = 1.0;
 /// Where the "mouse" rests without a window.
 pub const HEADLESS_POINTER: Vec2 = Vec2::new(120.0, 0.0);
 const RANGE: f32 = 1000.0;
+/// The ring drawn round a picked target.
+const PICKED_RING_RADIUS: f32 = TARGET_RADIUS + 6.0;
 
 /// A target circling the turret (at the origin).
 #[derive(Component)]
@@ -72,22 +74,25 @@ pub fn example(app: &mut App) {
 }
 
 fn spawn(mut commands: Commands) {
-    for (orbit, radius) in ORBIT_RADII.into_iter().enumerate() {
+    for orbit in 0..ORBIT_RADII.len() {
         commands.spawn((
             Target { orbit },
             CircleCollider::new(TARGET_RADIUS),
-            Transform::from_xyz(radius, 0.0, 0.0),
+            Transform::from_translation(orbit_place(orbit, 0.0).extend(0.0)),
         ));
     }
 }
 
 fn orbit(mut targets: Query<(&mut Transform, &Target)>, time: Res<Time>) {
     for (mut transform, target) in &mut targets {
-        let angle = time.elapsed_secs() * ORBIT_SPEEDS[target.orbit]
-            + ORBIT_START_APART * target.orbit as f32;
-        let place = Vec2::from_angle(angle) * ORBIT_RADII[target.orbit];
-        transform.translation = place.extend(0.0);
+        transform.translation = orbit_place(target.orbit, time.elapsed_secs()).extend(0.0);
     }
+}
+
+/// Where the target of orbit `orbit` is `seconds` after the start.
+fn orbit_place(orbit: usize, seconds: f32) -> Vec2 {
+    let angle = seconds * ORBIT_SPEEDS[orbit] + ORBIT_START_APART * orbit as f32;
+    Vec2::from_angle(angle) * ORBIT_RADII[orbit]
 }
 
 fn aim_and_pick(
@@ -116,9 +121,15 @@ fn aim_and_pick(
         .unwrap_or_default();
 }
 
-fn draw_aim(found: Res<Found>, mut gizmos: Gizmos) {
+/// The turret's ray to where it meets its target, and a ring round each collider under the
+/// pointer.
+fn draw_aim(found: Res<Found>, transforms: Query<&GlobalTransform>, mut gizmos: Gizmos) {
     if let Some((_, hit)) = found.aim {
         gizmos.line_2d(Vec2::ZERO, hit.point, Color::srgb(1.0, 0.2, 0.2));
         gizmos.circle_2d(hit.point, 5.0, Color::srgb(1.0, 0.9, 0.2));
+    }
+    for transform in transforms.iter_many(&found.picked) {
+        let center = transform.translation().truncate();
+        gizmos.circle_2d(center, PICKED_RING_RADIUS, Color::srgb(0.3, 1.0, 0.4));
     }
 }

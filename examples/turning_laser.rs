@@ -28,6 +28,10 @@ pub const FIELD_SPACING: f32 = 40.0;
 pub const FIELD_REACH: f32 = 480.0;
 /// The bullets' radius.
 pub const BULLET_RADIUS: f32 = 3.0;
+/// The bullets' layer: they look for the laser only, not for each other.
+const BULLETS: LayerMask = LayerMask::layer(0);
+/// The laser's layer.
+const LASERS: LayerMask = LayerMask::layer(1);
 
 /// A bullet of the field.
 #[derive(Component)]
@@ -65,6 +69,7 @@ fn spawn(mut commands: Commands) {
         .spawn((
             Laser,
             SegmentCollider::new(Vec2::ZERO, Vec2::new(LASER_LENGTH, 0.0)),
+            CollisionLayers::new(LASERS, BULLETS),
             Swept::default(),
             Transform::default(),
         ))
@@ -85,6 +90,7 @@ fn spawn(mut commands: Commands) {
             commands.spawn((
                 Bullet,
                 CircleCollider::new(BULLET_RADIUS),
+                CollisionLayers::new(BULLETS, LASERS),
                 Transform::from_translation(at.extend(0.0)),
             ));
         }

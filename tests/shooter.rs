@@ -13,7 +13,7 @@ use bevy_collision_events::prelude::*;
 use game::player::PLAYER_START;
 use game::player::spawn_player_bullet;
 use game::{
-    CROWD, EnemyBullet, Game, GameState, LASER_RANGE, Laser, Player, RESTART_SECONDS, STORM_EVERY,
+    CROWD, EnemyBullet, Game, GameState, LASER_LENGTH, Laser, Player, RESTART_SECONDS, STORM_EVERY,
     Stats, WALL_SEGMENT, WALL_SEGMENT_AT, Wall, spawn_enemy_bullet,
 };
 
@@ -54,7 +54,7 @@ fn the_autopilot_plays_and_the_laser_stops_at_its_targets() {
             .single(world)
             .map(|(e, t, l)| (e, *t, l.visible_length))
             .unwrap();
-        if laser >= LASER_RANGE {
+        if laser >= LASER_LENGTH {
             continue;
         }
         // The beam was cut short: its end lies on the outline of what it touches, and nothing
@@ -102,6 +102,37 @@ fn the_autopilot_plays_and_the_laser_stops_at_its_targets() {
     assert!(stats.kills > 3, "only {} kills", stats.kills);
     assert!(stats.points > 0, "the autopilot scored nothing");
     assert!(stats.peak_colliders > 100);
+}
+
+/// A homing missile fired to the left from the bottom left, away from the first wave, turns
+/// round and hits an enemy: `SpatialQuery::nearest` steers it (straight on, it leaves the
+/// field and meets nothing).
+#[test]
+fn a_missile_fired_away_from_the_enemies_turns_round_and_hits_one() {
+    let mut app = game::headless_app(1);
+    app.insert_resource(game::Autopilot(false));
+    app.insert_resource(game::Intent::default());
+    // The first wave in place: it comes at half a second, and flies in for a second.
+    for _ in 0..120 {
+        app.update();
+    }
+    let world = app.world_mut();
+    let enemies: Vec<Vec2> = world
+        .query_filtered::<&GlobalTransform, With<game::Enemy>>()
+        .iter(world)
+        .map(|transform| transform.translation().truncate())
+        .collect();
+    let start = Vec2::new(-500.0, -250.0);
+    assert!(
+        enemies.iter().all(|enemy| enemy.y > start.y + 300.0),
+        "every enemy far above: {enemies:?}"
+    );
+    game::player::spawn_missile(&mut world.commands(), start, Dir2::NEG_X);
+    world.flush();
+    for _ in 0..90 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Stats>().missile_hits, 1);
 }
 
 #[test]
@@ -396,8 +427,8 @@ fn the_ship_is_pushed_out_of_a_block() {
 }
 
 /// Flown up into the slanted wall with the laser on, the ship is held below the wall, and the
-/// beam, starting from where the wall left the ship, stops at the wall every frame: it never
-/// starts beyond the wall's line, where it would reach what lies behind.
+/// beam, starting from the ship's centre, stops at the wall every frame: it never starts
+/// beyond the wall's line, where it would reach what lies behind.
 #[test]
 fn the_laser_of_a_ship_pressed_against_a_wall_stops_at_the_wall() {
     let mut app = game::headless_app(1);

@@ -8,8 +8,8 @@
 //!   of bullets; walls and blocks absorb shots from both sides. R restarts after a game over.
 //! - C shows the colliders as the collision pipeline sees them (the crate's debug drawing).
 //!
-//! What it shows of the crate (see `game.rs`, `player.rs`, `enemies.rs`, `collisions.rs`,
-//! `autopilot.rs`, `storm.rs`, `stats.rs` and `graphics.rs`):
+//! What it shows of the crate (see `game/mod.rs`, and `player.rs`, `enemies.rs`,
+//! `collisions.rs`, `autopilot.rs`, `storm.rs` and `stats.rs` beside it, and `graphics.rs`):
 //! - **Observers** of [`ContactStarted`], one per entity that cares:
 //!   `commands.spawn(..).observe(enemy_hit)` on each enemy (a player bullet does damage),
 //!   `.observe(ship_hit)` on the ship (an enemy bullet costs a life), `.observe(absorb_shot)`

@@ -46,6 +46,8 @@ fn line_of_fire(
 /// Picks, among a few moves, the one that keeps the ship farthest from where enemy bullets
 /// will be a moment from now, preferring a clear line of fire at an enemy and the nearest
 /// enemy's column; fires all the time, and the laser when an enemy is first in its line.
+/// It runs in `Update`, so its `SpatialQuery` answers from where the last frame's pipeline
+/// placed the colliders: a frame behind, which a pilot's reaction time hides.
 pub(super) fn fly_autopilot(
     autopilot: Res<Autopilot>,
     mut intent: ResMut<Intent>,

@@ -13,7 +13,7 @@ use bevy_collision_events::prelude::*;
 
 use super::{
     BULLET_DAMAGE, Bullet, CROWD, Enemy, EnemyBullet, EnemyDestroyed, Game, GameState, HALF_FIELD,
-    INVULNERABLE_SECONDS, LASER_DAMAGE_PER_SECOND, LASER_RANGE, Laser, MISSILE_DAMAGE, Missile,
+    INVULNERABLE_SECONDS, LASER_DAMAGE_PER_SECOND, LASER_LENGTH, Laser, MISSILE_DAMAGE, Missile,
     Player, PlayerBullet, Stats, WALL_CLEARANCE, Wall,
 };
 
@@ -82,7 +82,8 @@ pub(super) fn ship_hit(
     }
 }
 
-/// Observer on each wall and block: any shot that reaches it is absorbed.
+/// Observer on each wall and block: any bullet that reaches it, the player's or an enemy's, is
+/// absorbed (the laser is cut short there instead: see `laser_contacts`).
 pub(super) fn absorb_shot(
     hit: On<ContactStarted>,
     mut commands: Commands,
@@ -170,7 +171,7 @@ pub(super) fn stop_laser(
     mut enemies: Query<&mut Enemy>,
 ) {
     let (entity, transform, mut laser) = laser.into_inner();
-    laser.visible_length = LASER_RANGE;
+    laser.visible_length = LASER_LENGTH;
     let origin = transform.translation().truncate();
     let nearest = contacts
         .read()

@@ -68,8 +68,12 @@ const BULLET_DAMAGE: f32 = 1.0;
 const MISSILE_DAMAGE: f32 = 2.0;
 /// How far the laser reaches from the ship's nose.
 pub const LASER_RANGE: f32 = 760.0;
-/// Where the laser starts, from the ship's centre: its nose.
+/// The ship's nose, from its centre: where the beam shows from.
 const LASER_NOSE: Vec2 = Vec2::new(0.0, 24.0);
+/// The laser's segment, from the ship's centre to the end of its range: the stretch up to
+/// the nose lies under the ship (drawn over it), and the beam never starts inside a wall, as
+/// the ship's centre is kept out of them.
+pub const LASER_LENGTH: f32 = LASER_NOSE.y + LASER_RANGE;
 /// What the laser takes from the enemy it burns, per second.
 const LASER_DAMAGE_PER_SECOND: f32 = 12.0;
 
@@ -174,10 +178,8 @@ impl Plugin for GamePlugin {
                 (
                     fly_autopilot,
                     read_keyboard,
-                    // Before the ship moves: from where the walls left it last frame, so that
-                    // the beam never starts inside a wall the ship is pressed against.
-                    aim_laser,
                     move_player.run_if(playing),
+                    aim_laser,
                     fire_bullets.run_if(playing),
                     fire_missiles.run_if(playing),
                     steer_missiles,
@@ -300,10 +302,12 @@ pub struct Bullet;
 #[require(Role::Wall)]
 pub struct Wall;
 
-/// The player's laser: a segment from the ship's nose, drawn up to the first thing it hits.
+/// The player's laser: a segment from the ship's centre through its nose, drawn up to the
+/// first thing it hits.
 #[derive(Component, Default)]
 pub struct Laser {
-    /// How far the beam reaches this frame: to the nearest contact point, or its full range.
+    /// How far the beam reaches this frame from the ship's centre: to the nearest contact
+    /// point, or its whole [`LASER_LENGTH`].
     pub visible_length: f32,
 }
 

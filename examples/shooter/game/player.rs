@@ -8,10 +8,10 @@ use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
 use super::{
-    Autopilot, ENEMY, GameState, HALF_FIELD, Intent, LASER_NOSE, LASER_RANGE, LASER_Z, Laser,
-    Lifetime, Missile, PLAYER_BOUNDS, PLAYER_BULLET_Z, PLAYER_GUN, PLAYER_LAYERS,
-    PLAYER_SHOT_LAYERS, PLAYER_SPEED, PLAYER_Z, Player, PlayerBullet, PlayerGuns, SHIP_OUTLINE,
-    Velocity, collisions::ship_hit, gun_fires,
+    Autopilot, ENEMY, GameState, HALF_FIELD, Intent, LASER_LENGTH, LASER_Z, Laser, Lifetime,
+    Missile, PLAYER_BOUNDS, PLAYER_BULLET_Z, PLAYER_GUN, PLAYER_LAYERS, PLAYER_SHOT_LAYERS,
+    PLAYER_SPEED, PLAYER_Z, Player, PlayerBullet, PlayerGuns, SHIP_OUTLINE, Velocity,
+    collisions::ship_hit, gun_fires,
 };
 
 // The ship's start and its guns.
@@ -48,7 +48,7 @@ pub(super) fn spawn_player(mut commands: Commands) {
         .observe(ship_hit);
     commands.spawn((
         Laser::default(),
-        SegmentCollider::new(Vec2::ZERO, Vec2::new(0.0, LASER_RANGE)),
+        SegmentCollider::new(Vec2::ZERO, Vec2::new(0.0, LASER_LENGTH)),
         PLAYER_SHOT_LAYERS,
         ColliderDisabled,
         Transform::default(),
@@ -128,18 +128,28 @@ pub(super) fn fire_missiles(
         return;
     }
     for wing in MISSILE_WINGS {
-        let at = transform.translation.truncate() + wing;
-        commands.spawn((
+        spawn_missile(
+            &mut commands,
+            transform.translation.truncate() + wing,
+            Dir2::Y,
+        );
+    }
+}
+
+/// A homing missile from `at`, heading `heading` (steered from the next frame on).
+pub fn spawn_missile(commands: &mut Commands, at: Vec2, heading: Dir2) -> Entity {
+    commands
+        .spawn((
             PlayerBullet,
             Missile,
             Lifetime(MISSILE_LIFETIME),
             CircleCollider::new(MISSILE_RADIUS),
             Swept::default(),
             PLAYER_SHOT_LAYERS,
-            Velocity(Vec2::Y * MISSILE_SPEED),
+            Velocity(*heading * MISSILE_SPEED),
             Transform::from_translation(at.extend(PLAYER_BULLET_Z)),
-        ));
-    }
+        ))
+        .id()
 }
 
 /// Each missile turns towards the nearest enemy within its range, as the spatial index saw
@@ -178,8 +188,8 @@ pub fn spawn_player_bullet(commands: &mut Commands, at: Vec2, spread: f32) -> En
         .id()
 }
 
-/// Places the laser at the ship's nose, where the walls left the ship last frame, and switches
-/// its collider on while it fires.
+/// Places the laser at the ship's centre, where it moved this frame, and switches its
+/// collider on while it fires.
 pub(super) fn aim_laser(
     mut commands: Commands,
     intent: Res<Intent>,
@@ -189,7 +199,7 @@ pub(super) fn aim_laser(
 ) {
     let (entity, mut transform, off) = laser.into_inner();
     let on = intent.lasering && *state == GameState::Playing;
-    transform.translation = (player.translation.truncate() + LASER_NOSE).extend(LASER_Z);
+    transform.translation = player.translation.truncate().extend(LASER_Z);
     if on && off {
         commands.entity(entity).remove::<ColliderDisabled>();
     } else if !on && !off {

@@ -8,9 +8,9 @@ use bevy::prelude::*;
 pub struct Stats {
     /// Frames played.
     pub frames: u64,
-    /// The most colliders alive at once.
+    /// The most colliders placed in one run.
     pub peak_colliders: usize,
-    /// Colliders alive now.
+    /// Colliders the pipeline placed in its last run (those switched off left out).
     pub colliders: usize,
     /// Contacts this frame.
     pub contacts: usize,
