@@ -11,7 +11,8 @@
 //! Rigid Body Systems*, 1996) steps the time forward by the distance over that bound: no step
 //! can pass a contact, and the steps shrink as the shapes close in, until they are within
 //! [`TOLERANCE`](crate::geometry::TOLERANCE) of the smaller one's size (but no nearer than
-//! `f32` positions can tell apart where they are nearest). The distances are exact, in `f64`.
+//! `f32` positions tell apart across the gap where they are nearest, nor than the rounding of
+//! the `f64` arithmetic that poses them). The distances are exact, in `f64`.
 //! Shapes sliding along each other a hair apart would take tiny steps by that bound: from
 //! [`PIECES_FROM`] steps on, a second bound is taken edge by edge ([`time_apart`]): how fast
 //! each pair of edges closes in across the gap between them, which sliding does not add to,
@@ -76,7 +77,7 @@ pub(crate) fn sweep_turning(
         return SweepStart::Apart(None);
     }
     let speed = (a.translation - b.translation).length() + a.turn_speed() + b.turn_speed();
-    let smaller = Moving::smaller_tolerance(&a, &b);
+    let least = Moving::least_stop(&a, &b);
     let mut time = 0.0;
     let (mut first_now, mut second_now) = (
         CornerList::with_capacity(a.corners()),
@@ -94,7 +95,7 @@ pub(crate) fn sweep_turning(
         if gap.distance <= 0.0 && step == 0 {
             return SweepStart::Overlapping;
         }
-        let tolerance = touching_distance(smaller, &gap);
+        let tolerance = touching_distance(least, &gap);
         if gap.distance <= tolerance {
             return SweepStart::Apart(Some(impact(&a, &b, time, &gap)));
         }
@@ -124,7 +125,7 @@ pub(crate) fn sweep_turning(
     for step in 1..=FINAL_STEPS {
         let time = rest + (1.0 - rest) * step as f64 / FINAL_STEPS as f64;
         let gap = distance(a.at(time, &mut first_now), b.at(time, &mut second_now));
-        if gap.distance <= touching_distance(smaller, &gap) {
+        if gap.distance <= touching_distance(least, &gap) {
             return SweepStart::Apart(Some(impact(&a, &b, time, &gap)));
         }
     }
@@ -135,12 +136,13 @@ pub(crate) fn sweep_turning(
 const FINAL_STEPS: usize = 256;
 
 /// How near two shapes come before the advancement stops and reports them touching, where
-/// their nearest points are `gap`'s: the `smaller` shape's tolerance (see
-/// [`Moving::smaller_tolerance`]), but no nearer than the resolution of `f32` positions
-/// there (a circle of radius zero has no size to take a tolerance from).
-fn touching_distance(smaller: f64, gap: &Gap) -> f64 {
-    let reach = gap.on_first.abs().max(gap.on_second.abs()).max_element();
-    smaller.max(f64::from(f32::EPSILON) * reach)
+/// their nearest points are `gap`'s: the `least` distance of the pair (see
+/// [`Moving::least_stop`]), but no nearer than `f32` positions there tell apart across the
+/// gap (a circle of radius zero has no size to take a tolerance from).
+fn touching_distance(least: f64, gap: &Gap) -> f64 {
+    let across = (gap.on_first - gap.on_second).normalize_or_zero().abs();
+    let coordinates = gap.on_first.abs().max(gap.on_second.abs());
+    least.max(f64::from(f32::EPSILON) * across.dot(coordinates))
 }
 
 /// The impact at `time`, where the shapes are `gap` apart: the point between their nearest
@@ -216,13 +218,19 @@ impl Moving {
         })
     }
 
-    /// The tolerance of the smaller of `a` and `b`: the distance within which the advancement
-    /// stops (see [`touching_distance`]). The smaller one's, so that a saw spinning half a
-    /// pixel over a floor a thousand times its size is not taken for touching it; no less than
-    /// that of the least size a collider may have.
-    fn smaller_tolerance(a: &Self, b: &Self) -> f64 {
-        let smaller = a.size.min(b.size).max(f64::from(MIN_SIZE));
-        f64::from(TOLERANCE) * smaller
+    /// The least distance within which the advancement stops for `a` and `b` (see
+    /// [`touching_distance`]): the tolerance of the smaller one's size, so that a saw spinning
+    /// half a pixel over a floor a thousand times its size is not taken for touching it; but
+    /// no less than the rounding of the `f64` arithmetic that poses them, where the gap between
+    /// a point and a line through it is noise (a point at the origin has neither size nor
+    /// coordinates to take a distance from).
+    fn least_stop(a: &Self, b: &Self) -> f64 {
+        let smaller = f64::from(TOLERANCE) * a.size.min(b.size).max(f64::from(MIN_SIZE));
+        let scale = |moving: &Self| {
+            moving.pivot.abs().max_element() + moving.translation.abs().max_element() + moving.reach
+        };
+        let arithmetic = 64.0 * f64::EPSILON * scale(a).max(scale(b));
+        smaller.max(arithmetic)
     }
 
     /// Whether `circle`, a circle that does not move, lies outside the sector of angles that

@@ -158,13 +158,29 @@ fn a_saw_spinning_over_a_wide_floor_meets_it_only_where_it_reaches_it() {
             Turn::default(),
         )
     };
-    // Ends with a side down, having turned from a corner down 0.4 above the floor.
+    // Ends with a side down, having turned from a corner down 0.4 above the floor; the same a
+    // million pixels along, where `f32` positions are sixteenths apart along the floor but
+    // finer across the gap.
     let clear = RADIUS + 0.4;
     let side_down = saw(EIGHTH / 2.0, clear);
     assert_eq!(
         sweep(&side_down, EIGHTH / 2.0, clear),
         SweepStart::Apart(None)
     );
+    let along = Vec2::new(1e6, 0.0);
+    let moved = |corners: &[Vec2]| -> Vec<Vec2> { corners.iter().map(|&c| c + along).collect() };
+    let (far_floor, far_saw) = (moved(&floor), moved(&side_down));
+    let far = sweep_turning(
+        Shape::Polygon(&far_saw),
+        Turn {
+            translation: Vec2::ZERO,
+            angle: (EIGHTH / 2.0) as f32,
+            pivot: Vec2::new(along.x, clear as f32),
+        },
+        Shape::Polygon(&far_floor),
+        Turn::default(),
+    );
+    assert_eq!(far, SweepStart::Apart(None));
     // Ends with a corner 0.05 into the floor, having turned from a side down.
     let sunk = RADIUS - 0.05;
     let corner_down = saw(0.0, sunk);
@@ -185,7 +201,8 @@ fn a_saw_spinning_over_a_wide_floor_meets_it_only_where_it_reaches_it() {
 
 /// A point (a circle of radius zero) in the path of a segment turning about one end, near the
 /// origin and 100,000 away: met when the segment's line reaches it, as the angle to it says,
-/// though the point has no size to take a tolerance from.
+/// though the point has no size to take a tolerance from; and a point at the origin itself,
+/// with no coordinates to take one from either, met halfway through the turn.
 #[test]
 fn a_turning_segment_meets_a_point_where_its_line_reaches_it() {
     const TURN: f64 = 1.0;
@@ -222,6 +239,27 @@ fn a_turning_segment_meets_a_point_where_its_line_reaches_it() {
             );
         }
     }
+    let pivot = Vec2::new(-50.0, 0.0);
+    let end = pivot + Vec2::from_angle(0.5) * 100.0;
+    let turn = Turn {
+        translation: Vec2::ZERO,
+        angle: 1.0,
+        pivot,
+    };
+    let swept = sweep_turning(
+        Shape::Segment(Segment::new(pivot, end)),
+        turn,
+        Shape::Circle(Circle::new(Vec2::ZERO, 0.0)),
+        Turn::default(),
+    );
+    let SweepStart::Apart(Some(impact)) = swept else {
+        panic!("the segment passes the point at the origin: {swept:?}");
+    };
+    assert!(
+        (impact.time - 0.5).abs() < 1e-5,
+        "met at {}, the reference at 0.5",
+        impact.time
+    );
 }
 
 /// A segment turning slightly as it slides 0.002 above a floor, across a spike 0.01 wide
