@@ -54,8 +54,9 @@ pub struct Contact {
     /// for one facing a chosen entity).
     ///
     /// `None` when the pair has no path to test: neither is swept, or both moved by the same
-    /// amount and neither turned, or a swept one is on its first run, was moved by [`Swept::jump`](crate::Swept::jump)
-    /// or by more than the supported range; and `None` for a pair that was already touching at
+    /// amount and neither turned, or a swept one is on its first run, was moved by
+    /// [`Swept::jump`](crate::Swept::jump) or by more than the supported range; and `None` for
+    /// a pair that was already touching at
     /// the start of its paths (its first touch was in an earlier run).
     pub impact: Option<Impact>,
     /// `a`'s and `b`'s [`CollisionLayers`] (the default, every layer, for a collider without

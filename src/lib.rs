@@ -99,7 +99,7 @@
 //! | [`Contact`] | a message each run (each frame, or fixed step) for every overlapping pair, with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) |
 //! | [`ContactStarted`], [`ContactEnded`] | a pair's first run together and first run apart: messages and entity events |
 //! | [`Contacts`], [`CollidingEntities`] | what overlaps now, without reading messages |
-//! | [`SpatialQuery`] | rays, circle casts, shape and point queries, the nearest collider, and [`Contact::push_out`]: the least move out of an overlap |
+//! | [`SpatialQuery`], [`SpatialQueryFilter`] | rays, circle casts, shape and point queries, the nearest collider, filtered by layers, entities left out or a test of the game's own ([`ColliderFilter::with_predicate`]); and [`Contact::push_out`]: the least move out of an overlap |
 //! | [`CollisionSystems`], [`CollisionSettings`] | ordering against the pipeline; tuning |
 //! | [`geometry`] | the pure geometry underneath, usable on its own |
 //!
@@ -201,9 +201,9 @@ pub use swept::Swept;
 pub mod prelude {
     pub use crate::geometry::{Containment, Impact, PushOut, RayExit};
     pub use crate::{
-        CircleCollider, ColliderDisabled, ColliderError, CollidingEntities, CollisionBody,
-        CollisionLayers, CollisionPlugin, CollisionSettings, CollisionSystems, Contact,
-        ContactEnded, ContactStarted, Contacts, FilterPairs, LayerMask, NearestCollider,
+        CircleCollider, ColliderDisabled, ColliderError, ColliderFilter, CollidingEntities,
+        CollisionBody, CollisionLayers, CollisionPlugin, CollisionSettings, CollisionSystems,
+        Contact, ContactEnded, ContactStarted, Contacts, FilterPairs, LayerMask, NearestCollider,
         PairFilter, PairFilterPlugin, PolygonCollider, RayCastHit, SegmentCollider, ShapeCastHit,
         SpatialQuery, SpatialQueryFilter, Swept,
     };

@@ -60,8 +60,8 @@ use bevy::prelude::*;
 /// A translation alone is swept exactly. A turn is swept by conservative advancement: time
 /// steps forward by the distance between the two shapes over the fastest it can shrink, so no
 /// step passes a contact, until the shapes are within
-/// [`TOLERANCE`](crate::geometry::TOLERANCE) of the smaller one's size (or, where that is
-/// finer, of what `f32` positions tell apart across the gap where they are nearest); the
+/// [`TOLERANCE`](crate::geometry::TOLERANCE) of the smaller one's size, or within what `f32`
+/// positions tell apart across the gap where they are nearest, whichever is larger; the
 /// impact is reported there. How
 /// fast the distance can shrink is bounded by how fast their points move and, edge by edge,
 /// by how fast the nearest edges close in, which keeps the steps long where shapes slide

@@ -72,8 +72,8 @@
 //! segment's end is clamped onto that end. The tolerance never decides *whether* shapes overlap:
 //! the overlap verdict is the exact closed-set test, evaluated in `f32`. (The one sweep that is
 //! not exact, of shapes that turn, stops within the tolerance of the *smaller* shape's size,
-//! or, where that is finer, of what `f32` positions tell apart across the gap where the shapes
-//! are nearest, a distance that grows with their coordinates: see [`Swept`](crate::Swept).)
+//! or within what `f32` positions tell apart across the gap where the shapes are nearest,
+//! whichever is larger: the second grows with the coordinates. See [`Swept`](crate::Swept).)
 //!
 //! # Containment
 //! When the shapes overlap but their outlines do not meet, one lies inside the other and

@@ -1,29 +1,66 @@
 //! Which colliders a spatial query looks at: [`SpatialQueryFilter`], and a test of the game's
-//! own added to it ([`WithPredicate`]), both a [`ColliderFilter`].
+//! own added to a filter ([`WithPredicate`]), each a [`ColliderFilter`].
 
 use crate::layers::LayerMask;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 
 /// Which colliders a [`SpatialQuery`](crate::SpatialQuery) looks at: a [`SpatialQueryFilter`],
-/// or one with a test of the game's own ([`SpatialQueryFilter::with_predicate`]). A game may
-/// implement it for a filter of its own.
+/// a reference to one, or either with a test of the game's own added
+/// ([`with_predicate`](Self::with_predicate)). A game may implement it for a filter of its own.
 pub trait ColliderFilter {
     /// The layers looked at: a collider on none of them (its
     /// [`memberships`](crate::CollisionLayers::memberships) do not meet the mask) is never
-    /// returned, nor passed to [`accepts`](Self::accepts).
+    /// returned, nor passed to [`allows`](Self::allows).
     fn mask(&self) -> LayerMask;
 
     /// Whether the collider of `entity`, on a layer of the mask, may be returned. Asked of the
     /// colliders in the index's cells that the query visits (for a ray or a cast, only those
     /// whose bounding circle comes near its path), before their exact test, in no set order,
     /// and perhaps more than once for one collider: a plain test, without side effects.
-    fn accepts(&self, entity: Entity) -> bool;
+    fn allows(&self, entity: Entity) -> bool;
+
+    /// This filter, and `predicate` too: a collider is returned only where
+    /// `predicate(entity)` holds as well. For a test that changes from one call to the next,
+    /// such as a component of the game's own read through its queries, which a filter kept in
+    /// a resource cannot hold. It takes the filter; to keep using one, add the predicate to a
+    /// reference to it, `(&filter).with_predicate(..)`.
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_collision_events::prelude::*;
+    /// const ENEMY: LayerMask = LayerMask::layer(1);
+    /// const TURRET_RANGE: f32 = 800.0;
+    ///
+    /// #[derive(Component)]
+    /// struct Shielded;
+    ///
+    /// /// The turret's shot goes through shielded enemies and destroys the first without one.
+    /// fn shoot(query: SpatialQuery, shielded: Query<(), With<Shielded>>, mut commands: Commands) {
+    ///     let unshielded = SpatialQueryFilter::from_mask(ENEMY)
+    ///         .with_predicate(|enemy| !shielded.contains(enemy));
+    ///     let shot = Ray2d::new(Vec2::ZERO, Dir2::Y);
+    ///     if let Some(hit) = query.cast_ray(shot, TURRET_RANGE, &unshielded) {
+    ///         commands.entity(hit.entity).despawn();
+    ///     }
+    /// }
+    /// # bevy::ecs::system::assert_is_system(shoot);
+    /// ```
+    fn with_predicate<P: Fn(Entity) -> bool>(self, predicate: P) -> WithPredicate<Self, P>
+    where
+        Self: Sized,
+    {
+        WithPredicate {
+            filter: self,
+            predicate,
+        }
+    }
 }
 
 /// Which colliders a query looks at: those on a layer of `mask` (their
 /// [`memberships`](crate::CollisionLayers::memberships) meet it), other than the `excluded`
-/// entities. The default looks at every collider on at least one layer.
+/// entities. The default looks at every collider on at least one layer. With
+/// [`ColliderFilter::with_predicate`], a test of the game's own too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpatialQueryFilter {
     /// The layers looked at.
@@ -52,38 +89,6 @@ impl SpatialQueryFilter {
         self.excluded.extend(entities);
         self
     }
-
-    /// This filter, and `predicate` too: a collider is returned only where
-    /// `predicate(entity)` holds. For a test that changes from one call to the next, such as
-    /// a component of the game's own read through its queries, which a filter kept in a
-    /// resource cannot hold. See [`ColliderFilter::accepts`] for when it is asked.
-    ///
-    /// ```
-    /// # use bevy::prelude::*;
-    /// # use bevy_collision_events::prelude::*;
-    /// const ENEMY: LayerMask = LayerMask::layer(1);
-    /// const TURRET_RANGE: f32 = 800.0;
-    ///
-    /// #[derive(Component)]
-    /// struct Shielded;
-    ///
-    /// /// The turret's shot goes through shielded enemies and destroys the first without one.
-    /// fn shoot(query: SpatialQuery, shielded: Query<(), With<Shielded>>, mut commands: Commands) {
-    ///     let enemies = SpatialQueryFilter::from_mask(ENEMY);
-    ///     let unshielded = enemies.with_predicate(|enemy| !shielded.contains(enemy));
-    ///     let shot = Ray2d::new(Vec2::ZERO, Dir2::Y);
-    ///     if let Some(hit) = query.cast_ray(shot, TURRET_RANGE, &unshielded) {
-    ///         commands.entity(hit.entity).despawn();
-    ///     }
-    /// }
-    /// # bevy::ecs::system::assert_is_system(shoot);
-    /// ```
-    pub fn with_predicate<P: Fn(Entity) -> bool>(&self, predicate: P) -> WithPredicate<'_, P> {
-        WithPredicate {
-            filter: self,
-            predicate,
-        }
-    }
 }
 
 impl ColliderFilter for SpatialQueryFilter {
@@ -93,27 +98,49 @@ impl ColliderFilter for SpatialQueryFilter {
     }
 
     #[inline]
-    fn accepts(&self, entity: Entity) -> bool {
+    fn allows(&self, entity: Entity) -> bool {
         self.excluded.is_empty() || !self.excluded.contains(&entity)
     }
 }
 
-/// A [`SpatialQueryFilter`] and a test of the game's own: made by
-/// [`SpatialQueryFilter::with_predicate`].
-#[derive(Clone, Copy)]
-pub struct WithPredicate<'f, P> {
-    filter: &'f SpatialQueryFilter,
-    predicate: P,
-}
-
-impl<P: Fn(Entity) -> bool> ColliderFilter for WithPredicate<'_, P> {
+/// A filter used through a reference: the filter itself.
+impl<F: ColliderFilter + ?Sized> ColliderFilter for &F {
     #[inline]
     fn mask(&self) -> LayerMask {
-        self.filter.mask
+        (**self).mask()
     }
 
     #[inline]
-    fn accepts(&self, entity: Entity) -> bool {
-        self.filter.accepts(entity) && (self.predicate)(entity)
+    fn allows(&self, entity: Entity) -> bool {
+        (**self).allows(entity)
+    }
+}
+
+/// A filter and a test of the game's own: made by [`ColliderFilter::with_predicate`].
+#[derive(Clone, Copy)]
+#[must_use = "a filter does nothing until a query is given it"]
+pub struct WithPredicate<F, P> {
+    filter: F,
+    predicate: P,
+}
+
+impl<F: ColliderFilter, P: Fn(Entity) -> bool> ColliderFilter for WithPredicate<F, P> {
+    #[inline]
+    fn mask(&self) -> LayerMask {
+        self.filter.mask()
+    }
+
+    #[inline]
+    fn allows(&self, entity: Entity) -> bool {
+        self.filter.allows(entity) && (self.predicate)(entity)
+    }
+}
+
+impl<F: core::fmt::Debug, P> core::fmt::Debug for WithPredicate<F, P> {
+    fn fmt(&self, formatter: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        formatter
+            .debug_struct("WithPredicate")
+            .field("filter", &self.filter)
+            .finish_non_exhaustive()
     }
 }

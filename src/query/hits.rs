@@ -3,9 +3,9 @@
 use crate::geometry::RayExit;
 use bevy::prelude::*;
 
-/// Where a ray meets a collider: [`SpatialQuery::cast_ray`](crate::SpatialQuery::cast_ray) and [`SpatialQuery::ray_hits`](crate::SpatialQuery::ray_hits). The
-/// fields are those of [`geometry::RayIntersection`](crate::geometry::RayIntersection), with the
-/// entity.
+/// Where a ray meets a collider: [`SpatialQuery::cast_ray`](crate::SpatialQuery::cast_ray)
+/// and [`SpatialQuery::ray_hits`](crate::SpatialQuery::ray_hits). The fields are those of
+/// [`geometry::RayIntersection`](crate::geometry::RayIntersection), with the entity.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayCastHit {
     /// The collider hit.

@@ -39,7 +39,7 @@ use core::cell::Cell;
 /// world holds (only a query as wide as a whole sparse, folded grid, or a ray that runs far
 /// through one, tests all of its colliders). A
 /// [`SpatialQueryFilter`] says which layers to look at, and which entities to leave out; with
-/// [`with_predicate`](SpatialQueryFilter::with_predicate), a test of the game's own too.
+/// [`with_predicate`](ColliderFilter::with_predicate), a test of the game's own too.
 ///
 /// A query out of range finds nothing: a point or origin not finite or beyond
 /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE), a `max_distance` or radius that is
@@ -92,7 +92,7 @@ impl SpatialQuery<'_> {
         &self,
         ray: Ray2d,
         max_distance: f32,
-        filter: &impl ColliderFilter,
+        filter: &(impl ColliderFilter + ?Sized),
     ) -> Option<RayCastHit> {
         let best: Cell<Option<RayCastHit>> = Cell::new(None);
         for grid in self.grids(filter) {
@@ -105,7 +105,7 @@ impl SpatialQuery<'_> {
                     let length = best.get().map_or(max_distance, |best| best.distance);
                     if self.on_layers(filter, collider)
                         && self.near_path(collider, ray.origin, *ray.direction, length, 0.0)
-                        && self.accepts(filter, collider)
+                        && self.allows(filter, collider)
                         // ...each against the whole ray, so that every answer is the
                         // geometry's own, bit for bit.
                         && let Some(hit) = self.ray_hit(collider, ray, max_distance)
@@ -127,7 +127,7 @@ impl SpatialQuery<'_> {
         &self,
         ray: Ray2d,
         max_distance: f32,
-        filter: &impl ColliderFilter,
+        filter: &(impl ColliderFilter + ?Sized),
     ) -> Vec<RayCastHit> {
         let mut candidates = Vec::new();
         for grid in self.grids(filter) {
@@ -147,7 +147,7 @@ impl SpatialQuery<'_> {
         candidates.dedup();
         let mut hits: Vec<RayCastHit> = candidates
             .into_iter()
-            .filter(|&collider| self.accepts(filter, collider))
+            .filter(|&collider| self.allows(filter, collider))
             .filter_map(|collider| self.ray_hit(collider, ray, max_distance))
             .collect();
         hits.sort_unstable_by(|p, q| {
@@ -169,7 +169,7 @@ impl SpatialQuery<'_> {
         radius: f32,
         direction: Dir2,
         max_distance: f32,
-        filter: &impl ColliderFilter,
+        filter: &(impl ColliderFilter + ?Sized),
     ) -> Option<ShapeCastHit> {
         let circle = Circle::new(center, radius);
         if !(circle.is_valid() && max_distance >= 0.0) {
@@ -203,7 +203,7 @@ impl SpatialQuery<'_> {
                 |collider| {
                     if self.on_layers(filter, collider)
                         && self.near_path(collider, center, *direction, reach, radius)
-                        && self.accepts(filter, collider)
+                        && self.allows(filter, collider)
                         && let Some(hit) = self.circle_hit(collider, circle, *direction, reach)
                         && best.get().is_none_or(|best| {
                             (hit.distance, hit.entity) < (best.distance, best.entity)
@@ -237,7 +237,11 @@ impl SpatialQuery<'_> {
     ///     }
     /// }
     /// ```
-    pub fn shape_intersections(&self, shape: Shape, filter: &impl ColliderFilter) -> Vec<Entity> {
+    pub fn shape_intersections(
+        &self,
+        shape: Shape,
+        filter: &(impl ColliderFilter + ?Sized),
+    ) -> Vec<Entity> {
         let (min, max) = match shape {
             Shape::Circle(disc) => (disc.center - disc.radius, disc.center + disc.radius),
             Shape::Segment(segment) => (segment.a.min(segment.b), segment.a.max(segment.b)),
@@ -250,7 +254,7 @@ impl SpatialQuery<'_> {
         for grid in self.grids(filter) {
             grid.visit_box(min, max, |collider| {
                 if self.on_layers(filter, collider)
-                    && self.accepts(filter, collider)
+                    && self.allows(filter, collider)
                     && overlap(shape, self.placed.shape(collider as usize))
                 {
                     found.push(self.placed.entities[collider as usize]);
@@ -263,7 +267,11 @@ impl SpatialQuery<'_> {
     }
 
     /// Every collider that `point` lies in (its outline included), sorted by entity.
-    pub fn point_intersections(&self, point: Vec2, filter: &impl ColliderFilter) -> Vec<Entity> {
+    pub fn point_intersections(
+        &self,
+        point: Vec2,
+        filter: &(impl ColliderFilter + ?Sized),
+    ) -> Vec<Entity> {
         self.shape_intersections(Shape::Circle(Circle::new(point, 0.0)), filter)
     }
 
@@ -274,7 +282,7 @@ impl SpatialQuery<'_> {
         &self,
         point: Vec2,
         max_distance: f32,
-        filter: &impl ColliderFilter,
+        filter: &(impl ColliderFilter + ?Sized),
     ) -> Option<NearestCollider> {
         if !(point.is_finite() && max_distance >= 0.0) {
             return None;
@@ -293,7 +301,7 @@ impl SpatialQuery<'_> {
                 let limit = best.map_or(max_distance, |best| best.distance);
                 let half = half_width.min(limit);
                 let everyone = grid.visit_box(point - half, point + half, |collider| {
-                    if !(self.on_layers(filter, collider) && self.accepts(filter, collider)) {
+                    if !(self.on_layers(filter, collider) && self.allows(filter, collider)) {
                         return;
                     }
                     let Some(closest) = closest_point(self.placed.shape(collider as usize), point)
@@ -324,22 +332,22 @@ impl SpatialQuery<'_> {
     }
 
     /// The grids holding the colliders the filter may accept.
-    fn grids(&self, filter: &impl ColliderFilter) -> impl Iterator<Item = &Grid> {
+    fn grids(&self, filter: &(impl ColliderFilter + ?Sized)) -> impl Iterator<Item = &Grid> {
         self.index.grids(&self.placed, filter.mask()).into_iter()
     }
 
     /// Whether collider `collider` is on a layer of the filter's mask.
     #[inline]
-    fn on_layers(&self, filter: &impl ColliderFilter, collider: u32) -> bool {
+    fn on_layers(&self, filter: &(impl ColliderFilter + ?Sized), collider: u32) -> bool {
         let layers = self.placed.layers[collider as usize];
         layers.memberships.intersects(filter.mask())
     }
 
-    /// Whether the filter's own test accepts collider `collider` (on its layers): asked after
+    /// Whether the filter's own test allows collider `collider` (on its layers): asked after
     /// the quick looks at where the collider is, before the exact test.
     #[inline]
-    fn accepts(&self, filter: &impl ColliderFilter, collider: u32) -> bool {
-        filter.accepts(self.placed.entities[collider as usize])
+    fn allows(&self, filter: &(impl ColliderFilter + ?Sized), collider: u32) -> bool {
+        filter.allows(self.placed.entities[collider as usize])
     }
 
     /// Whether collider `collider`'s bounding circle comes within `pad` of the path from `origin`

@@ -18,6 +18,7 @@ mod layers;
 mod lifecycle;
 mod queries;
 mod query_edges;
+mod query_scenes;
 mod roles;
 mod scale;
 mod schedule;

@@ -79,7 +79,7 @@ const LASER_DAMAGE_PER_SECOND: f32 = 12.0;
 
 // Walls: a slanted segment and an L-shaped block on each side.
 /// How far off a wall the ship is left when pushed out of it: a hair, so that it rests clear of
-/// the wall, not on it within rounding (where its laser, starting at the nose, could miss it).
+/// the wall, not on it within rounding (where the next frame's contact could come and go).
 const WALL_CLEARANCE: f32 = 0.01;
 /// The wall segment's ends, from where it lies; the left one is the right one's mirror image.
 pub const WALL_SEGMENT: (Vec2, Vec2) = (Vec2::new(-70.0, 20.0), Vec2::new(70.0, -20.0));

@@ -220,7 +220,7 @@ impl Moving {
 
     /// The least distance within which the advancement stops for `a` and `b` (see
     /// [`touching_distance`]): the tolerance of the smaller one's size, so that a saw spinning
-    /// half a pixel over a floor a thousand times its size is not taken for touching it; but
+    /// half a pixel over a floor many thousand times its size is not taken for touching it; but
     /// no less than the rounding of the `f64` arithmetic that poses them, where the gap between
     /// a point and a line through it is noise (a point at the origin has neither size nor
     /// coordinates to take a distance from).

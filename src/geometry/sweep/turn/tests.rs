@@ -158,9 +158,9 @@ fn a_saw_spinning_over_a_wide_floor_meets_it_only_where_it_reaches_it() {
             Turn::default(),
         )
     };
-    // Ends with a side down, having turned from a corner down 0.4 above the floor; the same a
-    // million pixels along, where `f32` positions are sixteenths apart along the floor but
-    // finer across the gap.
+    // Ends with a side down, having turned from a corner down 0.4 above the floor; and 0.1
+    // above it a million pixels along, where `f32` positions are sixteenths apart along the
+    // floor (an eighth of a pixel is their resolution there) but far finer across the gap.
     let clear = RADIUS + 0.4;
     let side_down = saw(EIGHTH / 2.0, clear);
     assert_eq!(
@@ -169,13 +169,14 @@ fn a_saw_spinning_over_a_wide_floor_meets_it_only_where_it_reaches_it() {
     );
     let along = Vec2::new(1e6, 0.0);
     let moved = |corners: &[Vec2]| -> Vec<Vec2> { corners.iter().map(|&c| c + along).collect() };
-    let (far_floor, far_saw) = (moved(&floor), moved(&side_down));
+    let near_clear = RADIUS + 0.1;
+    let (far_floor, far_saw) = (moved(&floor), moved(&saw(EIGHTH / 2.0, near_clear)));
     let far = sweep_turning(
         Shape::Polygon(&far_saw),
         Turn {
             translation: Vec2::ZERO,
             angle: (EIGHTH / 2.0) as f32,
-            pivot: Vec2::new(along.x, clear as f32),
+            pivot: Vec2::new(along.x, near_clear as f32),
         },
         Shape::Polygon(&far_floor),
         Turn::default(),
