@@ -29,12 +29,6 @@ pub fn strict() -> bool {
     *STRICT.get_or_init(|| std::env::var_os("FUZZ_STRICT").is_some_and(|v| v != "0"))
 }
 
-/// Known finding 2: `bounding_circle_of_points` overflows (an infinite or NaN circle) for
-/// in-range points of magnitude beyond about `4e12` (its circumcircle formula multiplies a
-/// coordinate by a squared length). Inputs of this magnitude skip the finiteness checks of
-/// bounding circles unless [`strict`].
-pub const BOUNDS_OVERFLOW_MAGNITUDE: f64 = 1e12;
-
 /// The most vertices a generated polygon has.
 pub const MAX_VERTICES: usize = 16;
 
