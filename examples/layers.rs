@@ -35,6 +35,8 @@ const ENEMY_X: [f32; 3] = [-250.0, 0.0, 250.0];
 const ENEMY_Y: f32 = 150.0;
 /// The enemies are hexagons of this circumradius.
 const ENEMY_RADIUS: f32 = 40.0;
+/// Bullets this far from the middle on either axis are off the screen, and gone.
+const OFF_SCREEN: f32 = 600.0;
 
 #[derive(Component)]
 struct Velocity(Vec2);
@@ -88,9 +90,17 @@ fn spawn(mut commands: Commands) {
     }
 }
 
-fn fly(time: Res<Time>, mut movers: Query<(&mut Transform, &Velocity)>) {
-    for (mut transform, velocity) in &mut movers {
+/// Each bullet flies on; one that met nothing is gone once off the screen.
+fn fly(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut movers: Query<(Entity, &mut Transform, &Velocity)>,
+) {
+    for (bullet, mut transform, velocity) in &mut movers {
         transform.translation += (velocity.0 * time.delta_secs()).extend(0.0);
+        if transform.translation.abs().max_element() > OFF_SCREEN {
+            commands.entity(bullet).despawn();
+        }
     }
 }
 
