@@ -3,7 +3,8 @@
 //!
 //! The fixed step here runs at 30 Hz while frames come at 60 (in a window, as fast as the
 //! screen allows): some frames run no step, some one. A ball rolls through a row of pads a
-//! step at a time, and a reader in `FixedUpdate` sees each `ContactStarted` once.
+//! step at a time, and round again, and a reader in `FixedUpdate` sees each `ContactStarted`
+//! once.
 //!
 //! ```sh
 //! cargo run --example fixed_step                 # a window
@@ -29,6 +30,8 @@ pub const BALL_SPEED: f32 = 180.0;
 pub const PAD_RADIUS: f32 = 16.0;
 /// Where the pads lie, in a row across the ball's path.
 pub const PAD_X: [f32; 6] = [-300.0, -180.0, -60.0, 60.0, 180.0, 300.0];
+/// The right edge of the examples' window (960 px wide, centred on the origin).
+const SCREEN_EDGE_X: f32 = 480.0;
 
 /// The ball rolling through the pads.
 #[derive(Component)]
@@ -79,9 +82,14 @@ fn spawn(mut commands: Commands) {
     }
 }
 
-/// In `FixedUpdate`, `Time` is the fixed clock: the same move each step.
+/// In `FixedUpdate`, `Time` is the fixed clock: the same move each step. Once off the screen,
+/// the ball comes round again from the left.
 fn roll(time: Res<Time>, mut ball: Single<&mut Transform, With<Ball>>, mut steps: ResMut<Steps>) {
-    ball.translation.x += BALL_SPEED * time.delta_secs();
+    let x = &mut ball.translation.x;
+    *x += BALL_SPEED * time.delta_secs();
+    if *x > SCREEN_EDGE_X + BALL_RADIUS {
+        *x = -(SCREEN_EDGE_X + BALL_RADIUS);
+    }
     steps.run += 1;
 }
 

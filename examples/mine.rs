@@ -2,7 +2,8 @@
 //!
 //! An observer on the mine entity runs for each `ContactStarted` triggered on it, with the
 //! other entity of the pair: no system reads messages, and nothing else pays for the mine.
-//! Drones cross the field in rows; those whose row passes close enough are removed.
+//! Drones cross the field in rows, and come round again from the left; those whose row passes
+//! close enough are removed.
 //!
 //! ```sh
 //! cargo run --example mine                 # a window
@@ -25,6 +26,8 @@ pub const DRONE_ROWS: [f32; 7] = [-150.0, -80.0, -45.0, 0.0, 45.0, 80.0, 150.0];
 const DRONE_START_X: f32 = -420.0;
 /// Pixels a second.
 const DRONE_SPEED: f32 = 240.0;
+/// The right edge of the examples' window (960 px wide, centred on the origin).
+const SCREEN_EDGE_X: f32 = 480.0;
 
 /// A drone flying right.
 #[derive(Component)]
@@ -72,8 +75,13 @@ fn spawn(mut commands: Commands) {
     }
 }
 
+/// Each drone flies right; once off the screen, it comes round again from the left.
 fn fly(time: Res<Time>, mut drones: Query<&mut Transform, With<Drone>>) {
     for mut transform in &mut drones {
-        transform.translation.x += DRONE_SPEED * time.delta_secs();
+        let x = &mut transform.translation.x;
+        *x += DRONE_SPEED * time.delta_secs();
+        if *x > SCREEN_EDGE_X + DRONE_RADIUS {
+            *x = -(SCREEN_EDGE_X + DRONE_RADIUS);
+        }
     }
 }
