@@ -260,10 +260,12 @@ impl Contact {
 /// # bevy::ecs::system::assert_is_system(spawn_mine);
 /// ```
 ///
-/// An entity event is triggered only on entities that an observer could see it on (an observer
-/// of the entity, or one added with `App::add_observer`): with no observer, triggers cost
-/// nothing. To find the contact's points or impact from an observer, look the pair up in
-/// [`Contacts::get`](crate::Contacts::get), which already holds this run's contacts.
+/// An entity event is triggered only where an observer could hear it when its turn comes (an
+/// observer of the entity or of its body, or one added with `App::add_observer`; one added by
+/// an earlier observer of the same run counts): with no observer, triggers cost nothing. To
+/// find the contact's points or impact from an observer, look the pair up in
+/// [`Contacts::get`](crate::Contacts::get), which already holds this run's contacts: with
+/// `hit.original_event_target()` and `hit.other` (on a body, `hit.entity` is the body).
 ///
 /// # Scheduling
 /// Written and triggered in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents),
@@ -271,8 +273,8 @@ impl Contact {
 /// commands are applied, before the next system set (so a timer around the plugin's sets counts
 /// the observers' work too). Messages are written in `(entity, other)` order; triggers come
 /// pair after pair in the same order, each pair's first on its lower entity, then on the other.
-/// Each trigger is applied as a command of its own, and the commands its observers queue are
-/// applied right after it, before the next trigger: an observer that despawns the other entity
+/// The commands each trigger's observers queue are applied right after it, before the next
+/// trigger: an observer that despawns the other entity
 /// has despawned it for every later trigger of the run, and a trigger on an entity despawned so
 /// is dropped (a part's goes to its body instead: see [`CollisionBody`](crate::CollisionBody)).
 /// The `other` of a later trigger may be gone so (two mines touching one bullet): there,

@@ -7,93 +7,14 @@
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
 use super::parts::{BodyTree, Parts};
-use crate::contact::{Contact, ContactEnded, ContactStarted, PartToBody};
+use super::triggers::{ContactEvent, ContactTriggers, Side};
+use crate::contact::{Contact, ContactEnded, ContactStarted};
 use crate::contacts::{CollidingEntities, Contacts};
 use crate::settings::CollisionSettings;
-use bevy::ecs::entity::Entities;
 use bevy::ecs::entity_disabling::Disabled;
-use bevy::ecs::event::{EventKey, PropagateEntityTrigger};
-use bevy::ecs::observer::{ObservedBy, Observer};
 use bevy::ecs::system::SystemParam;
-use bevy::ecs::traversal::Traversal;
 use bevy::prelude::*;
 use core::cmp::Ordering;
-
-/// The keys under which Bevy files observers of the two contact entity events.
-#[derive(Resource)]
-pub(crate) struct ContactEventKeys {
-    started: EventKey,
-    ended: EventKey,
-}
-
-impl FromWorld for ContactEventKeys {
-    fn from_world(world: &mut World) -> Self {
-        Self {
-            started: world.register_event_key::<ContactStarted>(),
-            ended: world.register_event_key::<ContactEnded>(),
-        }
-    }
-}
-
-/// Who could see the contact entity events: an entity event is triggered only on an entity
-/// that an observer could see it on, so that no observer costs nothing. Observers see the
-/// events of disabled entities too (an object pool's, parked with Bevy's `Disabled`, hears
-/// its contacts end): an entity left out of the queries by a disabling component counts as
-/// watched. Bevy runs an observer whose own entity is disabled, so such observers count too.
-#[derive(SystemParam)]
-pub(crate) struct Watchers<'w, 's> {
-    keys: Res<'w, ContactEventKeys>,
-    observers: Query<'w, 's, &'static Observer, Allow<Disabled>>,
-    /// Whether each entity is observed.
-    observed: Query<'w, 's, Has<ObservedBy>, Allow<Disabled>>,
-    entities: &'w Entities,
-}
-
-/// What the observers watch, for this run.
-#[derive(Clone, Copy)]
-struct Watched {
-    /// Whether some observer watches every entity's `ContactStarted` (one added with
-    /// `add_observer`).
-    started_everywhere: bool,
-    /// The same for `ContactEnded`.
-    ended_everywhere: bool,
-    /// Whether some observer watches entities of its own (one added with `observe`).
-    any_entity: bool,
-}
-
-impl Watchers<'_, '_> {
-    /// Looks through the observers once.
-    fn watched(&self) -> Watched {
-        let mut watched = Watched {
-            started_everywhere: false,
-            ended_everywhere: false,
-            any_entity: false,
-        };
-        for observer in &self.observers {
-            let descriptor = observer.descriptor();
-            if descriptor.entities().is_empty() {
-                let keys = descriptor.event_keys();
-                watched.started_everywhere |= keys.contains(&self.keys.started);
-                watched.ended_everywhere |= keys.contains(&self.keys.ended);
-            } else {
-                watched.any_entity = true;
-            }
-        }
-        watched
-    }
-
-    /// Whether an observer of `entity` itself (of any event) may exist: one does, or the
-    /// entity is left out of the query by a disabling component of the game's own. Each look
-    /// costs a cache miss in Bevy's entity records: `any_entity` says once whether any
-    /// observer watches an entity of its own.
-    fn watch(&self, any_entity: bool, entity: Entity) -> bool {
-        any_entity
-            && self
-                .observed
-                .get(entity)
-                .unwrap_or_else(|_| self.entities.contains_spawned(entity))
-    }
-}
 
 /// How a pair's contact changed between two frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -137,133 +58,6 @@ fn diff<'a>(
     }
 }
 
-/// One side of a pair: a collider, the other, and their bodies.
-#[derive(Clone, Copy)]
-struct Side {
-    entity: Entity,
-    other: Entity,
-    body: Entity,
-    other_body: Entity,
-}
-
-impl Side {
-    /// The pair seen from `a` (its message's side), then from `b`.
-    fn both(contact: &Contact) -> [Self; 2] {
-        let [body_a, body_b] = contact.bodies;
-        [
-            Self {
-                entity: contact.a,
-                other: contact.b,
-                body: body_a,
-                other_body: body_b,
-            },
-            Self {
-                entity: contact.b,
-                other: contact.a,
-                body: body_b,
-                other_body: body_a,
-            },
-        ]
-    }
-}
-
-/// The contact entity events, as [`trigger_if_spawned`] triggers them.
-trait ContactEvent: EntityEvent + Copy + Send + 'static {
-    /// The event about `side`'s collider.
-    fn on(side: Side) -> Self;
-
-    /// The event to trigger instead when its entity, a part, was despawned: the same event on
-    /// the body, so that the body hears every start and end of its parts' contacts, in pairs
-    /// (a part despawned by an earlier observer of the run still started its contact, which
-    /// ends at the next run).
-    fn for_body_of_despawned_part(self) -> Option<Self> {
-        (self.body() != self.event_target()).then(|| self.on_body())
-    }
-
-    /// The body this event names for its entity.
-    fn body(&self) -> Entity;
-
-    /// The same event on its entity's body.
-    fn on_body(self) -> Self;
-
-    /// A trigger that keeps the event on its entity, not sent up to a body.
-    fn here<'a>() -> Self::Trigger<'a>;
-}
-
-/// A trigger of a contact event that keeps it on its entity, not sent up to a body.
-fn kept_here<E: EntityEvent>() -> PropagateEntityTrigger<true, E, PartToBody>
-where
-    PartToBody: Traversal<E>,
-{
-    let mut trigger = PropagateEntityTrigger::default();
-    trigger.propagate = false;
-    trigger
-}
-
-/// [`ContactEvent`] for an event of the two, whose fields are the same.
-macro_rules! contact_event {
-    ($event:ty) => {
-        impl ContactEvent for $event {
-            fn on(side: Side) -> Self {
-                let Side {
-                    entity,
-                    other,
-                    body,
-                    other_body,
-                } = side;
-                Self {
-                    entity,
-                    other,
-                    body,
-                    other_body,
-                }
-            }
-            fn body(&self) -> Entity {
-                self.body
-            }
-            fn on_body(self) -> Self {
-                Self {
-                    entity: self.body,
-                    ..self
-                }
-            }
-            fn here<'a>() -> Self::Trigger<'a> {
-                kept_here()
-            }
-        }
-    };
-}
-
-contact_event!(ContactStarted);
-contact_event!(ContactEnded);
-
-/// A command that triggers `event` on its entity if the entity still exists when the command is
-/// applied: an observer of an earlier trigger of the same run may have despawned it (a mine
-/// that removes what touched it), and an entity event on a despawned entity would hand its
-/// observers an entity that their commands cannot reach. A part's start or end goes on to the
-/// body the contact names ([`PartToBody`]) if that still exists; a despawned part's goes to
-/// that body alone.
-fn trigger_if_spawned<E>(event: E) -> impl FnOnce(&mut World) + Send + 'static
-where
-    E: ContactEvent,
-    for<'a> E::Trigger<'a>: Default,
-{
-    move |world: &mut World| {
-        let spawned = |entity: Entity| world.get_entity(entity).is_ok();
-        let (entity, body) = (event.event_target(), event.body());
-        match (spawned(entity), spawned(body)) {
-            (true, true) => world.trigger(event),
-            (true, false) => world.trigger_with(event, E::here()),
-            (false, true) => {
-                if let Some(on_body) = event.for_body_of_despawned_part() {
-                    world.trigger(on_body);
-                }
-            }
-            (false, false) => {}
-        }
-    }
-}
-
 /// The entities that keep a [`CollidingEntities`], disabled ones too: their contacts end while
 /// they are disabled, and their sets must say so when they come back. (A set given to an
 /// entity fills itself from [`Contacts`]: see [`CollidingEntities`].)
@@ -276,7 +70,6 @@ pub(crate) struct ChangeWriters<'w, 's> {
     started: MessageWriter<'w, ContactStarted>,
     ended: MessageWriter<'w, ContactEnded>,
     colliding: CollidingSets<'w, 's>,
-    watchers: Watchers<'w, 's>,
     tree: BodyTree<'w, 's>,
     commands: Commands<'w, 's>,
 }
@@ -289,56 +82,42 @@ impl ChangeWriters<'_, '_> {
             started,
             ended,
             colliding,
-            watchers,
             tree: _,
             commands,
         } = self;
-        // Looked up on the first change only: most runs start and end nothing.
-        let mut found = None;
-        let mut watched_now = || match found {
-            Some(found) => found,
-            None => *found.insert(watchers.watched()),
-        };
         let any_sets = !colliding.is_empty();
-        // Whether an observer could see an event of collider `entity`: one of it, or of its
-        // body (where a part's events go on to). Looking an entity up costs a cache miss: none
-        // at all while no observer watches any entity of its own.
-        let watched = |any_entity: bool, entity: Entity, body: Entity| {
-            watchers.watch(any_entity, entity) || entity != body && watchers.watch(any_entity, body)
-        };
+        let mut triggers = ContactTriggers::default();
         diff(
             previous.iter().flatten(),
             current.iter().flatten(),
-            |change| match change {
-                Change::Started(contact) => {
-                    let sides = Side::both(contact);
+            |change| {
+                let (contact, is_start) = match change {
+                    Change::Started(contact) => (contact, true),
+                    Change::Ended(contact) => (contact, false),
+                };
+                let sides = Side::both(contact);
+                if is_start {
                     started.write(ContactStarted::on(sides[0]));
-                    let now = watched_now();
-                    for side in sides {
-                        if now.started_everywhere || watched(now.any_entity, side.entity, side.body)
-                        {
-                            commands.queue(trigger_if_spawned(ContactStarted::on(side)));
-                        }
-                        if any_sets && let Ok(mut set) = colliding.get_mut(side.entity) {
-                            set.insert(side.other);
-                        }
-                    }
-                }
-                Change::Ended(contact) => {
-                    let sides = Side::both(contact);
+                } else {
                     ended.write(ContactEnded::on(sides[0]));
-                    let now = watched_now();
+                }
+                triggers.push(is_start, contact);
+                if any_sets {
                     for side in sides {
-                        if now.ended_everywhere || watched(now.any_entity, side.entity, side.body) {
-                            commands.queue(trigger_if_spawned(ContactEnded::on(side)));
-                        }
-                        if any_sets && let Ok(mut set) = colliding.get_mut(side.entity) {
-                            set.remove(side.other);
+                        if let Ok(mut set) = colliding.get_mut(side.entity) {
+                            if is_start {
+                                set.insert(side.other);
+                            } else {
+                                set.remove(side.other);
+                            }
                         }
                     }
                 }
             },
         );
+        if !triggers.is_empty() {
+            commands.queue(triggers);
+        }
     }
 }
 

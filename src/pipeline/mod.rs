@@ -23,6 +23,7 @@ mod parts;
 pub(crate) mod placed;
 mod prepare;
 pub(crate) mod spatial_index;
+mod triggers;
 
 pub(crate) use events::write_contact_events as events;
 pub(crate) use find_contacts::{find_contacts, find_filtered_contacts};
@@ -35,6 +36,6 @@ pub(crate) fn init(app: &mut App) {
     app.init_resource::<placed::PlacedColliders>()
         .init_resource::<broad_phase::BroadPhase>()
         .init_resource::<narrow_phase::NarrowPhase>()
-        .init_resource::<events::ContactEventKeys>()
+        .init_resource::<triggers::ContactEventKeys>()
         .init_resource::<spatial_index::SpatialIndex>();
 }

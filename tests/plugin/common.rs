@@ -100,3 +100,16 @@ pub fn assert_same_points(actual: &[Vec2], expected: &[Vec2]) {
         );
     }
 }
+
+/// Two overlapping discs; returns `(a, b)`.
+pub fn overlapping_pair(app: &mut App) -> (Entity, Entity) {
+    let a = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::default()))
+        .id();
+    let b = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::from_xyz(6.0, 0.0, 0.0)))
+        .id();
+    (a, b)
+}

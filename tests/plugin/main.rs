@@ -16,6 +16,7 @@ mod filters;
 mod fixed_step;
 mod layers;
 mod lifecycle;
+mod observers;
 mod queries;
 mod query_edges;
 mod query_scenes;
