@@ -116,11 +116,12 @@ impl Default for CollisionPlugin {
 /// the colliders, and each run starts the swept paths afresh, so a move made during the pause
 /// is not swept after it.
 ///
-/// Pausing Bevy's virtual time instead (`Time<Virtual>::pause`) does not pause a pipeline in
-/// `PostUpdate`, and as no fixed step runs, Bevy stops advancing its message buffers: each
-/// run's [`Contact`](crate::Contact) messages stay until the time runs again (and a reader in
-/// `FixedUpdate` then reads them all at once). Pause with a run condition, or run the pipeline
-/// at the fixed step, where a pause of the time pauses it too.
+/// A pause of Bevy's virtual time (`Time<Virtual>::pause`) pauses the search the same way
+/// (see [`CollisionSettings::pause_with_virtual_time`](crate::CollisionSettings::pause_with_virtual_time)).
+///
+/// Put a pause's run condition on `FindContacts` alone: `Prepare` skipped too would leave the
+/// search testing where the colliders were, and `WriteEvents` skipped alone drops the contacts
+/// of the runs it skips.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CollisionSystems {
     /// Places every enabled collider: its world shape and bounding circle, from its
@@ -186,7 +187,7 @@ impl Plugin for CollisionPlugin {
                 self.schedule,
                 (
                     CollisionSystems::Prepare,
-                    CollisionSystems::FindContacts,
+                    CollisionSystems::FindContacts.run_if(virtual_time_runs),
                     CollisionSystems::WriteEvents,
                 )
                     .chain()
@@ -223,6 +224,12 @@ impl Plugin for CollisionPlugin {
             );
         }
     }
+}
+
+/// Whether the contact search runs as far as Bevy's virtual time goes: unless the clock stood
+/// still this update and [`CollisionSettings::pause_with_virtual_time`] says to pause with it.
+fn virtual_time_runs(settings: Res<CollisionSettings>, time: Option<Res<Time<Virtual>>>) -> bool {
+    !settings.pause_with_virtual_time || time.is_none_or(|time| !time.was_paused())
 }
 
 /// Installs the pair filter `F` (see [`PairFilter`]) in [`CollisionPlugin`]'s pipeline, added

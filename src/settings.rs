@@ -28,12 +28,26 @@ pub struct CollisionSettings {
     ///
     /// Default: `2048`.
     pub parallel_threshold: usize,
+    /// Whether a pause of Bevy's virtual time (`Time<Virtual>::pause`, or a relative speed of
+    /// zero) pauses the contact search, as a run condition on
+    /// [`CollisionSystems::FindContacts`](crate::CollisionSystems::FindContacts) does: while the
+    /// clock stands still, the contacts stay as they are and no message is written. A pipeline
+    /// at a fixed step pauses with the clock anyway (no step runs); in `PostUpdate`, each run
+    /// would write its [`Contact`](crate::Contact) messages, which Bevy keeps, without a fixed
+    /// step to advance its message buffers, until the clock runs again.
+    ///
+    /// When to change it: turn it off if colliders move and meet while the game is paused (a
+    /// pause menu's buttons under the pointer), and read the messages in `Update` or later.
+    ///
+    /// Default: `true`.
+    pub pause_with_virtual_time: bool,
 }
 
 impl Default for CollisionSettings {
     fn default() -> Self {
         Self {
             parallel_threshold: 2048,
+            pause_with_virtual_time: true,
         }
     }
 }

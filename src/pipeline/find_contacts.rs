@@ -298,6 +298,7 @@ mod tests {
         assert!(expected.len() > 5000, "{}", expected.len());
         let serial = CollisionSettings {
             parallel_threshold: usize::MAX,
+            ..default()
         };
         let (pairs, batches) = search_all(&placed, &serial);
         assert_eq!(sorted(&pairs), expected);
@@ -306,6 +307,7 @@ mod tests {
         // more batches than that means the crowded pieces handed pairs back.
         let everything = CollisionSettings {
             parallel_threshold: 1,
+            ..default()
         };
         // A machine of one core never splits (see `ParallelSplit::of`): nothing more to test.
         let Some(bullets_split) = ParallelSplit::of(3000, &everything) else {
@@ -318,6 +320,7 @@ mod tests {
         for threshold in [1, pairs_alone] {
             let settings = CollisionSettings {
                 parallel_threshold: threshold,
+                ..default()
             };
             let (pairs, batches) = search_all(&placed, &settings);
             let least = if threshold == 1 { pieces + 1 } else { 3 };

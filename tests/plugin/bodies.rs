@@ -467,6 +467,7 @@ fn bodies_of_overlapping_parts_hear_their_parts_contacts_and_make_none_between_t
     let mut app = app();
     app.insert_resource(CollisionSettings {
         parallel_threshold: 8,
+        ..default()
     })
     .init_resource::<Seen>();
     let mut rng = StdRng::seed_from_u64(9);

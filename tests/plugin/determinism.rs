@@ -258,6 +258,7 @@ fn run(threads: usize, scene: Scene) -> Vec<Frame> {
     }
     app.insert_resource(CollisionSettings {
         parallel_threshold: 8,
+        ..default()
     })
     .init_resource::<Triggered>()
     .add_observer(|start: On<ContactStarted>, mut seen: ResMut<Triggered>| {

@@ -181,6 +181,7 @@ fn filtered_contacts_are_the_unfiltered_less_the_turned_away() {
         let mut app = app();
         app.insert_resource(CollisionSettings {
             parallel_threshold: 8,
+            ..default()
         });
         if filter {
             app = filtered(app);

@@ -367,3 +367,56 @@ fn a_paused_search_keeps_the_contacts() {
     assert!(contact_between(&app, a, staying).is_some());
     assert_eq!(app.world().resource::<Contacts>().len(), 1);
 }
+
+/// Bevy's virtual time paused pauses the search, as a run condition would: while the clock
+/// stands still no message is written (none piles up, as Bevy does not advance its message
+/// buffers then), and the contacts stay as they were; the clock running again, a pair moved
+/// apart meanwhile ends, once. With `pause_with_virtual_time` off, the search runs on.
+#[test]
+fn a_paused_virtual_clock_pauses_the_search() {
+    for pause_with_virtual_time in [true, false] {
+        let mut app = app();
+        app.insert_resource(CollisionSettings {
+            pause_with_virtual_time,
+            ..default()
+        });
+        let (a, b) = overlapping_pair(&mut app);
+        app.update();
+        let count = |app: &App| {
+            let world = app.world();
+            (
+                world.resource::<Messages<Contact>>().len(),
+                world.resource::<Messages<ContactEnded>>().len(),
+            )
+        };
+        let (contacts_before, _) = count(&app);
+        app.world_mut().resource_mut::<Time<Virtual>>().pause();
+        for _ in 0..3 {
+            app.update();
+        }
+        app.world_mut()
+            .entity_mut(b)
+            .get_mut::<Transform>()
+            .unwrap()
+            .translation
+            .x = 50.0;
+        app.update();
+        let (contacts, ended) = count(&app);
+        let written = contacts - contacts_before;
+        let contains = app.world().resource::<Contacts>().contains(a, b);
+        let case = format!("pause_with_virtual_time {pause_with_virtual_time}");
+        if pause_with_virtual_time {
+            assert_eq!((written, ended, contains), (0, 0, true), "{case}");
+        } else {
+            assert_eq!((written, ended, contains), (3, 1, false), "{case}");
+        }
+        app.world_mut().resource_mut::<Time<Virtual>>().unpause();
+        app.update();
+        let ended: usize = count(&app).1;
+        assert!(!app.world().resource::<Contacts>().contains(a, b), "{case}");
+        if pause_with_virtual_time {
+            assert_eq!(last_frame::<ContactEnded>(&app).len(), 1, "{case}");
+        }
+        assert_eq!(ended, 1, "{case}: one end in all");
+    }
+}
