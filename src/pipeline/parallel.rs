@@ -362,7 +362,7 @@ mod tests {
         two_thread_pool();
         let everything = CollisionSettings {
             parallel_threshold: 0,
-            ..default()
+            ..Default::default()
         };
         assert!(ParallelSplit::of(0, &everything).is_none());
         // A machine of one core never splits.
