@@ -27,7 +27,7 @@ use bevy::prelude::*;
 /// not asked, and every pair may meet, under every rule it holds: for something that may be
 /// missing, take an `Option<Single<..>>` and decide in `allows`. Where its parameters are
 /// wrong (a `Res` of a resource that does not exist), every pair may meet too, and the error
-/// goes to Bevy's error handler. A pair turned away that was a contact of the last run ends
+/// goes to Bevy's error handler as a warning, once until they are right again. A pair turned away that was a contact of the last run ends
 /// ([`ContactEnded`](crate::ContactEnded)). [`SpatialQuery`](crate::SpatialQuery) does not
 /// ask it: a query's [`SpatialQueryFilter`](crate::SpatialQueryFilter) says what the query
 /// looks at.

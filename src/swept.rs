@@ -72,7 +72,10 @@ use bevy::prelude::*;
 /// Both colliders of a pair may be swept: their motions are tested together.
 ///
 /// A collider's first run with this component, and a run after [`Swept::jump`], test only
-/// where it is (there is no path yet). That holds however the component arrived: spawned,
+/// where it is (there is no path yet). So a bullet's first move is swept only if it comes after
+/// that run: spawn it where it starts, and move it from then on. With the pipeline at a fixed
+/// step, spawn bullets in `FixedUpdate`, after the system that moves them (spawned in `Update`,
+/// a bullet would make its first move in the next step, before the run that places it). That holds however the component arrived: spawned,
 /// inserted, cloned from another entity or loaded from a scene, a new `Swept` starts with no
 /// path (only the pipeline records where a path starts; a scene applied by reflection onto an
 /// entity that has one already keeps its path: `jump` it too). Call `jump` when the entity

@@ -17,6 +17,7 @@ use super::placed::PlacedColliders;
 use crate::contacts::Contacts;
 use crate::filter::{FilterPairs, PairFilter};
 use crate::settings::CollisionSettings;
+use bevy::ecs::error::{BevyError, Severity};
 use bevy::ecs::system::{
     ReadOnlySystemParam, StaticSystemParam, SystemParam, SystemParamValidationError,
 };
@@ -47,38 +48,40 @@ pub(crate) fn find_contacts(stage: Stage) {
 /// would skip the whole search, and end every contact of the world): while they ask to be
 /// skipped (a `Single` that matches no entity, or several), the filter is not asked; where
 /// they are wrong (a resource that does not exist), the search runs without the filter and
-/// the error goes to Bevy's error handler.
+/// the error goes to Bevy's error handler as a warning, once until the parameters are right
+/// again (Bevy's default handler would panic at an error, and a warning each run would flood
+/// the log).
 #[inline(never)]
 pub(crate) fn find_filtered_contacts<F>(
     stage: Stage,
     filter: Result<StaticSystemParam<F>, SystemParamValidationError>,
     filtered: Query<(), With<FilterPairs>>,
+    mut failing: Local<bool>,
 ) -> Result
 where
     F: ReadOnlySystemParam,
     for<'w, 's> F::Item<'w, 's>: PairFilter,
 {
-    match filter {
-        Ok(filter) if !filtered.is_empty() => {
-            let filter = &*filter;
-            let keep =
-                |a, b| !(filtered.contains(a) || filtered.contains(b)) || filter.allows(a, b);
-            stage.run(&keep);
-            Ok(())
-        }
-        Ok(_) => {
-            find_contacts(stage);
-            Ok(())
-        }
+    let filter = match filter {
+        Ok(filter) => filter,
         Err(error) => {
             find_contacts(stage);
-            if error.skipped {
-                Ok(())
-            } else {
-                Err(error.into())
-            }
+            let new = !error.skipped && !core::mem::replace(&mut *failing, true);
+            return match new {
+                true => Err(BevyError::from(error).with_severity(Severity::Warning)),
+                false => Ok(()),
+            };
         }
+    };
+    *failing = false;
+    if filtered.is_empty() {
+        find_contacts(stage);
+    } else {
+        let filter = &*filter;
+        let keep = |a, b| !(filtered.contains(a) || filtered.contains(b)) || filter.allows(a, b);
+        stage.run(&keep);
     }
+    Ok(())
 }
 
 impl Stage<'_, '_> {
