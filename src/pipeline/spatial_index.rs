@@ -1,10 +1,11 @@
-//! The spatial index: the last run's colliders grouped by their layers, each group's grid built
-//! the first time a spatial query asks about its layers, and kept until the next prepare.
+//! The spatial index: the last run's colliders grouped by their memberships (what a query's
+//! mask picks them by; their filters play no part), each group's grid built the first time a
+//! spatial query asks about its layers, and kept until the next prepare.
 //!
 //! Nothing is built after a run without queries, and a grid is built in the room of the grid
 //! its group had after an earlier run. A query looks only at the groups on the layers it asks
 //! for, so a homing missile looking for the nearest of a few dozen enemies never touches the
-//! grid of fifty thousand bullets. Past [`MAX_GROUPS`] distinct layer values, one grid holds
+//! grid of fifty thousand bullets. Past [`MAX_GROUPS`] distinct memberships, one grid holds
 //! every collider instead (as in the broad phase), and each candidate's layers are checked.
 
 use super::broad_phase::{Grid, Groups, MAX_GROUPS, RadiusSpread};
@@ -134,7 +135,7 @@ impl SpatialIndex {
     ) -> SmallVec<[&'a Grid; 4]> {
         let state = self.state.get_or_init(|| {
             let mut groups = lock(&self.spare).groups.take().unwrap_or_default();
-            groups.build(placed);
+            groups.build_by_memberships(placed);
             let grids = groups.active().iter().map(|_| OnceLock::new()).collect();
             IndexState {
                 groups,
@@ -340,6 +341,36 @@ mod tests {
             })
             .collect();
         placed_from(&list)
+    }
+
+    /// Colliders that differ only in what they look for share a group: a query for a layer
+    /// none is on looks at no grid, though there are more layer values than [`MAX_GROUPS`].
+    #[test]
+    fn colliders_are_grouped_by_their_memberships_alone() {
+        let count = MAX_GROUPS + 6;
+        let list: Vec<_> = (0..count)
+            .map(|index| {
+                let center = Vec2::new(index as f32 * 10.0, 0.0);
+                let filters = LayerMask(index as u32 + 1);
+                (
+                    center,
+                    4.0,
+                    CollisionLayers::new(LayerMask::layer(0), filters),
+                )
+            })
+            .collect();
+        let placed = placed_from(&list);
+        let index = SpatialIndex::default();
+        assert!(index.grids(&placed, LayerMask::layer(1)).is_empty());
+        let grids = index.grids(&placed, LayerMask::layer(0));
+        assert_eq!(grids.len(), 1);
+        let mut found = Vec::new();
+        grids[0].visit_box(Vec2::splat(-1e4), Vec2::splat(1e4), |collider| {
+            found.push(collider);
+        });
+        found.sort_unstable();
+        found.dedup();
+        assert_eq!(found.len(), count);
     }
 
     /// Grids built in the room of an earlier frame's (more colliders then, spread wider, folded,

@@ -9,7 +9,8 @@ pub use hits::{NearestCollider, RayCastHit, ShapeCastHit};
 
 use crate::contact::Contact;
 use crate::geometry::{
-    Circle, MAX_COORDINATE, PushOut, Shape, closest_point, overlap, push_out, ray_cast, sweep,
+    Circle, MAX_COORDINATE, PushOut, Shape, closest_point, in_range, overlap, push_out, ray_cast,
+    sweep,
 };
 use crate::pipeline::broad_phase::{Grid, Stretch};
 use crate::pipeline::placed::PlacedColliders;
@@ -34,7 +35,7 @@ use core::cell::Cell;
 /// check the answer against its own queries).
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
-/// (a grid per layer group, built the first time a query after each run asks for that group)
+/// (a grid per group of colliders on the same layers, built the first time a query after each run asks for that group)
 /// picks the colliders near the query to test, so a query costs what is near it, not what the
 /// world holds (only a query as wide as a whole sparse, folded grid, or a ray that runs far
 /// through one, tests all of its colliders). A
@@ -94,6 +95,9 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &(impl ColliderFilter + ?Sized),
     ) -> Option<RayCastHit> {
+        if !in_range(ray.origin) {
+            return None;
+        }
         let best: Cell<Option<RayCastHit>> = Cell::new(None);
         for grid in self.grids(filter) {
             grid.walk(
@@ -129,6 +133,9 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &(impl ColliderFilter + ?Sized),
     ) -> Vec<RayCastHit> {
+        if !in_range(ray.origin) {
+            return Vec::new();
+        }
         let mut candidates = Vec::new();
         for grid in self.grids(filter) {
             grid.walk(
@@ -250,6 +257,7 @@ impl SpatialQuery<'_> {
                 |(min, max), &vertex| (min.min(vertex), max.max(vertex)),
             ),
         };
+        let (min, max) = padded(min, max);
         let mut found = Vec::new();
         for grid in self.grids(filter) {
             grid.visit_box(min, max, |collider| {
@@ -284,7 +292,7 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &(impl ColliderFilter + ?Sized),
     ) -> Option<NearestCollider> {
-        if !(point.is_finite() && max_distance >= 0.0) {
+        if !(in_range(point) && max_distance >= 0.0) {
             return None;
         }
         let mut best: Option<NearestCollider> = None;
@@ -300,7 +308,8 @@ impl SpatialQuery<'_> {
             loop {
                 let limit = best.map_or(max_distance, |best| best.distance);
                 let half = half_width.min(limit);
-                let everyone = grid.visit_box(point - half, point + half, |collider| {
+                let (min, max) = padded(point - half, point + half);
+                let everyone = grid.visit_box(min, max, |collider| {
                     if !(self.on_layers(filter, collider) && self.allows(filter, collider)) {
                         return;
                     }
@@ -464,6 +473,18 @@ impl Contact {
     /// `GlobalTransform::from(transform)`), as the `push_out` example does.
     pub fn push_out(&self, entity: Entity, query: &SpatialQuery) -> Option<PushOut> {
         query.push_out(entity, self.other(entity)?)
+    }
+}
+
+/// The box from `min` to `max`, grown by a few roundings of its coordinates: the box of a
+/// shape worked out in `f32` may lie a rounding inside the shape, and a collider just past it
+/// would be missed. A box not finite is left as it is.
+fn padded(min: Vec2, max: Vec2) -> (Vec2, Vec2) {
+    let pad = 4.0 * f32::EPSILON * min.abs().max(max.abs()).max_element();
+    if pad.is_finite() {
+        (min - pad, max + pad)
+    } else {
+        (min, max)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Colliders grouped by their [`CollisionLayers`] value, as runs of consecutive collider indices.
 
-use crate::layers::CollisionLayers;
+use crate::layers::{CollisionLayers, LayerMask};
 use crate::pipeline::placed::PlacedColliders;
 use bevy::math::Vec4;
 use bevy::platform::collections::HashMap;
@@ -50,6 +50,24 @@ impl Groups {
 
     /// Sorts colliders into groups by layers, as runs.
     pub fn build(&mut self, placed: &PlacedColliders) {
+        self.build_by(placed, |layers| layers);
+    }
+
+    /// Sorts colliders into groups by their memberships alone (what a spatial query's mask
+    /// picks colliders by): each group's `layers` hold no filters.
+    pub fn build_by_memberships(&mut self, placed: &PlacedColliders) {
+        self.build_by(placed, |layers| {
+            CollisionLayers::new(layers.memberships, LayerMask::NONE)
+        });
+    }
+
+    /// Sorts colliders into groups by `key` of their layers, as runs.
+    #[inline(always)]
+    fn build_by(
+        &mut self,
+        placed: &PlacedColliders,
+        key: impl Fn(CollisionLayers) -> CollisionLayers,
+    ) {
         for group in &mut self.groups[..self.active] {
             group.len = 0;
         }
@@ -64,7 +82,7 @@ impl Groups {
         let mut run_start = 0;
         while run_start < layers.len() {
             let end = run_end(layers, run_start);
-            let run_layers = layers[run_start];
+            let run_layers = key(layers[run_start]);
             let slot = recent_slot(run_layers);
             let (value, mut group) = recent[slot];
             if value != run_layers || group == usize::MAX {
