@@ -5,7 +5,9 @@ use bevy::prelude::*;
 /// Makes an entity a **body** whose parts are the colliders on it and on its descendants (along
 /// [`ChildOf`]): a boss with armour and a weak point, a ship with its shield, a character's
 /// hurtbox and hitbox. A collider belongs to the nearest body among itself and its ancestors;
-/// one under no body is a body of its own.
+/// one under no body is a body of its own. So a body under another (a turret on a ship) is a
+/// body apart: its parts meet the outer body's parts, and their events go on to it, not to
+/// the outer body.
 ///
 /// - [`Contact::bodies`](crate::Contact::bodies) and the `body` and `other_body` fields of
 ///   [`ContactStarted`](crate::ContactStarted) and [`ContactEnded`](crate::ContactEnded) name
@@ -15,7 +17,7 @@ use bevy::prelude::*;
 ///   between the two hears them. A part despawned by an earlier observer of the same run
 ///   still has its [`ContactStarted`](crate::ContactStarted), and a despawned part its
 ///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself
-///   (`hit.original_event_target()` is the body then).
+///   (`hit.original_event_target()` is the body then, so which part it was is not told).
 /// - A contact keeps the bodies it started with. A part moved off its body, or under another
 ///   body, while touching something stays its old body's in that contact's messages until it
 ///   ends, and its entity events go on to the old body, not to the body the part is under

@@ -55,7 +55,11 @@ impl CollisionPlugin {
     /// messages. Bevy advances its message buffers only in frames that ran a fixed step, and
     /// keeps each message for two advances, so a reader in `FixedUpdate`, or one in `Update`
     /// that runs every frame, sees each message once, however many steps a frame runs (none,
-    /// one or several).
+    /// one or several). Several steps' messages read at once come each kind in order, but the
+    /// starts apart from the ends: a pair that ended in one step and started again in the next
+    /// reads as a start and an end with nothing to say which came first. To keep what touches
+    /// what, read [`Contacts`] or [`CollidingEntities`], or observe the entity events, which
+    /// run in order, step by step.
     ///
     /// A game that moves its colliders in the pipeline's own schedule (`FixedUpdate`, or
     /// `Update`) orders those systems `.before(TransformSystems::Propagate)` there: unordered,

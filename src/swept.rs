@@ -79,8 +79,9 @@ use bevy::prelude::*;
 /// inserted, cloned from another entity or loaded from a scene, a new `Swept` starts with no
 /// path (only the pipeline records where a path starts; a scene applied by reflection onto an
 /// entity that has one already keeps its path: `jump` it too). Call `jump` when the entity
-/// teleports, respawns or wraps around the screen, so that the jump is not taken for a path
-/// across everything in between; where its descendants are swept too (a ship with swept
+/// teleports, respawns or wraps around the screen, or moves to another parent that carries it
+/// elsewhere in the world, so that the jump is not taken for a path across everything in
+/// between; where its descendants are swept too (a ship with swept
 /// parts), queue [`Swept::jump_with_descendants`] on it instead. An entity disabled with Bevy's `Disabled` is seen by no system while
 /// disabled, transform propagation included, so when enabled again it and its descendants start
 /// with no path too (a bullet taken from a pool needs no `jump`); one switched off with

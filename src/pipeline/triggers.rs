@@ -157,13 +157,17 @@ pub(super) trait ContactEvent: EntityEvent + Copy + Send + 'static {
     /// The event to trigger instead when its entity, a part, was despawned: the same event on
     /// the body, so that the body hears every start and end of its parts' contacts, in pairs
     /// (a part despawned by an earlier observer of the run still started its contact, which
-    /// ends at the next run).
+    /// ends at the next run). None where the other collider is the body's own (parts set to
+    /// meet each other): the body would hear of a contact with itself.
     fn for_body_of_despawned_part(self) -> Option<Self> {
-        (self.body() != self.event_target()).then(|| self.on_body())
+        (self.body() != self.event_target() && self.body() != self.other()).then(|| self.on_body())
     }
 
     /// The body this event names for its entity.
     fn body(&self) -> Entity;
+
+    /// The other collider of the pair.
+    fn other(&self) -> Entity;
 
     /// The same event on its entity's body.
     fn on_body(self) -> Self;
@@ -202,6 +206,9 @@ macro_rules! contact_event {
             }
             fn body(&self) -> Entity {
                 self.body
+            }
+            fn other(&self) -> Entity {
+                self.other
             }
             fn on_body(self) -> Self {
                 Self {

@@ -168,7 +168,11 @@ impl SpatialQuery<'_> {
     /// The first collider that a circle of `radius` at `center`, moving along `direction` for
     /// `max_distance` (which may be `f32::INFINITY`), touches: the exact time of impact, as the
     /// [sweeps](mod@crate::geometry::sweep) compute it. A collider it already overlaps at
-    /// `center` is met at distance zero. The circle travels at most
+    /// `center` is met at distance zero, touching included, whichever way the circle moves: a
+    /// character that slides along the floor it rests on (after
+    /// [`push_out`](Self::push_out), the two touch) casts a circle a little smaller than its
+    /// own (its radius less a skin of, say, a hundredth of a pixel), which meets a wall it
+    /// moves toward and passes along the floor. The circle travels at most
     /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE), the sweeps' range.
     pub fn cast_circle(
         &self,

@@ -276,3 +276,38 @@ fn an_observer_hidden_by_a_disabling_component_of_the_games_own_hears_contacts()
     app.update();
     assert_eq!(app.world().resource::<Heard>().own, 1, "a's end");
 }
+
+/// A part touching its body's own collider (the body asks for contacts between parts),
+/// despawned by the body's observer before its own event's turn: the body hears no contact
+/// with itself in its place.
+#[test]
+fn a_body_hears_no_contact_with_itself_for_a_despawned_part() {
+    #[derive(Resource, Default)]
+    struct Heard(Vec<(Entity, Entity)>);
+    let mut app = app();
+    app.init_resource::<Heard>();
+    let world = app.world_mut();
+    // Spawned first, the part comes after the body in entity order: the body's side first.
+    let part = world
+        .spawn((CircleCollider::new(5.0), Transform::from_xyz(6.0, 0.0, 0.0)))
+        .id();
+    let body = world
+        .spawn((
+            CollisionBody {
+                contacts_between_parts: true,
+            },
+            CircleCollider::new(5.0),
+            Transform::default(),
+        ))
+        .id();
+    assert!(body < part, "the body's side is triggered first");
+    world.entity_mut(part).insert(ChildOf(body));
+    world.entity_mut(body).observe(
+        move |hit: On<ContactStarted>, mut commands: Commands, mut heard: ResMut<Heard>| {
+            heard.0.push((hit.entity, hit.other));
+            commands.entity(part).try_despawn();
+        },
+    );
+    app.update();
+    assert_eq!(app.world().resource::<Heard>().0, [(body, part)]);
+}
