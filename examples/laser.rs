@@ -34,6 +34,8 @@ const DRIFT_PHASES: [f32; 3] = [0.0, 2.0, 4.0];
 pub const BOX_SIZE: Vec2 = Vec2::new(60.0, 90.0);
 /// How long the targets take to drift up, down and back, in seconds.
 const DRIFT_PERIOD_SECONDS: f32 = 4.0;
+/// The spark drawn where the beam ends.
+const SPARK_RADIUS: f32 = 6.0;
 
 /// The laser, and how far its beam reaches this frame.
 #[derive(Component)]
@@ -139,6 +141,6 @@ fn draw_beam(lasers: Query<&Laser>, mut gizmos: Gizmos) {
     for laser in &lasers {
         let end = EMITTER + Vec2::X * laser.visible_length;
         gizmos.line_2d(EMITTER, end, Color::srgb(1.0, 0.2, 0.2));
-        gizmos.circle_2d(end, 6.0, Color::srgb(1.0, 0.9, 0.2));
+        gizmos.circle_2d(end, SPARK_RADIUS, Color::srgb(1.0, 0.9, 0.2));
     }
 }

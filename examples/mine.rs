@@ -44,7 +44,7 @@ fn main() {
     support::run(app, mode, |world| {
         let left = world.query::<&Drone>().iter(world).count();
         let removed = world.resource::<Removed>().0;
-        println!("the mine removed {removed} drones; {left} flew past");
+        println!("the mine removed {removed} drones; {left} fly on, out of its reach");
     });
 }
 

@@ -31,6 +31,8 @@ pub const HEADLESS_POINTER: Vec2 = Vec2::new(120.0, 0.0);
 const RANGE: f32 = 1000.0;
 /// The ring drawn round a picked target.
 const PICKED_RING_RADIUS: f32 = TARGET_RADIUS + 6.0;
+/// The spark drawn where the turret's ray meets its target.
+const SPARK_RADIUS: f32 = 5.0;
 
 /// A target circling the turret (at the origin).
 #[derive(Component)]
@@ -126,7 +128,7 @@ fn aim_and_pick(
 fn draw_aim(found: Res<Found>, transforms: Query<&GlobalTransform>, mut gizmos: Gizmos) {
     if let Some((_, hit)) = found.aim {
         gizmos.line_2d(Vec2::ZERO, hit.point, Color::srgb(1.0, 0.2, 0.2));
-        gizmos.circle_2d(hit.point, 5.0, Color::srgb(1.0, 0.9, 0.2));
+        gizmos.circle_2d(hit.point, SPARK_RADIUS, Color::srgb(1.0, 0.9, 0.2));
     }
     for transform in transforms.iter_many(&found.picked) {
         let center = transform.translation().truncate();

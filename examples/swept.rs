@@ -3,7 +3,8 @@
 //! A bullet of radius 2 moving 45 px a frame (at 60 frames a second) would jump over a wall of zero width between two
 //! frames. With `Swept`, each run tests the whole path since the last one: the bullet's
 //! `Contact` comes with an `impact`, the time, point and normal of the first touch, which is
-//! where the spark goes (not where the bullet ended up, past the wall).
+//! where the spark goes (not where the bullet ended up, past the wall). A new volley comes
+//! every two seconds.
 //!
 //! ```sh
 //! cargo run --example swept                 # a window
@@ -15,6 +16,7 @@ mod support;
 
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
+use std::time::Duration;
 
 const FRAMES: u32 = 60;
 /// The wall: a segment of zero width at this x.
@@ -34,6 +36,11 @@ pub const ROW_GAP: f32 = 20.0;
 /// crosses the wall at a different point of its frame's move.
 const START_X: f32 = -400.0;
 const STAGGER: f32 = 7.3;
+/// How often a volley is fired (the first at once); each one's sparks replace the last's.
+const VOLLEY_EVERY: Duration = Duration::from_secs(2);
+/// The sparks drawn where the bullets hit, and the normals' arrows.
+const SPARK_RADIUS: f32 = 5.0;
+const NORMAL_LENGTH: f32 = 20.0;
 
 /// A bullet flying right.
 #[derive(Component)]
@@ -61,15 +68,20 @@ fn main() {
 pub fn example(app: &mut App) {
     app.add_plugins(CollisionPlugin::default())
         .init_resource::<Impacts>()
-        .add_systems(Startup, spawn)
-        .add_systems(Update, fly)
+        .insert_resource(Volley(Timer::new(VOLLEY_EVERY, TimerMode::Repeating)))
+        .add_systems(Startup, (spawn_wall, fire))
+        .add_systems(Update, (fire_again, fly))
         .add_systems(
             PostUpdate,
             stop_at_the_wall.after(CollisionSystems::WriteEvents),
         );
 }
 
-fn spawn(mut commands: Commands) {
+/// When the next volley is fired.
+#[derive(Resource)]
+struct Volley(Timer);
+
+fn spawn_wall(mut commands: Commands) {
     commands.spawn((
         SegmentCollider::new(
             Vec2::new(0.0, -WALL_HALF_HEIGHT),
@@ -77,6 +89,23 @@ fn spawn(mut commands: Commands) {
         ),
         Transform::from_xyz(WALL_X, 0.0, 0.0),
     ));
+}
+
+/// Every [`VOLLEY_EVERY`], the last volley's sparks go and a new volley is fired.
+fn fire_again(
+    time: Res<Time>,
+    mut volley: ResMut<Volley>,
+    mut impacts: ResMut<Impacts>,
+    commands: Commands,
+) {
+    if volley.0.tick(time.delta()).just_finished() {
+        impacts.0.clear();
+        fire(commands);
+    }
+}
+
+/// A volley: [`BULLETS`] bullets, a row apart, staggered.
+fn fire(mut commands: Commands) {
     for index in 0..BULLETS {
         let x = START_X - index as f32 * STAGGER;
         let y = FIRST_ROW_Y + index as f32 * ROW_GAP;
@@ -117,7 +146,11 @@ fn stop_at_the_wall(
 
 fn draw_impacts(impacts: Res<Impacts>, mut gizmos: Gizmos) {
     for &(point, normal) in &impacts.0 {
-        gizmos.circle_2d(point, 5.0, Color::srgb(1.0, 0.9, 0.2));
-        gizmos.arrow_2d(point, point + normal * 20.0, Color::srgb(1.0, 0.3, 0.8));
+        gizmos.circle_2d(point, SPARK_RADIUS, Color::srgb(1.0, 0.9, 0.2));
+        gizmos.arrow_2d(
+            point,
+            point + normal * NORMAL_LENGTH,
+            Color::srgb(1.0, 0.3, 0.8),
+        );
     }
 }

@@ -4,7 +4,8 @@
 //! The laser is a `SegmentCollider` with `Swept`: the pipeline sweeps its whole turn between
 //! two frames, not only where it ends up. At 25° a frame its tip jumps over 170 px between
 //! poses; without `Swept` it would pass over most bullets without a contact. Each bullet it
-//! meets is removed, by an observer on the laser.
+//! meets is removed, by an observer on the laser. The field is laid out afresh every two
+//! seconds.
 //!
 //! ```sh
 //! cargo run --example turning_laser                 # a window
@@ -16,6 +17,7 @@ mod support;
 
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
+use std::time::Duration;
 
 const FRAMES: u32 = 60;
 /// The laser's length, from the boss at the origin.
@@ -32,6 +34,8 @@ pub const BULLET_RADIUS: f32 = 3.0;
 const BULLETS: LayerMask = LayerMask::layer(0);
 /// The laser's layer.
 const LASERS: LayerMask = LayerMask::layer(1);
+/// How often the field is laid out afresh, for the laser to clear again.
+const REFILL_EVERY: Duration = Duration::from_secs(2);
 
 /// A bullet of the field.
 #[derive(Component)]
@@ -60,11 +64,16 @@ fn main() {
 pub fn example(app: &mut App) {
     app.add_plugins(CollisionPlugin::default())
         .init_resource::<Cleared>()
-        .add_systems(Startup, spawn)
-        .add_systems(Update, turn_laser);
+        .insert_resource(Refill(Timer::new(REFILL_EVERY, TimerMode::Repeating)))
+        .add_systems(Startup, (spawn_laser, spawn_field))
+        .add_systems(Update, (refill, turn_laser));
 }
 
-fn spawn(mut commands: Commands) {
+/// When the field is next laid out afresh.
+#[derive(Resource)]
+struct Refill(Timer);
+
+fn spawn_laser(mut commands: Commands) {
     commands
         .spawn((
             Laser,
@@ -79,6 +88,25 @@ fn spawn(mut commands: Commands) {
                 cleared.0 += 1;
             },
         );
+}
+
+/// Every [`REFILL_EVERY`], the bullets left go and a new field is laid out.
+fn refill(
+    time: Res<Time>,
+    mut timer: ResMut<Refill>,
+    bullets: Query<Entity, With<Bullet>>,
+    mut commands: Commands,
+) {
+    if timer.0.tick(time.delta()).just_finished() {
+        for bullet in &bullets {
+            commands.entity(bullet).despawn();
+        }
+        spawn_field(commands);
+    }
+}
+
+/// A square grid of bullets round the boss.
+fn spawn_field(mut commands: Commands) {
     let cells = (FIELD_REACH / FIELD_SPACING) as i32;
     for row in -cells..=cells {
         for column in -cells..=cells {

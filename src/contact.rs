@@ -68,10 +68,10 @@ pub struct Contact {
     pub bodies: [Entity; 2],
 }
 
-/// Every field but the points is `Copy`; the points are copied in one go, not pushed one by
-/// one as `SmallVec`'s own `Clone` does (the events stage clones every contact into its
-/// message): as many as fit inline (most contacts' few) by a copy of fixed size, without a
-/// call to copy a few bytes.
+// Every field but the points is `Copy`; the points are copied in one go, not pushed one by
+// one as `SmallVec`'s own `Clone` does (the events stage clones every contact into its
+// message): as many as fit inline (most contacts' few) by a copy of fixed size, without a
+// call to copy a few bytes.
 impl Clone for Contact {
     #[inline]
     fn clone(&self) -> Self {

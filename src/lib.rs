@@ -14,8 +14,8 @@
 //!
 //! const PLAYER_BULLET: LayerMask = LayerMask::layer(0);
 //! const ENEMY: LayerMask = LayerMask::layer(1);
-//! /// Pixels a second: 15 a frame at 60 frames a second, more than the bullet's own size.
-//! const BULLET_SPEED: f32 = 900.0;
+//! /// Pixels a second: 5 a frame at 60 frames a second. Being swept, it hits at any speed.
+//! const BULLET_SPEED: f32 = 300.0;
 //! const BULLET_RADIUS: f32 = 4.0;
 //! /// Below the enemy, a little right of its centre line.
 //! const BULLET_START: Vec3 = Vec3::new(8.0, -300.0, 0.0);
@@ -32,8 +32,9 @@
 //!
 //! fn spawn(mut commands: Commands) {
 //!     commands.spawn(Camera2d);
-//!     // Bullets touch enemies only: they are never even compared with each other. Swept: a
-//!     // fast one never passes through what lies between two frames.
+//!     // On the bullets' layer, looking for enemies (the enemy is on its own, looking for
+//!     // bullets): bullets are never even compared with each other. Swept: it never passes
+//!     // through what lies between two frames.
 //!     commands.spawn((
 //!         Bullet,
 //!         CircleCollider::new(BULLET_RADIUS),
@@ -62,14 +63,19 @@
 //!
 //! fn on_hits(mut contacts: MessageReader<Contact>) {
 //!     for contact in contacts.read() {
-//!         // contact.a, contact.b: the entities; contact.points: where the outlines cross.
+//!         // a, b: the entities; impact: where a swept pair first touched (its first run only);
+//!         // points: where the outlines cross (none while one shape holds the other).
+//!         let (a, b) = (contact.a, contact.b);
+//!         if let Some(impact) = contact.impact {
+//!             info!("{a} × {b} first touched at {}", impact.point);
+//!         }
 //!         for point in &contact.points {
-//!             info!("{} × {} at {point}", contact.a, contact.b);
+//!             info!("{a} × {b} at {point}");
 //!         }
 //!     }
 //! }
 //!
-//! // A game adds `DefaultPlugins` and calls `run`. Here, one second at 60 frames a second:
+//! // A game adds `DefaultPlugins` and calls `run`. Here, two seconds at 60 frames a second:
 //! // each update moves Bevy's clock on by a sixtieth of a second.
 //! let mut app = App::new();
 //! app.add_plugins((MinimalPlugins, TransformPlugin, CollisionPlugin::default()))
@@ -78,7 +84,7 @@
 //!     .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
 //!         core::time::Duration::from_secs_f64(1.0 / 60.0),
 //!     ));
-//! for _ in 0..60 {
+//! for _ in 0..120 {
 //!     app.update();
 //! }
 //! // The bullet struck the enemy, and was spent.
@@ -91,13 +97,13 @@
 //! | item | what it is |
 //! |---|---|
 //! | [`CircleCollider`], [`SegmentCollider`], [`PolygonCollider`] | the shapes, in local space, placed by `GlobalTransform` |
-//! | [`CollisionLayers`], [`LayerMask`] | who can touch whom (32 layers); bullets need never meet bullets |
+//! | [`CollisionLayers`], [`LayerMask`] | the layers a collider is on and those it looks for (32): two meet only when each looks for the other, so bullets need never meet bullets |
 //! | [`ColliderDisabled`] | switch a collider off without despawning it |
 //! | [`Swept`] | test the path a fast collider moved along, and a segment's or polygon's turn, not only where it ends up: no bullet through a wall, no bullet skipped by a swinging laser |
-//! | [`CollisionBody`] | one entity made of colliders on its children: contacts name the body, and its observers see its parts' hits |
+//! | [`CollisionBody`] | one entity made of colliders (its parts) on it and its descendants: a contact's `a` and `b` are the parts, [`Contact::bodies`] their bodies, and the body's observers hear its parts' hits |
 //! | [`PairFilter`], [`FilterPairs`], [`PairFilterPlugin`] | a game's own rule for which pairs may meet, beyond layers |
-//! | [`Contact`] | a message each run (each frame, or fixed step) for every overlapping pair, with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) |
-//! | [`ContactStarted`], [`ContactEnded`] | a pair's first run together and first run apart: messages and entity events |
+//! | [`Contact`] | a message each run (each frame, or fixed step) for every overlapping pair, with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) ([`Contact::impact_normal`] faces the side you name) |
+//! | [`ContactStarted`], [`ContactEnded`] | the run two colliders start overlapping, and the run they stop: messages and entity events |
 //! | [`Contacts`], [`CollidingEntities`] | what overlaps now, without reading messages |
 //! | [`SpatialQuery`], [`SpatialQueryFilter`] | rays, circle casts, shape and point queries, the nearest collider, filtered by layers, entities left out or a test of the game's own ([`ColliderFilter::with_predicate`]); and [`Contact::push_out`]: the least move out of an overlap |
 //! | [`CollisionSystems`], [`CollisionSettings`] | ordering against the pipeline; tuning |
@@ -117,16 +123,11 @@
 //!
 //! # The pipeline
 //!
-//! One chained set of systems, [`CollisionSystems`], in `PostUpdate` after transform
-//! propagation: **prepare** world shapes and bounding circles (around the whole path of a
-//! swept collider), **broad phase** (colliders grouped by layers, groups that never meet each
-//! other merged into sides, each side read once against a uniform grid of the smaller sides it
-//! can meet, the exact circle check),
-//! **narrow phase** (the exact pair tests, and the time of impact of pairs that moved relative
-//! to each other; one system with the broad phase, each batch of candidates tested as it is
-//! found, in parallel when there is enough work), **events**
-//! (this run's pairs diffed against the last run's). Results are sorted, so they do not depend on
-//! the thread count.
+//! Three chained system sets, [`CollisionSystems`], in `PostUpdate` after transform
+//! propagation: place the colliders, find the contacts, write the events. A system in
+//! `Update` reads the last frame's contacts; to react in the same frame, add it to
+//! `PostUpdate` `.after(CollisionSystems::WriteEvents)`. Results are sorted, so they do not
+//! depend on the thread count.
 //!
 //! # Fixed time step
 //!
@@ -152,7 +153,7 @@
 //! |---|---|---|
 //! | `debug-draw` | no | `debug::CollisionDebugPlugin`: colliders, bounds, contact points and impacts drawn with Bevy's gizmos |
 //! | `diagnostics` | no | `diagnostics::CollisionDiagnosticsPlugin`: each stage's time, and the counts of colliders, contacts, starts and ends, in Bevy's `DiagnosticsStore` |
-//! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across. A stage splits its work when it has enough of it (see [`CollisionSettings::parallel_threshold`]), the pool has more than one thread and the machine more than one core. `DefaultPlugins` apps usually have it on already |
+//! | `parallel` | yes | turns on Bevy's `multi_threaded`, so that the compute task pool has threads to split the stages across. A stage splits its work when it has enough of it (see [`CollisionSettings::parallel_threshold`]), the pool has more than one thread and the machine more than one core. Apps with Bevy's default features have it on already |
 
 // The modules' layers. Imports run one way, from the top of this list down (`tests/layout.rs`
 // checks it):

@@ -1,4 +1,4 @@
-//! README's "Beside avian2d": the snippet between the markers compiles here, beside avian2d,
+//! README's "With a physics engine": the snippet between the markers compiles here, beside avian2d,
 //! and the test checks that README shows it as it is here.
 
 #![allow(dead_code, reason = "the snippet's functions are for a game to call")]
@@ -29,7 +29,7 @@ fn spawn(mut commands: Commands) {
     ));
     // An enemy: an avian rigid body, and a target for the bullets.
     commands.spawn((
-        RigidBody::Dynamic,
+        RigidBody::Kinematic,
         Collider::circle(8.0),
         CircleCollider::new(8.0),
         bullets::CollisionLayers::new(ENEMY, PLAYER_BULLET),
