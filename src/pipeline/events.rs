@@ -7,7 +7,7 @@
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
 use super::parts::{BodyTree, Parts};
-use super::triggers::{ContactEvent, ContactTriggers, Side};
+use super::triggers::{ContactEvent, ContactTriggers, Side, TriggerRoom};
 use crate::contact::{Contact, ContactEnded, ContactStarted};
 use crate::contacts::{CollidingEntities, Contacts};
 use crate::settings::CollisionSettings;
@@ -72,6 +72,7 @@ pub(crate) struct ChangeWriters<'w, 's> {
     colliding: CollidingSets<'w, 's>,
     tree: BodyTree<'w, 's>,
     commands: Commands<'w, 's>,
+    trigger_room: ResMut<'w, TriggerRoom>,
 }
 
 impl ChangeWriters<'_, '_> {
@@ -84,9 +85,10 @@ impl ChangeWriters<'_, '_> {
             colliding,
             tree: _,
             commands,
+            trigger_room,
         } = self;
         let any_sets = !colliding.is_empty();
-        let mut triggers = ContactTriggers::default();
+        let mut triggers = ContactTriggers::in_room(trigger_room);
         diff(
             previous.iter().flatten(),
             current.iter().flatten(),
@@ -115,9 +117,7 @@ impl ChangeWriters<'_, '_> {
                 }
             },
         );
-        if !triggers.is_empty() {
-            commands.queue(triggers);
-        }
+        triggers.queue(commands, trigger_room);
     }
 }
 

@@ -39,17 +39,22 @@ pub(super) struct Side {
 impl Side {
     /// The pair seen from `a` (its message's side), then from `b`.
     pub(super) fn both(contact: &Contact) -> [Self; 2] {
-        let [body_a, body_b] = contact.bodies;
+        Self::of([contact.a, contact.b], contact.bodies)
+    }
+
+    /// The pair of colliders `pair`, whose bodies are `bodies`, seen from the first, then from
+    /// the second.
+    fn of([a, b]: [Entity; 2], [body_a, body_b]: [Entity; 2]) -> [Self; 2] {
         [
             Self {
-                entity: contact.a,
-                other: contact.b,
+                entity: a,
+                other: b,
                 body: body_a,
                 other_body: body_b,
             },
             Self {
-                entity: contact.b,
-                other: contact.a,
+                entity: b,
+                other: a,
                 body: body_b,
                 other_body: body_a,
             },
@@ -57,30 +62,47 @@ impl Side {
     }
 }
 
-/// A pair whose contact started or ended in a run, as its two sides.
+/// A pair whose contact started or ended in a run: its colliders and their bodies.
 #[derive(Clone, Copy)]
-struct PairChange {
+pub(super) struct PairChange {
     started: bool,
-    sides: [Side; 2],
+    pair: [Entity; 2],
+    bodies: [Entity; 2],
 }
+
+/// The room of the last run's [`ContactTriggers`], kept for the next.
+#[derive(Resource, Default)]
+pub(crate) struct TriggerRoom(Vec<PairChange>);
 
 /// The starts and ends of one run, in the order its messages were written, to trigger on
 /// their colliders when the command is applied (see [`Self::apply`]).
-#[derive(Default)]
 pub(super) struct ContactTriggers(Vec<PairChange>);
 
 impl ContactTriggers {
+    /// An empty list, in the room the last run's left.
+    pub(super) fn in_room(room: &mut TriggerRoom) -> Self {
+        let mut list = core::mem::take(&mut room.0);
+        list.clear();
+        Self(list)
+    }
+
     /// Adds a pair whose contact started (`started`) or ended.
+    #[inline]
     pub(super) fn push(&mut self, started: bool, contact: &Contact) {
         self.0.push(PairChange {
             started,
-            sides: Side::both(contact),
+            pair: [contact.a, contact.b],
+            bodies: contact.bodies,
         });
     }
 
-    /// Whether there is nothing to trigger.
-    pub(super) fn is_empty(&self) -> bool {
-        self.0.is_empty()
+    /// Queues the triggers on `commands`, or, with nothing to trigger, hands the room back.
+    pub(super) fn queue(self, commands: &mut Commands, room: &mut TriggerRoom) {
+        if self.0.is_empty() {
+            room.0 = self.0;
+        } else {
+            commands.queue(self);
+        }
     }
 }
 
@@ -103,19 +125,27 @@ impl Command for ContactTriggers {
                 })
         };
         // No observer runs unless one exists, so none can be added meanwhile.
-        if !heard(world, keys.started) && !heard(world, keys.ended) {
-            return;
+        if heard(world, keys.started) || heard(world, keys.ended) {
+            trigger_in_order(world, keys, &self.0);
         }
-        for change in self.0 {
-            for side in change.sides {
-                let triggered = if change.started {
-                    trigger_if_heard(world, keys.started, ContactStarted::on(side))
-                } else {
-                    trigger_if_heard(world, keys.ended, ContactEnded::on(side))
-                };
-                if triggered {
-                    world.flush();
-                }
+        if let Some(mut room) = world.get_resource_mut::<TriggerRoom>() {
+            room.0 = self.0;
+        }
+    }
+}
+
+/// Triggers each side of each change in `changes`, in order, where it is heard (see
+/// [`trigger_if_heard`]), and applies the commands its observers queued after each.
+fn trigger_in_order(world: &mut World, keys: ContactEventKeys, changes: &[PairChange]) {
+    for change in changes {
+        for side in Side::of(change.pair, change.bodies) {
+            let triggered = if change.started {
+                trigger_if_heard(world, keys.started, ContactStarted::on(side))
+            } else {
+                trigger_if_heard(world, keys.ended, ContactEnded::on(side))
+            };
+            if triggered {
+                world.flush();
             }
         }
     }
