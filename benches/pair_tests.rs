@@ -4,7 +4,8 @@
 //! Each pair gets a fixed, seeded set of 1024 inputs, a third to two thirds of them hits. One
 //! benchmark iteration runs the whole set, so criterion's times are per 1024 tests; at the end
 //! a Markdown table lists the medians per test, side by side. A second table times pairs with
-//! thousands of crossings (a bar across a comb), to show the cost per point staying flat.
+//! thousands of crossings (a bar across a comb), to show the cost per point staying flat, and
+//! a third times `push_out` on a few pairs, convex and concave.
 //!
 //! ```text
 //! cargo bench --bench pair_tests
@@ -16,11 +17,11 @@ use std::time::Duration;
 
 use bevy::math::Vec2;
 use bevy_collision_events::geometry::{
-    Circle, Intersection, Segment, intersect_circle_circle, intersect_polygon_circle,
+    Circle, Intersection, Segment, Shape, intersect_circle_circle, intersect_polygon_circle,
     intersect_polygon_polygon, intersect_polygon_segment, intersect_segment_circle,
     intersect_segment_segment, overlap_circle_circle, overlap_polygon_circle,
     overlap_polygon_polygon, overlap_polygon_segment, overlap_segment_circle,
-    overlap_segment_segment,
+    overlap_segment_segment, push_out,
 };
 use criterion::Criterion;
 use parry2d::math::{Pose, Vector as ParryVector};
@@ -240,6 +241,114 @@ fn bench_many_crossings(criterion: &mut Criterion) {
     group.finish();
 }
 
+/// A comb of `teeth` teeth, 0.5 wide and `height` tall, one apart, on a base 1 thick along
+/// the x axis: `4 + 4 * teeth` corners.
+fn comb(teeth: usize, height: f32) -> Vec<Vec2> {
+    let mut comb = vec![Vec2::ZERO, Vec2::new(teeth as f32, 0.0)];
+    comb.push(Vec2::new(teeth as f32, 1.0));
+    for tooth in (0..teeth).rev() {
+        let (left, right) = (tooth as f32 + 0.25, tooth as f32 + 0.75);
+        comb.extend([
+            Vec2::new(right, 1.0),
+            Vec2::new(right, 1.0 + height),
+            Vec2::new(left, 1.0 + height),
+            Vec2::new(left, 1.0),
+        ]);
+    }
+    comb.push(Vec2::new(0.0, 1.0));
+    comb
+}
+
+/// A star of `points` points, `outer` and `inner` from its centre `center`.
+fn star(points: usize, outer: f32, inner: f32, center: Vec2) -> Vec<Vec2> {
+    (0..2 * points)
+        .map(|k| {
+            let radius = if k % 2 == 0 { outer } else { inner };
+            center + Vec2::from_angle(k as f32 * core::f32::consts::PI / points as f32) * radius
+        })
+        .collect()
+}
+
+/// The pairs [`bench_push_out`] times: a name and two polygons (a circle where the second is
+/// empty, given as its centre and radius in the first's place).
+fn push_out_pairs() -> Vec<(String, Vec<Vec2>, Vec<Vec2>)> {
+    // Points and notches as far out: a regular octagon.
+    let octagon = |center| star(4, 10.0, 10.0, center);
+    let mut pairs = vec![(
+        "octagons".to_string(),
+        octagon(Vec2::ZERO),
+        octagon(Vec2::new(12.0, 3.0)),
+    )];
+    // Two combs with their teeth interlocked (the second turned over and set half a tooth
+    // along, its teeth 0.1 into the first's).
+    for teeth in [5, 8] {
+        let first = comb(teeth, 5.5);
+        let second: Vec<Vec2> = first
+            .iter()
+            .rev()
+            .map(|v| Vec2::new(v.x + 0.4, 7.5 - v.y))
+            .collect();
+        pairs.push((format!("combs_{}_corners", first.len()), first, second));
+    }
+    // Two stars of 16 points (32 corners), each over half of the other.
+    pairs.push((
+        "stars_32_corners".to_string(),
+        star(16, 10.0, 4.0, Vec2::ZERO),
+        star(16, 10.0, 4.0, Vec2::new(10.0, 0.0)),
+    ));
+    pairs
+}
+
+/// `push_out` on a few pairs, one call a sample: the cost on shapes of tens of corners.
+fn bench_push_out(criterion: &mut Criterion) {
+    let mut group = criterion.benchmark_group("push_out");
+    for (name, first, second) in push_out_pairs() {
+        assert!(
+            push_out(Shape::Polygon(&first), Shape::Polygon(&second)).is_some(),
+            "{name}"
+        );
+        group.bench_function(&name, |bench| {
+            bench.iter(|| {
+                push_out(
+                    Shape::Polygon(black_box(&first)),
+                    Shape::Polygon(black_box(&second)),
+                )
+            });
+        });
+    }
+    // A circle deep inside a star of 40 points (80 corners).
+    let star = star(40, 100.0, 60.0, Vec2::ZERO);
+    let circle = Circle::new(Vec2::new(3.0, 2.0), 5.0);
+    group.bench_function("circle_in_star_80_corners", |bench| {
+        bench.iter(|| {
+            push_out(
+                Shape::Circle(black_box(circle)),
+                Shape::Polygon(black_box(&star)),
+            )
+        });
+    });
+    group.finish();
+}
+
+fn print_push_out_table(results: &Path) {
+    println!();
+    println!("push_out: median µs per call:");
+    println!();
+    println!("| pair | µs |");
+    println!("|---|---:|");
+    let names = push_out_pairs()
+        .into_iter()
+        .map(|(name, _, _)| name)
+        .chain(["circle_in_star_80_corners".to_string()]);
+    for name in names {
+        // `median_ns` gives a time per input of a batch; a push_out sample is one call.
+        let micros = median_ns(results, "push_out", &name).map_or("–".to_string(), |ns| {
+            format!("{:.1}", ns * INPUTS as f64 / 1e3)
+        });
+        println!("| {name} | {micros} |");
+    }
+}
+
 fn print_crossings_table(results: &Path) {
     println!();
     println!("Many crossings: median ns per point found (flat = linear in the number of points):");
@@ -375,6 +484,7 @@ fn main() {
         );
     }
     bench_many_crossings(&mut criterion);
+    bench_push_out(&mut criterion);
     criterion.final_summary();
     print_table(
         &results,
@@ -391,4 +501,5 @@ fn main() {
         ],
     );
     print_crossings_table(&results);
+    print_push_out_table(&results);
 }

@@ -853,6 +853,53 @@ fn push_out_named_cases() {
     .unwrap();
     assert_eq!(touching.depth, 0.0);
     assert_eq!(touching.direction, Vec2::NEG_X);
+    // Touching far from the origin, the direction still parts them: a small circle against the
+    // inside of the 0.5-thick back of a C opening to +x (a move to -x enters the back), and two
+    // segments lying along each other (a move along them keeps them overlapping).
+    let far = Vec2::new(10_000.0, 0.0);
+    let c_shape = [
+        (0.0, -5.0),
+        (10.0, -5.0),
+        (10.0, -4.5),
+        (0.5, -4.5),
+        (0.5, 4.5),
+        (10.0, 4.5),
+        (10.0, 5.0),
+        (0.0, 5.0),
+    ]
+    .map(|(x, y)| Vec2::new(x, y) + far);
+    let ball = Circle::new(Vec2::new(0.75, 0.0) + far, 0.25);
+    let along = Segment::new(far, Vec2::new(1.0, 0.0) + far);
+    let further_along = Segment::new(Vec2::new(0.5, 0.0) + far, Vec2::new(2.0, 0.0) + far);
+    for (first, second) in [
+        (Shape::Circle(ball), Shape::Polygon(&c_shape)),
+        (Shape::Segment(along), Shape::Segment(further_along)),
+    ] {
+        let out = push_out(first, second).unwrap();
+        assert_eq!(out.depth, 0.0, "{first:?}");
+        let mut scratch = Vec::new();
+        for length in [1e-3, 1e-2] {
+            let moved = match first {
+                Shape::Circle(circle) => Shape::Circle(Circle::new(
+                    circle.center + out.direction * length,
+                    circle.radius,
+                )),
+                Shape::Segment(segment) => Shape::Segment(Segment::new(
+                    segment.a + out.direction * length,
+                    segment.b + out.direction * length,
+                )),
+                Shape::Polygon(vertices) => {
+                    scratch.clear();
+                    scratch.extend(vertices.iter().map(|v| *v + out.direction * length));
+                    Shape::Polygon(&scratch)
+                }
+            };
+            assert!(
+                !overlap(moved, second),
+                "{first:?}: {out:?} does not part them"
+            );
+        }
+    }
     assert!(
         push_out(
             Shape::Circle(Circle::new(Vec2::ZERO, 1.0)),

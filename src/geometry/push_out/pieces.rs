@@ -1,5 +1,6 @@
-//! Convex pieces in `f64`: a polygon cut into triangles (or kept whole when convex), a
-//! segment as a piece of two points, and what the push-out search asks of them.
+//! Convex pieces in `f64`: a polygon cut into triangles and the triangles joined again where
+//! two make a convex piece (or kept whole when convex), a segment as a piece of two points,
+//! and what the push-out search asks of them.
 
 use crate::geometry::precise::{edges, nearest_on_segment};
 use bevy::math::DVec2;
@@ -13,7 +14,10 @@ pub(super) fn turn(a: DVec2, b: DVec2, c: DVec2) -> f64 {
 }
 
 /// The convex pieces of a polygon's vertex loop (either winding): itself when convex, else
-/// triangles cut off one ear at a time. Points where the outline runs straight on are dropped.
+/// triangles cut off one ear at a time, then joined two by two across a shared edge wherever
+/// the two make a convex piece (the search's cost grows with the pieces' count squared, and a
+/// comb of teeth is a few rectangles, not twice as many triangles). Points where the outline
+/// runs straight on are dropped.
 pub(super) fn polygon_pieces(vertices: &[DVec2]) -> Vec<Piece> {
     let mut loop_: Vec<DVec2> = vertices.to_vec();
     let area: f64 = (0..loop_.len())
@@ -55,7 +59,48 @@ pub(super) fn polygon_pieces(vertices: &[DVec2]) -> Vec<Piece> {
         }
     }
     triangles.push(loop_);
-    triangles
+    joined(triangles)
+}
+
+/// `pieces` (counter-clockwise, convex, sharing whole edges), joined two by two across shared
+/// edges wherever the two make a convex piece, until no two do.
+fn joined(mut pieces: Vec<Piece>) -> Vec<Piece> {
+    let mut joined_any = true;
+    while joined_any {
+        joined_any = false;
+        'pairs: for first in 0..pieces.len() {
+            for second in first + 1..pieces.len() {
+                if let Some(piece) = join(&pieces[first], &pieces[second]) {
+                    pieces[first] = piece;
+                    pieces.swap_remove(second);
+                    joined_any = true;
+                    break 'pairs;
+                }
+            }
+        }
+    }
+    pieces
+}
+
+/// The two convex pieces as one, where they share an edge (run opposite ways) and the piece
+/// they make is convex.
+fn join(first: &[DVec2], second: &[DVec2]) -> Option<Piece> {
+    let (n, m) = (first.len(), second.len());
+    for i in 0..n {
+        let (a, b) = (first[i], first[(i + 1) % n]);
+        let Some(j) = (0..m).find(|&j| second[j] == b && second[(j + 1) % m] == a) else {
+            continue;
+        };
+        // Round the first from `b` to `a`, then the second from after `a` to before `b`.
+        let mut piece: Piece = (1..=n).map(|k| first[(i + k) % n]).collect();
+        piece.extend((2..m).map(|k| second[(j + k) % m]));
+        drop_straight_points(&mut piece);
+        let len = piece.len();
+        let convex = len >= 3
+            && (0..len).all(|k| turn(piece[k], piece[(k + 1) % len], piece[(k + 2) % len]) > 0.0);
+        return convex.then_some(piece);
+    }
+    None
 }
 
 /// Drops the points of a loop where it runs straight on (or doubles back on itself).
@@ -134,7 +179,7 @@ mod tests {
     }
 
     #[test]
-    fn a_concave_polygon_is_cut_into_triangles_of_its_area() {
+    fn a_concave_polygon_is_cut_into_convex_pieces_of_its_area() {
         // A comb and a star, clockwise and counter-clockwise, with a point on a straight run.
         let comb: Vec<DVec2> = [
             (0.0, 0.0),
@@ -159,12 +204,19 @@ mod tests {
                 DVec2::from_angle(-(i as f64) * std::f64::consts::TAU / 10.0) * reach
             })
             .collect();
-        for polygon in [comb, star] {
+        // The comb's pieces are its three teeth and the base below them at most twice over;
+        // the star's, its five points and the pentagon between them at most twice over.
+        for (polygon, most) in [(comb, 8), (star, 12)] {
             let pieces = polygon_pieces(&polygon);
-            assert!(pieces.len() > 1);
+            assert!(pieces.len() > 1 && pieces.len() <= most, "{}", pieces.len());
             let total: f64 = pieces.iter().map(|piece| area(piece)).sum();
             assert!((total - area(&polygon).abs()).abs() < 1e-9, "{total}");
-            assert!(pieces.iter().all(|piece| area(piece) > 0.0));
+            for piece in &pieces {
+                let n = piece.len();
+                let convex =
+                    (0..n).all(|i| turn(piece[i], piece[(i + 1) % n], piece[(i + 2) % n]) > 0.0);
+                assert!(convex, "{piece:?}");
+            }
         }
         let square =
             [(0.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, 0.0)].map(|(x, y)| DVec2::new(x, y));
