@@ -61,9 +61,11 @@ impl CollisionPlugin {
     /// what, read [`Contacts`] or [`CollidingEntities`], or observe the entity events, which
     /// run in order, step by step.
     ///
-    /// A game that moves its colliders in the pipeline's own schedule (`FixedUpdate`, or
-    /// `Update`) orders those systems `.before(TransformSystems::Propagate)` there: unordered,
-    /// a run may place them before they move, where the last run left them.
+    /// A game that moves or spawns its colliders in the pipeline's own schedule
+    /// (`FixedUpdate`, or `Update`) orders those systems `.before(TransformSystems::Propagate)`
+    /// there: unordered, a run may place them before they move, where the last run left them,
+    /// and a collider spawned after the propagation at the origin, its `GlobalTransform` not
+    /// yet set. The same holds in `PostUpdate` for the default schedule.
     ///
     /// ```no_run
     /// # use bevy::prelude::*;

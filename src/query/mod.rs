@@ -28,11 +28,17 @@ use core::cell::Cell;
 /// `PostUpdate` (with it at a fixed step, where this frame's last step left them, or an
 /// earlier frame's in a frame without a step). To answer from this frame's
 /// positions, run the system after the prepare stage, for instance
-/// `.after(CollisionSystems::Prepare)` in the plugin's schedule. Colliders that were switched
-/// off with [`ColliderDisabled`](crate::ColliderDisabled), or skipped (a scale or transform
-/// out of range: see the crate docs' Semantics), at that run are never returned; one despawned
-/// or switched off since is, until the next run (a system that despawns and then asks should
-/// check the answer against its own queries).
+/// `.after(CollisionSystems::Prepare)` in the plugin's schedule (that ordering means nothing in
+/// another schedule). A collider spawned since that run is not there yet: one spawned in
+/// `Startup` is found from the first `PostUpdate` on. Colliders that were switched off with
+/// [`ColliderDisabled`](crate::ColliderDisabled) or Bevy's `Disabled`, or skipped (a scale or
+/// transform out of range: see the crate docs' Semantics), at that run are never returned;
+/// one despawned or switched off since is, until the next run (a system that despawns and then
+/// asks should check the answer against its own queries: `get`, not `get().unwrap()`).
+///
+/// Answers name colliders: for a [`CollisionBody`](crate::CollisionBody), its parts, and
+/// [`SpatialQueryFilter::with_excluded`] leaves out the entities it names, so a body's parts
+/// are left out by naming each.
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
 /// (a grid per group of colliders on the same layers, built the first time a query after each run asks for that group)
@@ -126,7 +132,8 @@ impl SpatialQuery<'_> {
     }
 
     /// Every collider along `ray` within `max_distance`, in order of distance (ties: by
-    /// entity), each once, with where the ray enters it and leaves it.
+    /// entity), each once, with where the ray enters it and leaves it (for a concave collider
+    /// the ray crosses more than once, where it leaves it first: see [`RayCastHit::exit`]).
     pub fn ray_hits(
         &self,
         ray: Ray2d,
