@@ -259,6 +259,17 @@ fn comb(teeth: usize, height: f32) -> Vec<Vec2> {
     comb
 }
 
+/// A strip of ground `bumps` wide: flat below, and above a bump a unit apart, 10 and 12 high
+/// by turns (`bumps + 2` corners).
+fn ground(bumps: usize) -> Vec<Vec2> {
+    let mut ground = vec![Vec2::ZERO, Vec2::new(bumps as f32, 0.0)];
+    ground.extend((0..bumps).rev().map(|x| {
+        let height = if x % 2 == 0 { 10.0 } else { 12.0 };
+        Vec2::new(x as f32 + 0.5, height)
+    }));
+    ground
+}
+
 /// A star of `points` points, `outer` and `inner` from its centre `center`.
 fn star(points: usize, outer: f32, inner: f32, center: Vec2) -> Vec<Vec2> {
     (0..2 * points)
@@ -327,6 +338,17 @@ fn bench_push_out(criterion: &mut Criterion) {
             )
         });
     });
+    // A player sunk into a level's ground of 400 corners: flat below, bumpy above.
+    let ground = ground(398);
+    let player = Circle::new(Vec2::new(200.0, 9.0), 3.0);
+    group.bench_function("circle_in_ground_400_corners", |bench| {
+        bench.iter(|| {
+            push_out(
+                Shape::Circle(black_box(player)),
+                Shape::Polygon(black_box(&ground)),
+            )
+        });
+    });
     group.finish();
 }
 
@@ -339,7 +361,7 @@ fn print_push_out_table(results: &Path) {
     let names = push_out_pairs()
         .into_iter()
         .map(|(name, _, _)| name)
-        .chain(["circle_in_star_80_corners".to_string()]);
+        .chain(["circle_in_star_80_corners", "circle_in_ground_400_corners"].map(String::from));
     for name in names {
         // `median_ns` gives a time per input of a batch; a push_out sample is one call.
         let micros = median_ns(results, "push_out", &name).map_or("–".to_string(), |ns| {

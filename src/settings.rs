@@ -36,6 +36,11 @@ pub struct CollisionSettings {
     /// would write its [`Contact`](crate::Contact) messages, which Bevy keeps, without a fixed
     /// step to advance its message buffers, until the clock runs again.
     ///
+    /// While paused, [`Contacts`](crate::Contacts) and
+    /// [`CollidingEntities`](crate::CollidingEntities) keep the pairs of the last search, even
+    /// of entities despawned meanwhile (a level torn down from the pause menu): their
+    /// [`ContactEnded`](crate::ContactEnded) comes with the first search after.
+    ///
     /// When to change it: turn it off if colliders move and meet while the game is paused (a
     /// pause menu's buttons under the pointer), and read the messages in `Update` or later.
     ///

@@ -114,7 +114,9 @@ impl Command for ContactTriggers {
     /// each trigger, as they are between commands: what an observer's commands did (a despawn,
     /// an observer added) holds for the next event.
     fn apply(self, world: &mut World) {
-        let keys = *world.resource::<ContactEventKeys>();
+        let Some(&keys) = world.get_resource::<ContactEventKeys>() else {
+            return;
+        };
         let heard = |world: &World, key: EventKey| {
             world
                 .observers()
@@ -129,7 +131,12 @@ impl Command for ContactTriggers {
             trigger_in_order(world, keys, &self.0);
         }
         if let Some(mut room) = world.get_resource_mut::<TriggerRoom>() {
-            room.0 = self.0;
+            let mut list = self.0;
+            // A burst of changes leaves no lasting room.
+            if list.capacity() > 4 * list.len().max(1024) {
+                list.shrink_to(list.len());
+            }
+            room.0 = list;
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::geometry::precise::{edges, nearest_on_segment};
 use bevy::math::DVec2;
+use bevy::platform::collections::HashMap;
 
 /// A convex piece: a counter-clockwise polygon of three or more points, or a segment of two.
 pub(super) type Piece = Vec<DVec2>;
@@ -55,7 +56,7 @@ pub(super) fn polygon_pieces(vertices: &[DVec2]) -> Vec<Piece> {
         loop_.remove(ear);
         drop_straight_points(&mut loop_);
         if loop_.len() < 3 {
-            return triangles;
+            return joined(triangles);
         }
     }
     triangles.push(loop_);
@@ -63,23 +64,52 @@ pub(super) fn polygon_pieces(vertices: &[DVec2]) -> Vec<Piece> {
 }
 
 /// `pieces` (counter-clockwise, convex, sharing whole edges), joined two by two across shared
-/// edges wherever the two make a convex piece, until no two do.
-fn joined(mut pieces: Vec<Piece>) -> Vec<Piece> {
-    let mut joined_any = true;
-    while joined_any {
-        joined_any = false;
-        'pairs: for first in 0..pieces.len() {
-            for second in first + 1..pieces.len() {
-                if let Some(piece) = join(&pieces[first], &pieces[second]) {
-                    pieces[first] = piece;
-                    pieces.swap_remove(second);
-                    joined_any = true;
-                    break 'pairs;
-                }
-            }
+/// edges wherever the two make a convex piece. Each piece in turn takes in its neighbours
+/// across its edges, found by edge, as long as they keep it convex: about linear in the
+/// pieces' count, where trying every pair again after each join grew with its cube.
+fn joined(pieces: Vec<Piece>) -> Vec<Piece> {
+    /// A point by its coordinates' bits: the pieces share exact copies of the polygon's points.
+    type Point = [u64; 2];
+    let point = |p: DVec2| [p.x.to_bits(), p.y.to_bits()];
+    let mut pieces: Vec<Option<Piece>> = pieces.into_iter().map(Some).collect();
+    // Which piece runs along each directed edge.
+    let mut owner: HashMap<(Point, Point), usize> = HashMap::default();
+    for (index, piece) in pieces.iter().enumerate() {
+        for (a, b) in edges(piece.as_deref().unwrap_or_default()) {
+            owner.insert((point(a), point(b)), index);
         }
     }
-    pieces
+    for index in 0..pieces.len() {
+        'grow: while let Some(piece) = pieces[index].clone() {
+            for (a, b) in edges(&piece) {
+                // The neighbour across this edge runs along it the other way.
+                let Some(&other) = owner.get(&(point(b), point(a))) else {
+                    continue;
+                };
+                let Some(neighbour) = pieces[other].as_deref().filter(|_| other != index) else {
+                    continue;
+                };
+                let Some(merged) = join(&piece, neighbour) else {
+                    continue;
+                };
+                for old in [Some(piece.clone()), pieces[other].take()]
+                    .into_iter()
+                    .flatten()
+                {
+                    for (p, q) in edges(&old) {
+                        owner.remove(&(point(p), point(q)));
+                    }
+                }
+                for (p, q) in edges(&merged) {
+                    owner.insert((point(p), point(q)), index);
+                }
+                pieces[index] = Some(merged);
+                continue 'grow;
+            }
+            break;
+        }
+    }
+    pieces.into_iter().flatten().collect()
 }
 
 /// The two convex pieces as one, where they share an edge (run opposite ways) and the piece
