@@ -95,5 +95,11 @@ fn roll(time: Res<Time>, mut ball: Single<&mut Transform, With<Ball>>, mut steps
 
 /// Read in `FixedUpdate`: the messages of the steps before this one, each once.
 fn count_pads(mut started: MessageReader<ContactStarted>, mut steps: ResMut<Steps>) {
-    steps.pads_touched += started.read().count();
+    for start in started.read() {
+        steps.pads_touched += 1;
+        info!(
+            "step {}: {} touched {}",
+            steps.run, start.entity, start.other
+        );
+    }
 }

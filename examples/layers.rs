@@ -45,13 +45,18 @@ struct Velocity(Vec2);
 #[derive(Resource, Default)]
 pub struct Hits(pub Vec<(Entity, Entity)>);
 
+/// How many contacts were between two bullets: none, by their layers.
+#[derive(Resource, Default)]
+pub struct BulletPairs(pub usize);
+
 fn main() {
     let mode = support::mode(FRAMES);
     let mut app = support::app(&mode, "layers: bullets never meet bullets");
     example(&mut app);
     support::run(app, mode, |world| {
         let hits = world.resource::<Hits>().0.len();
-        println!("{hits} bullets hit an enemy, and not one bullet met another");
+        let pairs = world.resource::<BulletPairs>().0;
+        println!("{hits} bullets hit an enemy; {pairs} contacts were between two bullets");
     });
 }
 
@@ -59,6 +64,7 @@ fn main() {
 pub fn example(app: &mut App) {
     app.add_plugins(CollisionPlugin::default())
         .init_resource::<Hits>()
+        .init_resource::<BulletPairs>()
         .add_systems(Startup, spawn)
         .add_systems(Update, fly)
         .add_systems(PostUpdate, record_hits.after(CollisionSystems::WriteEvents));
@@ -104,13 +110,22 @@ fn fly(
     }
 }
 
-/// A bullet that hits an enemy is spent: `by_layer` says which of the pair it is.
+/// A bullet that hits an enemy is spent: `by_layer` says which of the pair it is. A contact
+/// between two bullets is counted (the layers make none).
 fn record_hits(
     mut commands: Commands,
     mut contacts: MessageReader<Contact>,
     mut hits: ResMut<Hits>,
+    mut bullet_pairs: ResMut<BulletPairs>,
 ) {
     for contact in contacts.read() {
+        let [a, b] = contact
+            .layers
+            .map(|layers| layers.memberships.intersects(BULLET));
+        if a && b {
+            bullet_pairs.0 += 1;
+            continue;
+        }
         if let Some((bullet, enemy)) = contact.by_layer(BULLET) {
             commands.entity(bullet).try_despawn();
             hits.0.push((bullet, enemy));

@@ -62,6 +62,7 @@ fn spawn(mut commands: Commands) {
         .observe(
             |hit: On<ContactStarted>, mut commands: Commands, mut removed: ResMut<Removed>| {
                 // `hit.entity` is the mine, `hit.other` what touched it.
+                info!("the mine removed {}", hit.other);
                 commands.entity(hit.other).try_despawn();
                 removed.0 += 1;
             },

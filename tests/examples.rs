@@ -207,7 +207,7 @@ fn mine_removes_what_touches_it() {
 /// is spent.
 #[test]
 fn layers_keep_bullets_from_bullets() {
-    use layers::{BULLET, ENEMY, Hits};
+    use layers::{BULLET, BulletPairs, ENEMY, Hits};
     let mut app = run(layers::example, 0);
     let mut contacts = 0;
     for frame in 0..180 {
@@ -241,6 +241,7 @@ fn layers_keep_bullets_from_bullets() {
     let world = app.world();
     let hits = &world.resource::<Hits>().0;
     assert_eq!(hits.len(), contacts, "one hit a contact");
+    assert_eq!(world.resource::<BulletPairs>().0, 0);
     assert!(hits.len() > 20, "{} hits", hits.len());
     for &(bullet, _) in hits {
         assert!(world.get_entity(bullet).is_err(), "the bullet is spent");
