@@ -19,8 +19,8 @@ use bevy::prelude::*;
 /// It is asked about colliders: for a [`CollisionBody`](crate::CollisionBody), about its parts,
 /// each of which carries its own [`FilterPairs`]. A rule about bodies ("never the ship that
 /// fired it", for a ship made of parts) finds a part's body itself, through `ChildOf` or a
-/// component the game gives each part. It is asked about two parts of one body too, though
-/// they make no contact unless the body asks for contacts between its parts.
+/// component the game gives each part. Two parts of one body are left out before it is asked
+/// (they make no contact), unless the body asks for contacts between its parts.
 ///
 /// The filter may be asked from several threads at once, in no set order: its answer should
 /// depend only on the pair and what it reads. In a run where its parameters ask to be skipped

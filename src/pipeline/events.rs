@@ -6,7 +6,7 @@
 
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
-use super::parts::{BodyTree, Parts};
+use super::parts::Parts;
 use super::triggers::{ContactEvent, ContactTriggers, Side, TriggerRoom};
 use crate::contact::{Contact, ContactEnded, ContactStarted};
 use crate::contacts::{CollidingEntities, Contacts};
@@ -70,7 +70,6 @@ pub(crate) struct ChangeWriters<'w, 's> {
     started: MessageWriter<'w, ContactStarted>,
     ended: MessageWriter<'w, ContactEnded>,
     colliding: CollidingSets<'w, 's>,
-    tree: BodyTree<'w, 's>,
     commands: Commands<'w, 's>,
     trigger_room: ResMut<'w, TriggerRoom>,
 }
@@ -83,7 +82,6 @@ impl ChangeWriters<'_, '_> {
             started,
             ended,
             colliding,
-            tree: _,
             commands,
             trigger_room,
         } = self;
@@ -161,7 +159,7 @@ pub(crate) fn write_contact_events(
     mut contacts: ResMut<Contacts>,
     mut contact_writer: MessageWriter<Contact>,
     mut changes: ChangeWriters,
-    mut parts: Local<Parts>,
+    mut parts: ResMut<Parts>,
     settings: Res<CollisionSettings>,
 ) {
     if !narrow_phase.take_unwritten() {
@@ -170,7 +168,7 @@ pub(crate) fn write_contact_events(
         return;
     }
     // Only while any `CollisionBody` exists (or did last run): each contact is given its bodies.
-    parts.give_bodies(&changes.tree, contacts.iter(), &mut narrow_phase.contacts);
+    parts.give_bodies(contacts.iter(), &mut narrow_phase.contacts);
     // This frame's contacts become current; last frame's are diffed, then their room reused.
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);

@@ -38,5 +38,6 @@ pub(crate) fn init(app: &mut App) {
         .init_resource::<narrow_phase::NarrowPhase>()
         .init_resource::<triggers::ContactEventKeys>()
         .init_resource::<triggers::TriggerRoom>()
+        .init_resource::<parts::Parts>()
         .init_resource::<spatial_index::SpatialIndex>();
 }

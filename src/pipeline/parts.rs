@@ -1,5 +1,6 @@
 //! The parts of bodies: which collider belongs to which [`CollisionBody`], found once a run
-//! while any body exists, and given to the contacts before they become events.
+//! while any body exists, before the contact search (which then leaves out the pairs of one
+//! body's parts), and given to the contacts before they become events.
 
 use crate::body::CollisionBody;
 use crate::contact::Contact;
@@ -30,8 +31,9 @@ struct PartOf {
 }
 
 /// Each part's body: every entity at or under a [`CollisionBody`], down to the next body.
-/// Kept from run to run for its room.
-#[derive(Default)]
+/// Found by the contact search ([`Parts::find`]), read by the events stage; kept from run to
+/// run for its room.
+#[derive(Resource, Default)]
 pub(crate) struct Parts {
     /// One bit per entity index: set for the indices of parts, a quick "no" for the others
     /// (most colliders, in a game of many bullets and a few bodies).
@@ -42,18 +44,21 @@ pub(crate) struct Parts {
     /// Whether a contact of the last run kept bodies other than those its colliders belonged
     /// to then.
     kept_any: bool,
+    /// Whether the last [`find`](Self::find) found any body.
+    found: bool,
 }
 
 impl Parts {
-    /// Finds every body's parts in `tree`; `false` when there is no body (then nothing is
-    /// looked at, and no contact changes).
-    fn find(&mut self, tree: &BodyTree) -> bool {
+    /// Finds every body's parts in `tree`, for this run; `false` when there is no body (then
+    /// nothing is looked at, and no contact changes).
+    pub(crate) fn find(&mut self, tree: &BodyTree) -> bool {
         core::mem::swap(&mut self.body_of, &mut self.last_body_of);
         for &part in self.last_body_of.keys() {
             self.marked[part.index_u32() as usize / 64] = 0;
         }
         self.body_of.clear();
-        if tree.bodies.is_empty() {
+        self.found = !tree.bodies.is_empty();
+        if !self.found {
             return false;
         }
         let mut below = Vec::new();
@@ -90,14 +95,32 @@ impl Parts {
         self.body_of.insert(entity, part);
     }
 
+    /// Whether colliders `a` and `b` are two parts of one body that makes no contacts between
+    /// its parts: a pair the search leaves out.
+    #[inline]
+    pub(crate) fn one_body(&self, a: Entity, b: Entity) -> bool {
+        // Both marked first: a bullet against a body's part costs no look in the table.
+        if !(self.found && self.marked(a) && self.marked(b)) {
+            return false;
+        }
+        matches!(
+            (self.part_of(a), self.part_of(b)),
+            (Some(a), Some(b)) if a.body == b.body && !a.contacts_between_parts
+        )
+    }
+
+    /// Whether `entity`'s bit is set: it may be a part (a quick no for most colliders).
+    #[inline]
+    fn marked(&self, entity: Entity) -> bool {
+        let index = entity.index_u32() as usize;
+        self.marked
+            .get(index / 64)
+            .is_some_and(|bits| bits & (1 << (index % 64)) != 0)
+    }
+
     /// The body of collider `entity`: itself, unless it is a part.
     fn part_of(&self, entity: Entity) -> Option<PartOf> {
-        let index = entity.index_u32() as usize;
-        let marked = self
-            .marked
-            .get(index / 64)
-            .is_some_and(|bits| bits & (1 << (index % 64)) != 0);
-        if marked {
+        if self.marked(entity) {
             self.body_of.get(&entity).copied()
         } else {
             None
@@ -116,11 +139,10 @@ impl Parts {
     /// body that does not ask for them are left out.
     pub(crate) fn give_bodies<'a>(
         &mut self,
-        tree: &BodyTree,
         previous: impl IntoIterator<Item = &'a Contact>,
         lists: &mut [Vec<Contact>],
     ) {
-        if self.find(tree) {
+        if self.found {
             self.assign(lists);
         }
         if self.kept_any || self.body_of != self.last_body_of {

@@ -376,3 +376,36 @@ fn the_filter_is_asked_about_a_body_s_parts() {
     let contact = contact_between(&app, shot, wing).expect("the wing is met");
     assert_eq!(contact.body_of(wing), Some(ship));
 }
+
+/// Two overlapping parts of one body are left out before the filter is asked (they make no
+/// contact), unless the body asks for contacts between its parts.
+#[test]
+fn the_filter_is_not_asked_about_two_parts_of_one_body() {
+    for contacts_between_parts in [false, true] {
+        let mut app = filtered(app());
+        let world = app.world_mut();
+        let ship = world
+            .spawn(CollisionBody {
+                contacts_between_parts,
+            })
+            .id();
+        let part = |x: f32| {
+            (
+                CircleCollider::new(10.0),
+                Transform::from_xyz(x, 0.0, 0.0),
+                FilterPairs,
+                ChildOf(ship),
+            )
+        };
+        let hull = world.spawn(part(0.0)).id();
+        let wing = world.spawn(part(15.0)).id();
+        app.update();
+        let case = format!("contacts between parts: {contacts_between_parts}");
+        assert_eq!(asked(&app), usize::from(contacts_between_parts), "{case}");
+        assert_eq!(
+            contact_between(&app, hull, wing).is_some(),
+            contacts_between_parts,
+            "{case}"
+        );
+    }
+}
