@@ -65,7 +65,7 @@ pub fn example(app: &mut App) {
         .insert_resource(Time::<Fixed>::from_hz(STEPS_PER_SECOND))
         .init_resource::<Steps>()
         .add_systems(Startup, spawn)
-        .add_systems(FixedUpdate, (roll, count_pads));
+        .add_systems(FixedUpdate, (count_pads, roll).chain());
 }
 
 fn spawn(mut commands: Commands) {

@@ -7,7 +7,8 @@
 //!
 //! Each stage owns the resource it writes and reads only those of the stages before it:
 //! [`PlacedColliders`](placed::PlacedColliders) (prepare), `BroadPhase` (its groups and grid),
-//! `NarrowPhase`, and the public [`Contacts`](crate::Contacts) (events). The plugin puts each
+//! `NarrowPhase` and the bodies' `Parts` (find contacts; the events stage also notes in `Parts`
+//! which contacts keep old bodies), and the public [`Contacts`](crate::Contacts) (events). The plugin puts each
 //! system into its [`CollisionSystems`](crate::CollisionSystems) set;
 //! [`ParallelSplit`](parallel::ParallelSplit) is the one rule by which a stage decides whether, and
 //! how finely, to split its work across the task pool, and the one way it runs the pieces. Each

@@ -31,8 +31,9 @@ struct PartOf {
 }
 
 /// Each part's body: every entity at or under a [`CollisionBody`], down to the next body.
-/// Found by the contact search ([`Parts::find`]), read by the events stage; kept from run to
-/// run for its room.
+/// The contact search's: found at its start ([`Parts::find`]); the events stage gives the
+/// contacts their bodies from it, and keeps there whether a contact holds on to old bodies.
+/// Kept from run to run for its room.
 #[derive(Resource, Default)]
 pub(crate) struct Parts {
     /// One bit per entity index: set for the indices of parts, a quick "no" for the others
@@ -46,21 +47,29 @@ pub(crate) struct Parts {
     kept_any: bool,
     /// Whether the last [`find`](Self::find) found any body.
     found: bool,
+    /// Whether a part's body changed in a search since the events stage last gave the
+    /// contacts their bodies (it may skip a run the search made).
+    body_changed: bool,
 }
 
 impl Parts {
-    /// Finds every body's parts in `tree`, for this run; `false` when there is no body (then
-    /// nothing is looked at, and no contact changes).
-    pub(crate) fn find(&mut self, tree: &BodyTree) -> bool {
+    /// Finds every body's parts in `tree`, for this run's search (nothing is looked at while
+    /// there is no body), and notes whether any part's body changed since the last search.
+    pub(crate) fn find(&mut self, tree: &BodyTree) {
         core::mem::swap(&mut self.body_of, &mut self.last_body_of);
         for &part in self.last_body_of.keys() {
             self.marked[part.index_u32() as usize / 64] = 0;
         }
         self.body_of.clear();
         self.found = !tree.bodies.is_empty();
-        if !self.found {
-            return false;
+        if self.found {
+            self.walk(tree);
         }
+        self.body_changed |= self.body_of != self.last_body_of;
+    }
+
+    /// Marks every body's parts: every entity at or under it, down to the next body.
+    fn walk(&mut self, tree: &BodyTree) {
         let mut below = Vec::new();
         for (body, settings) in &tree.bodies {
             let part = PartOf {
@@ -83,7 +92,6 @@ impl Parts {
                 }
             }
         }
-        true
     }
 
     fn mark(&mut self, entity: Entity, part: PartOf) {
@@ -145,7 +153,7 @@ impl Parts {
         if self.found {
             self.assign(lists);
         }
-        if self.kept_any || self.body_of != self.last_body_of {
+        if core::mem::take(&mut self.body_changed) || self.kept_any {
             self.kept_any = keep_started_bodies(previous, lists);
         }
     }

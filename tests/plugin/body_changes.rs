@@ -278,3 +278,63 @@ fn a_disabled_body_inside_another_leaves_its_parts_bodies_of_their_own() {
     assert_eq!(contact.body_of(part), Some(part));
     assert_eq!(contact.body_of(core), Some(outer));
 }
+
+/// A part moved to another body while touching a bullet, in a run whose events stage is
+/// skipped (a run condition on `WriteEvents`): the contact keeps the body it started with, so
+/// the old body hears its end, and the new one hears nothing of it.
+#[test]
+fn a_part_moved_in_a_run_without_events_keeps_its_old_body_in_the_contact() {
+    #[derive(Resource)]
+    struct Writing(bool);
+    let mut app = app();
+    app.insert_resource(Writing(true)).configure_sets(
+        PostUpdate,
+        CollisionSystems::WriteEvents.run_if(|writing: Res<Writing>| writing.0),
+    );
+    let world = app.world_mut();
+    let old_body = world
+        .spawn((
+            CollisionBody::default(),
+            Transform::default(),
+            Heard::default(),
+        ))
+        .observe(hear_start)
+        .observe(hear_end)
+        .id();
+    let new_body = world
+        .spawn((
+            CollisionBody::default(),
+            Transform::default(),
+            Heard::default(),
+        ))
+        .observe(hear_start)
+        .observe(hear_end)
+        .id();
+    let part = world
+        .spawn((
+            CircleCollider::new(5.0),
+            Transform::default(),
+            ChildOf(old_body),
+        ))
+        .id();
+    let shot = world
+        .spawn((CircleCollider::new(2.0), Transform::from_xyz(4.0, 0.0, 0.0)))
+        .id();
+    app.update();
+    assert_eq!(heard(&app, old_body), (vec![shot], vec![]));
+    // Moved to the other body in a run whose events are skipped.
+    app.world_mut().entity_mut(part).insert(ChildOf(new_body));
+    app.world_mut().resource_mut::<Writing>().0 = false;
+    app.update();
+    app.world_mut().resource_mut::<Writing>().0 = true;
+    app.update();
+    let contact = contact_between(&app, part, shot).expect("still touching");
+    assert_eq!(contact.body_of(part), Some(old_body));
+    // The shot moves off: the old body hears the end.
+    app.world_mut()
+        .entity_mut(shot)
+        .insert(Transform::from_xyz(50.0, 0.0, 0.0));
+    app.update();
+    assert_eq!(heard(&app, old_body), (vec![shot], vec![shot]));
+    assert_eq!(heard(&app, new_body), (vec![], vec![]));
+}

@@ -131,7 +131,7 @@ impl<K: Fn(Entity, Entity) -> bool> BatchTests<'_, '_, K> {
             containment: hit.containment,
             impact,
             layers: layers.unwrap_or_else(|| [placed.layers[first], placed.layers[second]]),
-            // Each its own body, until the events stage finds the parts of bodies.
+            // Each its own body, until the events stage gives the contacts their bodies.
             bodies: [a, b],
         });
     }
