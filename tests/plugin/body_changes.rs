@@ -35,6 +35,17 @@ fn heard(app: &App, entity: Entity) -> (Vec<Entity>, Vec<Entity>) {
     (sorted(&heard.started), sorted(&heard.ended))
 }
 
+/// A body at the origin whose observers note what it hears ([`heard`]).
+fn listening_body(world: &mut World) -> EntityWorldMut<'_> {
+    let mut body = world.spawn((
+        CollisionBody::default(),
+        Transform::default(),
+        Heard::default(),
+    ));
+    body.observe(hear_start).observe(hear_end);
+    body
+}
+
 /// A ship whose shield breaks off at the first hit (its observer takes the shield off the
 /// ship), hit by two bullets in one run: the ship hears both starts (the second goes on to it
 /// from the shield, no longer its part) and both ends.
@@ -42,14 +53,7 @@ fn heard(app: &App, entity: Entity) -> (Vec<Entity>, Vec<Entity>) {
 fn a_part_broken_off_by_the_first_of_two_starts_still_starts_the_second_on_its_body() {
     let mut app = app();
     let world = app.world_mut();
-    let ship = world
-        .spawn((
-            CollisionBody::default(),
-            Transform::default(),
-            Heard::default(),
-        ))
-        .observe(hear_start)
-        .observe(hear_end)
+    let ship = listening_body(world)
         .observe(|hit: On<ContactStarted>, mut commands: Commands| {
             commands
                 .entity(hit.original_event_target())
@@ -106,15 +110,7 @@ fn a_part_s_events_skip_the_entities_between_it_and_its_body() {
     ] {
         let mut app = app();
         let world = app.world_mut();
-        let body = world
-            .spawn((
-                CollisionBody::default(),
-                Transform::default(),
-                Heard::default(),
-            ))
-            .observe(hear_start)
-            .observe(hear_end)
-            .id();
+        let body = listening_body(world).id();
         let other_body = world
             .spawn((
                 CollisionBody::default(),
@@ -292,24 +288,8 @@ fn a_part_moved_in_a_run_without_events_keeps_its_old_body_in_the_contact() {
         CollisionSystems::WriteEvents.run_if(|writing: Res<Writing>| writing.0),
     );
     let world = app.world_mut();
-    let old_body = world
-        .spawn((
-            CollisionBody::default(),
-            Transform::default(),
-            Heard::default(),
-        ))
-        .observe(hear_start)
-        .observe(hear_end)
-        .id();
-    let new_body = world
-        .spawn((
-            CollisionBody::default(),
-            Transform::default(),
-            Heard::default(),
-        ))
-        .observe(hear_start)
-        .observe(hear_end)
-        .id();
+    let old_body = listening_body(world).id();
+    let new_body = listening_body(world).id();
     let part = world
         .spawn((
             CircleCollider::new(5.0),
