@@ -143,8 +143,7 @@ impl Parts {
     /// The last run's bodies are looked up when any part's body differs from the last run's
     /// (told by the parts found, not by the hierarchy's change detection, which a run at a
     /// fixed step may miss: Bevy keeps removals for two frames), and while a contact holds on
-    /// to bodies its colliders no longer belong to. The contacts between two parts of one
-    /// body that does not ask for them are left out.
+    /// to bodies its colliders no longer belong to.
     pub(crate) fn give_bodies<'a>(
         &mut self,
         previous: impl IntoIterator<Item = &'a Contact>,
@@ -158,24 +157,16 @@ impl Parts {
         }
     }
 
-    /// Gives each contact of `lists` its bodies, and leaves out the contacts between two parts
-    /// of one body that does not ask for them.
+    /// Gives each contact of `lists` its bodies. The search left out the pairs of one body's
+    /// parts ([`one_body`](Self::one_body)), from the same parts.
     fn assign(&self, lists: &mut [Vec<Contact>]) {
-        for list in lists {
-            list.retain_mut(|contact| {
-                let (a, b) = (self.part_of(contact.a), self.part_of(contact.b));
-                if let (Some(a), Some(b)) = (a, b)
-                    && a.body == b.body
-                    && !a.contacts_between_parts
-                {
-                    return false;
-                }
-                contact.bodies = [
-                    a.map_or(contact.a, |part| part.body),
-                    b.map_or(contact.b, |part| part.body),
-                ];
-                true
-            });
+        for contact in lists.iter_mut().flatten() {
+            debug_assert!(
+                !self.one_body(contact.a, contact.b),
+                "left out by the search"
+            );
+            let body = |entity: Entity| self.part_of(entity).map_or(entity, |part| part.body);
+            contact.bodies = [body(contact.a), body(contact.b)];
         }
     }
 }
