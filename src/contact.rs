@@ -57,7 +57,9 @@ pub struct Contact {
     /// amount and neither turned, or a swept one is on its first run, was moved by
     /// [`Swept::jump`](crate::Swept::jump) or by more than the supported range; and `None` for
     /// a pair that was already touching at
-    /// the start of its paths (its first touch was in an earlier run).
+    /// the start of its paths (a contact of an earlier run, or one that starts this run with
+    /// the two overlapping where their paths begin: nothing along the paths says where they
+    /// first touched).
     pub impact: Option<Impact>,
     /// `a`'s and `b`'s [`CollisionLayers`] (the default, every layer, for a collider without
     /// the component): for telling the two apart by role, see [`by_layer`](Self::by_layer).
@@ -265,7 +267,10 @@ impl Contact {
 /// an earlier observer of the same run counts): with no observer, triggers cost nothing. To
 /// find the contact's points or impact from an observer, look the pair up in
 /// [`Contacts::get`](crate::Contacts::get), which already holds this run's contacts: with
-/// `hit.original_event_target()` and `hit.other` (on a body, `hit.entity` is the body).
+/// `hit.original_event_target()` and `hit.other` (on a body, `hit.entity` is the body; a
+/// part despawned by an earlier observer of the run sends its event to its body itself, and
+/// the pair is not in `Contacts` under the body's entity unless the body's own collider
+/// touches `other` too).
 ///
 /// # Scheduling
 /// Written and triggered in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents),
@@ -296,7 +301,8 @@ pub struct ContactStarted {
 }
 
 impl ContactStarted {
-    /// The pair as (the collider that `role` holds, the other): see [`Contact::pick`].
+    /// The pair as (the entity that `role` holds, the other), from `entity` and `other`: see
+    /// [`Contact::pick`]. In an observer of a body, `entity` is the body, not its part.
     pub fn pick<D: QueryData, F: QueryFilter>(
         &self,
         role: &Query<'_, '_, D, F>,
@@ -344,7 +350,8 @@ pub struct ContactEnded {
 }
 
 impl ContactEnded {
-    /// The pair as (the collider that `role` holds, the other): see [`Contact::pick`]. A
+    /// The pair as (the entity that `role` holds, the other), from `entity` and `other`: see
+    /// [`Contact::pick`]. In an observer of a body, `entity` is the body, not its part. A
     /// collider despawned since is held by no query: `role` can pick only the other.
     pub fn pick<D: QueryData, F: QueryFilter>(
         &self,

@@ -164,6 +164,10 @@ impl Contacts {
     /// The contacts in which `entity` is one of the two colliders, `a` or `b`. A
     /// [`CollisionBody`](crate::CollisionBody) with its colliders on its children has its
     /// contacts under its parts' entities: [`of_body`](Self::of_body) gives them all.
+    ///
+    /// The first call after a run (of this, [`touching`](Self::touching) or
+    /// [`first_hit`](Self::first_hit), or a [`CollidingEntities`] given to an entity) sorts
+    /// both sides of every contact, once.
     pub fn of(&self, entity: Entity) -> impl Iterator<Item = &Contact> {
         let index = self.by_entity.get_or_init(|| {
             ContactIndex::of(&self.lists, self.len, |contact| contact.pair().into())
@@ -291,7 +295,7 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
 }
 
 /// The entities this one overlaps now, kept up to date on the entities that have this
-/// component (add it to those you want to ask; it costs nothing elsewhere).
+/// component (add it to those you want to ask: with none, it costs nothing).
 ///
 /// Whenever it is given to an entity (inserted, inserted again, cloned), it lists what the
 /// entity overlapped at the pipeline's last run, as [`Contacts`] has it,
@@ -317,6 +321,10 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
 /// }
 /// # bevy::ecs::system::assert_is_system(burn);
 /// ```
+///
+/// A value written in place through reflection (an inspector's edit, a scene applied over an
+/// entity that has the set already) is not filled again: it keeps what was written, changed
+/// only as contacts start and end. Remove the set and insert it again to fill it.
 ///
 /// # Scheduling
 /// Updated in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents).

@@ -40,7 +40,8 @@ use bevy::prelude::*;
 ///
 /// # Scheduling
 /// Draws in `PostUpdate`, after [`CollisionSystems::WriteEvents`], what the pipeline's last run
-/// placed (with the pipeline in a fixed schedule: its last fixed step; in a schedule run after
+/// placed (with the pipeline in a fixed schedule: its last fixed step, so that a contact made
+/// and ended in an earlier step of the same frame is not drawn; in a schedule run after
 /// `PostUpdate`, such as `Last`: the previous frame's run).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CollisionDebugPlugin;
@@ -85,7 +86,9 @@ pub struct CollisionGizmos {
     pub bounding_circles: bool,
     /// Mark each contact point. Default: `true`.
     pub contact_points: bool,
-    /// Draw where swept pairs first touched, with the impact normal. Default: `true`.
+    /// Draw where swept pairs first touched: a circle there, and an arrow along the impact
+    /// normal, which points from the contact's `b` towards its `a` (the lower entity: see
+    /// [`Contact`](crate::Contact)). Default: `true`.
     pub impacts: bool,
     /// The outline of a collider that touches nothing. Default: lime.
     pub idle_color: Color,
@@ -97,7 +100,8 @@ pub struct CollisionGizmos {
     pub point_color: Color,
     /// Impact points and normals. Default: magenta.
     pub impact_color: Color,
-    /// Half the size of a contact point's cross, in world units. Default: `4.0`.
+    /// Half the size of a contact point's cross, and the radius of an impact's circle, in
+    /// world units. Default: `4.0`.
     pub point_size: f32,
     /// The length of an impact normal's arrow, in world units. Default: `16.0`.
     pub normal_length: f32,

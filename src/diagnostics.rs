@@ -21,7 +21,7 @@ use bevy::prelude::*;
 /// | [`PREPARE`](Self::PREPARE), [`FIND_CONTACTS`](Self::FIND_CONTACTS), [`WRITE_EVENTS`](Self::WRITE_EVENTS) | the time of the pipeline's own systems in each [`CollisionSystems`] set, ms (the observers it triggers included in the last; a game's systems ordered before, after or between the sets left out) |
 /// | [`TOTAL`](Self::TOTAL) | the three together, ms |
 /// | [`COLLIDERS`](Self::COLLIDERS) | colliders placed |
-/// | [`CONTACTS`](Self::CONTACTS) | contacts: pairs overlapping, or met along a swept path |
+/// | [`CONTACTS`](Self::CONTACTS) | contacts: pairs overlapping, or met along a swept path (while the search is paused, the pairs it holds) |
 /// | [`STARTED`](Self::STARTED), [`ENDED`](Self::ENDED) | pairs that started and ended |
 ///
 /// Each set's time is taken by two systems placed just before and just after the pipeline's

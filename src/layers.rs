@@ -94,7 +94,10 @@ impl Not for LayerMask {
 ///
 /// The broad phase groups colliders by their `CollisionLayers` and compares only groups that can
 /// meet, so bullets that cannot hit each other are never even compared: give all bullets of a
-/// side the same value.
+/// side the same value. (Groups that never meet each other form one side; with more than
+/// two dozen sides, or a few hundred different values, one grid holds every collider and
+/// each nearby pair's layers are checked instead: bullets are compared then, and turned away
+/// by their layers.)
 ///
 /// ```
 /// # use bevy_collision_events::prelude::*;

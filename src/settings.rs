@@ -34,7 +34,10 @@ pub struct CollisionSettings {
     /// clock stands still, the contacts stay as they are and no message is written. A pipeline
     /// at a fixed step pauses with the clock anyway (no step runs); in `PostUpdate`, each run
     /// would write its [`Contact`](crate::Contact) messages, which Bevy keeps, without a fixed
-    /// step to advance its message buffers, until the clock runs again.
+    /// step to advance its message buffers, until the clock runs again. (Slowed down, not
+    /// paused, the clock runs fixed steps less often, and the messages of the frames between
+    /// two are kept together: at a tenth of the speed, about ten frames' worth. Bevy keeps every
+    /// message type so.)
     ///
     /// While paused, [`Contacts`](crate::Contacts) and
     /// [`CollidingEntities`](crate::CollidingEntities) keep the pairs of the last search, even

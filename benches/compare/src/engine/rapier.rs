@@ -32,17 +32,24 @@ use crate::shape::{Shape, is_convex, triangulate};
 use crate::started::Recorder;
 
 pub fn install(app: &mut App) {
-    app.add_plugins(
-        rapier::RapierPhysicsPlugin::<rapier::NoUserData>::pixels_per_meter(pixels_per_meter()),
-    )
-    .add_systems(Startup, no_gravity)
-    .add_systems(Update, launch_fast_bodies.after(MoveBodies))
-    .add_systems(Last, count_starts);
+    // The plugin inserts its message buffer without registering it, so that Bevy would never
+    // clear it: registered first, it is cleared as every other message type is.
+    app.add_message::<rapier::CollisionEvent>()
+        .add_plugins(
+            rapier::RapierPhysicsPlugin::<rapier::NoUserData>::pixels_per_meter(pixels_per_meter()),
+        )
+        .add_systems(Startup, no_gravity)
+        .add_systems(Update, launch_fast_bodies.after(MoveBodies))
+        .add_systems(Last, count_starts);
 }
 
 /// Set to `kinematic` to put each moved body on a position-based kinematic rigid body,
 /// rather than leaving it a collider without one.
 pub const BODIES_VARIABLE: &str = "COMPARE_RAPIER_BODIES";
+
+/// Whether [`BODIES_VARIABLE`] asks for kinematic bodies: read once, not for each body spawned.
+static KINEMATIC_BODIES: std::sync::LazyLock<bool> =
+    std::sync::LazyLock::new(|| std::env::var(BODIES_VARIABLE).as_deref() == Ok("kinematic"));
 
 /// Set to a number of pixels per metre to give rapier that scale instead of the table's 100.
 pub const SCALE_VARIABLE: &str = "COMPARE_RAPIER_PIXELS_PER_METER";
@@ -111,8 +118,7 @@ pub fn insert_collider(entity: &mut EntityCommands, body: &Body) {
         ),
         collider(&body.shape),
     ));
-    if body.kind == BodyKind::Moved && std::env::var(BODIES_VARIABLE).as_deref() == Ok("kinematic")
-    {
+    if body.kind == BodyKind::Moved && *KINEMATIC_BODIES {
         entity.insert(rapier::RigidBody::KinematicPositionBased);
     }
     if body.kind != BodyKind::Fast {
