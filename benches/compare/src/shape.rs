@@ -94,6 +94,48 @@ pub fn triangulate(polygon: &[Vec2]) -> Vec<[Vec2; 3]> {
     triangles
 }
 
+/// Splits a simple counter-clockwise polygon into convex pieces covering exactly its area: its
+/// triangles (see [`triangulate`]), then any two pieces that share an edge joined wherever
+/// together they are still convex, until no two can be (Hertel and Mehlhorn's method: at most
+/// four times the fewest pieces possible). A star of five points gives six pieces, an L two.
+pub fn convex_pieces(polygon: &[Vec2]) -> Vec<Vec<Vec2>> {
+    let mut pieces: Vec<Vec<Vec2>> = triangulate(polygon)
+        .into_iter()
+        .map(|triangle| triangle.to_vec())
+        .collect();
+    'joining: loop {
+        for first in 0..pieces.len() {
+            for second in first + 1..pieces.len() {
+                if let Some(joined) = join(&pieces[first], &pieces[second])
+                    && is_convex(&joined)
+                {
+                    pieces[first] = joined;
+                    pieces.swap_remove(second);
+                    continue 'joining;
+                }
+            }
+        }
+        return pieces;
+    }
+}
+
+/// Two counter-clockwise pieces that share an edge (`p → q` in `first`, `q → p` in `second`)
+/// as one, without that edge: `first` from `q` round to `p`, then `second` from after `p` to
+/// before `q`. `None` when they share no edge.
+fn join(first: &[Vec2], second: &[Vec2]) -> Option<Vec<Vec2>> {
+    let (n, m) = (first.len(), second.len());
+    for i in 0..n {
+        let (p, q) = (first[i], first[(i + 1) % n]);
+        let Some(j) = (0..m).find(|&j| second[j] == q && second[(j + 1) % m] == p) else {
+            continue;
+        };
+        let mut joined: Vec<Vec2> = (0..n).map(|k| first[(i + 1 + k) % n]).collect();
+        joined.extend((0..m - 2).map(|k| second[(j + 2 + k) % m]));
+        return Some(joined);
+    }
+    None
+}
+
 /// Whether `p` lies in the closed counter-clockwise triangle `abc`.
 fn in_triangle(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool {
     (b - a).perp_dot(p - a) >= 0.0
@@ -121,6 +163,18 @@ mod tests {
             let covered: f32 = triangles.iter().map(|t| area(t)).sum();
             assert!((covered - area(&polygon)).abs() < 1e-3 * area(&polygon));
             assert!(triangles.iter().all(|t| area(t) > 0.0));
+        }
+    }
+
+    #[test]
+    fn convex_pieces_cover_the_polygon_exactly_in_fewer_pieces() {
+        for (polygon, most) in [(star(5, 30.0, 12.0), 6), (l_shape(30.0), 2)] {
+            let pieces = convex_pieces(&polygon);
+            assert!(pieces.len() <= most, "{} pieces", pieces.len());
+            assert!(pieces.iter().all(|piece| is_convex(piece)));
+            let covered: f32 = pieces.iter().map(|piece| area(piece)).sum();
+            assert!((covered - area(&polygon)).abs() < 1e-3 * area(&polygon));
+            assert!(pieces.iter().all(|piece| area(piece) > 0.0));
         }
     }
 

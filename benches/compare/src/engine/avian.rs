@@ -26,8 +26,9 @@ use avian2d::prelude as avian;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 
+use super::Concave;
 use crate::scene::{Body, BodyId, BodyKind, MoveBodies, MovedByEngine, Path};
-use crate::shape::{Shape, is_convex, triangulate};
+use crate::shape::{Shape, convex_pieces, is_convex, triangulate};
 use crate::started::Recorder;
 
 pub fn install(app: &mut App) {
@@ -206,18 +207,24 @@ fn collider(shape: &Shape) -> avian::Collider {
         Shape::Polygon(vertices) if is_convex(vertices) => {
             avian::Collider::convex_hull(vertices.clone()).expect("a convex polygon has a hull")
         }
-        Shape::Polygon(vertices) => avian::Collider::compound(
-            triangulate(vertices)
-                .into_iter()
-                .map(|[a, b, c]| {
-                    (
-                        Vec2::ZERO,
-                        avian::Rotation::IDENTITY,
-                        avian::Collider::triangle(a, b, c),
-                    )
-                })
-                .collect(),
-        ),
+        Shape::Polygon(vertices) => {
+            let pieces: Vec<avian::Collider> = match Concave::chosen() {
+                Concave::Triangles => triangulate(vertices)
+                    .into_iter()
+                    .map(|[a, b, c]| avian::Collider::triangle(a, b, c))
+                    .collect(),
+                Concave::Pieces => convex_pieces(vertices)
+                    .into_iter()
+                    .map(|piece| avian::Collider::convex_hull(piece).expect("a convex piece"))
+                    .collect(),
+            };
+            avian::Collider::compound(
+                pieces
+                    .into_iter()
+                    .map(|piece| (Vec2::ZERO, avian::Rotation::IDENTITY, piece))
+                    .collect(),
+            )
+        }
     }
 }
 

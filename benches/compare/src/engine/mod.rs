@@ -35,6 +35,32 @@ fn chosen<T: Copy>(variable: &str, choices: &[(&str, T)]) -> T {
         })
 }
 
+/// Set to `pieces` (the table's) or `triangles` to choose how avian2d and `bevy_rapier2d` take a
+/// concave polygon (see [`Concave`]).
+pub const CONCAVE_VARIABLE: &str = "COMPARE_CONCAVE";
+
+/// How a concave polygon goes to avian2d and `bevy_rapier2d`, which take convex shapes only: as a
+/// compound of pieces that cover exactly its area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Concave {
+    /// Its convex pieces (see [`convex_pieces`](crate::shape::convex_pieces)): its triangles
+    /// joined where they stay convex. The table's: avian2d is faster so (mixed-5k, one
+    /// thread), and `bevy_rapier2d` no slower.
+    Pieces,
+    /// Its triangles.
+    Triangles,
+}
+
+impl Concave {
+    /// The one named in [`CONCAVE_VARIABLE`], or the table's.
+    pub fn chosen() -> Self {
+        chosen(
+            CONCAVE_VARIABLE,
+            &[("pieces", Self::Pieces), ("triangles", Self::Triangles)],
+        )
+    }
+}
+
 /// A collision engine under test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {

@@ -27,8 +27,9 @@
 use bevy::prelude::*;
 use bevy_rapier2d::prelude as rapier;
 
+use super::Concave;
 use crate::scene::{Body, BodyId, BodyKind, MoveBodies, MovedByEngine, Path};
-use crate::shape::{Shape, is_convex, triangulate};
+use crate::shape::{Shape, convex_pieces, is_convex, triangulate};
 use crate::started::Recorder;
 
 pub fn install(app: &mut App) {
@@ -166,12 +167,24 @@ fn collider(shape: &Shape) -> rapier::Collider {
         Shape::Polygon(vertices) if is_convex(vertices) => {
             rapier::Collider::convex_hull(vertices).expect("a convex polygon has a hull")
         }
-        Shape::Polygon(vertices) => rapier::Collider::compound(
-            triangulate(vertices)
-                .into_iter()
-                .map(|[a, b, c]| (Vec2::ZERO, 0.0, rapier::Collider::triangle(a, b, c)))
-                .collect(),
-        ),
+        Shape::Polygon(vertices) => {
+            let pieces: Vec<rapier::Collider> = match Concave::chosen() {
+                Concave::Triangles => triangulate(vertices)
+                    .into_iter()
+                    .map(|[a, b, c]| rapier::Collider::triangle(a, b, c))
+                    .collect(),
+                Concave::Pieces => convex_pieces(vertices)
+                    .into_iter()
+                    .map(|piece| rapier::Collider::convex_hull(&piece).expect("a convex piece"))
+                    .collect(),
+            };
+            rapier::Collider::compound(
+                pieces
+                    .into_iter()
+                    .map(|piece| (Vec2::ZERO, 0.0, piece))
+                    .collect(),
+            )
+        }
     }
 }
 
