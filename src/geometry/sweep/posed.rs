@@ -62,19 +62,24 @@ pub(super) fn distance(first: Posed, second: Posed) -> Gap {
 /// Two convex pieces `gap` apart along the unit `normal` (from the first's nearest point to
 /// the second's) lie on either side of two lines across `normal`, `gap` apart: no point of the
 /// first lies beyond its nearest point along `normal`, none of the second before its own. The
-/// pieces stay apart at least until the lines could meet, each carried along `normal` by the
-/// fastest of its piece's points. A point at `x` from its pivot moves along `normal` at
-/// `normal · velocity + spin · normal · perp(x)` a unit of time, and `|x|` does not change as it
-/// turns, so that speed is:
+/// pieces stay apart at least while they stay apart along that fixed `normal`. A point at `x`
+/// from its pivot moves along `normal` at `normal · velocity + spin · normal · perp(x)` a unit
+/// of time, and `|x|` does not change as it turns, so that speed is:
 /// - at most `normal · velocity + |spin| · reach`, `reach` being the piece's farthest point
-///   from its pivot;
-/// - at most its speed now plus `spin² · reach · τ` a time `τ` from now: turning through
+///   from its pivot: the whole piece carried at its fastest point's speed;
+/// - at most its speed now plus `spin² · |x| · τ` a time `τ` from now: turning through
 ///   `spin · τ` moves `x` by at most `|spin · τ| · |x|`.
 ///
-/// Each gives a time the pieces surely stay apart, and the longer is taken. Both are tighter
-/// than the fastest point's speed where the shapes slide along each other (sliding does not
-/// move them along `normal`), the second also where a shape turns about a point beside the
-/// other (a laser tilting up from a floor it skims).
+/// By the second, end by end: an edge's points lie between its two ends (a disc's, as its
+/// centre's, its radius further), so the pieces stay apart along `normal` while each end of
+/// the first stays behind each end of the second, and each pair of ends starts the `gap`
+/// apart plus how far each end lies behind its piece's nearest point along `normal`. An end far
+/// from the gap may move fast towards it (the far corner of a spinning saw's edge whose near
+/// corner grazes a floor) and still take long to cross its own distance. Of the two bounds the
+/// longer is taken. Both are tighter than the fastest point's speed where the shapes slide
+/// along each other (sliding does not move them along `normal`), the second also where a shape
+/// turns about a point beside the other (a laser tilting up from a floor it skims), or spins a
+/// hair from it.
 ///
 /// The time is to where the pieces are still `short` apart (so that the caller, stopping
 /// within a tolerance of touching, stops before touching, where the nearest points give the
@@ -98,17 +103,34 @@ pub(super) fn time_apart(
             let sliding = normal.dot(relative);
             let fastest =
                 sliding + first_motion.spin.abs() * reach + second_motion.spin.abs() * other_reach;
-            let now = sliding
-                + piece.fastest_along(normal, first_motion)
-                + other.fastest_along(-normal, second_motion);
-            let quickening =
-                first_motion.spin.powi(2) * reach + second_motion.spin.powi(2) * other_reach;
             let gap = (gap - short).max(0.0);
-            let time = time_to_close(gap, fastest, 0.0).max(time_to_close(gap, now, quickening));
+            let mut end_by_end = f64::INFINITY;
+            for end in piece.ends(normal, first_motion) {
+                for other_end in other.ends(-normal, second_motion) {
+                    let time = time_to_close(
+                        gap + end.behind + other_end.behind,
+                        sliding + end.speed + other_end.speed,
+                        end.quickening + other_end.quickening,
+                    );
+                    end_by_end = end_by_end.min(time);
+                }
+            }
+            let time = time_to_close(gap, fastest, 0.0).max(end_by_end);
             least = least.min(time);
         }
     }
     least
+}
+
+/// An end of a piece as it moves along a direction (see [`time_apart`]).
+#[derive(Clone, Copy)]
+struct End {
+    /// How far it lies behind its piece's farthest point along the direction.
+    behind: f64,
+    /// How fast its farthest point along the direction moves along it now, by the turn alone.
+    speed: f64,
+    /// A bound on how fast that speed can grow, a unit of time.
+    quickening: f64,
 }
 
 /// The time to close `gap` at `speed` now, the speed growing by `quickening` each unit of
@@ -166,13 +188,33 @@ impl Piece {
         }
     }
 
-    /// How fast its fastest point moves along `normal` now, by `motion`'s turn alone.
-    fn fastest_along(self, normal: DVec2, motion: Motion) -> f64 {
+    /// Its ends as it moves along `normal` by `motion`'s turn (see [`time_apart`]): a disc's
+    /// centre, carrying its radius (a point of the disc at its centre's distance from the
+    /// pivot plus its radius, turning at up to `|spin|` times its radius about the centre), or
+    /// an edge's two ends.
+    fn ends(self, normal: DVec2, motion: Motion) -> impl Iterator<Item = End> {
         let along = |point: DVec2| motion.spin * normal.dot((point - motion.pivot).perp());
-        match self {
-            Piece::Disc(center, radius) => along(center) + motion.spin.abs() * radius,
-            Piece::Edge(a, b) => along(a).max(along(b)),
-        }
+        let spin_squared = motion.spin * motion.spin;
+        let (ends, count) = match self {
+            Piece::Disc(center, radius) => {
+                let end = End {
+                    behind: 0.0,
+                    speed: along(center) + motion.spin.abs() * radius,
+                    quickening: spin_squared * (center.distance(motion.pivot) + radius),
+                };
+                ([end, end], 1)
+            }
+            Piece::Edge(a, b) => {
+                let farthest = normal.dot(a).max(normal.dot(b));
+                let end = |point: DVec2| End {
+                    behind: (farthest - normal.dot(point)).max(0.0),
+                    speed: along(point),
+                    quickening: spin_squared * point.distance(motion.pivot),
+                };
+                ([end(a), end(b)], 2)
+            }
+        };
+        ends.into_iter().take(count)
     }
 
     /// How far it is from `other`; `None` where they touch.

@@ -200,6 +200,64 @@ fn a_saw_spinning_over_a_wide_floor_meets_it_only_where_it_reaches_it() {
     assert!(impact.point.y.abs() < 1e-3, "{impact:?}");
 }
 
+/// A saw (an octagon of radius 16) rolling 10 along a floor as it spins three radians, its
+/// lowest corner a hair (3e-4) above the floor each time one passes under it, over a bump
+/// 0.003 high and 0.03 wide: each corner grazing the floor must not use up the advancement's
+/// steps (the fixed sub-steps that follow could pass the bump), and the sweep meets the bump
+/// no later than dense sub-stepping of the motion does, and not long before.
+#[test]
+fn a_saw_rolling_a_hair_over_a_floor_meets_a_tiny_bump() {
+    const RADIUS: f64 = 16.0;
+    const HAIR: f64 = 3e-4;
+    const SPIN: f32 = -3.0;
+    let pivot = DVec2::new(0.0, RADIUS + HAIR);
+    let saw: Vec<Vec2> = (0..8)
+        .map(|i| {
+            let angle = -core::f64::consts::FRAC_PI_2 + i as f64 * core::f64::consts::FRAC_PI_4;
+            (pivot + DVec2::from_angle(angle) * RADIUS).as_vec2()
+        })
+        .collect();
+    let turn = Turn {
+        translation: Vec2::new(10.0, 0.0),
+        angle: SPIN,
+        pivot: pivot.as_vec2(),
+    };
+    let (left, right, top) = (-2.633f32, -2.603f32, 0.003f32);
+    let floor = [
+        Vec2::new(-5000.0, -50.0),
+        Vec2::new(5000.0, -50.0),
+        Vec2::new(5000.0, 0.0),
+        Vec2::new(right, 0.0),
+        Vec2::new(right, top),
+        Vec2::new(left, top),
+        Vec2::new(left, 0.0),
+        Vec2::new(-5000.0, 0.0),
+    ];
+    let swept = sweep_turning(
+        Shape::Polygon(&saw),
+        turn,
+        Shape::Polygon(&floor),
+        Turn::default(),
+    );
+    let SweepStart::Apart(Some(impact)) = swept else {
+        panic!("the saw passes the bump: {swept:?}");
+    };
+    // The first sub-step, of 60,000 across the stretch where the saw's corners pass the
+    // bump, at which the saw overlaps the floor.
+    let reference = (0..=60_000)
+        .map(|step| 0.70 + 0.06 * f64::from(step) / 60_000.0)
+        .find(|&time| {
+            let (_, corners) = posed(None, &saw, turn, time);
+            overlap(Shape::Polygon(&corners), Shape::Polygon(&floor))
+        })
+        .expect("the saw meets the bump");
+    let time = f64::from(impact.time);
+    assert!(
+        time <= reference + 1e-6 && time > reference - 1e-3,
+        "met at {time}, the reference at {reference}"
+    );
+}
+
 /// A point (a circle of radius zero) in the path of a segment turning about one end, near the
 /// origin and 100,000 away: met when the segment's line reaches it, as the angle to it says,
 /// though the point has no size to take a tolerance from; and a point at the origin itself,
