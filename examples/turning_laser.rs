@@ -24,6 +24,10 @@ const FRAMES: u32 = 60;
 pub const LASER_LENGTH: f32 = 400.0;
 /// How fast the laser turns, in radians a second: 25° a frame at 60 frames a second.
 pub const LASER_TURN_SPEED: f32 = 25.0_f32.to_radians() * 60.0;
+/// The most the laser turns in one frame. A sweep takes the shorter way round, so half a turn
+/// or more between two runs (after a frame that took long) would be swept the wrong way: the
+/// laser slows down instead.
+pub const MAX_TURN_PER_FRAME: f32 = 90.0_f32.to_radians();
 /// The bullet field: a square grid, this far apart...
 pub const FIELD_SPACING: f32 = 40.0;
 /// ...out to this far from the boss on either axis.
@@ -126,5 +130,5 @@ fn spawn_field(mut commands: Commands) {
 }
 
 fn turn_laser(time: Res<Time>, mut laser: Single<&mut Transform, With<Laser>>) {
-    laser.rotate_z(LASER_TURN_SPEED * time.delta_secs());
+    laser.rotate_z((LASER_TURN_SPEED * time.delta_secs()).min(MAX_TURN_PER_FRAME));
 }

@@ -63,7 +63,7 @@
 //!
 //! fn on_hits(mut contacts: MessageReader<Contact>) {
 //!     for contact in contacts.read() {
-//!         // a, b: the entities; impact: where a swept pair first touched (its first run only);
+//!         // a, b: the entities; impact: where a swept pair first touched (in the run it hit);
 //!         // points: where the outlines cross (none while one shape holds the other).
 //!         let (a, b) = (contact.a, contact.b);
 //!         if let Some(impact) = contact.impact {

@@ -62,10 +62,13 @@ use bevy::prelude::*;
 /// step passes a contact, until the shapes are within
 /// [`TOLERANCE`](crate::geometry::TOLERANCE) of the smaller one's size, or within what `f32`
 /// positions tell apart across the gap where they are nearest, whichever is larger; the
-/// impact is reported there. How
-/// fast the distance can shrink is bounded by how fast their points move and, edge by edge,
-/// by how fast the nearest edges close in, which keeps the steps long where shapes slide
-/// along each other. A pair that still stays a hair apart after a thousand steps (a long
+/// impact is reported there. So a turning pair that passes within that tolerance without
+/// touching (a door turning shut a hair short of its frame) is a contact of the run, where
+/// the exact test of a run without a turn finds them apart: its contact can start while it
+/// turns and end when it holds still. How
+/// fast the distance can shrink is bounded by how fast their points move and, edge by edge
+/// and corner by corner, by how fast the nearest edges close in, which keeps the steps long
+/// where shapes slide along each other or spin a hair from each other. A pair that still stays a hair apart after a thousand steps (a long
 /// shape spinning fast a hair from another) is tested for the rest of its motion at 256 even
 /// steps instead, which can pass a feature thinner than the distance moved in a step.
 ///

@@ -582,3 +582,37 @@ fn turning_laser_clears_every_bullet_it_passes_over() {
     assert_eq!(world.resource::<Cleared>().0, within);
     assert_eq!(left, beyond);
 }
+
+/// A frame that takes a fifth of a second (a hitch) would turn the laser 300°, which a sweep
+/// takes the short way round, backwards: the example turns it at most a quarter turn a frame,
+/// so that it clears the quarter it turned through, and nothing behind it.
+#[test]
+fn turning_laser_after_a_long_frame_clears_the_quarter_it_turned_through() {
+    use bevy::time::TimeUpdateStrategy;
+    use turning_laser::{
+        BULLET_RADIUS, Cleared, FIELD_REACH, FIELD_SPACING, LASER_LENGTH, LASER_TURN_SPEED,
+        MAX_TURN_PER_FRAME,
+    };
+    const HITCH: f32 = 0.2;
+    assert!(LASER_TURN_SPEED * HITCH > core::f32::consts::PI);
+    assert_eq!(MAX_TURN_PER_FRAME, core::f32::consts::FRAC_PI_2);
+    // The first frame, whose time step is zero, then the long one.
+    let mut app = run(turning_laser::example, 1);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(
+        HITCH,
+    )));
+    app.update();
+    // The bullets of the grid within reach from the laser's start (along +x) to a quarter
+    // turn on (along +y), both included: it lay over the first at the start and over the
+    // second at the end.
+    let cells = (FIELD_REACH / FIELD_SPACING) as i32;
+    let reach = f64::from(LASER_LENGTH + BULLET_RADIUS);
+    let quarter = (0..=cells)
+        .flat_map(|row| (0..=cells).map(move |column| (row, column)))
+        .map(|(row, column)| {
+            f64::from(FIELD_SPACING) * f64::from(row * row + column * column).sqrt()
+        })
+        .filter(|&distance| distance >= f64::from(FIELD_SPACING) && distance <= reach)
+        .count();
+    assert_eq!(app.world().resource::<Cleared>().0, quarter);
+}
