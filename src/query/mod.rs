@@ -193,7 +193,8 @@ impl SpatialQuery<'_> {
         if !(circle.is_valid() && max_distance >= 0.0) {
             return None;
         }
-        let grids: Vec<&Grid> = self.grids(filter).collect();
+        // Kept in place (a few grids at most), walked twice.
+        let grids = self.index.grids(&self.placed, filter.mask());
         // How far to sweep: no farther than the last grid's box reaches (beyond it nothing is
         // met), nor than `MAX_COORDINATE`, so that the motion stays finite and in the sweeps'
         // range (a box near the edge of the range reaches past it). One reach for every
