@@ -1,13 +1,13 @@
 //! Bad input: clear errors from `try_` constructors, and at run time a skipped entity (with a
 //! warning), never a panic, never NaN, and other entities unaffected.
 
-use crate::common::{app, contact_between, last_frame};
+use crate::common::{app, contact_between, good_pair, last_frame};
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::math::primitives::{
     Circle, ConvexPolygon, Polygon, Rectangle, RegularPolygon, Rhombus, Segment2d, Triangle2d,
 };
 use bevy::prelude::*;
-use bevy_collision_events::geometry::{MAX_COORDINATE, MIN_SIZE};
+use bevy_collision_events::geometry::MAX_COORDINATE;
 use bevy_collision_events::prelude::*;
 
 #[test]
@@ -215,22 +215,6 @@ fn conversions_from_bevy_math_shapes_with_corners() {
     assert!(has_vertices(&rhombus, &tips));
 }
 
-/// A pair of good overlapping discs, for checking they are unaffected.
-fn good_pair(app: &mut App) -> (Entity, Entity) {
-    let a = app
-        .world_mut()
-        .spawn((CircleCollider::new(5.0), Transform::default()))
-        .id();
-    let b = app
-        .world_mut()
-        .spawn((
-            PolygonCollider::regular(5.0, 6),
-            Transform::from_xyz(6.0, 0.0, 0.0),
-        ))
-        .id();
-    (a, b)
-}
-
 #[test]
 fn non_finite_transforms_are_skipped_without_panic() {
     let mut app = app();
@@ -421,33 +405,6 @@ fn a_polygon_reaching_past_the_range_is_skipped() {
 }
 
 #[test]
-fn shapes_smaller_than_min_size_are_refused() {
-    let tiny = MIN_SIZE / 4.0;
-    assert_eq!(
-        CircleCollider::try_new(tiny),
-        Err(ColliderError::TooSmall(tiny))
-    );
-    assert!(CircleCollider::try_new(MIN_SIZE).is_ok());
-    assert!(matches!(
-        SegmentCollider::try_new(Vec2::ZERO, Vec2::new(tiny, tiny)),
-        Err(ColliderError::TooSmall(_))
-    ));
-    assert!(SegmentCollider::try_new(Vec2::ZERO, Vec2::new(MIN_SIZE, 0.0)).is_ok());
-    // The sizes the issue found `regular` panicking on, and a polygon of MIN_SIZE.
-    for size in [1e-30, 1e-22, tiny] {
-        assert!(matches!(
-            PolygonCollider::try_regular(size, 6),
-            Err(ColliderError::TooSmall(_))
-        ));
-        assert!(matches!(
-            PolygonCollider::try_rectangle(size, size),
-            Err(ColliderError::TooSmall(_))
-        ));
-    }
-    assert!(PolygonCollider::try_rectangle(MIN_SIZE, MIN_SIZE).is_ok());
-}
-
-#[test]
 fn huge_regular_polygons_have_finite_bounds() {
     // Their bounding circles once overflowed from about 4.5e12 (and panicked in debug builds).
     for circumradius in [5e12, 1e13, 3.764_646e16, 1e18] {
@@ -465,43 +422,6 @@ fn huge_regular_polygons_have_finite_bounds() {
     }
 }
 
-#[test]
-fn colliders_scaled_below_min_size_are_skipped_and_hide_nothing() {
-    // Two tiny discs apart by twice their size: too small for the tests, which could report
-    // them touching. Skipped, and the good pair beside them unaffected.
-    let mut app = app();
-    let (a, b) = good_pair(&mut app);
-    let shrink = Vec3::splat(1e-21);
-    let tiny: Vec<Entity> = [0.0, 4e-20]
-        .into_iter()
-        .flat_map(|x| {
-            let transform = Transform::from_xyz(x, 0.0, 0.0).with_scale(shrink);
-            [
-                app.world_mut()
-                    .spawn((CircleCollider::new(10.0), transform))
-                    .id(),
-                app.world_mut()
-                    .spawn((PolygonCollider::regular(10.0, 5), transform))
-                    .id(),
-                app.world_mut()
-                    .spawn((SegmentCollider::new(Vec2::ZERO, Vec2::X * 10.0), transform))
-                    .id(),
-            ]
-        })
-        .collect();
-    app.update();
-    assert!(contact_between(&app, a, b).is_some());
-    for contact in last_frame::<Contact>(&app) {
-        assert!(
-            !tiny.contains(&contact.a) && !tiny.contains(&contact.b),
-            "{contact:?}"
-        );
-    }
-}
-
-/// An entity with two collider kinds uses one, the polygon before the segment before the
-/// circle: a probe that only that one reaches touches the entity, once, and one that only the
-/// other reaches does not.
 #[test]
 fn an_entity_with_two_collider_kinds_uses_one() {
     let mut app = app();

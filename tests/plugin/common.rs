@@ -113,3 +113,19 @@ pub fn overlapping_pair(app: &mut App) -> (Entity, Entity) {
         .id();
     (a, b)
 }
+
+/// A pair of good overlapping discs, for checking they are unaffected.
+pub fn good_pair(app: &mut App) -> (Entity, Entity) {
+    let a = app
+        .world_mut()
+        .spawn((CircleCollider::new(5.0), Transform::default()))
+        .id();
+    let b = app
+        .world_mut()
+        .spawn((
+            PolygonCollider::regular(5.0, 6),
+            Transform::from_xyz(6.0, 0.0, 0.0),
+        ))
+        .id();
+    (a, b)
+}

@@ -16,6 +16,7 @@ mod filters;
 mod fixed_step;
 mod layers;
 mod lifecycle;
+mod min_size;
 mod observers;
 mod queries;
 mod query_edges;

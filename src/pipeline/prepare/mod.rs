@@ -158,8 +158,9 @@ fn place_polygon(
         return Err(Skipped::OutOfRange);
     }
     // Twice the bounding radius is at least the bounding box's larger side, which is what the
-    // constructor measures: a polygon it accepts is not skipped unscaled.
-    if too_small(2.0 * bounds.radius) {
+    // constructor measures: a polygon it accepts is not skipped unscaled. Measured before the
+    // bound is grown for rounding, which grows with the distance from the origin.
+    if too_small(2.0 * local.outer.radius() * placement.scale) {
         return Err(Skipped::TooSmall);
     }
     let start = placed.vertices.len() as u32;
@@ -231,7 +232,13 @@ fn place_segment(
     if !world.is_valid() {
         return Err(Skipped::OutOfRange);
     }
-    if too_small((world.b - world.a).abs().max_element()) {
+    // The sides of its span in the world together: at least its length, which is at least the
+    // larger side that the constructor measures, whichever way it is turned (and exact where
+    // squaring a tiny length would not be). Its span from its local one, not from its ends in
+    // the world, whose rounding grows with the distance from the origin.
+    let span = segment.b() - segment.a();
+    let span = placement.x_axis * span.x + placement.y_axis * span.y;
+    if too_small(span.abs().element_sum()) {
         return Err(Skipped::TooSmall);
     }
     let center = world.a.midpoint(world.b);
