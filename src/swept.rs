@@ -68,9 +68,10 @@ use bevy::prelude::*;
 /// turns and end when it holds still. How
 /// fast the distance can shrink is bounded by how fast their points move and, edge by edge
 /// and corner by corner, by how fast the nearest edges close in, which keeps the steps long
-/// where shapes slide along each other or spin a hair from each other. A pair that still stays a hair apart after a thousand steps (a long
-/// shape spinning fast a hair from another) is tested for the rest of its motion at 256 even
-/// steps instead, which can pass a feature thinner than the distance moved in a step.
+/// where shapes slide along each other or spin a hair from each other. A pair that still
+/// stays a hair apart after a thousand steps (a shape circling a hair inside a round wall) is
+/// tested for the rest of its motion at 256 even steps instead, which can pass a feature
+/// thinner than the distance moved in a step.
 ///
 /// Both colliders of a pair may be swept: their motions are tested together.
 ///

@@ -127,7 +127,8 @@ pub(super) fn time_apart(
 struct End {
     /// How far it lies behind its piece's farthest point along the direction.
     behind: f64,
-    /// How fast its farthest point along the direction moves along it now, by the turn alone.
+    /// How fast it moves along the direction now, by the turn alone (a disc: its farthest
+    /// point along the direction).
     speed: f64,
     /// A bound on how fast that speed can grow, a unit of time.
     quickening: f64,
@@ -137,6 +138,9 @@ struct End {
 /// time: the root `τ` of `speed · τ + quickening · τ² / 2 = gap`; infinite where it never
 /// closes.
 fn time_to_close(gap: f64, speed: f64, quickening: f64) -> f64 {
+    if gap <= 0.0 {
+        return 0.0;
+    }
     if quickening <= 0.0 {
         return if speed > 0.0 {
             gap / speed

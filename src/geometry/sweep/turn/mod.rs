@@ -17,7 +17,7 @@
 //! [`PIECES_FROM`] steps on, a second bound is taken edge by edge ([`time_apart`]): how fast
 //! each pair of edges closes in across the gap between them, which sliding does not add to,
 //! and how fast a turn can change that. A pair that still stays a hair apart for
-//! [`MAX_STEPS`] steps (a long shape spinning fast a hair from another) is tested for the rest
+//! [`MAX_STEPS`] steps (a shape circling a hair inside a round wall) is tested for the rest
 //! of the motion at [`FINAL_STEPS`] even steps, which bounds the work but can pass a feature
 //! thinner than the distance moved in one of them.
 
