@@ -1,9 +1,9 @@
 //! The query scene: 1,000 rays and 1,000 point queries a frame against the 10,065 colliders of
 //! `rain-10k` (standing still), through each engine's own spatial queries:
 //! `bevy_collision_events`' `SpatialQuery`, avian2d's `SpatialQuery`, `bevy_rapier2d`'s query
-//! pipeline (`ReadRapierContext`) and Box2D's world queries (for a point, a box query and each
-//! shape's point test; for a ray, that at its origin, then a closest-hit ray cast, which skips a
-//! shape it starts in), all with no layer filter, solid shapes.
+//! pipeline (`ReadRapierContext`) and Box2D's world queries (for a point, the point as a query
+//! shape, see [`box2d::PointQuery`]; for a ray, that at its origin, then a closest-hit ray cast,
+//! which skips a shape it starts in), all with no layer filter, solid shapes.
 //!
 //! Each frame, in `Update`, a system asks the same seeded questions and times only its own
 //! loop; the table gives the median over the timed frames. Each engine's structure is up to
@@ -292,13 +292,21 @@ fn ask_box2d(
     let (rays, ray_time) = timed(&questions.rays, |(origin, direction)| {
         physics.cast_ray(origin, direction, RAY_LENGTH)
     });
-    let (points, point_time) = timed(&questions.points, |point| physics.bodies_at(point));
+    let (points, point_time) = timed(&questions.points, |point| physics.shapes_at(point));
     answers.ray_times.push(ray_time);
     answers.point_times.push(point_time);
-    answers.rays = rays;
+    // Untimed, as the other engines' entities are turned into bodies: Box2D's shapes.
+    answers.rays = rays
+        .into_iter()
+        .map(|hit| hit.and_then(|(shape, distance)| Some((physics.body_of(shape)?, distance))))
+        .collect();
     answers.points = points
         .into_iter()
-        .map(|mut bodies| {
+        .map(|shapes| {
+            let mut bodies: Vec<BodyId> = shapes
+                .into_iter()
+                .filter_map(|shape| physics.body_of(shape))
+                .collect();
             bodies.sort_unstable();
             bodies
         })

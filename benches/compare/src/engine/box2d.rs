@@ -172,6 +172,35 @@ impl Motion {
     }
 }
 
+/// How the query scene asks Box2D which shapes hold a point. The table uses
+/// [`PointQuery::Shape`], the faster; [`POINTS_VARIABLE`] picks the other. Both give the same
+/// answers there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointQuery {
+    /// `shape`: one world query with the point as a shape (`b2World_OverlapShape`), which tests
+    /// each shape in Box2D's own loop (a distance within a tenth of a linear slop, 0.0005 px,
+    /// counts).
+    Shape,
+    /// `box`: a box query at the point, then each shape's own point test through `boxdd`.
+    Box,
+}
+
+/// Set to a [`PointQuery`] name to ask Box2D's point queries that way.
+pub const POINTS_VARIABLE: &str = "COMPARE_BOX2D_POINTS";
+
+impl PointQuery {
+    /// The one named in [`POINTS_VARIABLE`], or the table's.
+    ///
+    /// # Panics
+    /// On a name that is none of them.
+    pub fn chosen() -> Self {
+        super::chosen(
+            POINTS_VARIABLE,
+            &[("shape", Self::Shape), ("box", Self::Box)],
+        )
+    }
+}
+
 /// Set (to anything) to print, each frame, how long Box2D's own step took and how long the
 /// whole system took (the difference is creating, moving and mapping through `boxdd`), to
 /// standard error.
@@ -218,6 +247,8 @@ pub struct Physics {
     shapes: HashMap<boxdd::ShapeId, BodyId>,
     /// Whether to print [`PROFILE_VARIABLE`]'s times.
     profile: bool,
+    /// How point queries are asked.
+    points: PointQuery,
 }
 
 impl Physics {
@@ -246,13 +277,14 @@ impl Physics {
             bodies: HashMap::default(),
             shapes: HashMap::default(),
             profile: std::env::var_os(PROFILE_VARIABLE).is_some(),
+            points: PointQuery::chosen(),
         }
     }
 
-    /// The query scene's rays: the first body a ray from `origin` along `direction` meets within
-    /// `length`, and how far, on every layer ([`every_layer`]). Box2D's closest-hit ray cast
-    /// skips a shape the ray starts in, so a body holding `origin` ([`Self::bodies_at`]) is met
-    /// first, at 0, as in the other engines' solid rays; otherwise the cast answers.
+    /// The query scene's rays: the first shape a ray from `origin` along `direction` meets
+    /// within `length`, and how far, on every layer ([`every_layer`]). Box2D's closest-hit ray
+    /// cast skips a shape the ray starts in, so a shape holding `origin` ([`Self::shapes_at`])
+    /// is met first, at 0, as in the other engines' solid rays; otherwise the cast answers.
     ///
     /// # Panics
     /// If Box2D refuses the query.
@@ -261,8 +293,8 @@ impl Physics {
         origin: Vec2,
         direction: Dir2,
         length: f32,
-    ) -> Option<(BodyId, f32)> {
-        if let Some(&inside) = self.bodies_at(origin).first() {
+    ) -> Option<(boxdd::ShapeId, f32)> {
+        if let Some(&inside) = self.shapes_at(origin).first() {
             return Some((inside, 0.0));
         }
         let hit = self
@@ -275,36 +307,48 @@ impl Physics {
                 every_layer(),
             )
             .expect("a ray cast")?;
-        Some((*self.shapes.get(&hit.shape_id)?, hit.fraction * length))
+        Some((hit.shape_id, hit.fraction * length))
     }
 
-    /// The query scene's point queries: every body holding `point`, through Box2D's box query
-    /// (every layer: [`every_layer`]) and each shape's point test.
+    /// The query scene's point queries: every shape holding `point`, on every layer
+    /// ([`every_layer`]), asked as [`PointQuery`] says.
     ///
     /// # Panics
     /// If Box2D refuses the query.
-    pub fn bodies_at(&mut self, point: Vec2) -> Vec<BodyId> {
+    pub fn shapes_at(&mut self, point: Vec2) -> Vec<boxdd::ShapeId> {
         let origin = boxdd::Position::new(point.x, point.y);
-        let candidates = self
-            .world
-            .query()
-            .expect("a query")
-            .overlap_aabb(
-                origin,
-                boxdd::Aabb::new([0.0, 0.0], [0.0, 0.0]).expect("a box"),
-                every_layer(),
-            )
-            .expect("a box query");
-        candidates
-            .into_iter()
-            .filter(|&shape| {
-                self.world
-                    .shape(shape)
-                    .and_then(|shape| shape.test_point(origin))
-                    .expect("a point test")
-            })
-            .filter_map(|shape| self.shapes.get(&shape).copied())
-            .collect()
+        let query = self.world.query().expect("a query");
+        match self.points {
+            PointQuery::Shape => {
+                let at = boxdd::ShapeProxy::new([[0.0, 0.0]], 0.0).expect("a point");
+                query
+                    .overlap_shape(origin, at, every_layer())
+                    .expect("a shape query")
+            }
+            PointQuery::Box => {
+                let candidates = query
+                    .overlap_aabb(
+                        origin,
+                        boxdd::Aabb::new([0.0, 0.0], [0.0, 0.0]).expect("a box"),
+                        every_layer(),
+                    )
+                    .expect("a box query");
+                candidates
+                    .into_iter()
+                    .filter(|&shape| {
+                        self.world
+                            .shape(shape)
+                            .and_then(|shape| shape.test_point(origin))
+                            .expect("a point test")
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The scene body of Box2D shape `shape`.
+    pub fn body_of(&self, shape: boxdd::ShapeId) -> Option<BodyId> {
+        self.shapes.get(&shape).copied()
     }
 
     /// Makes the Box2D body of `collider`, with its one shape, where `path` is.

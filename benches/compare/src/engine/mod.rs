@@ -52,12 +52,21 @@ pub enum Concave {
 }
 
 impl Concave {
-    /// The one named in [`CONCAVE_VARIABLE`], or the table's.
+    /// The one named in [`CONCAVE_VARIABLE`], or the table's: read once.
+    ///
+    /// # Panics
+    /// On a name that is none of them.
     pub fn chosen() -> Self {
-        chosen(
-            CONCAVE_VARIABLE,
-            &[("pieces", Self::Pieces), ("triangles", Self::Triangles)],
-        )
+        static CHOSEN: std::sync::LazyLock<Concave> = std::sync::LazyLock::new(|| {
+            chosen(
+                CONCAVE_VARIABLE,
+                &[
+                    ("pieces", Concave::Pieces),
+                    ("triangles", Concave::Triangles),
+                ],
+            )
+        });
+        *CHOSEN
     }
 }
 
