@@ -117,8 +117,9 @@
 //! resolved from [`MIN_SIZE`](geometry::MIN_SIZE) (`1e-18`) to
 //! [`MAX_COORDINATE`](geometry::MAX_COORDINATE) (`1e18`): constructors refuse shapes outside
 //! that range, and a collider that leaves it at run time (a tiny or huge scale, a NaN
-//! transform) is skipped with one warning naming it, without affecting the others. A [`Swept`] collider also meets
-//! what lies along its path since the last run, and its contact then says when, where and
+//! transform) is skipped with one warning naming it (many skipped for one reason in a run
+//! share a line, which counts them), without affecting the others. A [`Swept`] collider also
+//! meets what lies along its path since the last run, and its contact then says when, where and
 //! facing which way it first touched ([`Contact::impact`]).
 //!
 //! # The pipeline

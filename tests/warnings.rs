@@ -95,3 +95,51 @@ fn a_swept_body_without_a_collider_is_warned_about_once() {
     assert!(warnings_about(&log, part).is_empty(), "{log}");
     assert!(warnings_about(&log, with_collider).is_empty(), "{log}");
 }
+
+/// A hundred bullets shrunk to nothing in one frame (faded out by their scale) make one
+/// warning line, which counts them and names the first few; two make a line each.
+#[test]
+fn many_colliders_skipped_for_one_reason_make_one_warning() {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, TransformPlugin, CollisionPlugin::default()));
+    let shrunk = |count: usize, app: &mut App| -> Vec<Entity> {
+        let world = app.world_mut();
+        (0..count)
+            .map(|_| {
+                let faded = Transform::from_scale(Vec3::ZERO);
+                world.spawn((CircleCollider::new(4.0), faded)).id()
+            })
+            .collect()
+    };
+    let many = shrunk(100, &mut app);
+    let before = logged().len();
+    app.update();
+    let log = logged()[before..].to_owned();
+    let counted: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("WARN") && line.contains("100 colliders skipped ("))
+        .collect();
+    assert_eq!(counted.len(), 1, "{log}");
+    assert!(
+        counted[0].contains(&format!("{} and 97 more", many[2])),
+        "{log}"
+    );
+    assert!(counted[0].contains("scale"), "{log}");
+    // Only this test scales colliders to zero (another test's entities may share names).
+    let one_by_one = |log: &str| -> Vec<String> {
+        let lines = log.lines().filter(|line| line.contains("WARN"));
+        let zero = lines.filter(|line| line.contains("skipped: its scale"));
+        zero.map(str::to_owned).collect()
+    };
+    assert!(one_by_one(&log).is_empty(), "{log}");
+    let few = shrunk(2, &mut app);
+    let before = logged().len();
+    app.update();
+    let log = logged()[before..].to_owned();
+    let warned = one_by_one(&log);
+    assert_eq!(warned.len(), 2, "{log}");
+    for entity in few {
+        let named = format!("collider {entity} skipped");
+        assert!(warned.iter().any(|line| line.contains(&named)), "{log}");
+    }
+}

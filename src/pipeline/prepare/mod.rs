@@ -279,6 +279,7 @@ impl Sweep<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collider::ColliderError;
 
     #[test]
     fn a_skipped_entity_is_warned_about_once_for_each_reason_until_it_is_usable_again() {
@@ -296,5 +297,20 @@ mod tests {
         warnings.end_frame();
         warnings.end_frame(); // A frame in which it was placed.
         assert!(warnings.skip(entity, Skipped::ZeroScale), "skipped again");
+    }
+
+    /// A polygon edited from one invalid shape into another is warned about again: the
+    /// constructor's error says what is wrong now.
+    #[test]
+    fn a_new_reason_an_edit_is_invalid_is_warned_about() {
+        let mut warnings = SkipWarnings::default();
+        let entity = Entity::from_raw_u32(7).unwrap();
+        let crossing = Skipped::Invalid(ColliderError::SelfIntersecting(0, 2));
+        assert!(warnings.skip(entity, crossing));
+        warnings.end_frame();
+        assert!(!warnings.skip(entity, crossing), "the same reason");
+        warnings.end_frame();
+        let flat = Skipped::Invalid(ColliderError::ZeroArea);
+        assert!(warnings.skip(entity, flat), "a new reason");
     }
 }

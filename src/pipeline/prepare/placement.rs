@@ -211,32 +211,79 @@ pub(super) fn too_small(size: f32) -> bool {
     size > 0.0 && size < MIN_SIZE
 }
 
+/// Why a collider was skipped, as far as its warning goes: the kind of [`Skipped`], and of
+/// the constructor's error for an invalid shape (an edit from one invalid shape to another
+/// is warned about again).
+type Reason = (Discriminant<Skipped>, Option<Discriminant<ColliderError>>);
+
+impl Skipped {
+    fn reason(&self) -> Reason {
+        let error = match self {
+            Self::Invalid(error) => Some(core::mem::discriminant(error)),
+            _ => None,
+        };
+        (core::mem::discriminant(self), error)
+    }
+}
+
 /// Entities warned about, each with why: those skipped last frame, and this frame's so far.
 /// An entity is warned about when it is first skipped for a reason, and again for that reason
 /// only after a frame in which it was not: an entity skipped for two (a second collider kind,
-/// and a transform that is not finite) is warned about both.
+/// and a transform that is not finite) is warned about both. A frame's warnings are logged at
+/// its end, one line for each entity, or one for all those skipped for the same reason where
+/// there are more than [`LISTED`] (ten thousand bullets shrunk to nothing as they fade out
+/// make one line, not ten thousand).
 #[derive(Default)]
 pub(crate) struct SkipWarnings {
-    last_frame: HashSet<(Entity, Discriminant<Skipped>)>,
-    this_frame: HashSet<(Entity, Discriminant<Skipped>)>,
+    last_frame: HashSet<(Entity, Reason)>,
+    this_frame: HashSet<(Entity, Reason)>,
+    /// This frame's warnings, to be logged at its end.
+    new: Vec<(Entity, Skipped)>,
 }
 
+/// Up to this many entities skipped for one reason in a frame are warned about one by one.
+const LISTED: usize = 3;
+
 impl SkipWarnings {
-    /// Notes that `entity` is skipped this frame for `why`, and logs a warning unless it was
-    /// skipped for that last frame too. Returns whether it warned.
+    /// Notes that `entity` is skipped this frame for `why`, to be warned about at the frame's
+    /// end unless it was skipped for that last frame too. Returns whether it will be.
     pub(super) fn skip(&mut self, entity: Entity, why: Skipped) -> bool {
-        let key = (entity, core::mem::discriminant(&why));
+        let key = (entity, why.reason());
         let warn = self.this_frame.insert(key) && !self.last_frame.contains(&key);
-        match why {
-            _ if !warn => {}
-            // Not a collider: nothing of it is skipped but the sweep it asks for.
-            Skipped::SweptBody => warn!("{entity}: {why}"),
-            _ => warn!("collider {entity} skipped: {why}"),
+        if warn {
+            self.new.push((entity, why));
         }
         warn
     }
 
+    /// Logs the frame's warnings, and starts the next frame.
     pub(super) fn end_frame(&mut self) {
+        while let Some(&(_, why)) = self.new.first() {
+            let reason = why.reason();
+            let (same, rest): (Vec<_>, Vec<_>) = self
+                .new
+                .iter()
+                .partition(|(_, other)| other.reason() == reason);
+            self.new = rest;
+            let entities: Vec<Entity> = same.into_iter().map(|(entity, _)| entity).collect();
+            if entities.len() <= LISTED {
+                for entity in entities {
+                    match why {
+                        // Not a collider: nothing of it is skipped but the sweep it asks for.
+                        Skipped::SweptBody => warn!("{entity}: {why}"),
+                        _ => warn!("collider {entity} skipped: {why}"),
+                    }
+                }
+                continue;
+            }
+            let listed: Vec<String> = entities[..LISTED].iter().map(Entity::to_string).collect();
+            let which = format!("{} and {} more", listed.join(", "), entities.len() - LISTED);
+            let count = entities.len();
+            match why {
+                Skipped::SweptBody => warn!("{count} entities ({which}): {why}"),
+                _ => warn!("{count} colliders skipped ({which}): {why}"),
+            }
+        }
         core::mem::swap(&mut self.last_frame, &mut self.this_frame);
         self.this_frame.clear();
     }
