@@ -27,7 +27,7 @@ use super::placed::{NO_LINES, PlacedColliders, WorldShape, clear_radius, conserv
 use super::spatial_index::SpatialIndex;
 use crate::collider::{PolygonCollider, SegmentCollider};
 use crate::geometry::sweep::Turn;
-use crate::geometry::{Circle, Segment, all_in_range, polygon_size, push_edge_lines};
+use crate::geometry::{Circle, Segment, all_in_range, in_range, polygon_size, push_edge_lines};
 use crate::layers::CollisionLayers;
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
@@ -154,7 +154,9 @@ fn place_polygon(
         center,
         conservative(center, local.outer.radius() * placement.scale),
     );
-    if !bounds.is_valid() {
+    // The vertices are checked below: a polygon the constructor accepts as large as the range
+    // allows has a bound a little wider than the range (grown for rounding), and is placed.
+    if !(in_range(bounds.center) && bounds.radius.is_finite()) {
         return Err(Skipped::OutOfRange);
     }
     // Twice the bounding radius is at least the bounding box's larger side, which is what the

@@ -1,10 +1,10 @@
-//! The smallest shapes: constructors refuse what the exact tests cannot resolve (below
-//! `MIN_SIZE`), the pipeline skips colliders scaled below it, and never one the constructor
-//! accepted, placed unscaled.
+//! The smallest and largest shapes: constructors refuse what the exact tests cannot resolve
+//! (below `MIN_SIZE`, beyond `MAX_COORDINATE`), the pipeline skips colliders scaled past
+//! either, and never one the constructor accepted, placed unscaled.
 
 use crate::common::{app, contact_between, good_pair, last_frame};
 use bevy::prelude::*;
-use bevy_collision_events::geometry::MIN_SIZE;
+use bevy_collision_events::geometry::{MAX_COORDINATE, MIN_SIZE};
 use bevy_collision_events::prelude::*;
 use core::f32::consts::FRAC_PI_4;
 
@@ -95,4 +95,30 @@ fn a_segment_of_min_size_is_placed_whichever_way_it_turns() {
         .id();
     app.update();
     assert!(contact_between(&app, segment, probe).is_some());
+}
+
+/// The largest polygons the constructors accept, placed unscaled at the origin: each holds a
+/// small disc at its centre (their bounding circles, grown for rounding, reach a little past
+/// the range, their vertices do not).
+#[test]
+fn the_largest_polygons_the_constructors_accept_are_placed() {
+    let mut app = app();
+    let probe = app
+        .world_mut()
+        .spawn((CircleCollider::new(1.0), Transform::default()))
+        .id();
+    let largest = [
+        PolygonCollider::regular(MAX_COORDINATE, 8),
+        PolygonCollider::rectangle(MAX_COORDINATE, MAX_COORDINATE),
+        PolygonCollider::new(vec![
+            Vec2::new(-MAX_COORDINATE, -MAX_COORDINATE),
+            Vec2::new(MAX_COORDINATE, -MAX_COORDINATE),
+            Vec2::new(0.0, MAX_COORDINATE),
+        ]),
+    ]
+    .map(|polygon| app.world_mut().spawn((polygon, Transform::default())).id());
+    app.update();
+    for polygon in largest {
+        assert!(contact_between(&app, polygon, probe).is_some(), "{polygon}");
+    }
 }
