@@ -31,11 +31,32 @@ impl LayerMask {
     /// The single layer `index`.
     ///
     /// # Panics
-    /// If `index ≥ 32` (at compile time when used in a `const`).
+    /// If `index ≥ 32` (at compile time when used in a `const`); see
+    /// [`checked_layer`](Self::checked_layer) for an index worked out at run time.
     #[track_caller]
     pub const fn layer(index: u32) -> Self {
         assert!(index < 32, "there are 32 collision layers, 0 to 31");
         Self(1 << index)
+    }
+
+    /// The single layer `index`, or `None` if `index ≥ 32`: for an index worked out at run
+    /// time, such as a team's layer from its number.
+    ///
+    /// ```
+    /// # use bevy_collision_events::prelude::*;
+    /// /// Teams' bullets are on layers 8 and up, one a team.
+    /// fn team_bullets(team: u32) -> Option<LayerMask> {
+    ///     LayerMask::checked_layer(8 + team)
+    /// }
+    /// assert_eq!(team_bullets(2), Some(LayerMask::layer(10)));
+    /// assert_eq!(team_bullets(24), None);
+    /// ```
+    pub const fn checked_layer(index: u32) -> Option<Self> {
+        if index < 32 {
+            Some(Self(1 << index))
+        } else {
+            None
+        }
     }
 
     /// The layers in either mask (a `const` form of `|`).

@@ -48,7 +48,7 @@ pub enum ColliderError {
     InvalidRadius(f32),
     /// A point (an offset, a segment end, a polygon vertex) is NaN, infinite or beyond
     /// [`MAX_COORDINATE`](crate::geometry::MAX_COORDINATE).
-    #[error("point {index} is not finite or too large: {point}")]
+    #[error("point {index} is not finite or beyond MAX_COORDINATE (1e18): {point}")]
     InvalidPoint {
         /// Which point: 0 for an offset, 0 or 1 for a segment's ends, the vertex index.
         index: usize,
