@@ -422,6 +422,9 @@ fn huge_regular_polygons_have_finite_bounds() {
     }
 }
 
+/// An entity with two collider kinds uses one, the polygon before the segment before the
+/// circle: a probe that only that one reaches touches the entity, once, and one that only the
+/// other reaches does not.
 #[test]
 fn an_entity_with_two_collider_kinds_uses_one() {
     let mut app = app();

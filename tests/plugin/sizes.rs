@@ -72,10 +72,6 @@ fn colliders_scaled_below_min_size_are_skipped_and_hide_nothing() {
     }
 }
 
-/// An entity with two collider kinds uses one, the polygon before the segment before the
-/// circle: a probe that only that one reaches touches the entity, once, and one that only the
-/// other reaches does not.
-
 /// A segment of `MIN_SIZE`, which the constructor accepts, turned an eighth of a turn (its
 /// sides along x and y are then shorter than `MIN_SIZE`): placed, and touching a small probe
 /// at its end.
