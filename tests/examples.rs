@@ -594,7 +594,7 @@ fn turning_laser_after_a_long_frame_clears_the_quarter_it_turned_through() {
         MAX_TURN_PER_FRAME,
     };
     const HITCH: f32 = 0.2;
-    assert!(LASER_TURN_SPEED * HITCH > core::f32::consts::PI);
+    const { assert!(LASER_TURN_SPEED * HITCH > core::f32::consts::PI) };
     assert_eq!(MAX_TURN_PER_FRAME, core::f32::consts::FRAC_PI_2);
     // The first frame, whose time step is zero, then the long one.
     let mut app = run(turning_laser::example, 1);
