@@ -17,7 +17,8 @@
 //! The constructors validate their input. A collider changed in place without them (through
 //! reflection: an inspector, a scene file) is validated again by the pipeline before it is
 //! used: a valid edit takes effect at once (a polygon's bounds are recomputed), and an invalid
-//! one is skipped with one warning naming the entity, until it is valid again. A circle is
+//! one is skipped with a warning naming the entity (many in one run share a line), until it
+//! is valid again. A circle is
 //! checked as it is placed: one whose disc in the world is in range is used as placed, even
 //! where its own radius or offset, scaled down to it, is out of range.
 

@@ -28,8 +28,8 @@ impl Segment {
 /// answer every time): expected linear time whatever their order. A polygon's vertices come in
 /// the order that makes the algorithm slowest (each one round a curve outside the circle of
 /// those before it): a circle drawn with 20,000 vertices takes fifty million looks at a point
-/// in order, and twenty thousand shuffled. Up to [`IN_ORDER_UP_TO`] points are taken
-/// in their own order, with nothing to allocate.
+/// in order, and twenty thousand shuffled. Up to 16 points are taken in their own order, with
+/// nothing to allocate.
 pub fn bounding_circle_of_points(points: &[Vec2]) -> BoundingCircle {
     if points.is_empty() {
         return BoundingCircle::new(Vec2::ZERO, 0.0);

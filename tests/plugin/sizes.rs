@@ -105,7 +105,7 @@ fn the_largest_polygons_the_constructors_accept_are_placed() {
         .id();
     let largest = [
         PolygonCollider::regular(MAX_COORDINATE, 8),
-        PolygonCollider::rectangle(MAX_COORDINATE, MAX_COORDINATE),
+        PolygonCollider::rectangle(2.0 * MAX_COORDINATE, 2.0 * MAX_COORDINATE),
         PolygonCollider::new(vec![
             Vec2::new(-MAX_COORDINATE, -MAX_COORDINATE),
             Vec2::new(MAX_COORDINATE, -MAX_COORDINATE),

@@ -27,13 +27,16 @@ use super::placed::{NO_LINES, PlacedColliders, WorldShape, clear_radius, conserv
 use super::spatial_index::SpatialIndex;
 use crate::collider::{PolygonCollider, SegmentCollider};
 use crate::geometry::sweep::Turn;
-use crate::geometry::{Circle, Segment, all_in_range, in_range, polygon_size, push_edge_lines};
+use crate::geometry::{
+    BoundingBox, Circle, MAX_COORDINATE, MIN_SIZE, Segment, all_in_range, in_range, polygon_size,
+    push_edge_lines,
+};
 use crate::layers::CollisionLayers;
 use crate::settings::CollisionSettings;
 use crate::swept::Swept;
 use bevy::prelude::*;
 use circles::place_circles;
-use placement::{Placement, SkipWarnings, Skipped, least_stretch, too_small};
+use placement::{Placement, SkipWarnings, Skipped, least_stretch};
 use queries::{PolygonColliders, PrepareQueries, SegmentColliders};
 
 /// Writes every enabled collider's world shape and bounding circle into [`PlacedColliders`], and
@@ -161,8 +164,9 @@ fn place_polygon(
     }
     // Twice the bounding radius is at least the bounding box's larger side, which is what the
     // constructor measures: a polygon it accepts is not skipped unscaled. Measured before the
-    // bound is grown for rounding, which grows with the distance from the origin.
-    if too_small(2.0 * local.outer.radius() * placement.scale) {
+    // bound is grown for rounding, which grows with the distance from the origin; and a
+    // polygon always has a size, so one that a tiny scale rounds to none is too small too.
+    if 2.0 * local.outer.radius() * placement.scale < MIN_SIZE {
         return Err(Skipped::TooSmall);
     }
     let start = placed.vertices.len() as u32;
@@ -176,8 +180,24 @@ fn place_polygon(
         placed.vertices.truncate(start as usize);
         return Err(Skipped::OutOfRange);
     }
-    let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
     let world = &placed.vertices[start as usize..];
+    // The local bound scaled by the largest stretch overstates an unevenly scaled polygon's
+    // (a long bar stretched across its width, whose local circle's centre may also lie off its
+    // middle by a rounding of its length): past the range, where the grids would take it for a
+    // collider as wide as the world, it is measured round the middle of the vertices' box.
+    // The circle the polygon surely holds is round the local circle's centre: none round
+    // the middle (the quick look it saves is for ordinary polygons).
+    let (bounds, inner_radius) = if bounds.radius > MAX_COORDINATE {
+        let middle = BoundingBox::of(world).center();
+        let reach = world
+            .iter()
+            .map(|vertex| vertex.distance(middle))
+            .fold(0.0, f32::max);
+        (Circle::new(middle, conservative(middle, reach)), 0.0)
+    } else {
+        (bounds, local.inner_radius)
+    };
+    let least_stretch = least_stretch(placement.x_axis, placement.y_axis, placement.scale);
     let lines_start = placed.edge_lines.len() as u32;
     // A transform that mirrors the polygon turns its outline round the other way.
     let mirrored = placement.x_axis.perp_dot(placement.y_axis) < 0.0;
@@ -186,11 +206,7 @@ fn place_polygon(
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
-        inner_radius: clear_radius(
-            local.inner_radius * least_stretch,
-            bounds.center,
-            bounds.radius,
-        ),
+        inner_radius: clear_radius(inner_radius * least_stretch, bounds.center, bounds.radius),
         size: polygon_size(world),
         lines: if lined { lines_start } else { NO_LINES },
     };
@@ -238,9 +254,10 @@ fn place_segment(
     // larger side that the constructor measures, whichever way it is turned (and exact where
     // squaring a tiny length would not be). Its span from its local one, not from its ends in
     // the world, whose rounding grows with the distance from the origin.
+    // A segment that is not a point is too small too where a tiny scale rounds it to one.
     let span = segment.b() - segment.a();
-    let span = placement.x_axis * span.x + placement.y_axis * span.y;
-    if too_small(span.abs().element_sum()) {
+    let world_span = placement.x_axis * span.x + placement.y_axis * span.y;
+    if span != Vec2::ZERO && world_span.abs().element_sum() < MIN_SIZE {
         return Err(Skipped::TooSmall);
     }
     let center = world.a.midpoint(world.b);
@@ -299,6 +316,39 @@ mod tests {
         warnings.end_frame();
         warnings.end_frame(); // A frame in which it was placed.
         assert!(warnings.skip(entity, Skipped::ZeroScale), "skipped again");
+    }
+
+    /// A bar a million times as long as it is wide, stretched across its width by 1e18: its
+    /// vertices lie in range (half a million by half 1e18), and it is placed with a bounding
+    /// circle that holds them but is not the local one scaled by the largest stretch (5e23,
+    /// which would take it for a collider as wide as many worlds).
+    #[test]
+    fn an_unevenly_scaled_polygon_is_bounded_by_its_vertices() {
+        let mut placed = PlacedColliders::default();
+        let mut bar = PolygonCollider::rectangle(1e6, 1.0);
+        let transform = GlobalTransform::from_scale(Vec3::new(1.0, 1e18, 1.0));
+        let entity = Entity::from_raw_u32(3).unwrap();
+        let still = Sweep {
+            swept: None,
+            added: false,
+        };
+        let result = place_polygon(
+            &mut placed,
+            entity,
+            &mut bar,
+            &transform,
+            None,
+            still,
+            false,
+        );
+        assert_eq!(result, Ok(()));
+        let radius = placed.radii[0];
+        let corner = Vec2::new(5e5, 5e17);
+        for vertex in &placed.vertices {
+            assert!(vertex.abs().abs_diff_eq(corner, 1e12), "{vertex}");
+            assert!(vertex.distance(placed.centers[0]) <= radius);
+        }
+        assert!(radius < 1.01 * corner.length(), "{radius}");
     }
 
     /// A polygon edited from one invalid shape into another is warned about again: the

@@ -258,40 +258,76 @@ impl SkipWarnings {
 
     /// Logs the frame's warnings, and starts the next frame.
     pub(super) fn end_frame(&mut self) {
-        while let Some(&(_, why)) = self.new.first() {
-            let reason = why.reason();
-            let (same, rest): (Vec<_>, Vec<_>) = self
-                .new
-                .iter()
-                .partition(|(_, other)| other.reason() == reason);
-            self.new = rest;
-            let entities: Vec<Entity> = same.into_iter().map(|(entity, _)| entity).collect();
-            if entities.len() <= LISTED {
-                for entity in entities {
-                    match why {
-                        // Not a collider: nothing of it is skipped but the sweep it asks for.
-                        Skipped::SweptBody => warn!("{entity}: {why}"),
-                        _ => warn!("collider {entity} skipped: {why}"),
-                    }
-                }
-                continue;
-            }
-            let listed: Vec<String> = entities[..LISTED].iter().map(Entity::to_string).collect();
-            let which = format!("{} and {} more", listed.join(", "), entities.len() - LISTED);
-            let count = entities.len();
-            match why {
-                Skipped::SweptBody => warn!("{count} entities ({which}): {why}"),
-                _ => warn!("{count} colliders skipped ({which}): {why}"),
-            }
+        for line in lines(core::mem::take(&mut self.new)) {
+            warn!("{line}");
         }
         core::mem::swap(&mut self.last_frame, &mut self.this_frame);
         self.this_frame.clear();
     }
 }
 
+/// The lines that warn about `skipped`: one for each entity, each with its own reason, or one
+/// for all those skipped for the same kind of reason where there are more than [`LISTED`].
+fn lines(mut skipped: Vec<(Entity, Skipped)>) -> Vec<String> {
+    let mut lines = Vec::new();
+    while let Some(&(first, why)) = skipped.first() {
+        let reason = why.reason();
+        let (same, rest): (Vec<_>, Vec<_>) = skipped
+            .into_iter()
+            .partition(|(_, other)| other.reason() == reason);
+        skipped = rest;
+        if same.len() <= LISTED {
+            lines.extend(same.into_iter().map(|(entity, why)| match why {
+                // Not a collider: nothing of it is skipped but the sweep it asks for.
+                Skipped::SweptBody => format!("{entity}: {why}"),
+                _ => format!("collider {entity} skipped: {why}"),
+            }));
+            continue;
+        }
+        // The reasons of one kind may differ in their details (which vertex is wrong): the
+        // first's is told.
+        let listed: Vec<String> = same[..LISTED].iter().map(|(e, _)| e.to_string()).collect();
+        let which = format!("{} and {} more", listed.join(", "), same.len() - LISTED);
+        let count = same.len();
+        lines.push(match why {
+            Skipped::SweptBody => format!("{count} entities ({which}); {first}: {why}"),
+            _ => format!("{count} colliders skipped ({which}); {first}: {why}"),
+        });
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each of a few entities is told its own reason, details and all; many skipped for one
+    /// kind of reason share a line, which counts them; the kinds keep their first order.
+    #[test]
+    fn warning_lines_tell_each_its_own_reason_or_count_many() {
+        let entity = |index: u32| Entity::from_raw_u32(index).unwrap();
+        let bad_point = |index: usize| {
+            Skipped::Invalid(ColliderError::InvalidPoint {
+                index,
+                point: Vec2::NAN,
+            })
+        };
+        let mut skipped = vec![(entity(1), bad_point(0)), (entity(2), bad_point(7))];
+        skipped.extend((10..15).map(|index| (entity(index), Skipped::ZeroScale)));
+        let lines = lines(skipped);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[0].starts_with(&format!("collider {} skipped", entity(1))));
+        assert!(lines[0].contains("point 0 "), "{lines:?}");
+        assert!(lines[1].contains("point 7 "), "{lines:?}");
+        let counted = format!(
+            "5 colliders skipped ({}, {}, {} and 2 more)",
+            entity(10),
+            entity(11),
+            entity(12)
+        );
+        assert!(lines[2].starts_with(&counted), "{lines:?}");
+        assert!(lines[2].contains("scale"), "{lines:?}");
+    }
 
     /// The least stretch against the smaller eigenvalue of `MᵀM` in `f64`, and never above the
     /// length of a unit vector sent through the map, whichever way.
