@@ -114,7 +114,8 @@ pub fn overlapping_pair(app: &mut App) -> (Entity, Entity) {
     (a, b)
 }
 
-/// A pair of good overlapping discs, for checking they are unaffected.
+/// A good disc and hexagon overlapping, for checking that bad colliders beside them leave
+/// them unaffected; returns `(disc, hexagon)`.
 pub fn good_pair(app: &mut App) -> (Entity, Entity) {
     let a = app
         .world_mut()
