@@ -252,9 +252,9 @@ fn place_segment(
     }
     // The sides of its span in the world together: at least its length, which is at least the
     // larger side that the constructor measures, whichever way it is turned (and exact where
-    // squaring a tiny length would not be). Its span from its local one, not from its ends in
-    // the world, whose rounding grows with the distance from the origin.
-    // A segment that is not a point is too small too where a tiny scale rounds it to one.
+    // squaring a tiny length would not be). The span is its local one carried into the world,
+    // not the difference of its ends there, whose rounding grows with the distance from the
+    // origin. A segment that is not a point is too small where a tiny scale rounds it to one.
     let span = segment.b() - segment.a();
     let world_span = placement.x_axis * span.x + placement.y_axis * span.y;
     if span != Vec2::ZERO && world_span.abs().element_sum() < MIN_SIZE {
