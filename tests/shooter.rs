@@ -13,8 +13,8 @@ use bevy_collision_events::prelude::*;
 use game::player::PLAYER_START;
 use game::player::spawn_player_bullet;
 use game::{
-    CROWD, EnemyBullet, Game, GameState, LASER_LENGTH, Laser, Player, RESTART_SECONDS, STORM_EVERY,
-    Stats, WALL_SEGMENT, WALL_SEGMENT_AT, Wall, spawn_enemy_bullet,
+    CROWD, EnemyBullet, Game, GameState, LASER_LENGTH, Laser, Missile, Player, PlayerBullet,
+    RESTART_SECONDS, STORM_EVERY, Stats, WALL_SEGMENT, WALL_SEGMENT_AT, Wall, spawn_enemy_bullet,
 };
 
 /// How far `point` is from the outline of `entity`'s collider, worked out here from the
@@ -470,5 +470,66 @@ fn the_laser_of_a_ship_pressed_against_a_wall_stops_at_the_wall() {
             "frame {frame}: the beam ends at {end}, not at the wall at {}",
             wall_y(x)
         );
+    }
+}
+
+/// Flown up into the slanted wall while firing, at the example's frame rate and at a third of
+/// it: the ship is pushed back out of the wall each frame after it has moved into it, and its
+/// shots, fired meanwhile, must still meet the wall. No bullet's flight, from the ship that
+/// fired it (where the ship was at the end of the frame before the bullet was first seen) to
+/// where the bullet is, ever crosses the wall (the ship slides along the wall, and past its
+/// end bullets fly on freely).
+#[test]
+fn the_shots_of_a_ship_pressed_against_a_wall_never_pass_it() {
+    /// Whether the segments `a`–`b` and `c`–`d` cross.
+    fn cross(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
+        let side = |p: Vec2, q: Vec2, r: Vec2| (q - p).perp_dot(r - p);
+        side(a, b, c) * side(a, b, d) < 0.0 && side(c, d, a) * side(c, d, b) < 0.0
+    }
+    for frame_rate in [60.0, 20.0] {
+        let mut app = game::headless_app(1);
+        app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+            std::time::Duration::from_secs_f64(1.0 / frame_rate),
+        ));
+        app.insert_resource(game::Autopilot(false));
+        app.insert_resource(game::Intent {
+            movement: Vec2::Y,
+            firing: true,
+            ..default()
+        });
+        app.update();
+        // Below the middle of the right-hand wall segment, nose 16 below it.
+        let world = app.world_mut();
+        let mut ship = world.query_filtered::<&mut Transform, With<Player>>();
+        let below = WALL_SEGMENT_AT + Vec2::new(0.0, -40.0);
+        ship.single_mut(world).unwrap().translation = below.extend(0.0);
+        let (left, right) = (
+            WALL_SEGMENT_AT + WALL_SEGMENT.0,
+            WALL_SEGMENT_AT + WALL_SEGMENT.1,
+        );
+        let mut fired_from = std::collections::HashMap::new();
+        let ship_at = |world: &mut World| {
+            let mut ship = world.query_filtered::<&GlobalTransform, With<Player>>();
+            ship.single(world).unwrap().translation().truncate()
+        };
+        for frame in 0..60 {
+            let ship = ship_at(app.world_mut());
+            app.update();
+            let world = app.world_mut();
+            let mut bullets = world.query_filtered::<(Entity, &GlobalTransform), (
+                With<PlayerBullet>,
+                Without<Missile>,
+            )>();
+            for (bullet, at) in bullets.iter(world) {
+                let at = at.translation().truncate();
+                let from = *fired_from.entry(bullet).or_insert(ship);
+                assert!(
+                    !cross(from, at, left, right),
+                    "{frame_rate} fps, frame {frame}: a bullet flew from {from} to {at}, \
+                     through the wall"
+                );
+            }
+        }
+        assert!(fired_from.len() > 10, "{frame_rate} fps: the ship fired");
     }
 }

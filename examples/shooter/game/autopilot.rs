@@ -4,8 +4,8 @@ use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
 use super::{
-    Autopilot, ENEMY, Enemy, EnemyBullet, HALF_FIELD, Intent, LASER_NOSE, LASER_RANGE,
-    PLAYER_BOUNDS, PLAYER_GUN, PLAYER_SPEED, Player, Velocity, WALL,
+    Autopilot, ENEMY, Enemy, EnemyBullet, HALF_FIELD, Intent, LASER_RANGE, NOSE, PLAYER_BOUNDS,
+    PLAYER_SPEED, Player, Velocity, WALL,
 };
 
 // The autopilot weighs a few moves by where the ship and the enemy bullets would be a moment
@@ -89,7 +89,7 @@ pub(super) fn fly_autopilot(
         }
         let future = ahead(movement, AUTOPILOT_LOOK_AHEAD);
         let chase = target.map_or(0.0, |target| (target.x - future.x).abs());
-        let aim = match line_of_fire(&spatial, future + PLAYER_GUN, &targets, &enemies) {
+        let aim = match line_of_fire(&spatial, future + NOSE, &targets, &enemies) {
             Some(true) => -1.0,
             Some(false) => 1.0,
             None => 0.0,
@@ -108,7 +108,7 @@ pub(super) fn fly_autopilot(
     *intent = Intent {
         movement,
         firing: true,
-        lasering: line_of_fire(&spatial, position + LASER_NOSE, &targets, &enemies) == Some(true),
+        lasering: line_of_fire(&spatial, position + NOSE, &targets, &enemies) == Some(true),
         restart: false,
     };
 }

@@ -60,20 +60,21 @@ const INVULNERABLE_SECONDS: f32 = 2.0;
 /// How long a game over lasts before the autopilot starts again.
 pub const RESTART_SECONDS: f32 = 2.5;
 
-// The player's weapons (the rest of them in `player.rs`).
-/// Where bullets leave the ship, from its centre.
-const PLAYER_GUN: Vec2 = Vec2::new(0.0, 26.0);
+// The player's weapons (the rest of them in `player.rs`). Every shot starts at the ship's
+// centre, under the ship, which the walls' push-out keeps out of them: the ship can move into
+// a wall in `Update`, before it is pushed out after the contacts, and a shot started at its
+// nose would start beyond the wall and never meet it. A shot first moves in the frame after it
+// is fired, when its path is swept (a collider's first run tests only where it is).
+/// The ship's nose, from its centre: where its shots come out from under it.
+const NOSE: Vec2 = Vec2::new(0.0, 24.0);
 /// What a bullet takes from an enemy's health.
 const BULLET_DAMAGE: f32 = 1.0;
 const MISSILE_DAMAGE: f32 = 2.0;
 /// How far the laser reaches from the ship's nose.
 pub const LASER_RANGE: f32 = 760.0;
-/// The ship's nose, from its centre: where the beam shows from.
-const LASER_NOSE: Vec2 = Vec2::new(0.0, 24.0);
 /// The laser's segment, from the ship's centre to the end of its range: the stretch up to
-/// the nose lies under the ship (drawn over it), and the beam never starts inside a wall, as
-/// the ship's centre is kept out of them.
-pub const LASER_LENGTH: f32 = LASER_NOSE.y + LASER_RANGE;
+/// the nose lies under the ship (drawn over it), and the beam never starts inside a wall.
+pub const LASER_LENGTH: f32 = NOSE.y + LASER_RANGE;
 /// What the laser takes from the enemy it burns, per second.
 const LASER_DAMAGE_PER_SECOND: f32 = 12.0;
 
@@ -180,14 +181,16 @@ impl Plugin for GamePlugin {
                     read_keyboard,
                     move_player.run_if(playing),
                     aim_laser,
-                    fire_bullets.run_if(playing),
-                    fire_missiles.run_if(playing),
-                    steer_missiles,
                     spawn_waves.run_if(playing),
                     move_enemies,
+                    steer_missiles,
+                    move_bullets,
+                    // After the bullets move: a shot makes its first move in the next frame,
+                    // when it is swept.
+                    fire_bullets.run_if(playing),
+                    fire_missiles.run_if(playing),
                     fire_enemy_bullets.run_if(playing),
                     fire_storm.run_if(playing),
-                    move_bullets,
                     burn_out,
                     count_down_invulnerability,
                     restart_after_game_over.run_if(not(playing)),

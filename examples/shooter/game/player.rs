@@ -9,9 +9,9 @@ use bevy_collision_events::prelude::*;
 
 use super::{
     Autopilot, ENEMY, GameState, HALF_FIELD, Intent, LASER_LENGTH, LASER_Z, Laser, Lifetime,
-    Missile, PLAYER_BOUNDS, PLAYER_BULLET_Z, PLAYER_GUN, PLAYER_LAYERS, PLAYER_SHOT_LAYERS,
-    PLAYER_SPEED, PLAYER_Z, Player, PlayerBullet, PlayerGuns, SHIP_OUTLINE, Velocity,
-    collisions::ship_hit, gun_fires,
+    Missile, PLAYER_BOUNDS, PLAYER_BULLET_Z, PLAYER_LAYERS, PLAYER_SHOT_LAYERS, PLAYER_SPEED,
+    PLAYER_Z, Player, PlayerBullet, PlayerGuns, SHIP_OUTLINE, Velocity, collisions::ship_hit,
+    gun_fires,
 };
 
 // The ship's start and its guns.
@@ -22,10 +22,12 @@ const PLAYER_BULLET_SPEED: f32 = 900.0;
 const PLAYER_BULLET_RADIUS: f32 = 3.0;
 /// Each volley: three bullets, turned this much (radians) from straight up.
 const PLAYER_BULLET_SPREAD: [f32; 3] = [-0.08, 0.0, 0.08];
-/// Homing missiles: one from each wing every period while firing, turning towards the nearest
-/// enemy within their range (found with `SpatialQuery::nearest`) at a limited rate.
+/// Homing missiles: two every period while firing, setting off to either side, turning
+/// towards the nearest enemy within their range (found with `SpatialQuery::nearest`) at a
+/// limited rate.
 const MISSILE_PERIOD: f32 = 0.6;
-const MISSILE_WINGS: [Vec2; 2] = [Vec2::new(-18.0, 6.0), Vec2::new(18.0, 6.0)];
+/// How far from straight ahead (radians) the two missiles set off, one to each side.
+const MISSILE_LAUNCH_ANGLE: f32 = 0.5;
 const MISSILE_SPEED: f32 = 520.0;
 const MISSILE_RADIUS: f32 = 4.0;
 const MISSILE_RANGE: f32 = 700.0;
@@ -109,13 +111,13 @@ pub(super) fn fire_bullets(
     if !gun_fires(&mut guns.bullets, delta, PLAYER_FIRE_PERIOD, intent.firing) {
         return;
     }
-    let gun = transform.translation.truncate() + PLAYER_GUN;
+    let centre = transform.translation.truncate();
     for spread in PLAYER_BULLET_SPREAD {
-        spawn_player_bullet(&mut commands, gun, spread);
+        spawn_player_bullet(&mut commands, centre, spread);
     }
 }
 
-/// While firing, a homing missile from each wing every [`MISSILE_PERIOD`].
+/// While firing, two homing missiles every [`MISSILE_PERIOD`], setting off to either side.
 pub(super) fn fire_missiles(
     mut commands: Commands,
     time: Res<Time>,
@@ -127,12 +129,13 @@ pub(super) fn fire_missiles(
     if !gun_fires(&mut guns.missiles, delta, MISSILE_PERIOD, intent.firing) {
         return;
     }
-    for wing in MISSILE_WINGS {
-        spawn_missile(
-            &mut commands,
-            transform.translation.truncate() + wing,
-            Dir2::Y,
-        );
+    for side in [-1.0, 1.0] {
+        let heading = Dir2::from_xy(
+            -side * MISSILE_LAUNCH_ANGLE.sin(),
+            MISSILE_LAUNCH_ANGLE.cos(),
+        )
+        .expect("a unit heading");
+        spawn_missile(&mut commands, transform.translation.truncate(), heading);
     }
 }
 
