@@ -83,7 +83,7 @@ pub(super) fn ship_hit(
 }
 
 /// Observer on each wall and block: any bullet that reaches it, the player's or an enemy's, is
-/// absorbed (the laser is cut short there instead: see `laser_contacts`).
+/// absorbed (the laser is cut short there instead: see `stop_laser`).
 pub(super) fn absorb_shot(
     hit: On<ContactStarted>,
     mut commands: Commands,
@@ -190,9 +190,11 @@ pub(super) fn stop_laser(
     }
 }
 
-/// Enemies out of health (from bullets or the laser) explode and score.
+/// Enemies out of health (from bullets or the laser) explode, and score while a game is on
+/// (not to shots still flying after a game over).
 pub(super) fn destroy_enemies(
     mut commands: Commands,
+    state: Res<GameState>,
     mut game: ResMut<Game>,
     mut stats: ResMut<Stats>,
     enemies: Query<(Entity, &Enemy, &GlobalTransform)>,
@@ -201,9 +203,11 @@ pub(super) fn destroy_enemies(
     for (entity, enemy, transform) in &enemies {
         if enemy.health <= 0.0 {
             commands.entity(entity).despawn();
-            game.score += enemy.value;
             stats.kills += 1;
-            stats.points += u64::from(enemy.value);
+            if *state == GameState::Playing {
+                game.score += enemy.value;
+                stats.points += u64::from(enemy.value);
+            }
             destroyed.write(EnemyDestroyed {
                 position: transform.translation().truncate(),
                 kind: enemy.kind,
