@@ -42,6 +42,8 @@ const BOB_HEIGHT: f32 = 12.0;
 const BOB_RATE: f32 = 1.6;
 
 // How enemies fire.
+/// Seconds from an enemy's spawn to its first volley: it fires as it arrives, having flown in
+/// for as long.
 const GUN_FIRST_DELAY: f32 = 1.0;
 /// Each enemy fires its first volley this much after the one before.
 const GUN_STAGGER: f32 = 0.15;
