@@ -554,3 +554,42 @@ fn the_shots_of_a_ship_pressed_against_a_wall_never_pass_it() {
         assert!(fired_from.len() > 10, "{frame_rate} fps: the ship fired");
     }
 }
+
+/// Flown up into the thin wall segment at a slow frame rate (down to ten frames a second),
+/// where a frame's move would take the ship more than half its height into the wall, the
+/// ship stays below the wall: the walls push it out by the least move, which would then be
+/// out of the far side, and the ship moves at most a thirtieth of a second's way a frame.
+#[test]
+fn a_ship_flown_into_the_thin_wall_at_a_slow_frame_rate_stays_below_it() {
+    for frame_rate in [20.0, 10.0] {
+        let mut app = game::headless_app(1);
+        app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+            std::time::Duration::from_secs_f64(1.0 / frame_rate),
+        ));
+        app.insert_resource(game::Autopilot(false));
+        app.insert_resource(game::Intent {
+            movement: Vec2::Y,
+            ..default()
+        });
+        app.update();
+        let world = app.world_mut();
+        let mut ship = world.query_filtered::<&mut Transform, With<Player>>();
+        let below = WALL_SEGMENT_AT + Vec2::new(0.0, -40.0);
+        ship.single_mut(world).unwrap().translation = below.extend(0.0);
+        let (left, right) = (
+            WALL_SEGMENT_AT + WALL_SEGMENT.0,
+            WALL_SEGMENT_AT + WALL_SEGMENT.1,
+        );
+        let wall_y = |x: f32| left.y + (x - left.x) * (right.y - left.y) / (right.x - left.x);
+        for frame in 0..40 {
+            app.update();
+            let world = app.world_mut();
+            let mut ship = world.query_filtered::<&Transform, With<Player>>();
+            let at = ship.single(world).unwrap().translation.truncate();
+            assert!(
+                !(left.x..=right.x).contains(&at.x) || at.y < wall_y(at.x),
+                "{frame_rate} fps, frame {frame}: the ship is at {at}, beyond the wall"
+            );
+        }
+    }
+}

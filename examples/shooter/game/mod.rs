@@ -54,6 +54,11 @@ const OFFSCREEN_MARGIN: f32 = 40.0;
 // The player.
 const LIVES: u32 = 5;
 const PLAYER_SPEED: f32 = 420.0;
+/// The most the ship moves in one frame (at [`PLAYER_SPEED`], a frame of a thirtieth of a
+/// second). The walls push it back out by the least move: from more than half its height
+/// into the thin wall segment, that move is out of the far side, so on a slow frame (or a
+/// hitch) the ship slows down instead.
+const PLAYER_MOST_STEP: f32 = 14.0;
 /// How close the ship's centre comes to the edges of the field.
 const PLAYER_BOUNDS: Vec2 = Vec2::new(HALF_FIELD.x - 20.0, HALF_FIELD.y - 30.0);
 const INVULNERABLE_SECONDS: f32 = 2.0;

@@ -9,9 +9,9 @@ use bevy_collision_events::prelude::*;
 
 use super::{
     Autopilot, ENEMY, GameState, HALF_FIELD, Intent, LASER_LENGTH, LASER_Z, Laser, Lifetime,
-    Missile, PLAYER_BOUNDS, PLAYER_BULLET_Z, PLAYER_LAYERS, PLAYER_SHOT_LAYERS, PLAYER_SPEED,
-    PLAYER_Z, Player, PlayerBullet, PlayerGuns, SHIP_OUTLINE, Velocity, collisions::ship_hit,
-    gun_fires,
+    Missile, PLAYER_BOUNDS, PLAYER_BULLET_Z, PLAYER_LAYERS, PLAYER_MOST_STEP, PLAYER_SHOT_LAYERS,
+    PLAYER_SPEED, PLAYER_Z, Player, PlayerBullet, PlayerGuns, SHIP_OUTLINE, Velocity,
+    collisions::ship_hit, gun_fires,
 };
 
 // The ship's start and its guns.
@@ -96,6 +96,7 @@ pub(super) fn move_player(
     mut player: Single<&mut Transform, With<Player>>,
 ) {
     let step = intent.movement.clamp_length_max(1.0) * PLAYER_SPEED * time.delta_secs();
+    let step = step.clamp_length_max(PLAYER_MOST_STEP);
     let moved = (player.translation.truncate() + step).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS);
     player.translation = moved.extend(player.translation.z);
 }
