@@ -16,8 +16,7 @@
 //!   on each wall. `hit.entity` is the observed entity and `hit.other` what touched it, so no
 //!   code asks "which of the two is the bullet?".
 //! - **Messages**: a [`MessageReader<Contact>`] puts a spark on every crossing point, each frame,
-//!   or, for a bullet's hit, where it struck ([`Contact::impact`]); another gives the laser
-//!   everything it touches this frame, and it stops at the nearest point.
+//!   or, for a bullet's hit, where it struck ([`Contact::impact`]).
 //! - **Sweeps**: every bullet is [`Swept`], so none passes through a wall or a small enemy
 //!   between two frames, however fast it flies.
 //! - **Spatial queries** ([`SpatialQuery`]): each homing missile turns towards the nearest
@@ -25,7 +24,8 @@
 //!   (`cast_ray`: does the first thing up there belong to an enemy or a wall?) and fires the
 //!   laser when an enemy is first in line.
 //! - **Contact state**: the ship's [`CollidingEntities`] tells when a ram still lasts;
-//!   [`Contacts`] counts this frame's contacts for the HUD.
+//!   [`Contacts::of`] gives the laser everything it touches this frame (it stops at the nearest
+//!   point) and the ship the walls it is in; [`Contacts`] counts the contacts for the HUD.
 //! - **Layers**: [`CollisionLayers`] keep shots from ever meeting shots, so thousands of bullets
 //!   cost nothing between themselves; [`ColliderDisabled`] switches the laser off, and the ship
 //!   after a game over.

@@ -135,14 +135,14 @@ fn lose_life(
 /// answer is for where the ship was before any of them: a second wall's push counts only what
 /// the first did not already cover along its direction.
 pub(super) fn push_ship_out_of_walls(
-    mut contacts: MessageReader<Contact>,
+    contacts: Res<Contacts>,
     query: SpatialQuery,
     walls: Query<(), With<Wall>>,
     ship: Single<(Entity, &mut Transform, &mut GlobalTransform), With<Player>>,
 ) {
     let (ship, mut transform, mut global) = ship.into_inner();
     let mut moved = Vec2::ZERO;
-    for contact in contacts.read() {
+    for contact in contacts.of(ship) {
         let Some(wall) = contact.other(ship) else {
             continue;
         };
@@ -161,11 +161,11 @@ pub(super) fn push_ship_out_of_walls(
     }
 }
 
-/// The laser stops at the nearest point where it meets anything, and burns that target. The
-/// `Contact` messages of this frame say where it crosses each outline it touches.
+/// The laser stops at the nearest point where it meets anything, and burns that target. Its
+/// contacts of the pipeline's last run say where it crosses each outline it touches.
 pub(super) fn stop_laser(
     time: Res<Time>,
-    mut contacts: MessageReader<Contact>,
+    contacts: Res<Contacts>,
     mut stats: ResMut<Stats>,
     laser: Single<(Entity, &GlobalTransform, &mut Laser)>,
     mut enemies: Query<&mut Enemy>,
@@ -174,7 +174,7 @@ pub(super) fn stop_laser(
     laser.visible_length = LASER_LENGTH;
     let origin = transform.translation().truncate();
     let nearest = contacts
-        .read()
+        .of(entity)
         .filter_map(|contact| {
             let target = contact.other(entity)?;
             let point = contact.nearest_point(origin)?;

@@ -5,8 +5,9 @@
 //! - **observers** of [`ContactStarted`] on each enemy ([`enemy_hit`](collisions::enemy_hit)),
 //!   on the ship ([`ship_hit`](collisions::ship_hit)) and on each wall ([`absorb_shot`]): bullets strike once and vanish;
 //! - the ship's [`CollidingEntities`], for rams that last ([`ram_player`]);
-//! - the [`Contact`] messages, for the laser, which stops at the nearest point of everything
-//!   it touches this frame ([`stop_laser`]); the [`Contacts`] resource for the statistics;
+//! - the [`Contacts`] resource: the laser's contacts ([`Contacts::of`]), for the nearest point
+//!   of everything it touches this frame, where it stops ([`stop_laser`]); the ship's, to
+//!   push it out of the walls; every contact, for the statistics;
 //! - [`Swept`] on every bullet: a player bullet covers 15 px a frame, more than its own size,
 //!   and would otherwise pass through the walls and small enemies between two frames;
 //! - [`CollisionLayers`], so shots never meet shots, and [`ColliderDisabled`] for the laser when
