@@ -447,30 +447,40 @@ fn the_ship_is_pushed_out_of_a_block() {
     assert!(depth < 1e-3, "still {depth} deep in the block");
 }
 
+/// A game at `frame_rate` frames a second, flown by `intent` (no autopilot), with the ship put
+/// below the middle of the right-hand wall segment, its nose 16 below it, after a first frame.
+fn ship_under_the_wall(frame_rate: f64, intent: game::Intent) -> App {
+    let mut app = game::headless_app(1);
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        std::time::Duration::from_secs_f64(1.0 / frame_rate),
+    ));
+    app.insert_resource(game::Autopilot(false));
+    app.insert_resource(intent);
+    app.update();
+    let world = app.world_mut();
+    let mut ship = world.query_filtered::<&mut Transform, With<Player>>();
+    let below = WALL_SEGMENT_AT + Vec2::new(0.0, -40.0);
+    ship.single_mut(world).unwrap().translation = below.extend(0.0);
+    app
+}
+
+/// The right-hand wall segment's line at `x`: it slants down to the right.
+fn wall_y(x: f32) -> f32 {
+    let (left, right) = WALL_ENDS;
+    left.y + (x - left.x) * (right.y - left.y) / (right.x - left.x)
+}
+
 /// Flown up into the slanted wall with the laser on, the ship is held below the wall, and the
 /// beam, starting from the ship's centre, stops at the wall every frame: it never starts
 /// beyond the wall's line, where it would reach what lies behind.
 #[test]
 fn the_laser_of_a_ship_pressed_against_a_wall_stops_at_the_wall() {
-    let mut app = game::headless_app(1);
-    app.insert_resource(game::Autopilot(false));
-    app.insert_resource(game::Intent {
+    let lasering = game::Intent {
         movement: Vec2::Y,
         lasering: true,
         ..default()
-    });
-    app.update();
-    // Below the middle of the right-hand wall segment, nose 16 below it.
-    let world = app.world_mut();
-    let mut ship = world.query_filtered::<&mut Transform, With<Player>>();
-    let below = WALL_SEGMENT_AT + Vec2::new(0.0, -40.0);
-    ship.single_mut(world).unwrap().translation = below.extend(0.0);
-    // The wall's line at `x`: it slants down to the right.
-    let (left, right) = (
-        WALL_SEGMENT_AT + WALL_SEGMENT.0,
-        WALL_SEGMENT_AT + WALL_SEGMENT.1,
-    );
-    let wall_y = |x: f32| left.y + (x - left.x) * (right.y - left.y) / (right.x - left.x);
+    };
+    let mut app = ship_under_the_wall(60.0, lasering);
     for frame in 0..30 {
         app.update();
         let world = app.world_mut();
@@ -508,26 +518,13 @@ fn the_shots_of_a_ship_pressed_against_a_wall_never_pass_it() {
         side(a, b, c) * side(a, b, d) < 0.0 && side(c, d, a) * side(c, d, b) < 0.0
     }
     for frame_rate in [60.0, 20.0] {
-        let mut app = game::headless_app(1);
-        app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
-            std::time::Duration::from_secs_f64(1.0 / frame_rate),
-        ));
-        app.insert_resource(game::Autopilot(false));
-        app.insert_resource(game::Intent {
+        let firing = game::Intent {
             movement: Vec2::Y,
             firing: true,
             ..default()
-        });
-        app.update();
-        // Below the middle of the right-hand wall segment, nose 16 below it.
-        let world = app.world_mut();
-        let mut ship = world.query_filtered::<&mut Transform, With<Player>>();
-        let below = WALL_SEGMENT_AT + Vec2::new(0.0, -40.0);
-        ship.single_mut(world).unwrap().translation = below.extend(0.0);
-        let (left, right) = (
-            WALL_SEGMENT_AT + WALL_SEGMENT.0,
-            WALL_SEGMENT_AT + WALL_SEGMENT.1,
-        );
+        };
+        let mut app = ship_under_the_wall(frame_rate, firing);
+        let (left, right) = WALL_ENDS;
         let mut fired_from = std::collections::HashMap::new();
         let ship_at = |world: &mut World| {
             let mut ship = world.query_filtered::<&GlobalTransform, With<Player>>();
@@ -562,25 +559,12 @@ fn the_shots_of_a_ship_pressed_against_a_wall_never_pass_it() {
 #[test]
 fn a_ship_flown_into_the_thin_wall_at_a_slow_frame_rate_stays_below_it() {
     for frame_rate in [20.0, 10.0] {
-        let mut app = game::headless_app(1);
-        app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
-            std::time::Duration::from_secs_f64(1.0 / frame_rate),
-        ));
-        app.insert_resource(game::Autopilot(false));
-        app.insert_resource(game::Intent {
+        let flying_up = game::Intent {
             movement: Vec2::Y,
             ..default()
-        });
-        app.update();
-        let world = app.world_mut();
-        let mut ship = world.query_filtered::<&mut Transform, With<Player>>();
-        let below = WALL_SEGMENT_AT + Vec2::new(0.0, -40.0);
-        ship.single_mut(world).unwrap().translation = below.extend(0.0);
-        let (left, right) = (
-            WALL_SEGMENT_AT + WALL_SEGMENT.0,
-            WALL_SEGMENT_AT + WALL_SEGMENT.1,
-        );
-        let wall_y = |x: f32| left.y + (x - left.x) * (right.y - left.y) / (right.x - left.x);
+        };
+        let mut app = ship_under_the_wall(frame_rate, flying_up);
+        let (left, right) = WALL_ENDS;
         for frame in 0..40 {
             app.update();
             let world = app.world_mut();
