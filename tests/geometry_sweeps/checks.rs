@@ -201,8 +201,16 @@ pub(crate) fn check_sweep(scene: &Scene) -> Result<(), TestCaseError> {
         tolerances
     );
     if let Some(first_overlap) = seen.first_overlap {
+        // Later than that only at a graze: no deeper than the distance tolerance until then
+        // (a shallow approach, where the time is ill-conditioned: its error grows as the slope
+        // shrinks, while the depth it stands for does not).
+        let graze = (0..=64).all(|k| {
+            let between = first_overlap + (time - first_overlap) * k as f64 / 64.0;
+            let then = contact(&reference1, &reference2, relative64 * between);
+            !then.overlap || then.gap <= tolerances.distance
+        });
         prop_assert!(
-            time <= first_overlap + tolerances.time,
+            time <= first_overlap + tolerances.time || graze,
             "late: t = {} but the reference overlaps at {} ({:?})",
             time,
             first_overlap,

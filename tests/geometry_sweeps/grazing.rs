@@ -1,10 +1,14 @@
 //! Named cases: grazing, starting in contact, moving away, standing still.
 
 use bevy::math::Vec2;
-use bevy_collision_events::geometry::Shape;
+use bevy_collision_events::geometry::{Circle, Segment, Shape};
+use core::f32::consts::TAU;
+use proptest::prelude::*;
 
 use crate::bullets::BULLET;
+use crate::checks::check_sweep;
 use crate::common::{CLOSE, assert_impact, both_orders, circle, segment, v};
+use crate::generated::{Generated, Scene, between, config};
 
 #[test]
 fn grazing_an_orb_hits_when_touching_exactly_and_misses_a_hair_away() {
@@ -138,4 +142,83 @@ fn zero_motion_gives_none() {
     // Moving together is no motion relative to each other.
     let together = v(25.0, -4.0);
     assert_eq!(both_orders(bullet, together, wall, together), None);
+}
+
+/// A circle skimming into a wall at a shallow slope (a thousandth to a twentieth), entering
+/// the band within its radius of the wall's line within 0.05 px of one of the wall's ends,
+/// then moving along the wall (inwards or past the end), from up to 2,000 px out at up to
+/// 1,500 px a run: the wall a segment, or a box's edge on the side the circle comes from.
+/// Where the band is entered beside the wall, where the entry point falls is ill-conditioned
+/// (its error grows as the slope shrinks), and an entry just inside the end must not be taken
+/// for one past it, where the end's disc is missed.
+fn skimming() -> impl Strategy<Value = Scene> {
+    (
+        (between(-2000.0, 2000.0), between(-2000.0, 2000.0)),
+        (between(0.0, TAU), between(20.0, 400.0)),
+        (between(1e-3, 0.05), between(-0.05, 0.05), between(1.0, 5.0)),
+        (between(100.0, 1500.0), between(0.2, 0.8)),
+        (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+    )
+        .prop_map(
+            |(
+                (x, y),
+                (angle, length),
+                (slope, beyond, radius),
+                (speed, entry),
+                (left, near_b, inwards, boxed),
+            )| {
+                let along = Vec2::from_angle(angle);
+                let side = if left { along.perp() } else { -along.perp() };
+                let a = Vec2::new(x, y);
+                let b = a + length * along;
+                let (end, outwards) = if near_b { (b, along) } else { (a, -along) };
+                let entry_point = end + beyond * outwards + radius * side;
+                let forwards = if inwards { -outwards } else { outwards };
+                let motion = speed * (forwards - slope * side).normalize();
+                let second = if boxed {
+                    let depth = 20.0 * side;
+                    Generated::Polygon(vec![a, b, b - depth, a - depth])
+                } else {
+                    Generated::Segment(Segment::new(a, b))
+                };
+                Scene {
+                    first: Generated::Circle(Circle::new(entry_point - entry * motion, radius)),
+                    first_motion: motion,
+                    second,
+                    second_motion: Vec2::ZERO,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn skimming_into_a_wall_near_its_end_matches_the_reference(s in skimming()) {
+        check_sweep(&s)?;
+    }
+}
+
+#[test]
+fn skimming_into_a_wall_at_its_end_is_met_there() {
+    // A circle reaches the band around a box's long edge at a slope of about 1/300, where the
+    // edge ends, and goes 0.44 px deep: rounding put the entry past the end, where the path
+    // misses the end's disc, and the far corner was met 43% of the motion late.
+    let boxed = [
+        v(-1804.853, -2000.0),
+        v(-1871.97, -1756.5143),
+        v(-1852.6891, -1751.1995),
+        v(-1785.5721, -1994.6852),
+    ];
+    let bullet = circle(-1959.1216, -1447.7366, 1.4069855);
+    let motion = v(157.04634, -565.89557);
+    let impact = both_orders(bullet, motion, Shape::Polygon(&boxed), Vec2::ZERO).expect("met");
+    // In f64: at t = 0.546304, at the corner, the edge's normal.
+    assert!((impact.time - 0.546_304).abs() < 1e-4, "{impact:?}");
+    assert!(impact.point.distance(boxed[1]) < 0.01, "{impact:?}");
+    assert!(
+        impact.normal.distance(v(-0.964_168, -0.265_292)) < 1e-3,
+        "{impact:?}"
+    );
 }

@@ -104,7 +104,8 @@ fn tiny_disc_normal(unit: Vec2, across: f32, half_chord: f32) -> Vec2 {
 ///
 /// The normal is the entry point seen from the centre, `m + s·u`, normalised: the point where
 /// the ray is at the time given, so the two agree even where a graze makes that time uncertain.
-/// For a [tiny](TINY_DISC) circle it is worked out without that sum: see [`tiny_disc_normal`].
+/// For a [tiny](TINY_DISC) circle, and at a graze where the sum's rounding leaves it facing
+/// along the ray, it is worked out without that sum: see [`tiny_disc_normal`].
 pub(crate) fn ray_circle(origin: Vec2, direction: Vec2, disc: Circle) -> Option<RayEntry> {
     let (length, unit) = length_and_direction(direction)?;
     let offset = origin - disc.center;
@@ -135,6 +136,13 @@ pub(crate) fn ray_circle(origin: Vec2, direction: Vec2, disc: Circle) -> Option<
         unit_or(offset + unit * entry, -unit)
     } else {
         tiny_disc_normal(unit, across, half_chord)
+    };
+    // At a graze, far from the origin, the sum's rounding can tilt it past square to the ray,
+    // facing along it; the parts worked out apart never do.
+    let normal = if normal.dot(unit) > 0.0 {
+        tiny_disc_normal(unit, across, half_chord)
+    } else {
+        normal
     };
     Some(RayEntry::new(entry / length, normal))
 }
@@ -208,9 +216,80 @@ pub(crate) fn ray_capsule(
     // outside the capsule); if it moves out of the disc, away from the end, the distance to the
     // capsule, a convex set, only grows: that is no hit.
     let end = if foot < 0.0 { segment.a } else { segment.b };
+    let band = Band {
+        height,
+        rate,
+        foot: along_unit.dot(from_a),
+        foot_rate: along_unit.dot(direction),
+        length,
+        radius,
+    };
     ray_circle(origin, direction, Circle::new(end, radius))
         .filter(|hit| hit.time > 0.0 || hit.normal.dot(direction) <= 0.0)
+        .or_else(|| band.entry(normal, direction))
         .or_else(|| ray_segment(origin, direction, segment))
+}
+
+/// The rectangle that a capsule holds between its end circles: every point within `radius`
+/// of a segment's line whose foot lies between the ends, seen along a ray.
+///
+/// Where the ray reaches the flat sides' band just past an end (by the rounded foot) and the
+/// end's circle is missed, it may still be in the capsule: on a shallow approach the foot's
+/// error grows as the slope shrinks (the entry time's error times the speed along the
+/// segment), so an entry just inside the end can be put just past it; and a ray that grazes
+/// the end's circle, a chord too short for rounding, and runs on into the band beside the
+/// segment is in the capsule for good. Either way it enters this rectangle, through a flat
+/// side or through the line across the end (in the circle), soon after, where the capsule's
+/// parts alone would miss it or meet the far end much later.
+struct Band {
+    /// The ray's origin's signed height above the segment's line.
+    height: f32,
+    /// The height's change over the ray.
+    rate: f32,
+    /// How far along the segment the origin's foot lies, from its start.
+    foot: f32,
+    /// The foot's change over the ray.
+    foot_rate: f32,
+    /// The segment's length.
+    length: f32,
+    /// The capsule's radius.
+    radius: f32,
+}
+
+impl Band {
+    /// Where the ray (of `direction`) enters the rectangle, if it does within the ray: at the
+    /// latest of its entries into the band of heights and the range of feet, if before the
+    /// earliest exit. The normal is the segment's `normal` on the side the ray is then; where
+    /// the ray enters across the end moving away from the segment's line (the end's circle
+    /// grazed), it is turned square to the ray, as the circle's would be. A ray in the
+    /// rectangle at its origin is in it by rounding (the distance test said outside): no hit.
+    fn entry(&self, normal: Vec2, direction: Vec2) -> Option<RayEntry> {
+        let heights = Self::span(self.height, self.rate, -self.radius, self.radius)?;
+        let feet = Self::span(self.foot, self.foot_rate, 0.0, self.length)?;
+        let time = heights.0.max(feet.0);
+        if !(time > 0.0 && time <= heights.1.min(feet.1).min(1.0)) {
+            return None;
+        }
+        let side = normal * (self.height + time * self.rate).signum();
+        let away = side.dot(direction);
+        if away <= 0.0 {
+            return Some(RayEntry::new(time, side));
+        }
+        let square = side - direction * (away / direction.length_squared());
+        Some(RayEntry::new(time, unit_or(square, side)))
+    }
+
+    /// When a value starting at `start` and changing by `rate` over the ray lies in
+    /// `[low, high]`: from, to (unbounded without a change), if ever.
+    fn span(start: f32, rate: f32, low: f32, high: f32) -> Option<(f32, f32)> {
+        if rate == 0.0 {
+            return (low..=high)
+                .contains(&start)
+                .then_some((f32::NEG_INFINITY, f32::INFINITY));
+        }
+        let (at_low, at_high) = ((low - start) / rate, (high - start) / rate);
+        Some((at_low.min(at_high), at_low.max(at_high)))
+    }
 }
 
 #[cfg(test)]
