@@ -25,7 +25,9 @@ use bevy::prelude::*;
 /// A pair that already overlaps at the start of its paths (a collider moved onto where a swept
 /// one's path starts) and is apart now is a contact of this run when it was not one of the
 /// last run, with the points (or containment) of the start and no impact; when it was one, the
-/// two have moved apart and the contact ends.
+/// two have moved apart and the contact ends, unless they met again on the way without
+/// turning: a bullet that leaves one arm of a concave polygon and crosses another in one run
+/// stays in contact, with the point of that second touch and no impact.
 ///
 /// # Scheduling
 /// Written in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents), in the

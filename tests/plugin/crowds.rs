@@ -127,6 +127,20 @@ fn path_distance(start: DVec2, end: DVec2, polygon: &[DVec2]) -> f64 {
 /// When along the path from `start` to `end` a disc of `radius` first touches the polygon
 /// (a fraction of the path), for a path that enters well within the radius: dense steps, then
 /// halving.
+/// How near the path from `start` to `end`, beginning within `radius` of `polygon`, comes to
+/// it again once it is clearly farther than that (in 4,000 steps, each step's stretch measured
+/// whole); `None` where it never clearly parts.
+fn after_parting(start: DVec2, end: DVec2, radius: f64, polygon: &[DVec2]) -> Option<f64> {
+    let steps = 4000;
+    let at = |step: usize| start + (end - start) * (step as f64 / steps as f64);
+    let parted = (1..=steps)
+        .find(|&step| path_distance(at(step), at(step), polygon) > radius + UNDECIDED)?;
+    let again = (parted..steps)
+        .map(|step| path_distance(at(step), at(step + 1), polygon))
+        .fold(f64::INFINITY, f64::min);
+    Some(again)
+}
+
 fn first_touch(start: DVec2, end: DVec2, radius: f64, polygon: &[DVec2]) -> f64 {
     let at = |t: f64| start + (end - start) * t;
     let touches = |t: f64| path_distance(at(t), at(t), polygon) <= radius;
@@ -206,9 +220,15 @@ fn a_crowd_of_swept_bullets_meets_turned_and_mirrored_enemies_as_their_paths_do(
         let at_start = path_distance(start, start, polygon);
         let why = || format!("{start} to {end} ({at_start} at the start), {polygon:?}");
         // Overlapping at the start, the pair was a contact of the first run: it goes on while
-        // they touch. Apart at the start, the path decides.
+        // they touch, or where they part and touch again on the way (the star's points). Apart
+        // at the start, the path decides.
         let (near, impact) = if at_start < radius - UNDECIDED {
-            (path_distance(end, end, polygon), false)
+            let near_end = path_distance(end, end, polygon);
+            match after_parting(start, end, radius, polygon) {
+                Some(again) => (near_end.min(again), false),
+                None if near_end < radius - UNDECIDED => (near_end, false),
+                None => continue,
+            }
         } else if at_start > radius + UNDECIDED {
             (path_distance(start, end, polygon), true)
         } else {

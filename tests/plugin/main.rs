@@ -17,6 +17,7 @@ mod fixed_step;
 mod layers;
 mod lifecycle;
 mod observers;
+mod parting;
 mod queries;
 mod query_edges;
 mod query_scenes;

@@ -73,10 +73,10 @@ pub(crate) fn touching_at_end(
 }
 
 /// A moved polygon's vertices: inline up to 32, on the heap beyond.
-type Buffer = SmallVec<[Vec2; 32]>;
+pub(super) type Buffer = SmallVec<[Vec2; 32]>;
 
 /// The shape moved by `motion`; a polygon's moved vertices go into `buffer`.
-fn moved<'a>(shape: Shape<'a>, motion: Vec2, buffer: &'a mut Buffer) -> Shape<'a> {
+pub(super) fn moved<'a>(shape: Shape<'a>, motion: Vec2, buffer: &'a mut Buffer) -> Shape<'a> {
     if motion == Vec2::ZERO {
         return shape;
     }

@@ -84,9 +84,16 @@
 //! edges outside the swept bounding box skipped. Nothing allocates, except that the guarantee
 //! above, checked only when no ray hits and the end poses' boxes are near, moves a polygon of
 //! more than 32 vertices into a heap buffer.
+//!
+//! # Touching again after parting
+//! Shapes that overlap at the start, part and meet again before the end (a disc leaving one arm
+//! of a concave polygon and crossing another) have no first touch; the pipeline asks where they
+//! meet again (see the `parting` module), for a contact of the last run that would otherwise
+//! end.
 
 mod circle_circle;
 mod guard;
+mod parting;
 mod polygon_circle;
 mod polygon_polygon;
 mod polygon_segment;
@@ -107,6 +114,7 @@ use bevy::math::Vec2;
 use core::cmp::Ordering;
 pub(crate) use guard::touching_at_end;
 use guard::{is_valid, is_whole};
+pub(crate) use parting::touch_after_parting;
 pub(crate) use turn::{Turn, sweep_turning};
 
 /// When and where two shapes, `first` moving by `first_motion` and `second` by

@@ -3,7 +3,8 @@
 
 use super::previous_pairs::Lookup;
 use crate::geometry::sweep::{
-    KnownApart, SweepStart, Turn, sweep_from_start_with, sweep_turning, touching_at_end,
+    KnownApart, SweepStart, Turn, sweep_from_start_with, sweep_turning, touch_after_parting,
+    touching_at_end,
 };
 use crate::geometry::{
     Circle, Containment, Impact, Intersection, Points, Shape, intersect,
@@ -151,6 +152,7 @@ pub(super) fn test_pair(
     };
     let sweep = SweepOutcome {
         swept,
+        motions: [first_motion, second_motion],
         relative_motion,
         turns: both_turns,
     };
@@ -224,6 +226,7 @@ fn test_disc_path(
     };
     let sweep = SweepOutcome {
         swept,
+        motions: [first_motion, second_motion],
         relative_motion: second_motion - first_motion,
         turns: None,
     };
@@ -234,6 +237,8 @@ fn test_disc_path(
 struct SweepOutcome {
     /// Whether they overlapped at the start of their paths, or else where they first touched.
     swept: SweepStart,
+    /// The two colliders' motions.
+    motions: [Vec2; 2],
     /// The second collider's motion less the first's.
     relative_motion: Vec2,
     /// The two colliders' turns, where either turned.
@@ -253,19 +258,30 @@ fn meeting(
 ) -> Option<Meeting> {
     let SweepOutcome {
         swept,
+        motions: [first_motion, second_motion],
         relative_motion,
         turns,
     } = sweep;
     let mut at_start = None;
     let impact = match swept {
+        SweepStart::Overlapping if now.is_some() => None,
         SweepStart::Overlapping => {
             // Met at the start of the paths and apart now: a new contact, where the outlines
-            // crossed at the start, unless it is the end of the last run's.
+            // crossed at the start, unless it is the end of the last run's. That ends, unless
+            // a concave polygon let them part and meet again on the way (a bullet leaving one
+            // arm of a U and crossing the other): then it goes on, at that second touch, with
+            // no impact (they touched at the start).
             let (a, b) = (placed.entities[first], placed.entities[second]);
-            if now.is_none() && !previous.contains(a, b) {
-                let first_start = placed.start_shape(first, first_scratch);
-                at_start = intersect(first_start, placed.start_shape(second, second_scratch));
-            }
+            let first_start = placed.start_shape(first, first_scratch);
+            let second_start = placed.start_shape(second, second_scratch);
+            at_start = if !previous.contains(a, b) {
+                intersect(first_start, second_start)
+            } else if turns.is_none() {
+                touch_after_parting(first_start, first_motion, second_start, second_motion)
+                    .map(|again| Intersection::crossing(Points::from_slice(&[again.point])))
+            } else {
+                None
+            };
             None
         }
         SweepStart::Apart(Some(impact)) => Some(impact),

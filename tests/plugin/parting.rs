@@ -1,0 +1,97 @@
+//! A swept collider that leaves one arm of a concave polygon and crosses another in one run:
+//! the contact goes on, at the second touch, and ends once they are apart all along a run.
+
+use crate::common::{app, contact_between, last_frame};
+use bevy::prelude::*;
+use bevy_collision_events::prelude::*;
+
+const BULLET_RADIUS: f32 = 2.0;
+
+/// A U 40 wide and 50 high: arms 10 thick (x in 0..10 and 30..40), a base 10 thick.
+fn u_shape() -> PolygonCollider {
+    PolygonCollider::new([
+        Vec2::new(0.0, 0.0),
+        Vec2::new(40.0, 0.0),
+        Vec2::new(40.0, 50.0),
+        Vec2::new(30.0, 50.0),
+        Vec2::new(30.0, 10.0),
+        Vec2::new(10.0, 10.0),
+        Vec2::new(10.0, 50.0),
+        Vec2::new(0.0, 50.0),
+    ])
+}
+
+/// A U at the origin and a swept bullet in its left arm, at (5, 30), both placed by a first
+/// run, in contact; `swept_u` sweeps the U instead of the bullet.
+fn bullet_in_the_left_arm(swept_u: bool) -> (App, Entity, Entity) {
+    let mut app = app();
+    let u = app
+        .world_mut()
+        .spawn((u_shape(), Transform::default()))
+        .id();
+    let bullet = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(BULLET_RADIUS),
+            Transform::from_xyz(5.0, 30.0, 0.0),
+        ))
+        .id();
+    let swept = if swept_u { u } else { bullet };
+    app.world_mut().entity_mut(swept).insert(Swept::default());
+    app.update();
+    assert!(contact_between(&app, bullet, u).is_some());
+    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
+    (app, bullet, u)
+}
+
+fn move_to(app: &mut App, entity: Entity, x: f32) {
+    let mut entity = app.world_mut().entity_mut(entity);
+    entity.get_mut::<Transform>().unwrap().translation.x = x;
+}
+
+#[test]
+fn a_bullet_through_both_arms_of_a_u_stays_in_contact() {
+    for swept_u in [false, true] {
+        let (mut app, bullet, u) = bullet_in_the_left_arm(swept_u);
+        // From x = 5 to 50 (or the U from 0 to −45): out of the left arm once its centre
+        // passes x = 12, into the right one at x = 28, out beyond it at 42.
+        let u_x = if swept_u {
+            move_to(&mut app, u, -45.0);
+            -45.0
+        } else {
+            move_to(&mut app, bullet, 50.0);
+            0.0
+        };
+        app.update();
+        let contact = contact_between(&app, bullet, u).expect("crossed the right arm");
+        // Where the bullet met the right arm's inner side (in the U's place at the end of the
+        // run, for a moving U: the point is where they touched, then).
+        let met_at = if swept_u {
+            Vec2::new(30.0 - 45.0 * 23.0 / 45.0, 30.0)
+        } else {
+            Vec2::new(30.0, 30.0)
+        };
+        assert_eq!(contact.points.len(), 1, "swept U: {swept_u}");
+        assert!(
+            contact.points[0].abs_diff_eq(met_at, 1e-3),
+            "{:?}, U at {u_x}",
+            contact.points
+        );
+        assert_eq!(contact.impact, None, "touching at the start of the paths");
+        assert!(last_frame::<ContactEnded>(&app).is_empty());
+        assert!(last_frame::<ContactStarted>(&app).is_empty());
+        // Still where it is: apart all run.
+        app.update();
+        assert!(contact_between(&app, bullet, u).is_none());
+        assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+    }
+}
+
+#[test]
+fn a_bullet_that_stops_between_the_arms_ends_its_contact() {
+    let (mut app, bullet, u) = bullet_in_the_left_arm(false);
+    move_to(&mut app, bullet, 20.0);
+    app.update();
+    assert!(contact_between(&app, bullet, u).is_none());
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+}
