@@ -17,13 +17,15 @@ use super::sweep_from_start;
 use super::{SweepStart, in_range};
 use crate::geometry::{Impact, Segment, Shape, edges, overlap};
 use bevy::math::{DVec2, Vec2};
+use smallvec::SmallVec;
 
 /// For shapes that overlap at the start of their motions (`first` moving by `first_motion`,
 /// `second` by `second_motion`): where they first touch again after parting, if they do. The
 /// [`Impact`] is as a [sweep](super) gives it, its time a fraction of the whole motions.
 ///
 /// `None` for two convex shapes, which cannot part and meet again, for shapes that never part,
-/// and for shapes or motions that the sweeps reject. Allocates its list of times.
+/// and for shapes or motions that the sweeps reject. Allocates only for shapes of many
+/// vertices.
 pub(crate) fn touch_after_parting(
     first: Shape,
     first_motion: Vec2,
@@ -56,14 +58,17 @@ pub(crate) fn touch_after_parting(
     })
 }
 
+/// The times at which two outlines may touch: inline up to 64, on the heap beyond.
+type Times = SmallVec<[f64; 64]>;
+
 /// A time in `(0, 1)` at which `first`, moved by that share of `motion`, and `second`, at
 /// rest, are apart, before any later time at which they touch: the middle of the first stretch
 /// between two times when their outlines may touch (see the [module docs](self)) at which they
 /// do not overlap.
 fn first_gap(first: Shape, second: Shape, motion: Vec2) -> Option<f32> {
-    let mut times = Vec::new();
+    let mut times = Times::new();
     touch_times(first, second, motion.as_dvec2(), &mut times);
-    times.retain(|&time| time > 0.0 && time < 1.0);
+    times.retain(|time| *time > 0.0 && *time < 1.0);
     times.sort_by(f64::total_cmp);
     times.push(1.0);
     let mut buffer = Buffer::new();
@@ -84,7 +89,7 @@ fn first_gap(first: Shape, second: Shape, motion: Vec2) -> Option<f32> {
 
 /// Pushes every time at which the outlines of `first`, moving by `motion`, and `second`, at
 /// rest, may touch: a few more than they do, none fewer.
-fn touch_times(first: Shape, second: Shape, motion: DVec2, times: &mut Vec<f64>) {
+fn touch_times(first: Shape, second: Shape, motion: DVec2, times: &mut Times) {
     match (first, second) {
         (Shape::Circle(circle), other) => {
             let center = circle.center.as_dvec2();
@@ -104,7 +109,7 @@ fn touch_times(first: Shape, second: Shape, motion: DVec2, times: &mut Vec<f64>)
 /// The times at which a circle of `radius`, its centre at `center` moving by `motion`, may
 /// touch an edge of `outline`: its centre at the radius from an end, or from the edge's line
 /// beside the edge.
-fn circle_times(center: DVec2, motion: DVec2, radius: f64, outline: Shape, times: &mut Vec<f64>) {
+fn circle_times(center: DVec2, motion: DVec2, radius: f64, outline: Shape, times: &mut Times) {
     let motion_squared = motion.length_squared();
     for edge in outline_edges(outline) {
         let (start, end) = (edge.a.as_dvec2(), edge.b.as_dvec2());
@@ -142,7 +147,7 @@ fn circle_times(center: DVec2, motion: DVec2, radius: f64, outline: Shape, times
 
 /// The times at which a vertex (or segment end) of `moving`, moving by `motion`, crosses an
 /// edge of `still`.
-fn vertex_times(moving: Shape, still: Shape, motion: DVec2, times: &mut Vec<f64>) {
+fn vertex_times(moving: Shape, still: Shape, motion: DVec2, times: &mut Times) {
     let vertices: &[Vec2] = match &moving {
         Shape::Polygon(vertices) => vertices,
         Shape::Segment(segment) => &[segment.a, segment.b],
