@@ -216,10 +216,11 @@ impl Contact {
         }
     }
 
-    /// The impact normal facing `entity`: pointing out of the other collider's outline towards
-    /// `entity`'s. `None` without an [`impact`](Self::impact), or if `entity` is neither of the
-    /// two. For a bullet that hit a wall, `impact_normal(bullet)` is the wall's normal on the
-    /// side the bullet came from.
+    /// The impact normal facing `entity`: square to the outline that is smooth where they
+    /// touched (the wall's face, or the bullet's circle where it met the wall's corner),
+    /// pointing towards `entity`'s side. `None` without an [`impact`](Self::impact), or if
+    /// `entity` is neither of the two. For a bullet that hit a wall's face,
+    /// `impact_normal(bullet)` is the wall's normal on the side the bullet came from.
     pub fn impact_normal(&self, entity: Entity) -> Option<Vec2> {
         let impact = self.impact?;
         if entity == self.a {

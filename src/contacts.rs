@@ -1,5 +1,5 @@
-//! What overlaps now, without reading messages: [`Contacts`], every overlapping pair of the
-//! last run, and [`CollidingEntities`], one entity's side of it.
+//! What is in contact now, without reading messages: [`Contacts`], every contact of the last
+//! run, and [`CollidingEntities`], one entity's side of it.
 //!
 //! The contacts are kept as the narrow phase made them: in one list on one thread, or in one
 //! list per piece of work when it was split across threads. The lists follow each other in
@@ -13,7 +13,9 @@ use bevy::prelude::*;
 use core::iter::FusedIterator;
 use std::sync::OnceLock;
 
-/// Every overlapping pair of the pipeline's last run, to look up without reading messages.
+/// Every contact of the pipeline's last run, to look up without reading messages: each pair
+/// that overlaps, or that met along its [`Swept`](crate::Swept) paths in that run (see
+/// [`Contact`]).
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -132,12 +134,12 @@ impl Contacts {
         }
     }
 
-    /// How many pairs overlap.
+    /// How many contacts there are.
     pub fn len(&self) -> usize {
         self.len
     }
 
-    /// Whether nothing overlaps.
+    /// Whether there is no contact.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -155,8 +157,8 @@ impl Contacts {
             .map(|index| &list[index])
     }
 
-    /// Whether the colliders of two entities overlap (a body's parts are looked up by their
-    /// own entities: see [`Contact::bodies`]).
+    /// Whether the colliders of two entities are in contact (a body's parts are looked up by
+    /// their own entities: see [`Contact::bodies`]).
     pub fn contains(&self, first: Entity, second: Entity) -> bool {
         self.get(first, second).is_some()
     }
@@ -192,7 +194,8 @@ impl Contacts {
         index.get(&self.lists, body)
     }
 
-    /// The entities whose colliders overlap the collider of `entity` (see [`of`](Self::of)).
+    /// The entities whose colliders are in contact with the collider of `entity` (see
+    /// [`of`](Self::of)).
     pub fn touching(&self, entity: Entity) -> impl Iterator<Item = Entity> {
         self.of(entity)
             .filter_map(move |contact| contact.other(entity))
@@ -294,11 +297,12 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
     ends.all(|(first, end)| core::mem::replace(&mut last, end) < first)
 }
 
-/// The entities this one overlaps now, kept up to date on the entities that have this
+/// The entities this one is in contact with now (see [`Contacts`]), kept up to date on the
+/// entities that have this
 /// component (add it to those you want to ask: with none, it costs nothing).
 ///
 /// Whenever it is given to an entity (inserted, inserted again, cloned), it lists what the
-/// entity overlapped at the pipeline's last run, as [`Contacts`] has it,
+/// entity was in contact with at the pipeline's last run, as [`Contacts`] has it,
 /// whatever value it was given. It is kept up to date while the entity is disabled with Bevy's
 /// `Disabled` too (its contacts end then), so that it is right when the entity comes back. An
 /// entity disabled by a disabling component of the game's own (registered with
@@ -334,7 +338,7 @@ pub(crate) fn follow_each_other<'a>(lists: impl IntoIterator<Item = &'a Vec<Cont
 pub struct CollidingEntities(EntityHashSet);
 
 impl CollidingEntities {
-    /// Lists what the entity overlaps now: only the pipeline says what overlaps, so a set
+    /// Lists what the entity is in contact with now: only the pipeline says that, so a set
     /// given to an entity is filled from the last run's contacts, not kept as it was given.
     fn fill(mut world: DeferredWorld, context: HookContext) {
         Self::refill(&mut world, context.entity);
@@ -357,17 +361,17 @@ impl CollidingEntities {
         }
     }
 
-    /// Records that the entity now overlaps `other`.
+    /// Records that the entity is now in contact with `other`.
     pub(crate) fn insert(&mut self, other: Entity) {
         self.0.insert(other);
     }
 
-    /// Records that the entity no longer overlaps `other`.
+    /// Records that the entity is no longer in contact with `other`.
     pub(crate) fn remove(&mut self, other: Entity) {
         self.0.remove(&other);
     }
 
-    /// Records that the entity overlaps exactly `others`.
+    /// Records that the entity is in contact with exactly `others`.
     pub(crate) fn replace(&mut self, others: impl IntoIterator<Item = Entity>) {
         self.0.clear();
         self.0.extend(others);
@@ -476,7 +480,7 @@ mod tests {
     }
 
     /// Emptied lists (the events stage run again with no narrow phase between) are dropped:
-    /// nothing overlaps, and nothing is found.
+    /// there is no contact, and nothing is found.
     #[test]
     fn empty_lists_are_dropped() {
         let mut contacts = contacts(&[(1, 2)]);

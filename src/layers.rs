@@ -20,7 +20,10 @@ use core::ops::{BitAnd, BitOr, BitOrAssign, Not};
 /// every layer and meets every layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Reflect)]
 #[reflect(Clone, Debug, Default, PartialEq, Hash)]
-pub struct LayerMask(pub u32);
+pub struct LayerMask(
+    /// One bit per layer: layer `n` is bit `n`.
+    pub u32,
+);
 
 impl LayerMask {
     /// No layer.

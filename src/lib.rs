@@ -102,9 +102,9 @@
 //! | [`Swept`] | test the path a fast collider moved along, and a segment's or polygon's turn, not only where it ends up: no bullet through a wall, no bullet skipped by a swinging laser |
 //! | [`CollisionBody`] | one entity made of colliders (its parts) on it and its descendants: a contact's `a` and `b` are the parts, [`Contact::bodies`] their bodies, and the body's observers hear its parts' hits |
 //! | [`PairFilter`], [`FilterPairs`], [`PairFilterPlugin`] | a game's own rule for which pairs may meet, beyond layers |
-//! | [`Contact`] | a message each run (each frame, or fixed step) for every overlapping pair, with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) ([`Contact::impact_normal`] faces the side you name) |
-//! | [`ContactStarted`], [`ContactEnded`] | the run two colliders start overlapping, and the run they stop: messages and entity events |
-//! | [`Contacts`], [`CollidingEntities`] | what overlaps now, without reading messages |
+//! | [`Contact`] | a message each run (each frame, or fixed step) for every pair in contact (overlapping, or met along a swept path), with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) ([`Contact::impact_normal`] faces the side you name) |
+//! | [`ContactStarted`], [`ContactEnded`] | the run two colliders come into contact, and the run they stop: messages and entity events |
+//! | [`Contacts`], [`CollidingEntities`] | what is in contact now, without reading messages |
 //! | [`SpatialQuery`], [`SpatialQueryFilter`] | rays, circle casts, shape and point queries, the nearest collider, filtered by layers, entities left out or a test of the game's own ([`ColliderFilter::with_predicate`]); and [`Contact::push_out`]: the least move out of an overlap |
 //! | [`CollisionSystems`], [`CollisionSettings`] | ordering against the pipeline; tuning |
 //! | [`geometry`] | the pure geometry underneath, usable on its own |
@@ -117,10 +117,11 @@
 //! resolved from [`MIN_SIZE`](geometry::MIN_SIZE) (`1e-18`) to
 //! [`MAX_COORDINATE`](geometry::MAX_COORDINATE) (`1e18`): constructors refuse shapes outside
 //! that range, and a collider that leaves it at run time (a tiny or huge scale, a NaN
-//! transform) is skipped with one warning naming it (many skipped for one reason in a run
-//! share a line, which counts them), without affecting the others. A [`Swept`] collider also
-//! meets what lies along its path since the last run, and its contact then says when, where and
-//! facing which way it first touched ([`Contact::impact`]).
+//! transform) is skipped, with one warning naming it for as long as it stays skipped run after
+//! run (many skipped for one reason in a run share a line, which counts them), without
+//! affecting the others. A [`Swept`] collider also meets what lies along its path since the
+//! last run (what it turns across, to within a tolerance: see [`Swept`]), and its contact then
+//! says when, where and facing which way it first touched ([`Contact::impact`]).
 //!
 //! # The pipeline
 //!

@@ -61,11 +61,13 @@ impl CollisionPlugin {
     /// what, read [`Contacts`] or [`CollidingEntities`], or observe the entity events, which
     /// run in order, step by step.
     ///
-    /// A game that moves or spawns its colliders in the pipeline's own schedule
-    /// (`FixedUpdate`, or `Update`) orders those systems `.before(TransformSystems::Propagate)`
-    /// there: unordered, a run may place them before they move, where the last run left them,
-    /// and a collider spawned after the propagation at the origin, its `GlobalTransform` not
-    /// yet set. The same holds in `PostUpdate` for the default schedule.
+    /// A game whose systems move or spawn colliders in the pipeline's own schedule (the one
+    /// given here, such as `FixedPostUpdate`, or `PostUpdate` for the default) orders those
+    /// systems `.before(TransformSystems::Propagate)` there: unordered, a run may place them
+    /// before they move, where the last run left them, and a collider spawned after the
+    /// propagation at the origin, its `GlobalTransform` not yet set. Systems in an earlier
+    /// schedule (`FixedUpdate` before `FixedPostUpdate`, `Update` before `PostUpdate`) need
+    /// no ordering.
     ///
     /// ```no_run
     /// # use bevy::prelude::*;
@@ -242,6 +244,10 @@ fn virtual_time_runs(settings: Res<CollisionSettings>, time: Option<Res<Time<Vir
 /// before or after it (after it, for an app that is updated without being finished, as in
 /// tests).
 /// An app has one filter at most: to apply several rules, put them in one [`SystemParam`](bevy::ecs::system::SystemParam).
+///
+/// # Panics
+/// When added to an app that has a pair filter already, and when the app is finished without
+/// [`CollisionPlugin`].
 pub struct PairFilterPlugin<F>(PhantomData<fn() -> F>);
 
 impl<F> Default for PairFilterPlugin<F> {

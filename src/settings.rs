@@ -46,6 +46,9 @@ pub struct CollisionSettings {
     ///
     /// When to change it: turn it off if colliders move and meet while the game is paused (a
     /// pause menu's buttons under the pointer), and read the messages in `Update` or later.
+    /// Every paused frame's messages are then kept until the clock runs again, as said above:
+    /// thousands of touching pairs over a long pause are millions of messages. Keep few
+    /// colliders touching meanwhile (a menu's), or turn it off only while they are needed.
     ///
     /// Default: `true`.
     pub pause_with_virtual_time: bool,

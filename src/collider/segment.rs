@@ -89,6 +89,7 @@ impl TryFrom<Segment2d> for SegmentCollider {
 }
 
 impl From<&SegmentCollider> for Segment2d {
+    /// The segment between the collider's two ends, in local space.
     fn from(collider: &SegmentCollider) -> Self {
         Segment2d::new(collider.a, collider.b)
     }

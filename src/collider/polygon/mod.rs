@@ -378,6 +378,7 @@ impl TryFrom<Rhombus> for PolygonCollider {
 }
 
 impl From<&PolygonCollider> for Polygon {
+    /// The collider's vertex loop, in local space.
     fn from(collider: &PolygonCollider) -> Self {
         Polygon {
             vertices: collider.vertices.clone(),
