@@ -19,14 +19,16 @@ use core::cmp::Ordering;
 /// How a pair's contact changed between two frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Change<'a> {
-    /// The pair overlaps now (this contact) and did not before.
+    /// The pair is in contact now (this contact) and was not before, or it
+    /// [restarts](Contact::restarts).
     Started(&'a Contact),
-    /// The pair overlapped before (this contact) and does not now.
+    /// The pair was in contact before (this contact) and is not now, or its contact restarts.
     Ended(&'a Contact),
 }
 
 /// Calls `visit` for every pair in one frame's contacts but not the other's, in `(a, b)`
-/// order. Both come in `(a, b)` order: one merge pass.
+/// order, and for every pair in both whose contact [restarts](Contact::restarts): its end,
+/// then its start. Both come in `(a, b)` order: one merge pass.
 fn diff<'a>(
     previous: impl IntoIterator<Item = &'a Contact>,
     current: impl IntoIterator<Item = &'a Contact>,
@@ -45,8 +47,11 @@ fn diff<'a>(
         };
         match order {
             Ordering::Equal => {
-                old.next();
-                new.next();
+                let (old, new) = (old.next().expect("peeked"), new.next().expect("peeked"));
+                if new.restarts() {
+                    visit(Change::Ended(old));
+                    visit(Change::Started(new));
+                }
             }
             Ordering::Less => {
                 visit(Change::Ended(old.next().expect("peeked")));
