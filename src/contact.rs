@@ -20,8 +20,7 @@ use bevy::prelude::*;
 /// met anywhere along their paths since the last run, though they are apart again now (a
 /// bullet that went through a thin wall): then `points` holds the one point where they first
 /// touched. When a swept pair was apart at the start of its path, [`impact`](Self::impact) says
-/// when, where and facing which way they first touched, and the contact starts this run (see
-/// [`ContactStarted`]).
+/// when, where and facing which way they first touched.
 ///
 /// A pair that already overlaps at the start of its paths (a collider moved onto where a swept
 /// one's path starts) and is apart now is a contact of this run when it was not one of the
@@ -139,14 +138,6 @@ impl Contact {
         (self.a, self.b)
     }
 
-    /// Whether this contact starts this run even if its pair was a contact of the last: the
-    /// two met along their paths after being apart where the paths start (a bullet that went
-    /// through a wall and comes back through it), which its [`impact`](Self::impact) says. A
-    /// contact that goes on from the last run touches where the paths start: no impact.
-    pub(crate) fn restarts(&self) -> bool {
-        self.impact.is_some()
-    }
-
     /// The pair as (the collider on layer(s) `layer`, the other), so a game need not try both
     /// orders: `contact.by_layer(PLAYER_SHOT)` gives `(bullet, what it hit)`. When both are on
     /// `layer`, the one on fewer layers comes first (a bullet on its own layer before a wall
@@ -251,13 +242,7 @@ impl Contact {
     }
 }
 
-/// Two colliders came into contact in this run of the pipeline: they overlap now, or met
-/// along their [`Swept`](crate::Swept) paths.
-///
-/// A contact goes on from the last run only while the two touch where this run's paths start.
-/// A pair that was apart there and met along the way starts a new contact, even if it was a
-/// contact of the last run (a bullet that went through a wall and, turned round, comes back
-/// through it): that one ends first, in the same run, a [`ContactEnded`] then this.
+/// Two colliders started to overlap in this run of the pipeline.
 ///
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
 /// [`EntityEvent`] it is triggered once for **each** of the two entities (with `entity` that
@@ -329,9 +314,8 @@ impl ContactStarted {
     }
 }
 
-/// Two colliders stopped being in contact in this run of the pipeline: they moved apart (or
-/// were apart where this run's paths start and meet anew along them: see [`ContactStarted`]),
-/// or one of them was despawned, lost its collider, was switched off (with
+/// Two colliders stopped overlapping in this run of the pipeline: they moved apart, or one of
+/// them was despawned, lost its collider, was switched off (with
 /// [`ColliderDisabled`](crate::ColliderDisabled) or Bevy's `Disabled`), was skipped (see the
 /// crate docs' Semantics), or no longer matches the other's layers, or the
 /// [`PairFilter`](crate::PairFilter) turned the pair away.

@@ -19,16 +19,14 @@ use core::cmp::Ordering;
 /// How a pair's contact changed between two frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Change<'a> {
-    /// The pair is in contact now (this contact) and was not before, or it
-    /// [restarts](Contact::restarts).
+    /// The pair overlaps now (this contact) and did not before.
     Started(&'a Contact),
-    /// The pair was in contact before (this contact) and is not now, or its contact restarts.
+    /// The pair overlapped before (this contact) and does not now.
     Ended(&'a Contact),
 }
 
 /// Calls `visit` for every pair in one frame's contacts but not the other's, in `(a, b)`
-/// order, and for every pair in both whose contact [restarts](Contact::restarts): its end,
-/// then its start. Both come in `(a, b)` order: one merge pass.
+/// order. Both come in `(a, b)` order: one merge pass.
 fn diff<'a>(
     previous: impl IntoIterator<Item = &'a Contact>,
     current: impl IntoIterator<Item = &'a Contact>,
@@ -47,11 +45,8 @@ fn diff<'a>(
         };
         match order {
             Ordering::Equal => {
-                let (old, new) = (old.next().expect("peeked"), new.next().expect("peeked"));
-                if new.restarts() {
-                    visit(Change::Ended(old));
-                    visit(Change::Started(new));
-                }
+                old.next();
+                new.next();
             }
             Ordering::Less => {
                 visit(Change::Ended(old.next().expect("peeked")));

@@ -185,8 +185,7 @@ fn keep_started_bodies<'a>(
             .next_if(|old| old.pair() < contact.pair())
             .is_some()
         {}
-        let goes_on = |old: &&Contact| old.pair() == contact.pair() && !contact.restarts();
-        if let Some(old) = previous.next_if(goes_on) {
+        if let Some(old) = previous.next_if(|old| old.pair() == contact.pair()) {
             kept_any |= old.bodies != contact.bodies;
             contact.bodies = old.bodies;
         }
@@ -207,8 +206,8 @@ mod tests {
         }
     }
 
-    /// Only the pairs that go on keep their bodies (not those that restart), whichever of this
-    /// run's lists holds them, and whatever the last run's pairs between them.
+    /// Only the pairs that go on keep their bodies, whichever of this run's lists holds them,
+    /// and whatever the last run's pairs between them.
     #[test]
     fn contacts_that_go_on_keep_their_bodies() {
         let previous = [
@@ -218,30 +217,14 @@ mod tests {
             with_bodies(4, 6, [9, 9]),
             with_bodies(7, 8, [7, 9]),
         ];
-        // (4, 6) went on but met anew along its paths this run: it restarts, with the bodies
-        // it has now.
-        let restarted = Contact {
-            impact: Some(crate::geometry::Impact {
-                time: 0.5,
-                point: Vec2::ZERO,
-                normal: Vec2::Y,
-            }),
-            ..contact(4, 6)
-        };
         let mut lists = vec![
             vec![contact(0, 1), contact(1, 2)],
             vec![],
-            vec![
-                contact(2, 5),
-                contact(3, 4),
-                restarted,
-                contact(7, 8),
-                contact(7, 9),
-            ],
+            vec![contact(2, 5), contact(3, 4), contact(7, 8), contact(7, 9)],
         ];
         keep_started_bodies(&previous, &mut lists);
         let bodies: Vec<[Entity; 2]> = lists.iter().flatten().map(|c| c.bodies).collect();
-        let expected = [[9, 1], [1, 2], [8, 8], [3, 4], [4, 6], [7, 9], [7, 9]];
+        let expected = [[9, 1], [1, 2], [8, 8], [3, 4], [7, 9], [7, 9]];
         assert_eq!(bodies, expected.map(|pair| pair.map(entity)));
     }
 }

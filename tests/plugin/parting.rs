@@ -1,7 +1,5 @@
-//! A swept pair that parts and meets again. In one run (a bullet leaving one arm of a concave
-//! polygon and crossing another) the contact goes on, at the second touch, and ends once they
-//! are apart all along a run. Across runs (a bullet through a wall, then back through it) a
-//! new contact starts: the old one ends first, in the same run.
+//! A swept collider that leaves one arm of a concave polygon and crosses another in one run:
+//! the contact goes on, at the second touch, and ends once they are apart all along a run.
 
 use crate::common::{app, contact_between, last_frame};
 use bevy::prelude::*;
@@ -96,63 +94,4 @@ fn a_bullet_that_stops_between_the_arms_ends_its_contact() {
     app.update();
     assert!(contact_between(&app, bullet, u).is_none());
     assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
-}
-
-/// Records the order of the entity events heard on one entity.
-#[derive(Resource, Default)]
-struct Heard(Vec<&'static str>);
-
-#[test]
-fn a_bullet_through_a_wall_and_back_starts_a_second_contact() {
-    let mut app = app();
-    app.init_resource::<Heard>();
-    let wall = app
-        .world_mut()
-        .spawn((
-            SegmentCollider::new(Vec2::new(0.0, -50.0), Vec2::new(0.0, 50.0)),
-            Transform::default(),
-            CollidingEntities::default(),
-        ))
-        .observe(|_: On<ContactStarted>, mut heard: ResMut<Heard>| heard.0.push("started"))
-        .observe(|_: On<ContactEnded>, mut heard: ResMut<Heard>| heard.0.push("ended"))
-        .id();
-    let bullet = app
-        .world_mut()
-        .spawn((
-            CircleCollider::new(BULLET_RADIUS),
-            Swept::default(),
-            Transform::from_xyz(-20.0, 0.0, 0.0),
-        ))
-        .id();
-    app.update();
-    // Through the wall, apart beyond it: the first hit.
-    move_to(&mut app, bullet, 20.0);
-    app.update();
-    let first = contact_between(&app, bullet, wall).expect("through the wall");
-    assert!(first.impact.is_some());
-    assert_eq!(app.world().resource::<Heard>().0, ["started"]);
-    // Turned round, back through it: the first contact ends and a second starts.
-    move_to(&mut app, bullet, -20.0);
-    app.update();
-    let second = contact_between(&app, bullet, wall).expect("back through the wall");
-    let impact = second.impact.expect("apart where the path starts");
-    assert!(impact.point.abs_diff_eq(Vec2::ZERO, 1e-3), "{impact:?}");
-    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
-    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
-    assert_eq!(
-        app.world().resource::<Heard>().0,
-        ["started", "ended", "started"]
-    );
-    let colliding = app.world().get::<CollidingEntities>(wall).unwrap();
-    assert!(colliding.contains(&bullet));
-    // Still: apart all run, the second contact ends.
-    app.update();
-    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
-    assert!(last_frame::<ContactStarted>(&app).is_empty());
-    assert!(
-        !app.world()
-            .get::<CollidingEntities>(wall)
-            .unwrap()
-            .contains(&bullet)
-    );
 }
