@@ -242,7 +242,13 @@ impl Contact {
     }
 }
 
-/// Two colliders started to overlap in this run of the pipeline.
+/// Two colliders came into contact in this run of the pipeline: they overlap now, or met
+/// along their [`Swept`](crate::Swept) paths.
+///
+/// A pair in contact in two runs in a row is one contact, even where the two parted in
+/// between and met again (a bullet through a wall, then, turned round, straight back through
+/// it): the second run's [`Contact`] has an [`impact`](Contact::impact), which says they met
+/// anew.
 ///
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
 /// [`EntityEvent`] it is triggered once for **each** of the two entities (with `entity` that
@@ -314,7 +320,7 @@ impl ContactStarted {
     }
 }
 
-/// Two colliders stopped overlapping in this run of the pipeline: they moved apart, or one of
+/// Two colliders stopped being in contact in this run of the pipeline: they moved apart, or one of
 /// them was despawned, lost its collider, was switched off (with
 /// [`ColliderDisabled`](crate::ColliderDisabled) or Bevy's `Disabled`), was skipped (see the
 /// crate docs' Semantics), or no longer matches the other's layers, or the

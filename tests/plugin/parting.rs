@@ -1,5 +1,7 @@
-//! A swept collider that leaves one arm of a concave polygon and crosses another in one run:
-//! the contact goes on, at the second touch, and ends once they are apart all along a run.
+//! A swept pair that parts and meets again. Within one run (a bullet leaving one arm of a
+//! concave polygon and crossing another) the contact goes on, at the second touch, and ends
+//! once they are apart all along a run. Across two runs in a row (a bullet through a wall,
+//! then straight back) it is one contact, with an impact in each run.
 
 use crate::common::{app, contact_between, last_frame};
 use bevy::prelude::*;
@@ -93,5 +95,50 @@ fn a_bullet_that_stops_between_the_arms_ends_its_contact() {
     move_to(&mut app, bullet, 20.0);
     app.update();
     assert!(contact_between(&app, bullet, u).is_none());
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+}
+
+#[test]
+fn a_bullet_through_a_wall_and_straight_back_is_one_contact_with_two_impacts() {
+    let mut app = app();
+    let wall = app
+        .world_mut()
+        .spawn((
+            SegmentCollider::new(Vec2::new(0.0, -50.0), Vec2::new(0.0, 50.0)),
+            Transform::default(),
+        ))
+        .id();
+    let bullet = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(BULLET_RADIUS),
+            Swept::default(),
+            Transform::from_xyz(-20.0, 0.0, 0.0),
+        ))
+        .id();
+    app.update();
+    // Through the wall, apart beyond it: the contact starts, with its impact.
+    move_to(&mut app, bullet, 20.0);
+    app.update();
+    assert!(
+        contact_between(&app, bullet, wall)
+            .unwrap()
+            .impact
+            .is_some()
+    );
+    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
+    // Turned round, straight back through it: in contact two runs in a row, one contact,
+    // whose impact says they met anew.
+    move_to(&mut app, bullet, -20.0);
+    app.update();
+    let back = contact_between(&app, bullet, wall).expect("back through the wall");
+    let impact = back.impact.expect("apart where the path starts");
+    assert!(impact.point.abs_diff_eq(Vec2::ZERO, 1e-3), "{impact:?}");
+    let normal = back.impact_normal(bullet).unwrap();
+    assert!(normal.abs_diff_eq(Vec2::X, 1e-5), "{normal}");
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+    assert!(last_frame::<ContactEnded>(&app).is_empty());
+    // Still, apart all run: it ends.
+    app.update();
     assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
 }

@@ -40,6 +40,11 @@ pub(crate) fn touch_after_parting(
     if motion == Vec2::ZERO || !(is_concave(first) || is_concave(second)) {
         return None;
     }
+    if corners(first) > corners(second) {
+        // The shape tested where it has moved is copied each time: the smaller one.
+        let swapped = touch_after_parting(second, second_motion, first, first_motion);
+        return swapped.map(Impact::mirrored);
+    }
     let gap = first_gap(first, second, motion)?;
     // From the gap on, in `second`'s frame: `first` moved to where it is then, `second` at its
     // start.
@@ -108,11 +113,15 @@ fn touch_times(first: Shape, second: Shape, motion: DVec2, times: &mut Times) {
 
 /// The times at which a circle of `radius`, its centre at `center` moving by `motion`, may
 /// touch an edge of `outline`: its centre at the radius from an end, or from the edge's line
-/// beside the edge.
+/// beside the edge. Edges out of the circle's reach along the way are passed over.
 fn circle_times(center: DVec2, motion: DVec2, radius: f64, outline: Shape, times: &mut Times) {
     let motion_squared = motion.length_squared();
+    let reach = Reach::of([center]).swept(motion, radius);
     for edge in outline_edges(outline) {
         let (start, end) = (edge.a.as_dvec2(), edge.b.as_dvec2());
+        if !reach.meets(Reach::of([start, end])) {
+            continue;
+        }
         for corner in [start, end] {
             // |offset + t·motion|² = r²
             let offset = center - corner;
@@ -146,22 +155,33 @@ fn circle_times(center: DVec2, motion: DVec2, radius: f64, outline: Shape, times
 }
 
 /// The times at which a vertex (or segment end) of `moving`, moving by `motion`, crosses an
-/// edge of `still`.
+/// edge of `still`. Edges out of `moving`'s reach along the way, and vertices whose way does
+/// not come near `still`, are passed over.
 fn vertex_times(moving: Shape, still: Shape, motion: DVec2, times: &mut Times) {
     let vertices: &[Vec2] = match &moving {
         Shape::Polygon(vertices) => vertices,
         Shape::Segment(segment) => &[segment.a, segment.b],
         Shape::Circle(_) => return,
     };
+    let reach = Reach::of(vertices.iter().map(|vertex| vertex.as_dvec2())).swept(motion, 0.0);
+    // A vertex meets `still` only from within its box moved back along the way.
+    let ends = outline_edges(still).flat_map(|edge| [edge.a, edge.b].map(Vec2::as_dvec2));
+    let near = Reach::of(ends).swept(-motion, 0.0);
+    let vertices: SmallVec<[DVec2; 32]> = vertices
+        .iter()
+        .map(|vertex| vertex.as_dvec2())
+        .filter(|&vertex| near.holds(vertex))
+        .collect();
     for edge in outline_edges(still) {
-        let (start, along) = (edge.a.as_dvec2(), (edge.b - edge.a).as_dvec2());
+        let (start, end) = (edge.a.as_dvec2(), edge.b.as_dvec2());
+        let along = end - start;
         let length = along.length();
         let rate = along.perp_dot(motion);
-        if length == 0.0 || rate == 0.0 {
+        if length == 0.0 || rate == 0.0 || !reach.meets(Reach::of([start, end])) {
             continue;
         }
-        for vertex in vertices {
-            let offset = vertex.as_dvec2() - start;
+        for &vertex in &vertices {
+            let offset = vertex - start;
             // along × (offset + t·motion) = 0
             let time = -along.perp_dot(offset) / rate;
             let foot = along.dot(offset + time * motion) / length;
@@ -169,6 +189,57 @@ fn vertex_times(moving: Shape, still: Shape, motion: DVec2, times: &mut Times) {
                 times.push(time);
             }
         }
+    }
+}
+
+/// A box, grown by a millionth of its coordinates so that rounding leaves out no point near
+/// its sides: what a shape reaches along a motion.
+#[derive(Clone, Copy, Debug)]
+struct Reach {
+    min: DVec2,
+    max: DVec2,
+}
+
+impl Reach {
+    /// The box of `points`, grown.
+    fn of(points: impl IntoIterator<Item = DVec2>) -> Self {
+        let (min, max) = points.into_iter().fold(
+            (DVec2::INFINITY, DVec2::NEG_INFINITY),
+            |(min, max), point| (min.min(point), max.max(point)),
+        );
+        let grown = 1e-6 * min.abs().max(max.abs()).max_element();
+        Self {
+            min: min - grown,
+            max: max + grown,
+        }
+    }
+
+    /// The box swept by this one moving by `motion`, grown by `margin` and by a millionth of
+    /// the motion.
+    fn swept(self, motion: DVec2, margin: f64) -> Self {
+        let grown = margin + 1e-6 * motion.abs().max_element();
+        Self {
+            min: self.min.min(self.min + motion) - grown,
+            max: self.max.max(self.max + motion) + grown,
+        }
+    }
+
+    fn holds(&self, point: DVec2) -> bool {
+        point.cmpge(self.min).all() && point.cmple(self.max).all()
+    }
+
+    fn meets(&self, other: Self) -> bool {
+        self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
+    }
+}
+
+/// How many corners a shape has: a polygon's vertices, a segment's two ends, a circle's one
+/// centre.
+fn corners(shape: Shape) -> usize {
+    match shape {
+        Shape::Polygon(vertices) => vertices.len(),
+        Shape::Segment(_) => 2,
+        Shape::Circle(_) => 1,
     }
 }
 
@@ -386,6 +457,13 @@ mod tests {
                         "{hit:?} after step {step}"
                     );
                     assert!(hit.time >= step_time(parted - 1), "{hit:?} before parting");
+                    // The star moving the other way instead: the same touch, seen from it.
+                    let back = touch_after_parting(star_shape, -motion, shape, Vec2::ZERO)
+                        .expect("met again, the other way round");
+                    assert!(
+                        (back.time - hit.time).abs() < 1e-4,
+                        "{back:?} against {hit:?}"
+                    );
                     again[kind] += 1;
                 }
                 (Some(step), None) => {
