@@ -211,12 +211,9 @@ impl PolygonCollider {
     /// ([`ColliderError::InvalidPoint`]), a rectangle smaller than
     /// [`MIN_SIZE`](crate::geometry::MIN_SIZE) ([`ColliderError::TooSmall`]), or sides so
     /// unequal, one under about a two-millionth of the other, that the rectangle is a sliver
-    /// ([`ColliderError::TooFewVertices`], [`ColliderError::ZeroArea`]).
+    /// ([`ColliderError::ZeroArea`]).
     pub fn try_rectangle(width: f32, height: f32) -> Result<Self, ColliderError> {
-        if let Some(side) = invalid_side(Vec2::new(width, height)) {
-            return Err(ColliderError::InvalidSide(side));
-        }
-        let half = Vec2::new(width, height) / 2.0;
+        let half = halves(Vec2::new(width, height))?;
         Self::try_new(vec![
             Vec2::new(-half.x, -half.y),
             Vec2::new(half.x, -half.y),
@@ -327,11 +324,8 @@ impl TryFrom<Rectangle> for PolygonCollider {
 
     /// The rectangle centred on the origin, counter-clockwise from its lower-left corner.
     fn try_from(rectangle: Rectangle) -> Result<Self, Self::Error> {
-        let half = rectangle.half_size;
         // As `try_rectangle`.
-        if let Some(half) = invalid_side(half) {
-            return Err(ColliderError::InvalidSide(half * 2.0));
-        }
+        let half = halves(2.0 * rectangle.half_size)?;
         Self::try_new(vec![
             Vec2::new(-half.x, -half.y),
             Vec2::new(half.x, -half.y),
@@ -364,10 +358,7 @@ impl TryFrom<Rhombus> for PolygonCollider {
 
     /// The rhombus centred on the origin, counter-clockwise from its rightmost vertex.
     fn try_from(rhombus: Rhombus) -> Result<Self, Self::Error> {
-        let half = rhombus.half_diagonals;
-        if let Some(half) = invalid_side(half) {
-            return Err(ColliderError::InvalidSide(half * 2.0));
-        }
+        let half = halves(2.0 * rhombus.half_diagonals)?;
         Self::try_new(vec![
             Vec2::new(half.x, 0.0),
             Vec2::new(0.0, half.y),
@@ -386,12 +377,21 @@ impl From<&PolygonCollider> for Polygon {
     }
 }
 
-/// The first of `sides` (a rectangle's sides, a rhombus's diagonals, or their halves) that is
-/// not above zero or not finite, if any.
-fn invalid_side(sides: Vec2) -> Option<f32> {
-    [sides.x, sides.y]
+/// Half of `sides` (a rectangle's sides, a rhombus's diagonals): an error for a side not above
+/// zero or not finite, and a sliver (no area) for one so small beside the other that its half
+/// rounds to zero, where the corners would fall onto each other.
+fn halves(sides: Vec2) -> Result<Vec2, ColliderError> {
+    let invalid = [sides.x, sides.y]
         .into_iter()
-        .find(|side| !(*side > 0.0 && side.is_finite()))
+        .find(|side| !(*side > 0.0 && side.is_finite()));
+    if let Some(side) = invalid {
+        return Err(ColliderError::InvalidSide(side));
+    }
+    let half = sides / 2.0;
+    if half.min_element() == 0.0 {
+        return Err(ColliderError::ZeroArea);
+    }
+    Ok(half)
 }
 
 #[cfg(test)]
@@ -548,6 +548,10 @@ mod tests {
             PolygonCollider::try_regular(1.0, 2),
             Err(ColliderError::TooFewVertices(2))
         );
+        // A side whose half rounds to zero: a sliver, not two corners on each other.
+        let sliver = Err(ColliderError::ZeroArea);
+        assert_eq!(PolygonCollider::try_rectangle(1e-45, 1.0), sliver);
+        assert_eq!(PolygonCollider::try_rectangle(1.0, 1e-45), sliver);
         // The radius itself is out of range, whatever its vertices would be.
         for size in [2e18, 1e30, f32::INFINITY, f32::NAN, 0.0, -1.0] {
             assert!(
