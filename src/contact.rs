@@ -27,7 +27,7 @@ use bevy::prelude::*;
 /// last run, with the points (or containment) of the start and no impact; when it was one, the
 /// two have moved apart and the contact ends, unless they met again on the way without
 /// turning: a bullet that leaves one arm of a concave polygon and crosses another in one run
-/// stays in contact, with the point of that second touch and no impact.
+/// stays in contact, with that second touch as its point and [`impact`](Self::impact).
 ///
 /// # Scheduling
 /// Written in [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents), in the
@@ -61,7 +61,8 @@ pub struct Contact {
     /// a pair that was already touching at
     /// the start of its paths (a contact of an earlier run, or one that starts this run with
     /// the two overlapping where their paths begin: nothing along the paths says where they
-    /// first touched).
+    /// first touched), unless the two parted and met again on the way (a concave polygon's
+    /// other arm): then it is that second touch.
     pub impact: Option<Impact>,
     /// `a`'s and `b`'s [`CollisionLayers`] (the default, every layer, for a collider without
     /// the component): for telling the two apart by role, see [`by_layer`](Self::by_layer).
@@ -218,7 +219,9 @@ impl Contact {
 
     /// The impact normal facing `entity`: square to the outline that is smooth where they
     /// touched (the wall's face, or the bullet's circle where it met the wall's corner),
-    /// pointing towards `entity`'s side. `None` without an [`impact`](Self::impact), or if
+    /// pointing towards `entity`'s side (where the sweep finds them touching only at the end
+    /// of their paths, against their relative motion instead: see
+    /// [`Impact::normal`](crate::geometry::Impact::normal)). `None` without an [`impact`](Self::impact), or if
     /// `entity` is neither of the two. For a bullet that hit a wall's face,
     /// `impact_normal(bullet)` is the wall's normal on the side the bullet came from.
     pub fn impact_normal(&self, entity: Entity) -> Option<Vec2> {
@@ -247,8 +250,8 @@ impl Contact {
 ///
 /// A pair in contact in two runs in a row is one contact, even where the two parted in
 /// between and met again (a bullet through a wall, then, turned round, straight back through
-/// it): the second run's [`Contact`] has an [`impact`](Contact::impact), which says they met
-/// anew.
+/// it; or through both arms of a U in one run): the second touch's [`Contact`] has an
+/// [`impact`](Contact::impact), which says they met anew.
 ///
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
 /// [`EntityEvent`] it is triggered once for **each** of the two entities (with `entity` that

@@ -234,7 +234,8 @@ impl Contacts {
     ///
     /// So that every bullet is spent somewhere, its layers should meet only what spends it: a
     /// contact going on from an earlier run (a bullet fired from inside its own ship) stays its
-    /// first hit while it lasts. And `Contacts` holds the whole run's contacts while its
+    /// first hit while it lasts, unless it parts and meets again on the way (a concave ship's
+    /// other arm), at that time. And `Contacts` holds the whole run's contacts while its
     /// observers run: the first hit may be an entity an earlier observer despawned (a one-hit
     /// enemy), which a game that despawns in its observers checks for.
     pub fn first_hit(&self, entity: Entity) -> Option<&Contact> {

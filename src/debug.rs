@@ -42,9 +42,11 @@ use bevy::prelude::*;
 /// Draws in `PostUpdate`, after [`CollisionSystems::WriteEvents`], what the pipeline's last run
 /// placed (with the pipeline in a fixed schedule: its last fixed step, so that a contact made
 /// and ended in an earlier step of the same frame is not drawn; in a schedule run after
-/// `PostUpdate`, such as `Last`: the previous frame's run). While the contact search is paused
-/// (see [`CollisionSettings::pause_with_virtual_time`](crate::CollisionSettings)), the
-/// outlines follow the colliders and the contacts drawn are the last search's.
+/// `PostUpdate`, such as `Last`: the previous frame's run). While the contact search alone is
+/// paused (a run condition on `FindContacts`, or a pause of virtual time with the pipeline in
+/// `PostUpdate`: see [`CollisionSettings::pause_with_virtual_time`](crate::CollisionSettings)),
+/// the outlines follow the colliders and the contacts drawn are the last search's; at a fixed
+/// step, a paused clock runs no step, and nothing drawn moves.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CollisionDebugPlugin;
 

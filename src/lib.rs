@@ -117,9 +117,9 @@
 //! resolved from [`MIN_SIZE`](geometry::MIN_SIZE) (`1e-18`) to
 //! [`MAX_COORDINATE`](geometry::MAX_COORDINATE) (`1e18`): constructors refuse shapes outside
 //! that range, and a collider that leaves it at run time (a tiny or huge scale, a NaN
-//! transform) is skipped, with one warning naming it for as long as it stays skipped run after
-//! run (many skipped for one reason in a run share a line, which counts them), without
-//! affecting the others. A [`Swept`] collider also meets what lies along its path since the
+//! transform) is skipped, with a warning naming it when it is first skipped for a reason, not
+//! again while it stays skipped for that reason run after run (many skipped for one reason in
+//! a run share a line, which counts them), without affecting the others. A [`Swept`] collider also meets what lies along its path since the
 //! last run (what it turns across, to within a tolerance: see [`Swept`]), and its contact then
 //! says when, where and facing which way it first touched ([`Contact::impact`]).
 //!

@@ -127,25 +127,30 @@ fn path_distance(start: DVec2, end: DVec2, polygon: &[DVec2]) -> f64 {
 /// When along the path from `start` to `end` a disc of `radius` first touches the polygon
 /// (a fraction of the path), for a path that enters well within the radius: dense steps, then
 /// halving.
-/// How near the path from `start` to `end`, beginning within `radius` of `polygon`, comes to
-/// it again once it is clearly farther than that (in 4,000 steps, each step's stretch measured
-/// whole); `None` where it never clearly parts.
-fn after_parting(start: DVec2, end: DVec2, radius: f64, polygon: &[DVec2]) -> Option<f64> {
-    let steps = 4000;
-    let at = |step: usize| start + (end - start) * (step as f64 / steps as f64);
-    let parted = (1..=steps)
+/// For a path from `start` to `end` beginning within `radius` of `polygon`: when it is first
+/// clearly farther than that, and how near it comes to the polygon again from then on (in
+/// 4,000 steps, each step's stretch measured whole); `None` where it never clearly parts.
+fn after_parting(start: DVec2, end: DVec2, radius: f64, polygon: &[DVec2]) -> Option<(f64, f64)> {
+    let at = |step: usize| start + (end - start) * (step as f64 / STEPS as f64);
+    let parted = (1..=STEPS)
         .find(|&step| path_distance(at(step), at(step), polygon) > radius + UNDECIDED)?;
-    let again = (parted..steps)
+    let again = (parted..STEPS)
         .map(|step| path_distance(at(step), at(step + 1), polygon))
         .fold(f64::INFINITY, f64::min);
-    Some(again)
+    Some((parted as f64 / STEPS as f64, again))
 }
 
-fn first_touch(start: DVec2, end: DVec2, radius: f64, polygon: &[DVec2]) -> f64 {
+/// The steps of the references along a path.
+const STEPS: usize = 4000;
+
+/// When the path from `start` to `end` first comes within `radius` of `polygon`, from the
+/// fraction `from` of the way on: stepped, then halved down.
+fn first_touch(start: DVec2, end: DVec2, radius: f64, polygon: &[DVec2], from: f64) -> f64 {
     let at = |t: f64| start + (end - start) * t;
     let touches = |t: f64| path_distance(at(t), at(t), polygon) <= radius;
-    let steps = 4000;
-    let step = (1..=steps)
+    let steps = STEPS;
+    let first = (from * steps as f64) as usize + 1;
+    let step = (first..=steps)
         .find(|&step| touches(step as f64 / steps as f64))
         .expect("the path enters");
     let (mut apart, mut touching) = ((step - 1) as f64 / steps as f64, step as f64 / steps as f64);
@@ -220,32 +225,34 @@ fn a_crowd_of_swept_bullets_meets_turned_and_mirrored_enemies_as_their_paths_do(
         let at_start = path_distance(start, start, polygon);
         let why = || format!("{start} to {end} ({at_start} at the start), {polygon:?}");
         // Overlapping at the start, the pair was a contact of the first run: it goes on while
-        // they touch, or where they part and touch again on the way (the star's points). Apart
-        // at the start, the path decides.
-        let (near, impact) = if at_start < radius - UNDECIDED {
+        // they touch, or where they part and touch again on the way (the star's points), with
+        // that touch as its impact. Apart at the start, the path decides. `impact_after`: from
+        // when on the impact is looked for, where there is one.
+        let (near, impact_after) = if at_start < radius - UNDECIDED {
             let near_end = path_distance(end, end, polygon);
             match after_parting(start, end, radius, polygon) {
-                Some(again) => (near_end.min(again), false),
-                None if near_end < radius - UNDECIDED => (near_end, false),
+                Some((parted, again)) if again < radius - UNDECIDED => (again, Some(parted)),
+                Some((_, again)) => (near_end.min(again), None),
+                None if near_end < radius - UNDECIDED => (near_end, None),
                 None => continue,
             }
         } else if at_start > radius + UNDECIDED {
-            (path_distance(start, end, polygon), true)
+            (path_distance(start, end, polygon), Some(0.0))
         } else {
             continue;
         };
         if near < radius - UNDECIDED {
             met += 1;
             let contact = contact.unwrap_or_else(|| panic!("no contact: {}", why()));
-            if !impact {
+            let Some(after) = impact_after else {
                 assert_eq!(contact.impact, None, "overlapping at the start: {}", why());
                 continue;
-            }
+            };
             impacts += 1;
             let impact = contact
                 .impact
                 .unwrap_or_else(|| panic!("no impact: {}", why()));
-            let time = first_touch(start, end, radius, polygon);
+            let time = first_touch(start, end, radius, polygon, after);
             assert!(
                 (f64::from(impact.time) - time).abs() < 1e-3,
                 "impact at {} against {time}: {}",

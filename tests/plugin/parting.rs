@@ -1,7 +1,7 @@
 //! A swept pair that parts and meets again. Within one run (a bullet leaving one arm of a
-//! concave polygon and crossing another) the contact goes on, at the second touch, and ends
-//! once they are apart all along a run. Across two runs in a row (a bullet through a wall,
-//! then straight back) it is one contact, with an impact in each run.
+//! concave polygon and crossing another) the contact goes on, with the second touch as its
+//! impact, and ends once they are apart all along a run. Across two runs in a row (a bullet
+//! through a wall, then straight back) it is one contact, with an impact in each run.
 
 use crate::common::{app, contact_between, last_frame};
 use bevy::prelude::*;
@@ -79,7 +79,13 @@ fn a_bullet_through_both_arms_of_a_u_stays_in_contact() {
             "{:?}, U at {u_x}",
             contact.points
         );
-        assert_eq!(contact.impact, None, "touching at the start of the paths");
+        // The second touch is its impact: 23/45 of the way, the right arm's inner side facing
+        // the bullet.
+        let impact = contact.impact.expect("met again");
+        assert!((impact.time - 23.0 / 45.0).abs() < 1e-5, "{impact:?}");
+        assert!(impact.point.abs_diff_eq(met_at, 1e-3), "{impact:?}");
+        let normal = contact.impact_normal(bullet).unwrap();
+        assert!(normal.abs_diff_eq(Vec2::NEG_X, 1e-5), "{normal}");
         assert!(last_frame::<ContactEnded>(&app).is_empty());
         assert!(last_frame::<ContactStarted>(&app).is_empty());
         // Still where it is: apart all run.

@@ -88,8 +88,7 @@
 //! # Touching again after parting
 //! Shapes that overlap at the start, part and meet again before the end (a disc leaving one arm
 //! of a concave polygon and crossing another) have no first touch; the pipeline asks where they
-//! meet again (see the `parting` module), for a contact of the last run that would otherwise
-//! end.
+//! meet again (see the `parting` module), the impact of a contact that goes on.
 
 mod circle_circle;
 mod guard;

@@ -4,13 +4,13 @@
 //! stretch of time, since the set of relative offsets at which they overlap is convex.
 //!
 //! # How
-//! Whether the shapes overlap changes only at a time when their outlines touch. Those times
-//! are listed, a few more with them (each is a root of a simple equation, kept when it lands
-//! near the feature it belongs to): for a circle against an edge, the centre at the radius from
-//! either end or from the edge's line beside it; for two polygonal shapes, a vertex of either
-//! crossing an edge of the other. Between two neighbouring times the answer stays the same, so
-//! the shapes are tested at the middle of each stretch in turn until they are apart: the first
-//! gap. From there the ordinary [sweep](super) finds where they touch again, exactly.
+//! Whether the shapes overlap changes only while a piece of one outline touches a piece of the
+//! other. For each pair of pieces that stretch of time is one interval, worked out in closed
+//! form: a circle's centre within its radius of an edge (the edge's capsule, convex), or an
+//! edge of each crossing (the offsets at which two segments meet form a parallelogram). Where
+//! no stretch covers the time, the shapes are either apart or one holds the other throughout:
+//! one overlap test in the middle of each such gap, in order, finds the first where they are
+//! apart. From there the ordinary [sweep](super) finds where they touch again, exactly.
 
 use super::guard::{Buffer, is_valid, moved};
 use super::sweep_from_start;
@@ -63,133 +63,191 @@ pub(crate) fn touch_after_parting(
     })
 }
 
-/// The times at which two outlines may touch: inline up to 64, on the heap beyond.
-type Times = SmallVec<[f64; 64]>;
+/// Stretches of time, each `(from, to)`: inline up to 32, on the heap beyond.
+type Stretches = SmallVec<[(f64, f64); 32]>;
 
 /// A time in `(0, 1)` at which `first`, moved by that share of `motion`, and `second`, at
 /// rest, are apart, before any later time at which they touch: the middle of the first stretch
-/// between two times when their outlines may touch (see the [module docs](self)) at which they
-/// do not overlap.
+/// that no piece of their outlines covers (see the [module docs](self)) at which they do not
+/// overlap.
 fn first_gap(first: Shape, second: Shape, motion: Vec2) -> Option<f32> {
-    let mut times = Times::new();
-    touch_times(first, second, motion.as_dvec2(), &mut times);
-    times.retain(|time| *time > 0.0 && *time < 1.0);
-    times.sort_by(f64::total_cmp);
-    times.push(1.0);
+    let mut touching = Stretches::new();
+    outline_stretches(first, second, motion.as_dvec2(), &mut touching);
+    touching.sort_by(|one, other| one.0.total_cmp(&other.0));
     let mut buffer = Buffer::new();
-    let mut before = 0.0;
-    for &time in &times {
-        let middle = (0.5 * (before + time)) as f32;
-        before = time;
-        if middle <= 0.0 || middle >= 1.0 {
-            continue;
-        }
+    let mut apart = |from: f64, to: f64| {
+        let middle = (0.5 * (from + to)) as f32;
         buffer.clear();
-        if !overlap(moved(first, middle * motion, &mut buffer), second) {
-            return Some(middle);
+        let inside = middle > 0.0 && middle < 1.0;
+        (inside && !overlap(moved(first, middle * motion, &mut buffer), second)).then_some(middle)
+    };
+    // How far from the start the stretches seen so far cover.
+    let mut covered = 0.0;
+    for (from, to) in touching {
+        if from > covered
+            && let Some(gap) = apart(covered, from)
+        {
+            return Some(gap);
+        }
+        covered = f64::max(covered, to);
+        if covered >= 1.0 {
+            return None;
         }
     }
-    None
+    apart(covered, 1.0)
 }
 
-/// Pushes every time at which the outlines of `first`, moving by `motion`, and `second`, at
-/// rest, may touch: a few more than they do, none fewer.
-fn touch_times(first: Shape, second: Shape, motion: DVec2, times: &mut Times) {
+/// Pushes the stretches of time in which a piece of the outline of `first`, moving by
+/// `motion`, touches one of `second`, at rest (whether the two overlap changes only where
+/// their outlines touch): for a circle, its centre within its radius of an edge; for two
+/// polygonal shapes, an edge of each crossing. Pieces out of reach of each other along the way
+/// are passed over.
+fn outline_stretches(first: Shape, second: Shape, motion: DVec2, stretches: &mut Stretches) {
     match (first, second) {
         (Shape::Circle(circle), other) => {
             let center = circle.center.as_dvec2();
-            circle_times(center, motion, f64::from(circle.radius), other, times);
+            circle_stretches(center, motion, f64::from(circle.radius), other, stretches);
         }
         (other, Shape::Circle(circle)) => {
             let center = circle.center.as_dvec2();
-            circle_times(center, -motion, f64::from(circle.radius), other, times);
+            circle_stretches(center, -motion, f64::from(circle.radius), other, stretches);
         }
-        (first, second) => {
-            vertex_times(first, second, motion, times);
-            vertex_times(second, first, -motion, times);
-        }
+        (first, second) => edge_stretches(first, second, motion, stretches),
     }
 }
 
-/// The times at which a circle of `radius`, its centre at `center` moving by `motion`, may
-/// touch an edge of `outline`: its centre at the radius from an end, or from the edge's line
-/// beside the edge. Edges out of the circle's reach along the way are passed over.
-fn circle_times(center: DVec2, motion: DVec2, radius: f64, outline: Shape, times: &mut Times) {
-    let motion_squared = motion.length_squared();
+/// The stretches of time in which the centre of a circle of `radius`, at `center` moving by
+/// `motion`, lies within the radius of an edge of `outline`: in the edge's capsule, which is
+/// convex, so over one stretch (its end circles' and its flat sides' stretches joined).
+fn circle_stretches(
+    center: DVec2,
+    motion: DVec2,
+    radius: f64,
+    outline: Shape,
+    stretches: &mut Stretches,
+) {
     let reach = Reach::of([center]).swept(motion, radius);
     for edge in outline_edges(outline) {
         let (start, end) = (edge.a.as_dvec2(), edge.b.as_dvec2());
         if !reach.meets(Reach::of([start, end])) {
             continue;
         }
+        let mut joined: Option<(f64, f64)> = None;
+        let mut join = |stretch: Option<(f64, f64)>| {
+            joined = match (joined, stretch) {
+                (Some(one), Some(other)) => Some((one.0.min(other.0), one.1.max(other.1))),
+                (one, other) => one.or(other),
+            };
+        };
         for corner in [start, end] {
-            // |offset + t·motion|² = r²
-            let offset = center - corner;
-            let half_b = offset.dot(motion);
-            let c = offset.length_squared() - radius * radius;
-            let discriminant = half_b * half_b - motion_squared * c;
-            if discriminant >= 0.0 {
-                let root = discriminant.sqrt();
-                times.push((-half_b - root) / motion_squared);
-                times.push((-half_b + root) / motion_squared);
-            }
+            join(in_disc(center - corner, motion, radius));
         }
         let along = end - start;
         let length = along.length();
-        if length == 0.0 {
-            continue;
+        if length > 0.0 {
+            let (unit, normal) = (along / length, along.perp() / length);
+            let from_start = center - start;
+            let heights = span(normal.dot(from_start), normal.dot(motion), -radius, radius);
+            let feet = span(unit.dot(from_start), unit.dot(motion), 0.0, length);
+            join(both(heights, feet));
         }
-        let (unit, normal) = (along / length, along.perp() / length);
-        let (height, rate) = (normal.dot(center - start), normal.dot(motion));
-        if rate == 0.0 {
-            continue;
-        }
-        for side in [radius, -radius] {
-            let time = (side - height) / rate;
-            let foot = unit.dot(center + time * motion - start);
-            if beside(foot, length) {
-                times.push(time);
-            }
+        stretches.extend(joined);
+    }
+}
+
+/// The stretches of time in which an edge of `first`, moving by `motion`, crosses or touches
+/// an edge of `second`, at rest: the offsets at which two segments meet form a parallelogram
+/// (the one's points less the other's), which the motion's line crosses over one stretch.
+fn edge_stretches(first: Shape, second: Shape, motion: DVec2, stretches: &mut Stretches) {
+    let ends = |edge: Segment| [edge.a, edge.b].map(Vec2::as_dvec2);
+    let moving_reach = Reach::of(outline_edges(first).flat_map(ends)).swept(motion, 0.0);
+    let near: SmallVec<[[DVec2; 2]; 32]> = outline_edges(second)
+        .map(ends)
+        .filter(|&edge| moving_reach.meets(Reach::of(edge)))
+        .collect();
+    for moving in outline_edges(first).map(ends) {
+        let reach = Reach::of(moving).swept(motion, 0.0);
+        for &still in near.iter().filter(|&&still| reach.meets(Reach::of(still))) {
+            stretches.extend(crossing(moving, still, motion));
         }
     }
 }
 
-/// The times at which a vertex (or segment end) of `moving`, moving by `motion`, crosses an
-/// edge of `still`. Edges out of `moving`'s reach along the way, and vertices whose way does
-/// not come near `still`, are passed over.
-fn vertex_times(moving: Shape, still: Shape, motion: DVec2, times: &mut Times) {
-    let vertices: &[Vec2] = match &moving {
-        Shape::Polygon(vertices) => vertices,
-        Shape::Segment(segment) => &[segment.a, segment.b],
-        Shape::Circle(_) => return,
-    };
-    let reach = Reach::of(vertices.iter().map(|vertex| vertex.as_dvec2())).swept(motion, 0.0);
-    // A vertex meets `still` only from within its box moved back along the way.
-    let ends = outline_edges(still).flat_map(|edge| [edge.a, edge.b].map(Vec2::as_dvec2));
-    let near = Reach::of(ends).swept(-motion, 0.0);
-    let vertices: SmallVec<[DVec2; 32]> = vertices
-        .iter()
-        .map(|vertex| vertex.as_dvec2())
-        .filter(|&vertex| near.holds(vertex))
-        .collect();
-    for edge in outline_edges(still) {
-        let (start, end) = (edge.a.as_dvec2(), edge.b.as_dvec2());
-        let along = end - start;
-        let length = along.length();
-        let rate = along.perp_dot(motion);
-        if length == 0.0 || rate == 0.0 || !reach.meets(Reach::of([start, end])) {
-            continue;
-        }
-        for &vertex in &vertices {
-            let offset = vertex - start;
-            // along × (offset + t·motion) = 0
-            let time = -along.perp_dot(offset) / rate;
-            let foot = along.dot(offset + time * motion) / length;
-            if beside(foot, length) {
-                times.push(time);
-            }
-        }
+/// When segment `moving`, moving by `motion`, meets segment `still`: `moving`'s point at `u`
+/// plus `t·motion` is `still`'s point at `s`, for `s` and `u` in `[0, 1]`.
+fn crossing(moving: [DVec2; 2], still: [DVec2; 2], motion: DVec2) -> Option<(f64, f64)> {
+    let (moving_along, still_along) = (moving[1] - moving[0], still[1] - still[0]);
+    let offset = still[0] - moving[0];
+    // t·motion = offset + s·still_along − u·moving_along, solved for s and u by Cramer's rule.
+    let determinant = still_along.perp_dot(-moving_along);
+    if determinant != 0.0 {
+        let s = |point: DVec2| point.perp_dot(-moving_along) / determinant;
+        let u = |point: DVec2| still_along.perp_dot(point) / determinant;
+        let at_s = span(s(-offset), s(motion), 0.0, 1.0);
+        let at_u = span(u(-offset), u(motion), 0.0, 1.0);
+        return both(at_s, at_u);
     }
+    // Parallel edges (or a point): they meet only on one line, where their spans along it
+    // overlap. Off that line by `height`, changing by `rate` over the motion.
+    let direction = if moving_along != DVec2::ZERO {
+        moving_along
+    } else {
+        still_along
+    };
+    let Some(unit) = direction.try_normalize() else {
+        // Two points: where the one runs through the other.
+        return in_disc(moving[0] - still[0], motion, 0.0);
+    };
+    let (height, rate) = (unit.perp_dot(-offset), unit.perp_dot(motion));
+    let on_line = span(height, rate, 0.0, 0.0);
+    // Along the line: the moving span, shifted by `t·motion`, meets the still one.
+    let spans = |edge: [DVec2; 2]| {
+        let (one, other) = (unit.dot(edge[0]), unit.dot(edge[1]));
+        (one.min(other), one.max(other))
+    };
+    let (moving_span, still_span) = (spans(moving), spans(still));
+    let shift = unit.dot(motion);
+    let low = span(moving_span.1, shift, still_span.0, f64::INFINITY);
+    let high = span(moving_span.0, shift, f64::NEG_INFINITY, still_span.1);
+    both(on_line, both(low, high))
+}
+
+/// When a point at `offset` from a disc's centre, moving by `motion`, lies in the disc of
+/// `radius`.
+fn in_disc(offset: DVec2, motion: DVec2, radius: f64) -> Option<(f64, f64)> {
+    // |offset + t·motion|² = r²
+    let motion_squared = motion.length_squared();
+    let half_b = offset.dot(motion);
+    let c = offset.length_squared() - radius * radius;
+    if motion_squared == 0.0 {
+        return (c <= 0.0).then_some((f64::NEG_INFINITY, f64::INFINITY));
+    }
+    let discriminant = half_b * half_b - motion_squared * c;
+    if discriminant < 0.0 {
+        return None;
+    }
+    let root = discriminant.sqrt();
+    Some((
+        (-half_b - root) / motion_squared,
+        (-half_b + root) / motion_squared,
+    ))
+}
+
+/// When a value starting at `start` and changing by `rate` over the motion lies in
+/// `[low, high]`: from, to (unbounded without a change), if ever.
+fn span(start: f64, rate: f64, low: f64, high: f64) -> Option<(f64, f64)> {
+    if rate == 0.0 {
+        return (low <= start && start <= high).then_some((f64::NEG_INFINITY, f64::INFINITY));
+    }
+    let (at_low, at_high) = ((low - start) / rate, (high - start) / rate);
+    Some((at_low.min(at_high), at_low.max(at_high)))
+}
+
+/// The stretch within both, if any.
+fn both(one: Option<(f64, f64)>, other: Option<(f64, f64)>) -> Option<(f64, f64)> {
+    let (one, other) = (one?, other?);
+    let (from, to) = (one.0.max(other.0), one.1.min(other.1));
+    (from <= to).then_some((from, to))
 }
 
 /// A box, grown by a millionth of its coordinates so that rounding leaves out no point near
@@ -224,10 +282,6 @@ impl Reach {
         }
     }
 
-    fn holds(&self, point: DVec2) -> bool {
-        point.cmpge(self.min).all() && point.cmple(self.max).all()
-    }
-
     fn meets(&self, other: Self) -> bool {
         self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
     }
@@ -241,14 +295,6 @@ fn corners(shape: Shape) -> usize {
         Shape::Segment(_) => 2,
         Shape::Circle(_) => 1,
     }
-}
-
-/// Whether a point whose foot lies `foot` along an edge of `length` is beside it: with a
-/// generous margin, since a time too many costs one more test and a time too few a wrong
-/// answer.
-fn beside(foot: f64, length: f64) -> bool {
-    let margin = 0.01 * length;
-    (-margin..=length + margin).contains(&foot)
 }
 
 /// The edges of a segment or polygon (a circle has none).

@@ -264,25 +264,22 @@ fn meeting(
     } = sweep;
     let mut at_start = None;
     let impact = match swept {
-        SweepStart::Overlapping if now.is_some() => None,
         SweepStart::Overlapping => {
-            // Met at the start of the paths and apart now: a new contact, where the outlines
-            // crossed at the start, unless it is the end of the last run's. That ends, unless
-            // a concave polygon let them part and meet again on the way (a bullet leaving one
-            // arm of a U and crossing the other): then it goes on, at that second touch, with
-            // no impact (they touched at the start).
-            let (a, b) = (placed.entities[first], placed.entities[second]);
+            // Met at the start of the paths: no first touch along them, unless a concave
+            // polygon let them part and meet again on the way (a bullet leaving one arm of a U
+            // and crossing the other), which is then the impact. Apart now, a new contact is
+            // where the outlines crossed at the start, and the last run's ends unless they met
+            // again.
             let first_start = placed.start_shape(first, first_scratch);
             let second_start = placed.start_shape(second, second_scratch);
-            at_start = if !previous.contains(a, b) {
-                intersect(first_start, second_start)
-            } else if turns.is_none() {
-                touch_after_parting(first_start, first_motion, second_start, second_motion)
-                    .map(|again| Intersection::crossing(Points::from_slice(&[again.point])))
-            } else {
-                None
-            };
-            None
+            let (a, b) = (placed.entities[first], placed.entities[second]);
+            if now.is_none() && !previous.contains(a, b) {
+                at_start = intersect(first_start, second_start);
+            }
+            match turns {
+                None => touch_after_parting(first_start, first_motion, second_start, second_motion),
+                Some(_) => None,
+            }
         }
         SweepStart::Apart(Some(impact)) => Some(impact),
         // Without relative motion, nothing was swept.
