@@ -104,8 +104,7 @@ fn tiny_disc_normal(unit: Vec2, across: f32, half_chord: f32) -> Vec2 {
 ///
 /// The normal is the entry point seen from the centre, `m + s·u`, normalised: the point where
 /// the ray is at the time given, so the two agree even where a graze makes that time uncertain.
-/// For a [tiny](TINY_DISC) circle, and at a graze where the sum's rounding leaves it facing
-/// along the ray, it is worked out without that sum: see [`tiny_disc_normal`].
+/// For a [tiny](TINY_DISC) circle it is worked out without that sum: see [`tiny_disc_normal`].
 pub(crate) fn ray_circle(origin: Vec2, direction: Vec2, disc: Circle) -> Option<RayEntry> {
     let (length, unit) = length_and_direction(direction)?;
     let offset = origin - disc.center;
@@ -136,13 +135,6 @@ pub(crate) fn ray_circle(origin: Vec2, direction: Vec2, disc: Circle) -> Option<
         unit_or(offset + unit * entry, -unit)
     } else {
         tiny_disc_normal(unit, across, half_chord)
-    };
-    // At a graze, far from the origin, the sum's rounding can tilt it past square to the ray,
-    // facing along it; the parts worked out apart never do.
-    let normal = if normal.dot(unit) > 0.0 {
-        tiny_disc_normal(unit, across, half_chord)
-    } else {
-        normal
     };
     Some(RayEntry::new(entry / length, normal))
 }
