@@ -112,6 +112,7 @@ pub use push_out::{PushOut, push_out};
 pub use ray_cast::{RayExit, RayIntersection, ray_cast, ray_circle, ray_polygon, ray_segment};
 pub use segment_circle::{intersect_segment_circle, overlap_segment_circle};
 pub use segment_segment::{intersect_segment_segment, overlap_segment_segment};
+pub(crate) use sweep::is_concave;
 pub use sweep::{
     sweep, sweep_circle_circle, sweep_polygon_circle, sweep_polygon_polygon, sweep_polygon_segment,
     sweep_segment_circle, sweep_segment_segment,

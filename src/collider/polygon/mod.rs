@@ -86,6 +86,9 @@ pub(crate) struct PolygonBounds {
     /// Whether its outline runs anticlockwise (see
     /// [`runs_anticlockwise`](geometry::runs_anticlockwise)).
     pub anticlockwise: bool,
+    /// Whether a corner turns the other way from the rest (see
+    /// [`is_concave`](geometry::is_concave)).
+    pub concave: bool,
 }
 
 impl PolygonBounds {
@@ -104,6 +107,7 @@ impl PolygonBounds {
             outer,
             inner_radius,
             anticlockwise: geometry::runs_anticlockwise(vertices),
+            concave: geometry::is_concave(vertices),
         }
     }
 }

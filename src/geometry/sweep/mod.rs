@@ -113,7 +113,7 @@ use bevy::math::Vec2;
 use core::cmp::Ordering;
 pub(crate) use guard::touching_at_end;
 use guard::{is_valid, is_whole};
-pub(crate) use parting::touch_after_parting;
+pub(crate) use parting::{is_concave, touch_after_parting};
 pub(crate) use turn::{Turn, sweep_turning};
 
 /// When and where two shapes, `first` moving by `first_motion` and `second` by

@@ -37,7 +37,7 @@ pub(crate) fn touch_after_parting(
         return None;
     }
     let motion = first_motion - second_motion;
-    if motion == Vec2::ZERO || !(is_concave(first) || is_concave(second)) {
+    if motion == Vec2::ZERO || !(concave(first) || concave(second)) {
         return None;
     }
     if corners(first) > corners(second) {
@@ -67,9 +67,9 @@ pub(crate) fn touch_after_parting(
 type Stretches = SmallVec<[(f64, f64); 32]>;
 
 /// A time in `(0, 1)` at which `first`, moved by that share of `motion`, and `second`, at
-/// rest, are apart, before any later time at which they touch: the middle of the first stretch
-/// that no piece of their outlines covers (see the [module docs](self)) at which they do not
-/// overlap.
+/// rest, are apart, before a later time at which they touch: the middle of the first stretch
+/// that no piece of their outlines covers (see the [module docs](self)), with a covered one
+/// after it, at which they do not overlap.
 fn first_gap(first: Shape, second: Shape, motion: Vec2) -> Option<f32> {
     let mut touching = Stretches::new();
     outline_stretches(first, second, motion.as_dvec2(), &mut touching);
@@ -94,7 +94,9 @@ fn first_gap(first: Shape, second: Shape, motion: Vec2) -> Option<f32> {
             return None;
         }
     }
-    apart(covered, 1.0)
+    // No outline touches the other after this: whether the shapes are apart here or one holds
+    // the other, they do not meet again.
+    None
 }
 
 /// Pushes the stretches of time in which a piece of the outline of `first`, moving by
@@ -310,12 +312,14 @@ fn outline_edges(shape: Shape<'_>) -> impl Iterator<Item = Segment> + '_ {
     edges(vertices).chain(segment)
 }
 
-/// Whether `shape` is a polygon with a corner that turns the other way from the rest: a
-/// concave one. Corners on a straight line count as neither.
-fn is_concave(shape: Shape) -> bool {
-    let Shape::Polygon(vertices) = shape else {
-        return false;
-    };
+/// Whether `shape` is a concave polygon (see [`is_concave`]).
+fn concave(shape: Shape) -> bool {
+    matches!(shape, Shape::Polygon(vertices) if is_concave(vertices))
+}
+
+/// Whether a polygon's `vertices` have a corner that turns the other way from the rest: a
+/// concave polygon. Corners on a straight line count as neither.
+pub(crate) fn is_concave(vertices: &[Vec2]) -> bool {
     let count = vertices.len();
     let (mut left, mut right) = (false, false);
     for index in 0..count {
@@ -428,10 +432,10 @@ mod tests {
     #[test]
     fn concave_means_a_corner_turning_the_other_way() {
         let u = u_shape();
-        assert!(is_concave(Shape::Polygon(&u)));
+        assert!(is_concave(&u));
         let mut reversed = u;
         reversed.reverse();
-        assert!(is_concave(Shape::Polygon(&reversed)));
+        assert!(is_concave(&reversed));
         // A square with a vertex in the middle of an edge: convex.
         let square = [
             v(0.0, 0.0),
@@ -440,9 +444,9 @@ mod tests {
             v(10.0, 10.0),
             v(0.0, 10.0),
         ];
-        assert!(!is_concave(Shape::Polygon(&square)));
+        assert!(!is_concave(&square));
         let segment = Segment::new(v(0.0, 0.0), v(1.0, 0.0));
-        assert!(!is_concave(Shape::Segment(segment)));
+        assert!(!concave(Shape::Segment(segment)));
     }
 
     /// Against dense sub-stepping: discs, segments and squares crossing random stars

@@ -267,18 +267,26 @@ fn meeting(
         SweepStart::Overlapping => {
             // Met at the start of the paths: no first touch along them, unless a concave
             // polygon let them part and meet again on the way (a bullet leaving one arm of a U
-            // and crossing the other), which is then the impact. Apart now, a new contact is
-            // where the outlines crossed at the start, and the last run's ends unless they met
-            // again.
-            let first_start = placed.start_shape(first, first_scratch);
-            let second_start = placed.start_shape(second, second_scratch);
+            // and crossing the other), which is then the impact (two convex shapes cannot; a
+            // turning pair is not asked). Apart now, a new contact is where the outlines
+            // crossed at the start, and the last run's ends unless they met again.
+            let concave =
+                turns.is_none() && (placed.is_concave(first) || placed.is_concave(second));
             let (a, b) = (placed.entities[first], placed.entities[second]);
-            if now.is_none() && !previous.contains(a, b) {
-                at_start = intersect(first_start, second_start);
-            }
-            match turns {
-                None => touch_after_parting(first_start, first_motion, second_start, second_motion),
-                Some(_) => None,
+            let new_at_start = now.is_none() && !previous.contains(a, b);
+            if concave || new_at_start {
+                let first_start = placed.start_shape(first, first_scratch);
+                let second_start = placed.start_shape(second, second_scratch);
+                if new_at_start {
+                    at_start = intersect(first_start, second_start);
+                }
+                concave
+                    .then(|| {
+                        touch_after_parting(first_start, first_motion, second_start, second_motion)
+                    })
+                    .flatten()
+            } else {
+                None
             }
         }
         SweepStart::Apart(Some(impact)) => Some(impact),

@@ -89,6 +89,7 @@ mod tests {
             inner_radius: 0.5,
             size: polygon_size(&square),
             lines: NO_LINES,
+            concave: false,
         };
         for (start, motion) in [(0, Vec2::ZERO), (4, Vec2::X)] {
             placed.push(entity(1 + start), None, bound, square_from(start), motion);

@@ -35,6 +35,9 @@ pub enum WorldShape {
         /// Where the polygon's edges' lines start in `PlacedColliders::edge_lines` (one entry
         /// per four edges); [`NO_LINES`] for a polygon without.
         lines: u32,
+        /// Whether the polygon has a corner that turns the other way from the rest: shapes
+        /// that overlap it may part and meet again under a straight motion.
+        concave: bool,
     },
 }
 
@@ -169,6 +172,17 @@ impl PlacedColliders {
                 Shape::Polygon(&self.vertices[start as usize..(start + len) as usize])
             }
         }
+    }
+
+    /// Whether collider `index` is a concave polygon.
+    pub fn is_concave(&self, index: usize) -> bool {
+        let slot = index.checked_sub(self.still);
+        slot.is_some_and(|slot| {
+            matches!(
+                self.paths[slot].shape,
+                WorldShape::Polygon { concave: true, .. }
+            )
+        })
     }
 
     /// A box that holds collider `index` along its whole path (where it is now and where its path
@@ -393,6 +407,7 @@ mod tests {
             inner_radius: 0.0,
             size: polygon_size(&placed.vertices),
             lines: NO_LINES,
+            concave: false,
         };
         let entity = Entity::from_raw_u32(1).unwrap();
         placed.push(

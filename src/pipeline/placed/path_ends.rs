@@ -165,6 +165,7 @@ mod tests {
             inner_radius: 0.0,
             size: polygon_size(&vertices),
             lines: 0,
+            concave: crate::geometry::is_concave(&vertices),
         };
         let center = vertices.iter().sum::<Vec2>() / vertices.len() as f32;
         let reach = vertices
@@ -279,6 +280,7 @@ mod tests {
                     inner_radius: 0.0,
                     size: 1.0,
                     lines,
+                    concave: false,
                 };
                 let bound = Circle::new(placed.centers[0], placed.radii[0]);
                 let entity = Entity::from_raw_u32(0).unwrap();

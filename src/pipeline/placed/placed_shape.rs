@@ -129,6 +129,7 @@ impl PlacedColliders {
                 inner_radius,
                 size,
                 lines,
+                ..
             } => {
                 let still = path.motion == Vec2::ZERO && self.turn(index).is_none();
                 PlacedShape::Polygon(PlacedPolygon {

@@ -131,6 +131,7 @@ pub(super) mod tests {
                     inner_radius: 0.0,
                     size: polygon_size(&placed.vertices),
                     lines: NO_LINES,
+                    concave: false,
                 };
                 (shape, conservative(center, size))
             }
@@ -211,6 +212,7 @@ pub(super) mod tests {
                 inner_radius: clear_radius(thickness / 2.0, center, outer),
                 size: polygon_size(&placed.vertices),
                 lines: NO_LINES,
+                concave: false,
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
@@ -286,6 +288,7 @@ pub(super) mod tests {
                 inner_radius: clear_radius(inner, center, outer),
                 size: polygon_size(&placed.vertices),
                 lines: NO_LINES,
+                concave: false,
             };
             let entity = Entity::from_raw_u32(0).unwrap();
             placed.push(entity, None, Circle::new(center, outer), shape, Vec2::ZERO);
@@ -469,6 +472,7 @@ pub(super) mod tests {
             inner_radius: 0.0,
             size: polygon_size(&square),
             lines: NO_LINES,
+            concave: false,
         };
         let bound = Circle::new(Vec2::splat(0.5), conservative(Vec2::splat(0.5), 0.75));
         placed.push(

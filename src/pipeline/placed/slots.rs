@@ -364,6 +364,7 @@ mod tests {
                 inner_radius: 0.0,
                 size: polygon_size(&[Vec2::ZERO, Vec2::X, Vec2::Y]),
                 lines: NO_LINES,
+                concave: false,
             };
             placed.push(
                 entity(9),

@@ -209,6 +209,7 @@ fn place_polygon(
         inner_radius: clear_radius(inner_radius * least_stretch, bounds.center, bounds.radius),
         size: polygon_size(world),
         lines: if lined { lines_start } else { NO_LINES },
+        concave: local.concave,
     };
     match swept.turn(&placement) {
         Some(turn) => placed.push_turning(entity, layers, bounds, shape, turn),
