@@ -175,7 +175,7 @@ fn inside_polygon(p: DVec2, vertices: &[DVec2]) -> bool {
 }
 
 /// Samples over the motion.
-const STEPS: usize = 4096;
+pub(crate) const STEPS: usize = 4096;
 
 /// What the reference saw over the motion.
 #[derive(Debug)]

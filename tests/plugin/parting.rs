@@ -148,3 +148,50 @@ fn a_bullet_through_a_wall_and_straight_back_is_one_contact_with_two_impacts() {
     app.update();
     assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
 }
+
+#[test]
+fn a_bullet_that_ends_inside_the_other_arm_has_the_second_touch_as_its_impact() {
+    let mut app = app();
+    // A U with a thick base, whose middle it holds: x in 0..40, the base y in 0..60, the arms
+    // x in 0..10 and 30..40 up to y = 100.
+    let u = app
+        .world_mut()
+        .spawn((
+            PolygonCollider::new([
+                Vec2::new(0.0, 0.0),
+                Vec2::new(40.0, 0.0),
+                Vec2::new(40.0, 100.0),
+                Vec2::new(30.0, 100.0),
+                Vec2::new(30.0, 60.0),
+                Vec2::new(10.0, 60.0),
+                Vec2::new(10.0, 100.0),
+                Vec2::new(0.0, 100.0),
+            ]),
+            Transform::default(),
+        ))
+        .id();
+    let bullet = app
+        .world_mut()
+        .spawn((
+            CircleCollider::new(BULLET_RADIUS),
+            Swept::default(),
+            Transform::from_xyz(20.0, 50.0, 0.0),
+        ))
+        .id();
+    app.update();
+    assert!(contact_between(&app, bullet, u).is_some());
+    // To (35, 80), inside the right arm: out of the base past y = 62, into the arm where its
+    // centre reaches x = 28, 8/15 of the way, at (30, 66).
+    let mut transform = app.world_mut().get_mut::<Transform>(bullet).unwrap();
+    transform.translation = Vec3::new(35.0, 80.0, 0.0);
+    app.update();
+    let contact = contact_between(&app, bullet, u).expect("inside the arm");
+    let impact = contact.impact.expect("met again");
+    assert!((impact.time - 8.0 / 15.0).abs() < 1e-5, "{impact:?}");
+    assert!(
+        impact.point.abs_diff_eq(Vec2::new(30.0, 66.0), 1e-3),
+        "{impact:?}"
+    );
+    assert!(last_frame::<ContactStarted>(&app).is_empty());
+    assert!(last_frame::<ContactEnded>(&app).is_empty());
+}

@@ -23,9 +23,9 @@ use smallvec::SmallVec;
 /// `second` by `second_motion`): where they first touch again after parting, if they do. The
 /// [`Impact`] is as a [sweep](super) gives it, its time a fraction of the whole motions.
 ///
-/// `None` for two convex shapes, which cannot part and meet again, for shapes that never part,
-/// and for shapes or motions that the sweeps reject. Allocates only for shapes of many
-/// vertices.
+/// `None` for shapes that never part, or never meet again (two convex shapes cannot: ask only
+/// where one is a concave polygon, see [`is_concave`]), and for shapes or motions that the
+/// sweeps reject. Allocates only for shapes of many vertices.
 pub(crate) fn touch_after_parting(
     first: Shape,
     first_motion: Vec2,
@@ -37,7 +37,7 @@ pub(crate) fn touch_after_parting(
         return None;
     }
     let motion = first_motion - second_motion;
-    if motion == Vec2::ZERO || !(concave(first) || concave(second)) {
+    if motion == Vec2::ZERO {
         return None;
     }
     if corners(first) > corners(second) {
@@ -312,11 +312,6 @@ fn outline_edges(shape: Shape<'_>) -> impl Iterator<Item = Segment> + '_ {
     edges(vertices).chain(segment)
 }
 
-/// Whether `shape` is a concave polygon (see [`is_concave`]).
-fn concave(shape: Shape) -> bool {
-    matches!(shape, Shape::Polygon(vertices) if is_concave(vertices))
-}
-
 /// Whether a polygon's `vertices` have a corner that turns the other way from the rest: a
 /// concave polygon. Corners on a straight line count as neither.
 pub(crate) fn is_concave(vertices: &[Vec2]) -> bool {
@@ -445,8 +440,6 @@ mod tests {
             v(0.0, 10.0),
         ];
         assert!(!is_concave(&square));
-        let segment = Segment::new(v(0.0, 0.0), v(1.0, 0.0));
-        assert!(!concave(Shape::Segment(segment)));
     }
 
     /// Against dense sub-stepping: discs, segments and squares crossing random stars

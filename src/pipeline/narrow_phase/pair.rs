@@ -195,9 +195,12 @@ fn test_disc_path(
     let swept = if path.overlapped_at_start() {
         // Overlapping at the start of the path (a bullet inside an enemy, or leaving it): no
         // impact, as the sweep would find.
-        if let Some(hit) = now {
-            // Inside still: where they meet now says it all.
-            return Some(Meeting { hit, impact: None });
+        // The still collider is the one that may be a polygon.
+        let concave = path.polygon.is_some_and(|polygon| polygon.concave);
+        if now.is_some() && !concave {
+            // Inside still: where they meet now says it all (a concave polygon's other part
+            // may have been met on the way: see `meeting`).
+            return now.map(|hit| Meeting { hit, impact: None });
         }
         SweepStart::Overlapping
     } else {
@@ -265,22 +268,28 @@ fn meeting(
     let mut at_start = None;
     let impact = match swept {
         SweepStart::Overlapping => {
-            // Met at the start of the paths: no first touch along them, unless a concave
-            // polygon let them part and meet again on the way (a bullet leaving one arm of a U
-            // and crossing the other), which is then the impact (two convex shapes cannot; a
-            // turning pair is not asked). Apart now, a new contact is where the outlines
-            // crossed at the start, and the last run's ends unless they met again.
+            // Met at the start of the paths: no first touch along them. A contact of the last
+            // run goes on; where a concave polygon let the two part and meet again on the way
+            // (a bullet leaving one arm of a U and crossing the other), that second touch is
+            // its impact (two convex shapes cannot; a turning pair is not asked), and apart
+            // now, it ends unless they met again. Otherwise, apart now, a new contact is where
+            // the outlines crossed at the start.
             let concave =
                 turns.is_none() && (placed.is_concave(first) || placed.is_concave(second));
+            if !(concave || now.is_none()) {
+                return now.map(|hit| Meeting { hit, impact: None });
+            }
             let (a, b) = (placed.entities[first], placed.entities[second]);
-            let new_at_start = now.is_none() && !previous.contains(a, b);
-            if concave || new_at_start {
+            let going_on = previous.contains(a, b);
+            let new_at_start = now.is_none() && !going_on;
+            let parting = concave && going_on;
+            if new_at_start || parting {
                 let first_start = placed.start_shape(first, first_scratch);
                 let second_start = placed.start_shape(second, second_scratch);
                 if new_at_start {
                     at_start = intersect(first_start, second_start);
                 }
-                concave
+                parting
                     .then(|| {
                         touch_after_parting(first_start, first_motion, second_start, second_motion)
                     })

@@ -25,6 +25,8 @@ pub(crate) struct PlacedPolygon<'a> {
     /// run, whose bounding circle holds its whole path, so that its centre is not where the
     /// polygon is now.
     pub holds: Option<Circle>,
+    /// Whether it is concave (see [`WorldShape::Polygon`]).
+    pub concave: bool,
 }
 
 /// A collider where it is now, as the narrow phase tests it (see
@@ -129,7 +131,7 @@ impl PlacedColliders {
                 inner_radius,
                 size,
                 lines,
-                ..
+                concave,
             } => {
                 let still = path.motion == Vec2::ZERO && self.turn(index).is_none();
                 PlacedShape::Polygon(PlacedPolygon {
@@ -139,6 +141,7 @@ impl PlacedColliders {
                     size,
                     lines,
                     holds: still.then(|| Circle::new(self.centers[index], inner_radius)),
+                    concave,
                 })
             }
         }
