@@ -31,21 +31,28 @@ fn bullet_in_the_left_arm(swept_u: bool) -> (App, Entity, Entity) {
         .world_mut()
         .spawn((u_shape(), Transform::default()))
         .id();
-    let bullet = app
-        .world_mut()
-        .spawn((
-            CircleCollider::new(BULLET_RADIUS),
-            Transform::from_xyz(5.0, 30.0, 0.0),
-        ))
-        .id();
-    let swept = if swept_u { u } else { bullet };
-    app.world_mut().entity_mut(swept).insert(Swept::default());
+    let bullet = swept_bullet(&mut app, Vec2::new(5.0, 30.0));
+    if swept_u {
+        app.world_mut().entity_mut(bullet).remove::<Swept>();
+        app.world_mut().entity_mut(u).insert(Swept::default());
+    }
     app.update();
     assert!(contact_between(&app, bullet, u).is_some());
     assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
     (app, bullet, u)
 }
 
+/// A swept bullet at `at`.
+fn swept_bullet(app: &mut App, at: Vec2) -> Entity {
+    let bullet = (
+        CircleCollider::new(BULLET_RADIUS),
+        Swept::default(),
+        Transform::from_translation(at.extend(0.0)),
+    );
+    app.world_mut().spawn(bullet).id()
+}
+
+/// Moves `entity` to `x`, along the x axis.
 fn move_to(app: &mut App, entity: Entity, x: f32) {
     let mut entity = app.world_mut().entity_mut(entity);
     entity.get_mut::<Transform>().unwrap().translation.x = x;
@@ -114,14 +121,7 @@ fn a_bullet_through_a_wall_and_straight_back_is_one_contact_with_two_impacts() {
             Transform::default(),
         ))
         .id();
-    let bullet = app
-        .world_mut()
-        .spawn((
-            CircleCollider::new(BULLET_RADIUS),
-            Swept::default(),
-            Transform::from_xyz(-20.0, 0.0, 0.0),
-        ))
-        .id();
+    let bullet = swept_bullet(&mut app, Vec2::new(-20.0, 0.0));
     app.update();
     // Through the wall, apart beyond it: the contact starts, with its impact.
     move_to(&mut app, bullet, 20.0);
@@ -170,14 +170,7 @@ fn a_bullet_that_ends_inside_the_other_arm_has_the_second_touch_as_its_impact() 
             Transform::default(),
         ))
         .id();
-    let bullet = app
-        .world_mut()
-        .spawn((
-            CircleCollider::new(BULLET_RADIUS),
-            Swept::default(),
-            Transform::from_xyz(20.0, 50.0, 0.0),
-        ))
-        .id();
+    let bullet = swept_bullet(&mut app, Vec2::new(20.0, 50.0));
     app.update();
     assert!(contact_between(&app, bullet, u).is_some());
     // To (35, 80), inside the right arm: out of the base past y = 62, into the arm where its
