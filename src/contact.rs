@@ -61,8 +61,8 @@ pub struct Contact {
     /// a pair that was already touching at
     /// the start of its paths (a contact of an earlier run, or one that starts this run with
     /// the two overlapping where their paths begin: nothing along the paths says where they
-    /// first touched), unless the two parted and met again on the way (a concave polygon's
-    /// other arm): then it is that second touch.
+    /// first touched), unless, in a contact of the last run, the two parted and met again on
+    /// the way (a concave polygon's other arm): then it is that second touch.
     pub impact: Option<Impact>,
     /// `a`'s and `b`'s [`CollisionLayers`] (the default, every layer, for a collider without
     /// the component): for telling the two apart by role, see [`by_layer`](Self::by_layer).

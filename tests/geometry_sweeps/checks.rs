@@ -64,8 +64,8 @@ impl Tolerances {
 ///
 /// 1. Both argument orders give the same time and point bit for bit, and negated normals.
 /// 2. Any answer is finite: a time in `[0, 1]`, a unit normal facing the relative motion
-///    (`normal · relative ≤ (1e-5 + distance tolerance / smaller size) |relative|`: at a
-///    graze the normal tilts with the point's rounding).
+///    (`normal · relative ≤ min(1e-5 + distance tolerance / smaller size, 1e-3) |relative|`:
+///    at a graze the normal tilts with the point's rounding).
 /// 3. Shapes that overlap at the start (the crate's `overlap`) give `None`; shapes apart at the
 ///    start that overlap at the end (each moved by its motion, point by point) give `Some`.
 /// 4. Against the reference, when the shapes start clearly apart (reference gap above the

@@ -195,9 +195,17 @@ fn test_disc_path(
     let swept = if path.overlapped_at_start() {
         // Overlapping at the start of the path (a bullet inside an enemy, or leaving it): no
         // impact, as the sweep would find.
-        // The still collider is the one that may be a polygon.
-        let concave = path.polygon.is_some_and(|polygon| polygon.concave);
-        if now.is_some() && !concave {
+        // The still collider is the one that may be a polygon. A disc it surely holds where
+        // the path starts and now is held all along (the held circle is convex): they never
+        // parted.
+        let held = |polygon: &PlacedPolygon| {
+            let start = Circle::new(path.start(), path.now.radius);
+            polygon.surely_holds(start) && polygon.surely_holds(path.now)
+        };
+        let may_part = path
+            .polygon
+            .is_some_and(|polygon| polygon.concave && !held(&polygon));
+        if now.is_some() && !may_part {
             // Inside still: where they meet now says it all (a concave polygon's other part
             // may have been met on the way: see `meeting`).
             return now.map(|hit| Meeting { hit, impact: None });
