@@ -3,9 +3,10 @@
 use bevy::prelude::*;
 use bevy_collision_events::prelude::*;
 
+use super::player::velocity;
 use super::{
     Autopilot, ENEMY, Enemy, EnemyBullet, HALF_FIELD, Intent, LASER_RANGE, NOSE, PLAYER_BOUNDS,
-    PLAYER_SPEED, Player, Velocity, WALL,
+    Player, Velocity, WALL,
 };
 
 // The autopilot weighs a few moves by where the ship and the enemy bullets would be a moment
@@ -76,7 +77,7 @@ pub(super) fn fly_autopilot(
         })
         .collect();
     let ahead = |movement: Vec2, seconds: f32| {
-        (position + movement * PLAYER_SPEED * seconds).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS)
+        (position + velocity(movement) * seconds).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS)
     };
     let cost = |movement: Vec2| {
         let mut danger = 0.0;

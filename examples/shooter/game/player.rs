@@ -90,12 +90,18 @@ pub(super) fn read_keyboard(
     };
 }
 
+/// The ship's velocity for a stick pushed `movement` (each part in `-1..=1`): a diagonal is no
+/// faster than straight.
+pub(super) fn velocity(movement: Vec2) -> Vec2 {
+    movement.clamp_length_max(1.0) * PLAYER_SPEED
+}
+
 pub(super) fn move_player(
     time: Res<Time>,
     intent: Res<Intent>,
     mut player: Single<&mut Transform, With<Player>>,
 ) {
-    let step = intent.movement.clamp_length_max(1.0) * PLAYER_SPEED * time.delta_secs();
+    let step = velocity(intent.movement) * time.delta_secs();
     let step = step.clamp_length_max(PLAYER_MOST_STEP);
     let moved = (player.translation.truncate() + step).clamp(-PLAYER_BOUNDS, PLAYER_BOUNDS);
     player.translation = moved.extend(player.translation.z);
