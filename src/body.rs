@@ -28,8 +28,9 @@ use bevy::prelude::*;
 /// - Two parts of one body overlapping are no contact, unless
 ///   [`contacts_between_parts`](Self::contacts_between_parts) asks for them.
 /// - A global observer (added with `App::add_observer`) sees a part's event on the part and
-///   on the body: keep the one at the body, `hit.entity == hit.body`, which comes once (but
-///   for the end just above, which the body, despawned, cannot hear).
+///   on the body: keep the one at the body, `hit.entity == hit.body`, which comes once. An
+///   event whose body is despawned stays on the part, and this test drops it: the end just
+///   above, or a start whose body an earlier observer of the same run despawned.
 /// - A body disabled with Bevy's `Disabled` (or a disabling component of the game's) is no
 ///   body while disabled: its parts still enabled make their new contacts as bodies of their
 ///   own, and keep it in the contacts they had. An entity between a body and its parts
@@ -73,6 +74,8 @@ use bevy::prelude::*;
 #[require(Transform)]
 pub struct CollisionBody {
     /// Whether two parts of this body that overlap make a contact. Off by default: the parts
-    /// of one body usually overlap by design.
+    /// of one body usually overlap by design. Their events go up to the body like any part's,
+    /// but for a part's event whose other collider is the body's own: the body hears that
+    /// contact once, on its own side.
     pub contacts_between_parts: bool,
 }

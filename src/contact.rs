@@ -9,10 +9,11 @@ use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::ecs::traversal::Traversal;
 use bevy::prelude::*;
 
-/// Two colliders overlap in this run of the pipeline, and where their outlines cross.
+/// Two colliders in contact in this run of the pipeline (overlapping, or met along a swept
+/// path), and where their outlines cross.
 ///
 /// Written **each run** (every frame by default, each fixed step at a fixed step: see
-/// [`CollisionPlugin`](crate::CollisionPlugin)) for every overlapping pair, with fresh points:
+/// [`CollisionPlugin`](crate::CollisionPlugin)) for every pair in contact, with fresh points:
 /// a laser reads where it enters its target each run. Each pair is written once, with `a < b`
 /// (in [`Entity`] order).
 ///
@@ -376,7 +377,10 @@ impl ContactEnded {
 /// The way [`ContactStarted`] and [`ContactEnded`] travel as entity events: from a part
 /// straight to the body its contact names, and no further. No entity between them hears it, so
 /// every entity that hears a contact start hears it end, however the hierarchy changes
-/// meanwhile. The event of a collider that is its own body goes nowhere else.
+/// meanwhile. The event of a collider that is its own body goes nowhere else, nor does a
+/// part's event whose other collider is the body's own (a body that asks for contacts between
+/// its parts): the body hears that contact once, on its own side, never as a contact with
+/// itself.
 #[derive(QueryData)]
 pub struct PartToBody {
     entity: Entity,
@@ -384,20 +388,21 @@ pub struct PartToBody {
 
 impl Traversal<ContactStarted> for PartToBody {
     fn traverse(item: Self::Item<'_, '_>, event: &ContactStarted) -> Option<Entity> {
-        item.towards(event.body)
+        item.towards(event.body, event.other)
     }
 }
 
 impl Traversal<ContactEnded> for PartToBody {
     fn traverse(item: Self::Item<'_, '_>, event: &ContactEnded) -> Option<Entity> {
-        item.towards(event.body)
+        item.towards(event.body, event.other)
     }
 }
 
 impl PartToBodyItem<'_, '_> {
-    /// The next entity on the way to `body`: `body` itself, none once there.
-    fn towards(&self, body: Entity) -> Option<Entity> {
-        (self.entity != body).then_some(body)
+    /// The next entity on the way to `body`, for an event whose other collider is `other`:
+    /// `body` itself; none once there, or when `other` is the body's own collider.
+    fn towards(&self, body: Entity, other: Entity) -> Option<Entity> {
+        (self.entity != body && other != body).then_some(body)
     }
 }
 

@@ -318,3 +318,38 @@ fn a_part_moved_in_a_run_without_events_keeps_its_old_body_in_the_contact() {
     assert_eq!(heard(&app, old_body), (vec![shot], vec![shot]));
     assert_eq!(heard(&app, new_body), (vec![], vec![]));
 }
+
+/// A body with a collider of its own whose parts meet each other, a part touching the body's
+/// collider: the body hears the contact once, on its own side (the part's side is not sent up
+/// to it: it would name the body as the other collider), and, the part despawned mid-contact,
+/// its end.
+#[test]
+fn a_part_touching_its_body_s_own_collider_and_despawned_ends_on_the_body_as_it_started() {
+    let mut app = app();
+    let world = app.world_mut();
+    let body = listening_body(world)
+        .insert((
+            CollisionBody {
+                contacts_between_parts: true,
+            },
+            CircleCollider::new(10.0),
+        ))
+        .id();
+    let part = world
+        .spawn((
+            CircleCollider::new(5.0),
+            Transform::from_xyz(12.0, 0.0, 0.0),
+            ChildOf(body),
+            Heard::default(),
+        ))
+        .observe(hear_start)
+        .observe(hear_end)
+        .id();
+    app.update();
+    assert!(contact_between(&app, body, part).is_some());
+    assert_eq!(heard(&app, body), (vec![part], vec![]), "its own side only");
+    assert_eq!(heard(&app, part), (vec![body], vec![]));
+    app.world_mut().despawn(part);
+    app.update();
+    assert_eq!(heard(&app, body), (vec![part], vec![part]));
+}
