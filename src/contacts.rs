@@ -215,7 +215,8 @@ impl Contacts {
     /// #[derive(Component)]
     /// struct Bullet;
     ///
-    /// /// Observed on each enemy and wall: a bullet is spent on what it met first.
+    /// /// Observed on each enemy and wall (on a body, not on its parts): a bullet is spent on
+    /// /// what it met first.
     /// fn spend_bullet(
     ///     hit: On<ContactStarted>,
     ///     contacts: Res<Contacts>,

@@ -164,7 +164,10 @@ pub fn ray_segment(ray: Ray2d, max_distance: f32, segment: Segment) -> Option<Ra
 /// the ray is outside (tested halfway to the next crossing, or to the end of the ray's reach
 /// past the last one, by the crossing number, a point on the outline counting as inside) is
 /// where it leaves. So a ray that only grazes a corner, or starts on the outline heading out,
-/// leaves where it meets the polygon; one running along an edge leaves at its far end.
+/// leaves where it meets the polygon; one running along an edge leaves at its far end. A point
+/// closer to an edge than [`TOLERANCE`](super::TOLERANCE) times the polygon's half-diagonal
+/// counts as on the outline, so a gap in a concave polygon narrower than twice that is crossed
+/// as inside.
 pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<RayIntersection> {
     if !(valid(ray, max_distance) && !vertices.is_empty() && all_in_range(vertices)) {
         return None;

@@ -20,7 +20,7 @@ mod events;
 mod find_contacts;
 mod narrow_phase;
 mod parallel;
-mod parts;
+pub(crate) mod parts;
 pub(crate) mod placed;
 mod prepare;
 pub(crate) mod spatial_index;

@@ -126,6 +126,13 @@ impl Parts {
             .is_some_and(|bits| bits & (1 << (index % 64)) != 0)
     }
 
+    /// The body of collider `entity`, as the last search found it: itself, unless it is a
+    /// part of a body.
+    #[inline]
+    pub(crate) fn body_of(&self, entity: Entity) -> Entity {
+        self.part_of(entity).map_or(entity, |part| part.body)
+    }
+
     /// The body of collider `entity`: itself, unless it is a part.
     fn part_of(&self, entity: Entity) -> Option<PartOf> {
         if self.marked(entity) {

@@ -20,6 +20,15 @@ pub trait ColliderFilter {
     /// and perhaps more than once for one collider: a plain test, without side effects.
     fn allows(&self, entity: Entity) -> bool;
 
+    /// Whether the parts of `body`, a [`CollisionBody`](crate::CollisionBody), may be returned:
+    /// asked as [`allows`](Self::allows) is, after it, of a collider that is a part of a body
+    /// other than itself. Yes by default; [`SpatialQueryFilter`] leaves out the parts of the
+    /// bodies it excludes.
+    fn allows_body(&self, body: Entity) -> bool {
+        let _ = body;
+        true
+    }
+
     /// This filter, and `predicate` too: a collider is returned only where
     /// `predicate(entity)` holds as well. For a test that changes from one call to the next,
     /// such as a component of the game's own read through its queries, which a filter kept in
@@ -65,7 +74,7 @@ pub trait ColliderFilter {
 pub struct SpatialQueryFilter {
     /// The layers looked at.
     pub mask: LayerMask,
-    /// Entities never returned (the shooter itself, say).
+    /// Entities never returned (the shooter itself, say); for a body, its parts too.
     pub excluded: EntityHashSet,
 }
 
@@ -84,7 +93,8 @@ impl SpatialQueryFilter {
         }
     }
 
-    /// The same filter, leaving out `entities` as well.
+    /// The same filter, leaving out `entities` as well: for a
+    /// [`CollisionBody`](crate::CollisionBody), all of its parts.
     pub fn with_excluded(mut self, entities: impl IntoIterator<Item = Entity>) -> Self {
         self.excluded.extend(entities);
         self
@@ -101,6 +111,11 @@ impl ColliderFilter for SpatialQueryFilter {
     fn allows(&self, entity: Entity) -> bool {
         self.excluded.is_empty() || !self.excluded.contains(&entity)
     }
+
+    #[inline]
+    fn allows_body(&self, body: Entity) -> bool {
+        self.allows(body)
+    }
 }
 
 /// A filter used through a reference: the filter itself.
@@ -113,6 +128,11 @@ impl<F: ColliderFilter + ?Sized> ColliderFilter for &F {
     #[inline]
     fn allows(&self, entity: Entity) -> bool {
         (**self).allows(entity)
+    }
+
+    #[inline]
+    fn allows_body(&self, body: Entity) -> bool {
+        (**self).allows_body(body)
     }
 }
 
@@ -133,6 +153,11 @@ impl<F: ColliderFilter, P: Fn(Entity) -> bool> ColliderFilter for WithPredicate<
     #[inline]
     fn allows(&self, entity: Entity) -> bool {
         self.filter.allows(entity) && (self.predicate)(entity)
+    }
+
+    #[inline]
+    fn allows_body(&self, body: Entity) -> bool {
+        self.filter.allows_body(body)
     }
 }
 

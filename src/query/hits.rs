@@ -10,6 +10,9 @@ use bevy::prelude::*;
 pub struct RayCastHit {
     /// The collider hit.
     pub entity: Entity,
+    /// Its body: the [`CollisionBody`](crate::CollisionBody) it is a part of, or the collider
+    /// itself.
+    pub body: Entity,
     /// How far along the ray it is first met; zero when the ray starts in it.
     pub distance: f32,
     /// Where.
@@ -28,6 +31,9 @@ pub struct RayCastHit {
 pub struct ShapeCastHit {
     /// The collider met.
     pub entity: Entity,
+    /// Its body: the [`CollisionBody`](crate::CollisionBody) it is a part of, or the collider
+    /// itself.
+    pub body: Entity,
     /// How far the circle's centre travels before it touches; zero when it already overlaps
     /// the collider where it starts.
     pub distance: f32,
@@ -44,6 +50,9 @@ pub struct ShapeCastHit {
 pub struct NearestCollider {
     /// The collider.
     pub entity: Entity,
+    /// Its body: the [`CollisionBody`](crate::CollisionBody) it is a part of, or the collider
+    /// itself.
+    pub body: Entity,
     /// How far it is: zero when the point lies in it.
     pub distance: f32,
     /// Its point nearest to the one asked about (that point itself when it lies in it).

@@ -13,6 +13,7 @@ use crate::geometry::{
     sweep,
 };
 use crate::pipeline::broad_phase::{Grid, Stretch};
+use crate::pipeline::parts::Parts;
 use crate::pipeline::placed::PlacedColliders;
 use crate::pipeline::spatial_index::SpatialIndex;
 use bevy::ecs::system::SystemParam;
@@ -24,21 +25,25 @@ use core::cell::Cell;
 ///
 /// [`SpatialQuery`] is a system param. It answers from the colliders **as the last run of
 /// [`CollisionSystems::Prepare`](crate::CollisionSystems::Prepare) placed them**: in `Update`,
-/// with the pipeline in `PostUpdate`, where they were at the end of the previous frame's
-/// `PostUpdate` (with it at a fixed step, where this frame's last step left them, or an
-/// earlier frame's in a frame without a step). To answer from this frame's
+/// with the pipeline in `PostUpdate`, where the previous frame's prepare stage found them (with
+/// it at a fixed step, where the last step's did). A move made after that stage, such as a
+/// push-out applied after the events, shows from the next run. To answer from this frame's
 /// positions, run the system after the prepare stage, for instance
 /// `.after(CollisionSystems::Prepare)` in the plugin's schedule (that ordering means nothing in
 /// another schedule). A collider spawned since that run is not there yet: one spawned in
-/// `Startup` is found from the first `PostUpdate` on. Colliders that were switched off with
+/// `Startup` is found after the pipeline's first run (the first `PostUpdate`; at a fixed step,
+/// the first step, which may come a frame or more later). Colliders that were switched off with
 /// [`ColliderDisabled`](crate::ColliderDisabled) or Bevy's `Disabled`, or skipped (a scale or
 /// transform out of range: see the crate docs' Semantics), at that run are never returned;
 /// one despawned or switched off since is, until the next run (a system that despawns and then
 /// asks should check the answer against its own queries: `get`, not `get().unwrap()`).
 ///
-/// Answers name colliders: for a [`CollisionBody`](crate::CollisionBody), its parts, and
-/// [`SpatialQueryFilter::with_excluded`] leaves out the entities it names, so a body's parts
-/// are left out by naming each.
+/// Answers name colliders: for a [`CollisionBody`](crate::CollisionBody), its parts, with the
+/// body beside them in the hits (`body`). [`SpatialQueryFilter::with_excluded`] leaves out
+/// the entities it names and, for a body, all of its parts: a turret that is a body casts
+/// from inside itself with itself excluded. The parts are those the last contact search
+/// found (at [`CollisionSystems::FindContacts`](crate::CollisionSystems::FindContacts)),
+/// which comes right after the prepare stage.
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
 /// (a grid per group of colliders on the same layers, by their memberships, built the first time a query after each run asks for that group)
@@ -77,6 +82,7 @@ use core::cell::Cell;
 pub struct SpatialQuery<'w> {
     placed: Res<'w, PlacedColliders>,
     index: Res<'w, SpatialIndex>,
+    parts: Res<'w, Parts>,
 }
 
 impl SpatialQuery<'_> {
@@ -337,6 +343,7 @@ impl SpatialQuery<'_> {
                     if nearer && closest.distance <= max_distance {
                         best = Some(NearestCollider {
                             entity,
+                            body: self.parts.body_of(entity),
                             distance: closest.distance,
                             point: closest.point,
                         });
@@ -368,7 +375,11 @@ impl SpatialQuery<'_> {
     /// the quick looks at where the collider is, before the exact test.
     #[inline]
     fn allows(&self, filter: &(impl ColliderFilter + ?Sized), collider: u32) -> bool {
-        filter.allows(self.placed.entities[collider as usize])
+        let entity = self.placed.entities[collider as usize];
+        filter.allows(entity) && {
+            let body = self.parts.body_of(entity);
+            body == entity || filter.allows_body(body)
+        }
     }
 
     /// Whether collider `collider`'s bounding circle comes within `pad` of the path from `origin`
@@ -392,8 +403,10 @@ impl SpatialQuery<'_> {
     /// Collider `collider` against the ray, as a hit with its entity.
     fn ray_hit(&self, collider: u32, ray: Ray2d, max_distance: f32) -> Option<RayCastHit> {
         let hit = ray_cast(ray, max_distance, self.placed.shape(collider as usize))?;
+        let entity = self.placed.entities[collider as usize];
         Some(RayCastHit {
-            entity: self.placed.entities[collider as usize],
+            entity,
+            body: self.parts.body_of(entity),
             distance: hit.distance,
             point: hit.point,
             normal: hit.normal,
@@ -416,6 +429,7 @@ impl SpatialQuery<'_> {
             let point = closest_point(shape, circle.center).map_or(circle.center, |c| c.point);
             return Some(ShapeCastHit {
                 entity,
+                body: self.parts.body_of(entity),
                 distance: 0.0,
                 point,
                 normal: -direction,
@@ -424,6 +438,7 @@ impl SpatialQuery<'_> {
         let impact = sweep(Shape::Circle(circle), direction * reach, shape, Vec2::ZERO)?;
         Some(ShapeCastHit {
             entity,
+            body: self.parts.body_of(entity),
             distance: impact.time * reach,
             point: impact.point,
             normal: impact.normal,
@@ -479,7 +494,10 @@ impl Contact {
     /// Read in the same frame's schedule, after
     /// [`CollisionSystems::WriteEvents`](crate::CollisionSystems::WriteEvents), the answer is
     /// for where the pair is in this contact; later, for where the last prepare placed them.
-    /// `None` if `entity` is neither collider, or the two no longer overlap. Bevy has
+    /// `None` if `entity` is neither collider, or the two no longer overlap. The contact
+    /// names colliders: for a [`CollisionBody`](crate::CollisionBody), pass the part in the
+    /// contact ([`Contacts::of_body`](crate::Contacts::of_body) lists the body's contacts) and
+    /// move the body; its other parts are not looked at. Bevy has
     /// propagated the transforms by then, and draws the frame from `GlobalTransform`: to show
     /// the move this frame, set that too (for an entity without a parent,
     /// `GlobalTransform::from(transform)`), as the `push_out` example does.

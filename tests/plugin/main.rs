@@ -19,6 +19,7 @@ mod lifecycle;
 mod observers;
 mod parting;
 mod queries;
+mod query_bodies;
 mod query_edges;
 mod query_scenes;
 mod roles;

@@ -192,12 +192,14 @@ fn whole(hit: RayIntersection, placed: &Placed) -> WholeHit {
 fn whole_hit(hit: RayCastHit) -> WholeHit {
     let RayCastHit {
         entity,
+        body,
         distance,
         point,
         normal,
         starts_inside,
         exit,
     } = hit;
+    assert_eq!(body, entity, "no collider here is a part of a body");
     (distance, entity, point, normal, starts_inside, exit)
 }
 

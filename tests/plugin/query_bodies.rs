@@ -1,0 +1,99 @@
+//! Spatial queries and bodies: hits name the part and its body, and a body left out by a
+//! filter takes all its parts with it.
+
+use crate::common::app;
+use crate::queries::ask;
+use bevy::prelude::*;
+use bevy_collision_events::ColliderFilter;
+use bevy_collision_events::prelude::*;
+
+/// The turret's base, a disc at the origin, and its barrel, a box along +x from the base.
+const BASE_RADIUS: f32 = 20.0;
+const BARREL_END: f32 = 60.0;
+/// The enemy's two parts, a disc and a box beside it, centred on the x axis at these x.
+const ENEMY_DISC_X: f32 = 200.0;
+const ENEMY_BOX_X: f32 = 230.0;
+const ENEMY_SIZE: f32 = 10.0;
+
+/// A body of two parts, at `parts[0]` and `parts[1]`.
+struct Body {
+    body: Entity,
+    parts: [Entity; 2],
+}
+
+/// The turret and the enemy, each a body of two parts, placed.
+fn scene(app: &mut App) -> (Body, Body) {
+    let world = app.world_mut();
+    let mut body = |first: (Vec2, CircleCollider), second: (Vec2, PolygonCollider)| {
+        let body = world
+            .spawn((CollisionBody::default(), Transform::default()))
+            .id();
+        let at = |place: Vec2| Transform::from_translation(place.extend(0.0));
+        let parts = [
+            world.spawn((first.1, at(first.0), ChildOf(body))).id(),
+            world.spawn((second.1, at(second.0), ChildOf(body))).id(),
+        ];
+        Body { body, parts }
+    };
+    let turret = body(
+        (Vec2::ZERO, CircleCollider::new(BASE_RADIUS)),
+        (
+            Vec2::new(BARREL_END / 2.0, 0.0),
+            PolygonCollider::rectangle(BARREL_END, 6.0),
+        ),
+    );
+    let enemy = body(
+        (
+            Vec2::new(ENEMY_DISC_X, 0.0),
+            CircleCollider::new(ENEMY_SIZE),
+        ),
+        (
+            Vec2::new(ENEMY_BOX_X, 0.0),
+            PolygonCollider::rectangle(2.0 * ENEMY_SIZE, 2.0 * ENEMY_SIZE),
+        ),
+    );
+    app.update();
+    (turret, enemy)
+}
+
+/// A turret that is a body casts from inside itself: with itself left out, it finds the
+/// enemy's nearer part, and the hit names the enemy's body; without, it finds itself at
+/// distance zero. The same for a circle cast and the nearest collider, and with a predicate.
+#[test]
+fn a_body_left_out_takes_its_parts_and_hits_name_their_body() {
+    let mut app = app();
+    let (turret, enemy) = scene(&mut app);
+    let shot = Ray2d::new(Vec2::ZERO, Dir2::X);
+    let (own, others, cast, nearest, predicate, one_part) = ask(&mut app, move |query| {
+        let everything = SpatialQueryFilter::default();
+        let others = everything.clone().with_excluded([turret.body]);
+        let one_part = everything.clone().with_excluded([turret.parts[0]]);
+        (
+            query.cast_ray(shot, 1000.0, &everything),
+            query.cast_ray(shot, 1000.0, &others),
+            query.cast_circle(Vec2::ZERO, 2.0, Dir2::X, 1000.0, &others),
+            query.nearest(Vec2::ZERO, 1000.0, &others),
+            query.cast_ray(shot, 1000.0, &(&others).with_predicate(|_| true)),
+            query.cast_ray(shot, 1000.0, &one_part),
+        )
+    });
+    let own = own.expect("the turret itself");
+    assert_eq!((own.distance, own.body), (0.0, turret.body));
+    assert!(turret.parts.contains(&own.entity));
+    let disc_edge = ENEMY_DISC_X - ENEMY_SIZE;
+    for (hit, distance) in [
+        others.map(|hit| (hit.entity, hit.body, hit.distance)),
+        cast.map(|hit| (hit.entity, hit.body, hit.distance + 2.0)),
+        nearest.map(|hit| (hit.entity, hit.body, hit.distance)),
+        predicate.map(|hit| (hit.entity, hit.body, hit.distance)),
+    ]
+    .into_iter()
+    .map(|hit| (hit.expect("the enemy"), disc_edge))
+    {
+        assert_eq!((hit.0, hit.1), (enemy.parts[0], enemy.body));
+        assert!((hit.2 - distance).abs() < 1e-3, "{} vs {distance}", hit.2);
+    }
+    // Leaving out one part leaves the other: the barrel, where the ray starts.
+    let barrel = one_part.expect("the barrel");
+    assert_eq!((barrel.entity, barrel.body), (turret.parts[1], turret.body));
+}
