@@ -5,7 +5,7 @@
 //! hit, and `original_event_target` says which part was hit. The plates overlap the weak
 //! point, yet two parts of one body make no contact (unless the body's
 //! `contacts_between_parts` asks for them). Rows of bullets rise into the boss; each stops at
-//! the first part it meets.
+//! the part it touches.
 //!
 //! ```sh
 //! cargo run --example body                 # a window
@@ -16,6 +16,7 @@
 mod support;
 
 use bevy::prelude::*;
+use bevy::time::common_conditions::on_timer;
 use bevy_collision_events::prelude::*;
 use std::time::Duration;
 
@@ -85,8 +86,8 @@ fn main() {
 pub fn example(app: &mut App) {
     app.add_plugins(CollisionPlugin::default())
         .init_resource::<Hits>()
-        .add_systems(Startup, spawn_boss)
-        .add_systems(Update, (fire, rise));
+        .add_systems(Startup, (spawn_boss, fire))
+        .add_systems(Update, (fire.run_if(on_timer(ROW_EVERY)), rise));
 }
 
 fn spawn_boss(mut commands: Commands) {
@@ -136,29 +137,15 @@ fn spawn_boss(mut commands: Commands) {
         );
 }
 
-/// When the next row is due: at once, then every [`ROW_EVERY`].
-struct RowTimer(Timer);
-
-impl Default for RowTimer {
-    fn default() -> Self {
-        // Already run out, so that the first frame's tick, even of no time, finishes it.
-        let mut timer = Timer::new(ROW_EVERY, TimerMode::Repeating);
-        timer.set_elapsed(ROW_EVERY);
-        Self(timer)
-    }
-}
-
-/// Every [`ROW_EVERY`], a row of bullets at the bottom.
-fn fire(mut commands: Commands, time: Res<Time>, mut timer: Local<RowTimer>) {
-    if timer.0.tick(time.delta()).just_finished() {
-        for x in ROW_X {
-            commands.spawn((
-                Bullet,
-                CircleCollider::new(BULLET_RADIUS),
-                CollisionLayers::new(SHOT, BOSS),
-                Transform::from_xyz(x, ROW_Y, 0.0),
-            ));
-        }
+/// A row of bullets at the bottom: at the start, then every [`ROW_EVERY`].
+fn fire(mut commands: Commands) {
+    for x in ROW_X {
+        commands.spawn((
+            Bullet,
+            CircleCollider::new(BULLET_RADIUS),
+            CollisionLayers::new(SHOT, BOSS),
+            Transform::from_xyz(x, ROW_Y, 0.0),
+        ));
     }
 }
 

@@ -41,18 +41,12 @@ const BOX_SIZE: Vec2 = Vec2::new(80.0, 40.0);
 #[derive(Component)]
 struct Spin;
 
-/// Which switches were flipped, for the headless run.
-#[derive(Resource, Default)]
-pub struct Pressed(pub Vec<KeyCode>);
-
 fn main() {
     let mode = support::mode(FRAMES);
     let mut app =
         support::app_without_drawing(&mode, "debug drawing: F1 on/off, F2 bounding circles");
     if matches!(mode, support::Mode::Headless { .. }) {
         headless_keys(&mut app);
-    } else {
-        app.add_systems(Update, keys);
     }
     example(&mut app);
     support::run(app, mode, |world| {
@@ -60,8 +54,7 @@ fn main() {
             .resource::<GizmoConfigStore>()
             .config::<CollisionGizmos>();
         println!(
-            "pressed {:?}; drawing {}, bounding circles {}, {} contacts",
-            world.resource::<Pressed>().0,
+            "drawing {}, bounding circles {}, {} contacts",
             config.enabled,
             settings.bounding_circles,
             world.resource::<Contacts>().len()
@@ -69,12 +62,12 @@ fn main() {
     });
 }
 
-/// The example, on a window's app or a headless one (which [`headless_keys`] gave gizmos).
+/// The example, on a window's app or a headless one (which [`headless_keys`] gave gizmos and
+/// keys).
 pub fn example(app: &mut App) {
     app.add_plugins((CollisionPlugin::default(), CollisionDebugPlugin))
-        .init_resource::<Pressed>()
         .add_systems(Startup, spawn)
-        .add_systems(Update, spin);
+        .add_systems(Update, (spin, keys));
 }
 
 fn spawn(mut commands: Commands) {
@@ -106,43 +99,36 @@ fn spin(mut spinning: Query<&mut Transform, With<Spin>>, time: Res<Time>) {
     }
 }
 
-/// F1: the drawing on or off; F2: bounding circles.
-fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    store: ResMut<GizmoConfigStore>,
-    pressed: ResMut<Pressed>,
-) {
-    let key = [KeyCode::F1, KeyCode::F2]
-        .into_iter()
-        .find(|&key| keys.just_pressed(key));
-    flip(key, store, pressed);
-}
-
-fn flip(key: Option<KeyCode>, mut store: ResMut<GizmoConfigStore>, mut pressed: ResMut<Pressed>) {
-    let (config, settings) = store.config_mut::<CollisionGizmos>();
-    match key {
-        Some(KeyCode::F1) => config.enabled = !config.enabled,
-        Some(KeyCode::F2) => settings.bounding_circles = !settings.bounding_circles,
-        _ => return,
+/// F1: the drawing on or off; F2: bounding circles. The store is changed only on a key press.
+fn keys(keys: Res<ButtonInput<KeyCode>>, mut store: ResMut<GizmoConfigStore>) {
+    if keys.just_pressed(KeyCode::F1) {
+        let (config, _) = store.config_mut::<CollisionGizmos>();
+        config.enabled = !config.enabled;
     }
-    pressed.0.extend(key);
+    if keys.just_pressed(KeyCode::F2) {
+        let (_, settings) = store.config_mut::<CollisionGizmos>();
+        settings.bounding_circles = !settings.bounding_circles;
+    }
 }
 
-/// Headless: Bevy's gizmo assets (what the plugin needs of a window's app), and a timer that
-/// presses F2, then F1.
+/// Headless: what a window's app has and the example needs, Bevy's gizmo assets and the
+/// keyboard's state, and a timer that presses F2, then F1, every [`PRESS_EVERY`] frames.
 pub fn headless_keys(app: &mut App) {
     app.add_plugins(AssetPlugin::default())
         .init_asset::<GizmoAsset>()
+        .init_resource::<ButtonInput<KeyCode>>()
         .add_systems(
-            Update,
-            |mut frame: Local<u32>, store: ResMut<GizmoConfigStore>, pressed: ResMut<Pressed>| {
+            PreUpdate,
+            |mut frame: Local<u32>, mut keyboard: ResMut<ButtonInput<KeyCode>>| {
                 *frame += 1;
-                let key = match *frame / PRESS_EVERY {
-                    _ if !frame.is_multiple_of(PRESS_EVERY) => None,
-                    1 => Some(KeyCode::F2),
-                    _ => Some(KeyCode::F1),
-                };
-                flip(key, store, pressed);
+                keyboard.reset_all();
+                if frame.is_multiple_of(PRESS_EVERY) {
+                    let key = match *frame / PRESS_EVERY {
+                        1 => KeyCode::F2,
+                        _ => KeyCode::F1,
+                    };
+                    keyboard.press(key);
+                }
             },
         );
 }

@@ -16,6 +16,7 @@ mod support;
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use bevy::time::common_conditions::on_timer;
 use bevy_collision_events::prelude::*;
 use std::f32::consts::TAU;
 use std::time::Duration;
@@ -36,8 +37,9 @@ const BULLET_SPEED: f32 = 300.0;
 /// Bullets this far from the middle are gone.
 const FIELD: f32 = 400.0;
 
-/// The ships' layer, and the bullets': bullets look for ships only, not for each other.
+/// The ships' layer.
 const SHIP: LayerMask = LayerMask::layer(0);
+/// The bullets' layer: bullets look for ships only, not for each other.
 const BULLET: LayerMask = LayerMask::layer(1);
 
 /// A ship: a target, and a gun.
@@ -86,8 +88,8 @@ pub fn example(app: &mut App) {
         PairFilterPlugin::<NotTheShooter>::default(),
     ))
     .init_resource::<Hits>()
-    .add_systems(Startup, spawn_ships)
-    .add_systems(Update, (fire, fly))
+    .add_systems(Startup, (spawn_ships, fire).chain())
+    .add_systems(Update, (fire.run_if(on_timer(RING_EVERY)), fly))
     .add_systems(
         PostUpdate,
         stop_bullets.after(CollisionSystems::WriteEvents),
@@ -105,38 +107,19 @@ fn spawn_ships(mut commands: Commands) {
     }
 }
 
-/// When the next rings are due: at once, then every [`RING_EVERY`].
-struct RingTimer(Timer);
-
-impl Default for RingTimer {
-    fn default() -> Self {
-        // Already run out, so that the first frame's tick, even of no time, finishes it.
-        let mut timer = Timer::new(RING_EVERY, TimerMode::Repeating);
-        timer.set_elapsed(RING_EVERY);
-        Self(timer)
-    }
-}
-
-/// Every [`RING_EVERY`], each ship fires a ring from its centre.
-fn fire(
-    mut commands: Commands,
-    ships: Query<(Entity, &Transform), With<Ship>>,
-    time: Res<Time>,
-    mut timer: Local<RingTimer>,
-) {
-    if timer.0.tick(time.delta()).just_finished() {
-        for (ship, transform) in &ships {
-            for index in 0..RING_BULLETS {
-                let heading = Vec2::from_angle(index as f32 * TAU / RING_BULLETS as f32);
-                commands.spawn((
-                    CircleCollider::new(BULLET_RADIUS),
-                    CollisionLayers::new(BULLET, SHIP),
-                    FiredBy(ship),
-                    FilterPairs,
-                    *transform,
-                    Velocity(heading * BULLET_SPEED),
-                ));
-            }
+/// Each ship fires a ring from its centre: at the start, then every [`RING_EVERY`].
+fn fire(mut commands: Commands, ships: Query<(Entity, &Transform), With<Ship>>) {
+    for (ship, transform) in &ships {
+        for index in 0..RING_BULLETS {
+            let heading = Vec2::from_angle(index as f32 * TAU / RING_BULLETS as f32);
+            commands.spawn((
+                CircleCollider::new(BULLET_RADIUS),
+                CollisionLayers::new(BULLET, SHIP),
+                FiredBy(ship),
+                FilterPairs,
+                *transform,
+                Velocity(heading * BULLET_SPEED),
+            ));
         }
     }
 }

@@ -20,7 +20,8 @@ use bevy_collision_events::prelude::*;
 const FRAMES: u32 = 240;
 /// How many fixed steps run a second.
 pub const STEPS_PER_SECOND: f64 = 30.0;
-/// Where the ball starts, left of the pads.
+/// Where the ball starts, left of the pads: a pixel off the grid of its steps, so that no step
+/// leaves it exactly touching a pad (where rounding would decide).
 pub const BALL_START_X: f32 = -401.0;
 /// The ball's radius.
 pub const BALL_RADIUS: f32 = 12.0;

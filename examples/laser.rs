@@ -1,8 +1,8 @@
 //! Contact points: a laser that stops where it enters what it hits.
 //!
-//! The beam is a `SegmentCollider` as long as its range. Each frame the `Contact` messages say
-//! where its outline crosses the targets' outlines; the nearest crossing to the emitter is where
-//! the beam is cut. The targets drift up and down across it.
+//! The beam is a `SegmentCollider` as long as its range. Each frame its contacts
+//! (`Contacts::of`) say where its outline crosses the targets' outlines; the nearest crossing to
+//! the emitter is where the beam is cut. The targets drift up and down across it.
 //!
 //! ```sh
 //! cargo run --example laser                 # a window
@@ -124,14 +124,13 @@ fn drift_height(phase: f32, seconds: f32) -> f32 {
     DRIFT_SPEED / turn * (seconds * turn + phase).sin()
 }
 
-/// The beam ends at the crossing nearest the emitter, among this frame's contacts.
-fn cut_the_beam(mut contacts: MessageReader<Contact>, mut lasers: Query<(Entity, &mut Laser)>) {
+/// The beam ends at the crossing nearest the emitter, among the laser's contacts this frame.
+fn cut_the_beam(contacts: Res<Contacts>, mut lasers: Query<(Entity, &mut Laser)>) {
     let Ok((laser, mut beam)) = lasers.single_mut() else {
         return;
     };
     beam.visible_length = contacts
-        .read()
-        .filter(|contact| contact.involves(laser))
+        .of(laser)
         .filter_map(|contact| contact.nearest_point(EMITTER))
         .map(|point| point.distance(EMITTER))
         .fold(RANGE, f32::min);

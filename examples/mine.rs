@@ -1,7 +1,8 @@
 //! Observers: a mine that removes whatever touches it.
 //!
 //! An observer on the mine entity runs for each `ContactStarted` triggered on it, with the
-//! other entity of the pair: no system reads messages, and nothing else pays for the mine.
+//! other entity of the pair: no system reads messages, and other entities' contacts never run
+//! this code.
 //! Drones cross the field in rows, and come round again from the left; those whose row passes
 //! close enough are removed.
 //!

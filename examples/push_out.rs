@@ -67,7 +67,7 @@ pub fn example(app: &mut App) {
 }
 
 fn spawn(mut commands: Commands) {
-    commands.spawn((PolygonCollider::new(WALL.to_vec()), Transform::default()));
+    commands.spawn((PolygonCollider::new(WALL), Transform::default()));
     commands.spawn((
         Player,
         CircleCollider::new(PLAYER_RADIUS),

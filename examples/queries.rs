@@ -28,6 +28,7 @@ const ORBIT_SPEEDS: [f32; 4] = [0.9, -0.6, 0.4, -0.3];
 const ORBIT_START_APART: f32 = 1.0;
 /// Where the "mouse" rests without a window.
 pub const HEADLESS_POINTER: Vec2 = Vec2::new(120.0, 0.0);
+/// How far the turret looks for a target, and how far its ray reaches.
 const RANGE: f32 = 1000.0;
 /// The ring drawn round a picked target.
 const PICKED_RING_RADIUS: f32 = TARGET_RADIUS + 6.0;

@@ -32,15 +32,17 @@ fn main() {
             CollisionDebugPlugin,
         ))
         .add_systems(Startup, spawn)
-        .add_systems(Update, (fly, on_hits))
+        .add_systems(Update, fly)
+        // After the events are written: this frame's contacts, not the last frame's.
+        .add_systems(PostUpdate, on_hits.after(CollisionSystems::WriteEvents))
         .run();
 }
 
 fn spawn(mut commands: Commands) {
     commands.spawn(Camera2d);
     // On the bullets' layer, looking for enemies (the enemy is on its own, looking for
-    // bullets): bullets are never even compared with each other. Swept: it never passes
-    // through what lies between two frames.
+    // bullets): bullets are never even compared with each other. Swept: it cannot skip
+    // past anything between two frames.
     commands.spawn((
         Bullet,
         CircleCollider::new(BULLET_RADIUS),

@@ -32,9 +32,10 @@ pub const BULLETS: usize = 20;
 pub const FIRST_ROW_Y: f32 = -200.0;
 /// How far apart the bullets' rows are.
 pub const ROW_GAP: f32 = 20.0;
-/// Where the first bullet starts; each next one starts [`STAGGER`] further back, so that each
-/// crosses the wall at a different point of its frame's move.
+/// Where the first bullet starts.
 const START_X: f32 = -400.0;
+/// How much further back each next bullet starts, so that each crosses the wall at a different
+/// point of its frame's move.
 const STAGGER: f32 = 7.3;
 /// How often a volley is fired (the first at once); each one's sparks replace the last's.
 const VOLLEY_EVERY: Duration = Duration::from_secs(2);

@@ -33,8 +33,8 @@
 //! fn spawn(mut commands: Commands) {
 //!     commands.spawn(Camera2d);
 //!     // On the bullets' layer, looking for enemies (the enemy is on its own, looking for
-//!     // bullets): bullets are never even compared with each other. Swept: it never passes
-//!     // through what lies between two frames.
+//!     // bullets): bullets are never even compared with each other. Swept: it cannot skip
+//!     // past anything between two frames.
 //!     commands.spawn((
 //!         Bullet,
 //!         CircleCollider::new(BULLET_RADIUS),
@@ -76,11 +76,13 @@
 //! }
 //!
 //! // A game adds `DefaultPlugins` and calls `run`. Here, two seconds at 60 frames a second:
-//! // each update moves Bevy's clock on by a sixtieth of a second.
+//! // after the first update, each moves Bevy's clock on by a sixtieth of a second.
 //! let mut app = App::new();
 //! app.add_plugins((MinimalPlugins, TransformPlugin, CollisionPlugin::default()))
 //!     .add_systems(Startup, spawn)
-//!     .add_systems(Update, (fly, on_hits))
+//!     .add_systems(Update, fly)
+//!     // After the events are written: this frame's contacts, not the last frame's.
+//!     .add_systems(PostUpdate, on_hits.after(CollisionSystems::WriteEvents))
 //!     .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
 //!         core::time::Duration::from_secs_f64(1.0 / 60.0),
 //!     ));
@@ -97,7 +99,7 @@
 //! | item | what it is |
 //! |---|---|
 //! | [`CircleCollider`], [`SegmentCollider`], [`PolygonCollider`] | the shapes, in local space, placed by `GlobalTransform` |
-//! | [`CollisionLayers`], [`LayerMask`] | the layers a collider is on and those it looks for (32): two meet only when each looks for the other, so bullets need never meet bullets |
+//! | [`CollisionLayers`], [`LayerMask`] | the layers a collider is on and those it looks for (32 layers): two meet only when each looks for the other, so bullets need never meet bullets |
 //! | [`ColliderDisabled`] | switch a collider off without despawning it |
 //! | [`Swept`] | test the path a fast collider moved along, and a segment's or polygon's turn, not only where it ends up: no bullet through a wall, no bullet skipped by a swinging laser |
 //! | [`CollisionBody`] | one entity made of colliders (its parts) on it and its descendants: a contact's `a` and `b` are the parts, [`Contact::bodies`] their bodies, and the body's observers hear its parts' hits |
@@ -111,17 +113,20 @@
 //!
 //! # Semantics
 //!
-//! Shapes are closed sets: touching counts, and so does one shape wholly inside another (then
-//! [`Contact::points`] is empty and [`Contact::containment`] says which holds which). Points
-//! are exact up to one documented tolerance: see [`geometry`]. Sizes and coordinates are
-//! resolved from [`MIN_SIZE`](geometry::MIN_SIZE) (`1e-18`) to
-//! [`MAX_COORDINATE`](geometry::MAX_COORDINATE) (`1e18`): constructors refuse shapes outside
-//! that range, and a collider that leaves it at run time (a tiny or huge scale, a NaN
-//! transform) is skipped, with a warning naming it when it is first skipped for a reason, not
-//! again while it stays skipped for that reason run after run (many skipped for one reason in
-//! a run share a line, which counts them), without affecting the others. A [`Swept`] collider also meets what lies along its path since the
-//! last run (what it turns across, to within a tolerance: see [`Swept`]), and its contact then
-//! says when, where and facing which way it first touched ([`Contact::impact`]).
+//! Shapes are closed sets: touching counts, and so does one shape wholly inside another. Then
+//! [`Contact::points`] is empty and [`Contact::containment`] says which holds which. Points
+//! are exact up to one documented tolerance: see [`geometry`].
+//!
+//! Sizes and coordinates must lie between [`MIN_SIZE`](geometry::MIN_SIZE) (`1e-18`) and
+//! [`MAX_COORDINATE`](geometry::MAX_COORDINATE) (`1e18`). Constructors refuse shapes outside
+//! that range. A collider that leaves it at run time (a tiny or huge scale, a NaN transform)
+//! is skipped, without affecting the others. A warning names it when it is first skipped for a
+//! reason, and not again while it stays skipped for that reason; many skipped for one reason
+//! in one run share a line, which counts them.
+//!
+//! A [`Swept`] collider also meets what lies along its path since the last run (what it turns
+//! across, to within a tolerance: see [`Swept`]). Its contact then says when, where and facing
+//! which way it first touched ([`Contact::impact`]).
 //!
 //! # The pipeline
 //!

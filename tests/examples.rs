@@ -47,19 +47,18 @@ fn run(example: fn(&mut App), frames: u32) -> App {
     app
 }
 
-/// The frames (counted from 0) on which an example fires a volley due at once and then every
-/// `every`, in the examples' headless frames: as Bevy's repeating `Timer` counts them, the
-/// first frame's time step zero (Bevy's clock starts at the first update), each other's
-/// 1/60 s.
+/// The frames (counted from 0) on which an example fires a volley, once in `Startup` and then
+/// on Bevy's `on_timer(every)`, in the examples' headless frames: as Bevy's repeating `Timer`
+/// counts them, the first frame's time step zero (Bevy's clock starts at the first update),
+/// each other's 1/60 s.
 fn volleys(every: Duration, frames: u32) -> Vec<u32> {
     let step = |frame: u32| match frame {
         0 => Duration::ZERO,
         _ => Duration::from_secs_f64(1.0 / 60.0),
     };
     let mut timer = Timer::new(every, TimerMode::Repeating);
-    timer.set_elapsed(every);
     (0..frames)
-        .filter(|&frame| timer.tick(step(frame)).just_finished())
+        .filter(|&frame| timer.tick(step(frame)).just_finished() || frame == 0)
         .collect()
 }
 
@@ -207,7 +206,7 @@ fn mine_removes_what_touches_it() {
 /// is spent.
 #[test]
 fn layers_keep_bullets_from_bullets() {
-    use layers::{BULLET, BulletPairs, ENEMY, Hits};
+    use layers::{BULLET, ENEMY, Hits};
     let mut app = run(layers::example, 0);
     let mut contacts = 0;
     for frame in 0..180 {
@@ -241,7 +240,6 @@ fn layers_keep_bullets_from_bullets() {
     let world = app.world();
     let hits = &world.resource::<Hits>().0;
     assert_eq!(hits.len(), contacts, "one hit a contact");
-    assert_eq!(world.resource::<BulletPairs>().0, 0);
     assert!(hits.len() > 20, "{} hits", hits.len());
     for &(bullet, _) in hits {
         assert!(world.get_entity(bullet).is_err(), "the bullet is spent");
@@ -333,25 +331,69 @@ fn fixed_step_sees_each_start_once() {
     assert_eq!(steps.pads_touched, reached);
 }
 
-/// Headless, the timer presses F2 then F1: the bounding circles come on, then the drawing
-/// goes off, while the pipeline runs under the debug plugin.
+/// At two fixed steps a frame, each pad's start comes at the step that brought the ball within
+/// reach of it: the pipeline runs at every step, not once a frame.
+#[test]
+fn fixed_step_finds_each_touch_at_its_own_step() {
+    use fixed_step::{BALL_RADIUS, BALL_SPEED, Ball, PAD_RADIUS, STEPS_PER_SECOND};
+    /// How far past the reach of its pad the ball was at each start.
+    #[derive(Resource, Default)]
+    struct PastReach(Vec<f32>);
+    let mut app = headless_app();
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        Duration::from_secs_f64(2.0 / STEPS_PER_SECOND),
+    ));
+    fixed_step::example(&mut app);
+    app.init_resource::<PastReach>().add_observer(
+        |hit: On<ContactStarted>,
+         balls: Query<&Transform, With<Ball>>,
+         places: Query<&Transform>,
+         mut past: ResMut<PastReach>| {
+            if let (Ok(ball), Ok(pad)) = (balls.get(hit.entity), places.get(hit.other)) {
+                let reach = pad.translation.x - (PAD_RADIUS + BALL_RADIUS);
+                past.0.push(ball.translation.x - reach);
+            }
+        },
+    );
+    for _ in 0..80 {
+        app.update();
+    }
+    let past = &app.world().resource::<PastReach>().0;
+    assert!(past.len() >= 6, "{past:?}");
+    let step = BALL_SPEED / STEPS_PER_SECOND as f32;
+    assert!(
+        past.iter().all(|&past| (0.0..step).contains(&past)),
+        "{past:?}: each within one step of {step} px"
+    );
+}
+
+/// Headless, the timer presses F2 then F1, and the example's own key system switches the
+/// bounding circles on, then the drawing off, while the pipeline runs under the debug plugin.
+/// (What the plugin draws is tested in its own unit tests.)
 #[test]
 fn debug_draw_switches_through_its_gizmo_group() {
-    use debug_draw::{PRESS_EVERY, Pressed};
+    use debug_draw::PRESS_EVERY;
     let mut app = headless_app();
     debug_draw::headless_keys(&mut app);
     debug_draw::example(&mut app);
     app.finish();
-    for _ in 0..2 * PRESS_EVERY {
+    let switches = |app: &App| {
+        let (config, settings) = app
+            .world()
+            .resource::<GizmoConfigStore>()
+            .config::<CollisionGizmos>();
+        (config.enabled, settings.bounding_circles)
+    };
+    for frame in 1..=2 * PRESS_EVERY {
         app.update();
+        let expected = match frame {
+            _ if frame < PRESS_EVERY => (true, false),
+            _ if frame < 2 * PRESS_EVERY => (true, true),
+            _ => (false, true),
+        };
+        assert_eq!(switches(&app), expected, "frame {frame}: F2, then F1");
     }
-    let world = app.world();
-    assert_eq!(world.resource::<Pressed>().0, [KeyCode::F2, KeyCode::F1]);
-    let (config, settings) = world
-        .resource::<GizmoConfigStore>()
-        .config::<CollisionGizmos>();
-    assert!(!config.enabled && settings.bounding_circles);
-    assert!(world.resource::<Contacts>().len() >= 2);
+    assert!(app.world().resource::<Contacts>().len() >= 2);
 }
 
 /// No bullet ever stops in the ship that fired it, though each starts inside it; each stops in

@@ -6,7 +6,7 @@
 // beside-avian:start
 use avian2d::prelude::*;
 use bevy::prelude::*;
-use bevy_collision_events::{self as bullets, CircleCollider, Contact};
+use bevy_collision_events::{self as bullets, CircleCollider, CollisionSystems, Contact};
 
 const PLAYER_BULLET: bullets::LayerMask = bullets::LayerMask::layer(0);
 const ENEMY: bullets::LayerMask = bullets::LayerMask::layer(1);
@@ -17,7 +17,7 @@ fn add_physics_and_bullets(app: &mut App) {
         bullets::CollisionPlugin::default(),
     ))
     .add_systems(Startup, spawn)
-    .add_systems(Update, on_bullet_hits);
+    .add_systems(PostUpdate, on_hits.after(CollisionSystems::WriteEvents));
 }
 
 fn spawn(mut commands: Commands) {
@@ -37,7 +37,7 @@ fn spawn(mut commands: Commands) {
     ));
 }
 
-fn on_bullet_hits(mut contacts: MessageReader<Contact>) {
+fn on_hits(mut contacts: MessageReader<Contact>) {
     for contact in contacts.read() {
         if let Some((bullet, target)) = contact.by_layer(PLAYER_BULLET) {
             info!("{bullet} hit {target}");
