@@ -14,7 +14,9 @@ use bevy::prelude::*;
 ///   each collider's body.
 /// - The entity events of a part go on from the part to its body, which its observers see:
 ///   `hit.entity` is the body there, and `hit.original_event_target()` the part. No entity
-///   between the two hears them. A part despawned by an earlier observer of the same run
+///   between the two hears them. A part's event whose other collider is the body's own stays
+///   on the part (see [`contacts_between_parts`](Self::contacts_between_parts)), here and
+///   below. A part despawned by an earlier observer of the same run
 ///   still has its [`ContactStarted`](crate::ContactStarted), and a despawned part its
 ///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself
 ///   (`hit.original_event_target()` is the body then, so which part it was is not told).

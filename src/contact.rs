@@ -257,9 +257,10 @@ impl Contact {
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
 /// [`EntityEvent`] it is triggered once for **each** of the two entities (with `entity` that
 /// one and `other` the other), so an observer on either fires. The event of a part of a
-/// [`CollisionBody`](crate::CollisionBody) then goes on to its body (see [`PartToBody`]): a
-/// global observer (one added with `App::add_observer`) sees it on both, and can keep only the
-/// one at the body, `hit.entity == hit.body`. It goes to the body the contact names, even where an earlier
+/// [`CollisionBody`](crate::CollisionBody) then goes on to its body (see [`PartToBody`]), but
+/// for one whose other collider is the body's own: a global observer (one added with
+/// `App::add_observer`) sees it on both, and can keep only the one at the body,
+/// `hit.entity == hit.body`. It goes to the body the contact names, even where an earlier
 /// observer of the same run moved the part off it.
 ///
 /// ```
@@ -337,7 +338,8 @@ impl ContactStarted {
 /// [`EntityEvent`] it is triggered for each of the two entities that still exists, and goes on
 /// from a part of a [`CollisionBody`](crate::CollisionBody) to the body the contact started
 /// with; a part despawned since has it triggered on that body instead (see
-/// [`CollisionBody`](crate::CollisionBody)).
+/// [`CollisionBody`](crate::CollisionBody)). Neither holds where the other collider is the
+/// body's own: that event stays on the part (see [`PartToBody`]).
 ///
 /// As for [`ContactStarted`], the entity event is triggered only where an observer could see
 /// it, and never on a despawned entity.
@@ -402,8 +404,14 @@ impl PartToBodyItem<'_, '_> {
     /// The next entity on the way to `body`, for an event whose other collider is `other`:
     /// `body` itself; none once there, or when `other` is the body's own collider.
     fn towards(&self, body: Entity, other: Entity) -> Option<Entity> {
-        (self.entity != body && other != body).then_some(body)
+        goes_to_body(self.entity, body, other).then_some(body)
     }
+}
+
+/// Whether a contact event on `entity`, whose body is `body` and other collider `other`, goes
+/// on to the body: see [`PartToBody`].
+pub(crate) fn goes_to_body(entity: Entity, body: Entity, other: Entity) -> bool {
+    entity != body && other != body
 }
 
 /// `(first, second)` if `role` holds `first`, else `(second, first)` if it holds `second`.

@@ -6,7 +6,7 @@
 
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
-use super::parts::Parts;
+use super::parts::{BodyChanges, Parts};
 use super::triggers::{ContactEvent, ContactTriggers, Side, TriggerRoom};
 use crate::contact::{Contact, ContactEnded, ContactStarted};
 use crate::contacts::{CollidingEntities, Contacts};
@@ -159,7 +159,7 @@ pub(crate) fn write_contact_events(
     mut contacts: ResMut<Contacts>,
     mut contact_writer: MessageWriter<Contact>,
     mut changes: ChangeWriters,
-    mut parts: ResMut<Parts>,
+    (parts, mut body_changes): (Res<Parts>, ResMut<BodyChanges>),
     settings: Res<CollisionSettings>,
 ) {
     if !narrow_phase.take_unwritten() {
@@ -168,15 +168,17 @@ pub(crate) fn write_contact_events(
         return;
     }
     // Only while any `CollisionBody` exists (or did last run): each contact is given its bodies.
-    parts.give_bodies(contacts.iter(), &mut narrow_phase.contacts);
+    body_changes.give_bodies(&parts, contacts.iter(), &mut narrow_phase.contacts);
     // This frame's contacts become current; last frame's are diffed, then their room reused.
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);
     let current = contacts.lists();
-    let halves = [
-        Half::Contacts(&mut contact_writer),
-        Half::Changes(&mut changes, previous),
-    ];
+    let changes = Half::Changes(&mut changes, previous);
+    if !settings.contact_messages {
+        changes.write(current);
+        return;
+    }
+    let halves = [Half::Contacts(&mut contact_writer), changes];
     // The copy of every contact costs about as much as the diff and its messages. Each half is
     // light work a contact, so the split waits for [`CONTACTS_PER_ITEM`] times the threshold.
     match ParallelSplit::of(contacts.len() / CONTACTS_PER_ITEM, &settings) {

@@ -13,7 +13,7 @@
 use super::broad_phase::{BroadPhase, Grid, Pass};
 use super::narrow_phase::NarrowPhase;
 use super::parallel::ParallelSplit;
-use super::parts::{BodyTree, Parts};
+use super::parts::Parts;
 use super::placed::PlacedColliders;
 use crate::contacts::Contacts;
 use crate::filter::{FilterPairs, PairFilter};
@@ -34,8 +34,7 @@ pub(crate) struct Stage<'w, 's> {
     broad_phase: ResMut<'w, BroadPhase>,
     narrow_phase: ResMut<'w, NarrowPhase>,
     scratch: Local<'s, SearchScratch>,
-    tree: BodyTree<'w, 's>,
-    parts: ResMut<'w, Parts>,
+    parts: Res<'w, Parts>,
 }
 
 /// Finds this run's contacts: every pass of the broad phase, its pairs tested as found.
@@ -92,7 +91,6 @@ impl Stage<'_, '_> {
     /// The parts of one body that makes no contacts between its parts are left out before
     /// anything else is asked of them: no exact test, no filter.
     fn run(mut self, keep: &(impl Fn(Entity, Entity) -> bool + Sync)) {
-        self.parts.find(&self.tree);
         let parts = &*self.parts;
         let keep = &|a, b| !parts.one_body(a, b) && keep(a, b);
         let (tests, mut lists) = self.narrow_phase.start(&self.placed, &self.previous);

@@ -6,9 +6,10 @@
 //! of the pairs found.
 //!
 //! Each stage owns the resource it writes and reads only those of the stages before it:
-//! [`PlacedColliders`](placed::PlacedColliders) (prepare), `BroadPhase` (its groups and grid),
-//! `NarrowPhase` and the bodies' `Parts` (find contacts; the events stage also notes in `Parts`
-//! which contacts keep old bodies), and the public [`Contacts`](crate::Contacts) (events). The plugin puts each
+//! [`PlacedColliders`](placed::PlacedColliders) and the bodies' `Parts` (prepare), `BroadPhase`
+//! (its groups and grid) and `NarrowPhase` (find contacts), and the public
+//! [`Contacts`](crate::Contacts) and `BodyChanges`, which notes which contacts keep old bodies
+//! (events). Spatial queries read what prepare wrote. The plugin puts each
 //! system into its [`CollisionSystems`](crate::CollisionSystems) set;
 //! [`ParallelSplit`](parallel::ParallelSplit) is the one rule by which a stage decides whether, and
 //! how finely, to split its work across the task pool, and the one way it runs the pieces. Each
@@ -40,5 +41,6 @@ pub(crate) fn init(app: &mut App) {
         .init_resource::<triggers::ContactEventKeys>()
         .init_resource::<triggers::TriggerRoom>()
         .init_resource::<parts::Parts>()
+        .init_resource::<parts::BodyChanges>()
         .init_resource::<spatial_index::SpatialIndex>();
 }

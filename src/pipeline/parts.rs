@@ -1,6 +1,7 @@
 //! The parts of bodies: which collider belongs to which [`CollisionBody`], found once a run
-//! while any body exists, before the contact search (which then leaves out the pairs of one
-//! body's parts), and given to the contacts before they become events.
+//! while any body exists, by the prepare stage (with the colliders it places, so that a
+//! spatial query sees both as of the same run); the contact search then leaves out the pairs
+//! of one body's parts, and the events stage gives the contacts their bodies.
 
 use crate::body::CollisionBody;
 use crate::contact::Contact;
@@ -31,9 +32,9 @@ struct PartOf {
 }
 
 /// Each part's body: every entity at or under a [`CollisionBody`], down to the next body.
-/// The contact search's: found at its start ([`Parts::find`]); the events stage gives the
-/// contacts their bodies from it, and keeps there whether a contact holds on to old bodies.
-/// Kept from run to run for its room.
+/// The prepare stage's: found with the colliders it places ([`FindParts`]); the contact
+/// search, the events stage and the spatial queries read it. Kept from run to run for its
+/// room.
 #[derive(Resource, Default)]
 pub(crate) struct Parts {
     /// One bit per entity index: set for the indices of parts, a quick "no" for the others
@@ -42,20 +43,42 @@ pub(crate) struct Parts {
     body_of: EntityHashMap<PartOf>,
     /// The last run's `body_of`: where they are the same, every part is its last run's body's.
     last_body_of: EntityHashMap<PartOf>,
+    /// Whether the last [`find`](Self::find) found any body.
+    found: bool,
+}
+
+/// What the events stage keeps of the bodies from run to run: whether it must give the
+/// contacts that go on the bodies they started with.
+#[derive(Resource, Default)]
+pub(crate) struct BodyChanges {
+    /// Whether a part's body changed since the events stage last gave the contacts their
+    /// bodies (runs paused between two give a prepare stage but no events stage).
+    body_changed: bool,
     /// Whether a contact of the last run kept bodies other than those its colliders belonged
     /// to then.
     kept_any: bool,
-    /// Whether the last [`find`](Self::find) found any body.
-    found: bool,
-    /// Whether a part's body changed in a search since the events stage last gave the
-    /// contacts their bodies (it may skip a run the search made).
-    body_changed: bool,
+}
+
+/// Finds the parts in the prepare stage: see [`Parts`].
+#[derive(SystemParam)]
+pub(crate) struct FindParts<'w, 's> {
+    tree: BodyTree<'w, 's>,
+    parts: ResMut<'w, Parts>,
+    changes: ResMut<'w, BodyChanges>,
+}
+
+impl FindParts<'_, '_> {
+    /// Finds every body's parts, and notes whether any part's body changed.
+    pub(crate) fn run(&mut self) {
+        let changed = self.parts.find(&self.tree);
+        self.changes.body_changed |= changed;
+    }
 }
 
 impl Parts {
-    /// Finds every body's parts in `tree`, for this run's search (nothing is looked at while
-    /// there is no body), and notes whether any part's body changed since the last search.
-    pub(crate) fn find(&mut self, tree: &BodyTree) {
+    /// Finds every body's parts in `tree`, for this run (nothing is looked at while there is
+    /// no body). Returns whether any part's body changed since the last run.
+    fn find(&mut self, tree: &BodyTree) -> bool {
         core::mem::swap(&mut self.body_of, &mut self.last_body_of);
         for &part in self.last_body_of.keys() {
             self.marked[part.index_u32() as usize / 64] = 0;
@@ -65,7 +88,7 @@ impl Parts {
         if self.found {
             self.walk(tree);
         }
-        self.body_changed |= self.body_of != self.last_body_of;
+        self.body_of != self.last_body_of
     }
 
     /// Marks every body's parts: every entity at or under it, down to the next body.
@@ -126,7 +149,7 @@ impl Parts {
             .is_some_and(|bits| bits & (1 << (index % 64)) != 0)
     }
 
-    /// The body of collider `entity`, as the last search found it: itself, unless it is a
+    /// The body of collider `entity`, as the last prepare stage found it: itself, unless it is a
     /// part of a body.
     #[inline]
     pub(crate) fn body_of(&self, entity: Entity) -> Entity {
@@ -142,28 +165,6 @@ impl Parts {
         }
     }
 
-    /// Gives this run's contacts (`lists`) their bodies, while any body exists. A contact that
-    /// goes on from the last run (whose contacts are `previous`, in `(a, b)` order) keeps the
-    /// bodies it started with: a part moved to another body, or off its body, or whose body
-    /// was disabled (Bevy's `Disabled`) or unmade, while touching something stays its old body's
-    /// in that contact until it ends, so that the body that heard its start hears its end.
-    /// The last run's bodies are looked up when any part's body differs from the last run's
-    /// (told by the parts found, not by the hierarchy's change detection, which a run at a
-    /// fixed step may miss: Bevy keeps removals for two frames), and while a contact holds on
-    /// to bodies its colliders no longer belong to.
-    pub(crate) fn give_bodies<'a>(
-        &mut self,
-        previous: impl IntoIterator<Item = &'a Contact>,
-        lists: &mut [Vec<Contact>],
-    ) {
-        if self.found {
-            self.assign(lists);
-        }
-        if core::mem::take(&mut self.body_changed) || self.kept_any {
-            self.kept_any = keep_started_bodies(previous, lists);
-        }
-    }
-
     /// Gives each contact of `lists` its bodies. The search left out the pairs of one body's
     /// parts ([`one_body`](Self::one_body)), from the same parts.
     fn assign(&self, lists: &mut [Vec<Contact>]) {
@@ -174,6 +175,31 @@ impl Parts {
             );
             let body = |entity: Entity| self.part_of(entity).map_or(entity, |part| part.body);
             contact.bodies = [body(contact.a), body(contact.b)];
+        }
+    }
+}
+
+impl BodyChanges {
+    /// Gives this run's contacts (`lists`) their bodies from `parts`, while any body exists.
+    /// A contact that goes on from the last run (whose contacts are `previous`, in `(a, b)`
+    /// order) keeps the bodies it started with: a part moved to another body, or off its
+    /// body, or whose body was disabled (Bevy's `Disabled`) or unmade, while touching
+    /// something stays its old body's in that contact until it ends, so that the body that
+    /// heard its start hears its end. The last run's bodies are looked up when any part's body
+    /// differs from the last run's (told by the parts found, not by the hierarchy's change
+    /// detection, which a run at a fixed step may miss: Bevy keeps removals for two frames),
+    /// and while a contact holds on to bodies its colliders no longer belong to.
+    pub(crate) fn give_bodies<'a>(
+        &mut self,
+        parts: &Parts,
+        previous: impl IntoIterator<Item = &'a Contact>,
+        lists: &mut [Vec<Contact>],
+    ) {
+        if parts.found {
+            parts.assign(lists);
+        }
+        if core::mem::take(&mut self.body_changed) || self.kept_any {
+            self.kept_any = keep_started_bodies(previous, lists);
         }
     }
 }

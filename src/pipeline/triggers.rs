@@ -5,7 +5,7 @@
 //! observer added by an earlier one of the same run hears the later events, as with any
 //! triggered event.
 
-use crate::contact::{Contact, ContactEnded, ContactStarted, PartToBody};
+use crate::contact::{Contact, ContactEnded, ContactStarted, PartToBody, goes_to_body};
 use bevy::ecs::event::{EventKey, PropagateEntityTrigger};
 use bevy::ecs::observer::CachedObservers;
 use bevy::ecs::traversal::Traversal;
@@ -159,7 +159,7 @@ fn trigger_in_order(world: &mut World, keys: ContactEventKeys, changes: &[PairCh
 }
 
 /// Triggers `event` (see [`trigger_if_spawned`]) if an observer of its kind (`key`) could hear
-/// it: a global one, or one of its collider or of its collider's body. Says whether it did.
+/// it: a global one, or one of its collider or of the body it goes on to. Says whether it did.
 fn trigger_if_heard<E>(world: &mut World, key: EventKey, event: E) -> bool
 where
     E: ContactEvent,
@@ -178,7 +178,7 @@ where
         .is_some_and(|observers| {
             !observers.global_observers().is_empty()
                 || watches(observers, entity)
-                || body != entity && watches(observers, body)
+                || event.goes_to_body() && watches(observers, body)
         });
     if heard {
         trigger_if_spawned(world, event);
@@ -197,7 +197,12 @@ pub(super) trait ContactEvent: EntityEvent + Copy + Send + 'static {
     /// ends at the next run). None where the other collider is the body's own (parts set to
     /// meet each other): such an event never goes up to the body ([`PartToBody`]).
     fn for_body_of_despawned_part(self) -> Option<Self> {
-        (self.body() != self.event_target() && self.body() != self.other()).then(|| self.on_body())
+        self.goes_to_body().then(|| self.on_body())
+    }
+
+    /// Whether the event goes on from its entity to its body ([`PartToBody`]).
+    fn goes_to_body(&self) -> bool {
+        goes_to_body(self.event_target(), self.body(), self.other())
     }
 
     /// The body this event names for its entity.

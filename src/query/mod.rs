@@ -41,9 +41,8 @@ use core::cell::Cell;
 /// Answers name colliders: for a [`CollisionBody`](crate::CollisionBody), its parts, with the
 /// body beside them in the hits (`body`). [`SpatialQueryFilter::with_excluded`] leaves out
 /// the entities it names and, for a body, all of its parts: a turret that is a body casts
-/// from inside itself with itself excluded. The parts are those the last contact search
-/// found (at [`CollisionSystems::FindContacts`](crate::CollisionSystems::FindContacts)),
-/// which comes right after the prepare stage.
+/// from inside itself with itself excluded. The parts are those the prepare stage found, with
+/// the colliders.
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
 /// (a grid per group of colliders on the same layers, by their memberships, built the first time a query after each run asks for that group)

@@ -420,3 +420,31 @@ fn a_paused_virtual_clock_pauses_the_search() {
         assert_eq!(ended, 1, "{case}: one end in all");
     }
 }
+
+/// With `contact_messages` off, no `Contact` message is written, while `Contacts`, the sets
+/// and the starts and ends come as before.
+#[test]
+fn contact_messages_off_leaves_the_rest() {
+    let mut app = app();
+    app.insert_resource(CollisionSettings {
+        contact_messages: false,
+        ..default()
+    });
+    let (a, b) = overlapping_pair(&mut app);
+    app.world_mut()
+        .entity_mut(a)
+        .insert(CollidingEntities::default());
+    app.update();
+    assert!(last_frame::<Contact>(&app).is_empty());
+    assert_eq!(last_frame::<ContactStarted>(&app).len(), 1);
+    assert!(app.world().resource::<Contacts>().contains(a, b));
+    let touching = app.world().get::<CollidingEntities>(a).expect("the set");
+    assert!(touching.contains(&b));
+    app.world_mut()
+        .entity_mut(b)
+        .insert(Transform::from_xyz(50.0, 0.0, 0.0));
+    app.update();
+    assert!(last_frame::<Contact>(&app).is_empty());
+    assert_eq!(last_frame::<ContactEnded>(&app).len(), 1);
+    assert!(app.world().resource::<Contacts>().is_empty());
+}

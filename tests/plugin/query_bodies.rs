@@ -23,7 +23,13 @@ struct Body {
 
 /// The turret and the enemy, each a body of two parts, placed.
 fn scene(app: &mut App) -> (Body, Body) {
-    let world = app.world_mut();
+    let bodies = spawn_scene(app.world_mut());
+    app.update();
+    bodies
+}
+
+/// The turret and the enemy, each a body of two parts.
+fn spawn_scene(world: &mut World) -> (Body, Body) {
     let mut body = |first: (Vec2, CircleCollider), second: (Vec2, PolygonCollider)| {
         let body = world
             .spawn((CollisionBody::default(), Transform::default()))
@@ -52,7 +58,6 @@ fn scene(app: &mut App) -> (Body, Body) {
             PolygonCollider::rectangle(2.0 * ENEMY_SIZE, 2.0 * ENEMY_SIZE),
         ),
     );
-    app.update();
     (turret, enemy)
 }
 
@@ -96,4 +101,54 @@ fn a_body_left_out_takes_its_parts_and_hits_name_their_body() {
     // Leaving out one part leaves the other: the barrel, where the ray starts.
     let barrel = one_part.expect("the barrel");
     assert_eq!((barrel.entity, barrel.body), (turret.parts[1], turret.body));
+}
+
+/// A query run after the prepare stage and before the search, in the run a body is spawned,
+/// and in a run while the search is paused: each sees the body's parts as the colliders are
+/// placed, and leaves them out with the body.
+#[test]
+fn a_query_after_prepare_sees_the_parts_placed_with_the_colliders() {
+    /// What the cast found each run: the part it hit and its body.
+    #[derive(Resource, Default)]
+    struct Found(Vec<Option<(Entity, Entity)>>);
+    /// The body the cast leaves out.
+    #[derive(Resource)]
+    struct Excluded(Entity);
+    #[derive(Resource)]
+    struct Paused(bool);
+    fn cast(query: SpatialQuery, excluded: Res<Excluded>, mut found: ResMut<Found>) {
+        let others = SpatialQueryFilter::default().with_excluded([excluded.0]);
+        let hit = query.cast_ray(Ray2d::new(Vec2::ZERO, Dir2::X), 1000.0, &others);
+        found.0.push(hit.map(|hit| (hit.entity, hit.body)));
+    }
+    let mut app = app();
+    app.init_resource::<Found>()
+        .insert_resource(Paused(false))
+        .configure_sets(
+            PostUpdate,
+            CollisionSystems::FindContacts.run_if(|paused: Res<Paused>| !paused.0),
+        )
+        .add_systems(
+            PostUpdate,
+            cast.after(CollisionSystems::Prepare)
+                .before(CollisionSystems::FindContacts),
+        );
+    let mut expected = Vec::new();
+    for paused in [false, true] {
+        app.insert_resource(Paused(paused));
+        // Spawned for this run, after the last one's turret and enemy are gone.
+        let world = app.world_mut();
+        let old: Vec<Entity> = world
+            .query_filtered::<Entity, With<CollisionBody>>()
+            .iter(world)
+            .collect();
+        for body in old {
+            world.entity_mut(body).despawn();
+        }
+        let (turret, enemy) = spawn_scene(world);
+        app.insert_resource(Excluded(turret.body));
+        app.update();
+        expected.push(Some((enemy.parts[0], enemy.body)));
+    }
+    assert_eq!(app.world().resource::<Found>().0, expected);
 }

@@ -55,6 +55,18 @@ fn the_ambiguity_check_sees_an_unordered_clash() {
     assert!(ambiguities_involving_the_plugin(&mut app) > 0);
 }
 
+/// A spatial query ordered after the prepare stage, as its docs advise, reads only what that
+/// stage wrote: no clash with the search or the events after it.
+#[test]
+fn a_query_after_prepare_clashes_with_nothing_of_the_plugin() {
+    fn look(query: SpatialQuery) {
+        let _ = query.nearest(Vec2::ZERO, 10.0, &SpatialQueryFilter::default());
+    }
+    let mut app = app();
+    app.add_systems(PostUpdate, look.after(CollisionSystems::Prepare));
+    assert_eq!(ambiguities_involving_the_plugin(&mut app), 0);
+}
+
 /// A filter that lets everything through.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Everything<'w> {

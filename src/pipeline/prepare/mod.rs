@@ -23,6 +23,7 @@ mod circles;
 mod placement;
 mod queries;
 
+use super::parts::FindParts;
 use super::placed::{NO_LINES, PlacedColliders, WorldShape, clear_radius, conservative};
 use super::spatial_index::SpatialIndex;
 use crate::collider::{PolygonCollider, SegmentCollider};
@@ -39,8 +40,8 @@ use circles::place_circles;
 use placement::{Placement, SkipWarnings, Skipped, least_stretch};
 use queries::{PolygonColliders, PrepareQueries, SegmentColliders};
 
-/// Writes every enabled collider's world shape and bounding circle into [`PlacedColliders`], and
-/// remembers where each swept collider is, for its next path.
+/// Writes every enabled collider's world shape and bounding circle into [`PlacedColliders`],
+/// finds the bodies' parts, and remembers where each swept collider is, for its next path.
 #[inline(never)]
 pub(crate) fn place_colliders(
     // The spatial index is of the colliders: rewritten, it is forgotten with them.
@@ -48,9 +49,11 @@ pub(crate) fn place_colliders(
     settings: Res<CollisionSettings>,
     mut warnings: Local<SkipWarnings>,
     mut queries: PrepareQueries,
+    mut parts: FindParts,
 ) {
     let placed = &mut *placed;
     index.reset();
+    parts.run();
     for entity in &queries.second_colliders {
         warnings.skip(entity, Skipped::SecondCollider);
     }
