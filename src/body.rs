@@ -47,7 +47,8 @@ use bevy::prelude::*;
 ///   the entity's own collider; give it to the parts to ask about theirs.
 ///
 /// While no body exists, nothing is looked up. While any does, each run walks the bodies'
-/// descendants once, before the contact search, which leaves out the pairs of one body's parts
+/// descendants once, as the colliders are placed (even while the contact search is paused),
+/// before the contact search, which leaves out the pairs of one body's parts
 /// before their exact test; each candidate pair and each contact costs a quick look (a bit per
 /// entity) and, for the parts, a look in a table; in a run where a part's body changed, one pass over the last
 /// run's contacts finds the bodies each ongoing contact started with.

@@ -15,7 +15,9 @@ use bevy::prelude::*;
 /// Written **each run** (every frame by default, each fixed step at a fixed step: see
 /// [`CollisionPlugin`](crate::CollisionPlugin)) for every pair in contact, with fresh points:
 /// a laser reads where it enters its target each run. Each pair is written once, with `a < b`
-/// (in [`Entity`] order).
+/// (in [`Entity`] order). [`CollisionSettings::contact_messages`](crate::CollisionSettings)
+/// turns these messages off for a game that reads none; [`Contacts`](crate::Contacts) holds
+/// the same contacts either way.
 ///
 /// With [`Swept`](crate::Swept) colliders, a pair is a contact of this run also when the two
 /// met anywhere along their paths since the last run, though they are apart again now (a

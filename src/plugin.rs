@@ -21,8 +21,10 @@ use bevy::transform::systems::{
 use bevy::transform::{TransformPlugin, TransformSystems};
 use core::marker::PhantomData;
 
-/// Finds the overlapping colliders and sends [`Contact`], [`ContactStarted`] and
-/// [`ContactEnded`], once each time its schedule runs: a **run** of the pipeline.
+/// Finds the overlapping colliders and sends [`Contact`] (unless
+/// [`CollisionSettings::contact_messages`](crate::CollisionSettings::contact_messages) turns
+/// it off), [`ContactStarted`] and [`ContactEnded`], once each time its schedule runs: a
+/// **run** of the pipeline.
 ///
 /// Runs in [`PostUpdate`] by default, after transform propagation: a run each frame.
 /// [`CollisionPlugin::new`] picks another schedule: with `FixedPostUpdate`, a run each fixed
@@ -121,7 +123,7 @@ impl Default for CollisionPlugin {
 /// [`FindContacts`](Self::FindContacts) is skipped, the contacts stay as its last run left
 /// them: no contact starts or ends, and no message is written. [`Prepare`](Self::Prepare)
 /// still runs: [`SpatialQuery`](crate::SpatialQuery) and the debug drawing's outlines follow
-/// the colliders, and each run starts the swept paths afresh, so a move made during the pause
+/// the colliders and the bodies' parts, and each run starts the swept paths afresh, so a move made during the pause
 /// is not swept after it.
 ///
 /// A pause of Bevy's virtual time (`Time<Virtual>::pause`) pauses the search the same way
@@ -140,8 +142,10 @@ pub enum CollisionSystems {
     /// phase). [`SpatialQuery`](crate::SpatialQuery) answers from what [`Prepare`](Self::Prepare)
     /// placed, so a system that asks about this frame's positions runs after `Prepare`.
     FindContacts,
-    /// Writes [`Contact`], [`ContactStarted`] and [`ContactEnded`], triggers the observers, and
-    /// updates [`Contacts`] and [`CollidingEntities`].
+    /// Writes [`Contact`] (unless
+    /// [`CollisionSettings::contact_messages`](crate::CollisionSettings::contact_messages) turns
+    /// it off), [`ContactStarted`] and [`ContactEnded`], triggers the observers, and updates
+    /// [`Contacts`] and [`CollidingEntities`].
     WriteEvents,
 }
 

@@ -8,8 +8,9 @@
 //! Each stage owns the resource it writes and reads only those of the stages before it:
 //! [`PlacedColliders`](placed::PlacedColliders) and the bodies' `Parts` (prepare), `BroadPhase`
 //! (its groups and grid) and `NarrowPhase` (find contacts), and the public
-//! [`Contacts`](crate::Contacts) and `BodyChanges`, which notes which contacts keep old bodies
-//! (events). Spatial queries read what prepare wrote. The plugin puts each
+//! [`Contacts`](crate::Contacts) (events). `BodyChanges` passes a note from prepare to events:
+//! whether a part's body changed, and so which contacts keep old bodies. Spatial queries read
+//! what prepare wrote. The plugin puts each
 //! system into its [`CollisionSystems`](crate::CollisionSystems) set;
 //! [`ParallelSplit`](parallel::ParallelSplit) is the one rule by which a stage decides whether, and
 //! how finely, to split its work across the task pool, and the one way it runs the pieces. Each

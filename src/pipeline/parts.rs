@@ -47,8 +47,9 @@ pub(crate) struct Parts {
     found: bool,
 }
 
-/// What the events stage keeps of the bodies from run to run: whether it must give the
-/// contacts that go on the bodies they started with.
+/// Whether the events stage must give the contacts that go on the bodies they started with:
+/// the prepare stage notes that a part's body changed, the events stage takes the note and
+/// keeps whether any contact holds on to old bodies.
 #[derive(Resource, Default)]
 pub(crate) struct BodyChanges {
     /// Whether a part's body changed since the events stage last gave the contacts their
@@ -195,10 +196,19 @@ impl BodyChanges {
         previous: impl IntoIterator<Item = &'a Contact>,
         lists: &mut [Vec<Contact>],
     ) {
+        let changed = core::mem::take(&mut self.body_changed);
+        if changed && parts.found {
+            // The contacts may come from a search before the last prepare stage (the events
+            // stage skipped in the search's run, then the search paused): a pair that is now
+            // two parts of one body is no contact. It ends, if it was one.
+            for list in lists.iter_mut() {
+                list.retain(|contact| !parts.one_body(contact.a, contact.b));
+            }
+        }
         if parts.found {
             parts.assign(lists);
         }
-        if core::mem::take(&mut self.body_changed) || self.kept_any {
+        if changed || self.kept_any {
             self.kept_any = keep_started_bodies(previous, lists);
         }
     }

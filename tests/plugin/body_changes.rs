@@ -353,3 +353,54 @@ fn a_part_touching_its_body_s_own_collider_and_despawned_ends_on_the_body_as_it_
     app.update();
     assert_eq!(heard(&app, body), (vec![part], vec![part]));
 }
+
+/// A contact found by a search whose run skipped the events stage, whose pair then became two
+/// parts of one body before the events stage ran (the search paused meanwhile): it is no
+/// contact, and ends on the body that heard it start.
+#[test]
+fn a_pair_made_one_body_before_its_events_are_written_ends() {
+    #[derive(Resource)]
+    struct Running {
+        search: bool,
+        events: bool,
+    }
+    let mut app = app();
+    app.insert_resource(Running {
+        search: true,
+        events: true,
+    })
+    .configure_sets(
+        PostUpdate,
+        (
+            CollisionSystems::FindContacts.run_if(|running: Res<Running>| running.search),
+            CollisionSystems::WriteEvents.run_if(|running: Res<Running>| running.events),
+        ),
+    );
+    let world = app.world_mut();
+    let body = listening_body(world).id();
+    let part = world
+        .spawn((
+            CircleCollider::new(5.0),
+            Transform::default(),
+            ChildOf(body),
+        ))
+        .id();
+    let other = world
+        .spawn((CircleCollider::new(5.0), Transform::from_xyz(6.0, 0.0, 0.0)))
+        .id();
+    app.update();
+    assert_eq!(heard(&app, body), (vec![other], vec![]));
+    // A search whose events are not written, then the other collider joins the body, and the
+    // events are written with the search paused.
+    app.world_mut().resource_mut::<Running>().events = false;
+    app.update();
+    app.world_mut().entity_mut(other).insert(ChildOf(body));
+    *app.world_mut().resource_mut::<Running>() = Running {
+        search: false,
+        events: true,
+    };
+    app.update();
+    assert!(contact_between(&app, part, other).is_none());
+    assert!(!app.world().resource::<Contacts>().contains(part, other));
+    assert_eq!(heard(&app, body), (vec![other], vec![other]));
+}

@@ -1,4 +1,5 @@
-//! Stage 1, prepare: every enabled collider's world-space shape and bounding circle.
+//! Stage 1, prepare: every enabled collider's world-space shape and bounding circle, and the
+//! bodies' parts (see [`FindParts`]).
 //!
 //! Reads each collider with its [`GlobalTransform`] (so it runs after transform propagation) and
 //! writes [`PlacedColliders`], the flat arrays the broad and narrow phases work on. A collider
