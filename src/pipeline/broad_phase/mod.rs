@@ -299,6 +299,43 @@ pub(crate) mod tests {
         assert_eq!(sorted(&pairs), expected);
     }
 
+    /// A member parked near the edge of the range (up to 1e18 away): its group's grid folds
+    /// over a box so wide that a centre's distance from the grid's corner rounds, in `f64`, by
+    /// more than the discs' size. Every pair is still found, within the group and between
+    /// sides.
+    #[test]
+    fn a_member_parked_near_the_edge_of_the_range_loses_no_pair() {
+        let all = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(0));
+        let bullets = CollisionLayers::new(LayerMask::layer(1), LayerMask::layer(0));
+        for parked in [
+            Vec2::splat(-1e17),
+            Vec2::new(-1e17, 0.0),
+            Vec2::splat(-3e17),
+            Vec2::splat(-1e18),
+            Vec2::splat(1e18),
+        ] {
+            for sides in [false, true] {
+                let layers = |index: usize| {
+                    if sides && index % 2 == 1 {
+                        bullets
+                    } else {
+                        all
+                    }
+                };
+                let placed = scattered(3000, layers, &[(parked, 2.0, all)]);
+                let (broad_phase, pairs) = run(&placed);
+                assert!(broad_phase.grid.folded().is_some(), "{parked}: folded");
+                let expected = brute_force(&placed);
+                assert!(expected.len() > 100, "{parked}");
+                assert_eq!(
+                    sorted(&pairs),
+                    expected,
+                    "parked at {parked}, sides {sides}"
+                );
+            }
+        }
+    }
+
     /// One collider far wider than the thousands of small ones it shares a group with (radius
     /// 1e6 to 1e8, just reaching them): the cells stay sized for the small ones, and every
     /// pair is found, within the group and between sides.

@@ -157,9 +157,14 @@ fn place_polygon(
     let local = polygon.revalidate().map_err(Skipped::Invalid)?;
     let placement = Placement::of(transform)?;
     let center = placement.apply(local.outer.center);
+    // The world vertices round by the size of the terms that place them, which may be far
+    // larger than where they land (local vertices far from the polygon's origin, moved back by
+    // its translation): both its bound and the circle it surely holds allow for that too.
+    let placing = placement.translation.abs().max_element()
+        + placement.scale * (local.outer.center.abs().max_element() + local.outer.radius());
     let bounds = Circle::new(
         center,
-        conservative(center, local.outer.radius() * placement.scale),
+        conservative(center, local.outer.radius() * placement.scale) + 8.0 * f32::EPSILON * placing,
     );
     // The vertices are checked below: a polygon the constructor accepts as large as the range
     // allows has a bound a little wider than the range (grown for rounding), and is placed.
@@ -210,7 +215,11 @@ fn place_polygon(
     let shape = WorldShape::Polygon {
         start,
         len: vertices.len() as u32,
-        inner_radius: clear_radius(inner_radius * least_stretch, bounds.center, bounds.radius),
+        inner_radius: clear_radius(
+            inner_radius * least_stretch,
+            bounds.center,
+            bounds.radius + placing,
+        ),
         size: polygon_size(world),
         lines: if lined { lines_start } else { NO_LINES },
         concave: local.concave,
@@ -354,6 +363,73 @@ mod tests {
             assert!(vertex.distance(placed.centers[0]) <= radius);
         }
         assert!(radius < 1.01 * corner.length(), "{radius}");
+    }
+
+    /// A small square whose local vertices lie a long way from its origin, turned and moved
+    /// back near the world's origin: its world vertices round by the size of the terms that
+    /// place them, yet each lies within its bounding circle, and every point of its outline
+    /// outside the circle it surely holds (measured in `f64`).
+    #[test]
+    fn a_polygon_placed_from_far_local_vertices_keeps_them_in_its_bounds() {
+        use crate::pipeline::placed::PlacedShape;
+        let still = || Sweep {
+            swept: None,
+            added: false,
+        };
+        for offset in [1e3_f32, 1e4, 1e6] {
+            for step in 0..200 {
+                let angle = step as f32 * 0.0314;
+                let local = |x: f32, y: f32| Vec2::new(offset + x, y);
+                let mut square = PolygonCollider::new([
+                    local(-1.0, -1.0),
+                    local(1.0, -1.0),
+                    local(1.0, 1.0),
+                    local(-1.0, 1.0),
+                ]);
+                let turn = Quat::from_rotation_z(angle);
+                let back = -(turn * Vec3::new(offset, 0.0, 0.0));
+                let transform =
+                    GlobalTransform::from(Transform::from_translation(back).with_rotation(turn));
+                let mut placed = PlacedColliders::default();
+                let entity = Entity::from_raw_u32(3).unwrap();
+                let placing = place_polygon(
+                    &mut placed,
+                    entity,
+                    &mut square,
+                    &transform,
+                    None,
+                    still(),
+                    false,
+                );
+                assert_eq!(placing, Ok(()));
+                let (center, radius) = (placed.centers[0].as_dvec2(), f64::from(placed.radii[0]));
+                let PlacedShape::Polygon(polygon) = placed.placed_shape(0) else {
+                    panic!("a polygon");
+                };
+                let vertices: Vec<_> = placed.vertices.iter().map(|v| v.as_dvec2()).collect();
+                for (k, &vertex) in vertices.iter().enumerate() {
+                    let case = format!("offset {offset}, angle {angle}");
+                    assert!(
+                        vertex.distance(center) <= radius,
+                        "{case}: {vertex} out of its bound"
+                    );
+                    let Some(holds) = polygon.holds else {
+                        continue;
+                    };
+                    let (a, b) = (vertex, vertices[(k + 1) % vertices.len()]);
+                    let along = ((holds.center.as_dvec2() - a).dot(b - a)
+                        / (b - a).length_squared())
+                    .clamp(0.0, 1.0);
+                    let nearest = a + (b - a) * along;
+                    let distance = nearest.distance(holds.center.as_dvec2());
+                    assert!(
+                        distance >= f64::from(holds.radius),
+                        "{case}: an edge {distance} from the centre of the circle it holds, {}",
+                        holds.radius
+                    );
+                }
+            }
+        }
     }
 
     /// A polygon edited from one invalid shape into another is warned about again: the

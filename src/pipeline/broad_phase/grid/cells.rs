@@ -77,13 +77,17 @@ impl Grid {
                 inverse_cell_size,
                 ..
             } => {
-                // In `f64`, where the edges round no further, padded by the rounding of the
-                // exact check (relative to the reach).
-                let local = center.as_dvec2() - origin;
+                // In `f64`, padded by the rounding of the exact check (relative to the reach).
+                // The reach is taken from the centre before the distance from the grid's
+                // corner, so that each edge is what a centre queried there would be, rounded
+                // the same way (each step rounds monotonically): in a grid folded over a box up
+                // to 1e18 wide, that distance rounds by more than a small collider's size, and
+                // a box measured from its rounded centre could miss a centre it reaches.
+                let center = center.as_dvec2();
                 let half_width = f64::from(half_width) * (1.0 + 4.0 * f64::from(f32::EPSILON));
                 self.wrapped_range(
-                    (local - half_width) * inverse_cell_size,
-                    (local + half_width) * inverse_cell_size,
+                    (center - half_width - origin) * inverse_cell_size,
+                    (center + half_width - origin) * inverse_cell_size,
                 )
             }
         }
@@ -119,6 +123,7 @@ impl Grid {
                 inverse_cell_size,
                 ..
             } => self.wrapped_range(
+                // Each edge as a centre queried there would be, rounded the same way.
                 (min.as_dvec2() - origin) * inverse_cell_size,
                 (max.as_dvec2() - origin) * inverse_cell_size,
             ),
