@@ -60,8 +60,10 @@ impl Grid {
             return;
         };
         // Points of the path far from the origin are rounded by a few ulps of their
-        // coordinates: the path reaches that much farther.
-        let slack = 4.0 * f32::EPSILON * (stretch.origin.abs().max_element() + end.abs());
+        // coordinates, and a box round them by a few of the reach: the path reaches that much
+        // farther.
+        let slack =
+            4.0 * f32::EPSILON * (stretch.origin.abs().max_element() + end.abs() + stretch.reach);
         let stretch = Stretch {
             start,
             end,
@@ -445,6 +447,40 @@ mod tests {
         );
         assert!(far_one, "the far collider, on the path, is visited");
         assert!(visits <= 10 * list.len(), "{visits} visits");
+    }
+
+    /// A wide circle cast a short way from near the origin, through a folded grid of small
+    /// discs: the box of its path rounds by more than its coordinates (a few ulps of its
+    /// reach), and a disc that just overlaps it is still visited.
+    #[test]
+    fn a_wide_reach_in_a_folded_grid_visits_what_it_just_overlaps() {
+        let layers = CollisionLayers::new(LayerMask::ALL, LayerMask::ALL);
+        let radius = f32::from_bits(0x3eff_fff0); // 0.5 − 2⁻²¹
+        let mut list = vec![
+            (Vec2::new(f32::from_bits(0xc1a3_fbe7), 0.0), radius, layers),
+            (Vec2::new(f32::from_bits(0xc1cb_fbe4), 0.0), radius, layers),
+        ];
+        list.extend((0..61).map(|i| (Vec2::new(30.0 + 1.5 * i as f32, 0.0), radius, layers)));
+        list.push((Vec2::new(1e5, 0.0), radius, layers));
+        let placed = placed_from(&list);
+        let mut grid = Grid::default();
+        grid.build_for_queries(&placed, &[0..list.len() as u32], radius);
+        assert!(grid.folded().is_some());
+        let stretch = Stretch {
+            origin: Vec2::new(0.002, 0.0),
+            direction: Vec2::Y,
+            start: 0.0,
+            end: 0.0,
+            reach: 20.0,
+        };
+        // The first disc overlaps the circle of the reach, in `f64`, by a hair.
+        let gap = placed.centers[0]
+            .as_dvec2()
+            .distance(stretch.origin.as_dvec2());
+        assert!(gap < f64::from(stretch.reach) + f64::from(radius));
+        let mut visited = false;
+        grid.walk(stretch, |_| true, |collider| visited |= collider == 0);
+        assert!(visited, "the disc it overlaps");
     }
 
     #[test]
