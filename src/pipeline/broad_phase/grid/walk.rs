@@ -464,7 +464,8 @@ mod tests {
         list.push((Vec2::new(1e5, 0.0), radius, layers));
         let placed = placed_from(&list);
         let mut grid = Grid::default();
-        grid.build_for_queries(&placed, &[0..list.len() as u32], radius);
+        let everyone = 0..list.len() as u32;
+        grid.build_for_queries(&placed, core::slice::from_ref(&everyone), radius);
         assert!(grid.folded().is_some());
         let stretch = Stretch {
             origin: Vec2::new(0.002, 0.0),
