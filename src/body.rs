@@ -14,9 +14,7 @@ use bevy::prelude::*;
 ///   each collider's body.
 /// - The entity events of a part go on from the part to its body, which its observers see:
 ///   `hit.entity` is the body there, and `hit.original_event_target()` the part. No entity
-///   between the two hears them. A part's event whose other collider is the body's own stays
-///   on the part (see [`contacts_between_parts`](Self::contacts_between_parts)), here and
-///   below. A part despawned by an earlier observer of the same run
+///   between the two hears them. A part despawned by an earlier observer of the same run
 ///   still has its [`ContactStarted`](crate::ContactStarted), and a despawned part its
 ///   [`ContactEnded`](crate::ContactEnded), triggered on the body itself
 ///   (`hit.original_event_target()` is the body then, so which part it was is not told).
@@ -47,11 +45,11 @@ use bevy::prelude::*;
 ///   the entity's own collider; give it to the parts to ask about theirs.
 ///
 /// While no body exists, nothing is looked up. While any does, each run walks the bodies'
-/// descendants once, as the colliders are placed (even while the contact search is paused),
-/// before the contact search, which leaves out the pairs of one body's parts
-/// before their exact test; each candidate pair and each contact costs a quick look (a bit per
-/// entity) and, for the parts, a look in a table; in a run where a part's body changed, one pass over the last
-/// run's contacts finds the bodies each ongoing contact started with.
+/// descendants once, as the colliders are placed (even while the contact search is paused).
+/// The search then leaves out the pairs of one body's parts before their exact test. Each
+/// candidate pair and each contact costs a quick look (a bit per entity), and for the parts a
+/// look in a table. In a run where a part's body changed, one pass over the last run's
+/// contacts finds the bodies each ongoing contact started with.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -77,8 +75,9 @@ use bevy::prelude::*;
 #[require(Transform)]
 pub struct CollisionBody {
     /// Whether two parts of this body that overlap make a contact. Off by default: the parts
-    /// of one body usually overlap by design. Their events go up to the body like any part's,
-    /// but for a part's event whose other collider is the body's own: the body hears that
-    /// contact once, on its own side.
+    /// of one body usually overlap by design. Their events go on to the body like any part's,
+    /// but for a part's event whose other collider is the body's own, which stays on the part:
+    /// the body hears that contact once, on its own side (an exception to each rule above for
+    /// a part's events).
     pub contacts_between_parts: bool,
 }

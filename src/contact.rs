@@ -1,5 +1,5 @@
-//! What the user reads: [`Contact`] each run for every overlapping pair, [`ContactStarted`]
-//! and [`ContactEnded`] on the first run together and the first apart (what overlaps now,
+//! What the user reads: [`Contact`] each run for every pair in contact, [`ContactStarted`]
+//! and [`ContactEnded`] on the first run together and the first apart (what is in contact now,
 //! [`Contacts`](crate::Contacts) and [`CollidingEntities`](crate::CollidingEntities), has a file
 //! of its own). Data only: the pipeline's events stage writes them.
 
@@ -15,7 +15,7 @@ use bevy::prelude::*;
 /// Written **each run** (every frame by default, each fixed step at a fixed step: see
 /// [`CollisionPlugin`](crate::CollisionPlugin)) for every pair in contact, with fresh points:
 /// a laser reads where it enters its target each run. Each pair is written once, with `a < b`
-/// (in [`Entity`] order). [`CollisionSettings::contact_messages`](crate::CollisionSettings)
+/// (in [`Entity`] order). [`CollisionSettings::contact_messages`](crate::CollisionSettings::contact_messages)
 /// turns these messages off for a game that reads none; [`Contacts`](crate::Contacts) holds
 /// the same contacts either way.
 ///
@@ -259,9 +259,9 @@ impl Contact {
 /// As a [`Message`] it is written once per pair, with `entity < other`. As an
 /// [`EntityEvent`] it is triggered once for **each** of the two entities (with `entity` that
 /// one and `other` the other), so an observer on either fires. The event of a part of a
-/// [`CollisionBody`](crate::CollisionBody) then goes on to its body (see [`PartToBody`]), but
-/// for one whose other collider is the body's own: a global observer (one added with
-/// `App::add_observer`) sees it on both, and can keep only the one at the body,
+/// [`CollisionBody`](crate::CollisionBody) then goes on to its body (see [`PartToBody`]),
+/// unless its other collider is the body's own (it stays on the part). A global observer (one
+/// added with `App::add_observer`) sees it on both, and can keep only the one at the body,
 /// `hit.entity == hit.body`. It goes to the body the contact names, even where an earlier
 /// observer of the same run moved the part off it.
 ///

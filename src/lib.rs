@@ -107,7 +107,7 @@
 //! | [`Contact`] | a message each run (each frame, or fixed step) for every pair in contact (overlapping, or met along a swept path), with crossing points, containment and, for swept pairs, the [`Impact`](geometry::Impact) ([`Contact::impact_normal`] faces the side you name) |
 //! | [`ContactStarted`], [`ContactEnded`] | the run two colliders come into contact, and the run they stop: messages and entity events |
 //! | [`Contacts`], [`CollidingEntities`] | what is in contact now, without reading messages |
-//! | [`SpatialQuery`], [`SpatialQueryFilter`] | rays, circle casts, shape and point queries, the nearest collider, filtered by layers, entities left out or a test of the game's own ([`ColliderFilter::with_predicate`]); and [`Contact::push_out`]: the least move out of an overlap |
+//! | [`SpatialQuery`], [`SpatialQueryFilter`] | rays, circle casts, shape and point queries, the nearest collider (hits name its body too), filtered by layers, entities left out (a body with its parts) or a test of the game's own ([`ColliderFilter::with_predicate`]); and [`Contact::push_out`]: the least move out of an overlap |
 //! | [`CollisionSystems`], [`CollisionSettings`] | ordering against the pipeline; tuning |
 //! | [`geometry`] | the pure geometry underneath, usable on its own |
 //!

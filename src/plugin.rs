@@ -21,7 +21,7 @@ use bevy::transform::systems::{
 use bevy::transform::{TransformPlugin, TransformSystems};
 use core::marker::PhantomData;
 
-/// Finds the overlapping colliders and sends [`Contact`] (unless
+/// Finds the colliders in contact and sends [`Contact`] (unless
 /// [`CollisionSettings::contact_messages`](crate::CollisionSettings::contact_messages) turns
 /// it off), [`ContactStarted`] and [`ContactEnded`], once each time its schedule runs: a
 /// **run** of the pipeline.
@@ -123,8 +123,8 @@ impl Default for CollisionPlugin {
 /// [`FindContacts`](Self::FindContacts) is skipped, the contacts stay as its last run left
 /// them: no contact starts or ends, and no message is written. [`Prepare`](Self::Prepare)
 /// still runs: [`SpatialQuery`](crate::SpatialQuery) and the debug drawing's outlines follow
-/// the colliders and the bodies' parts, and each run starts the swept paths afresh, so a move made during the pause
-/// is not swept after it.
+/// the colliders and the bodies' parts, and each run starts the swept paths afresh, so a move
+/// made during the pause is not swept after it.
 ///
 /// A pause of Bevy's virtual time (`Time<Virtual>::pause`) pauses the search the same way
 /// (see [`CollisionSettings::pause_with_virtual_time`](crate::CollisionSettings::pause_with_virtual_time)).
@@ -136,6 +136,8 @@ impl Default for CollisionPlugin {
 pub enum CollisionSystems {
     /// Places every enabled collider: its world shape and bounding circle, from its
     /// [`GlobalTransform`], and each [`Swept`](crate::Swept) collider's path since the last run.
+    /// Finds each [`CollisionBody`](crate::CollisionBody)'s parts too, which the search, the
+    /// events and [`SpatialQuery`](crate::SpatialQuery) read.
     Prepare,
     /// Finds this run's contacts: the pairs whose bounding circles overlap and whose layers
     /// match (the broad phase), each given the exact test, with the crossing points (the narrow

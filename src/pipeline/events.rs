@@ -152,14 +152,16 @@ impl Half<'_, '_, '_, '_> {
 /// thread's wake costs more than the half it takes.
 const CONTACTS_PER_ITEM: usize = 3;
 
-/// Diffs this frame's contacts against the last frame's and writes every message and trigger.
+/// Diffs this frame's contacts against the last frame's and writes every message and trigger
+/// (the [`Contact`] messages only while [`CollisionSettings::contact_messages`] asks).
 #[inline(never)]
 pub(crate) fn write_contact_events(
     mut narrow_phase: ResMut<NarrowPhase>,
     mut contacts: ResMut<Contacts>,
     mut contact_writer: MessageWriter<Contact>,
     mut changes: ChangeWriters,
-    (parts, mut body_changes): (Res<Parts>, ResMut<BodyChanges>),
+    parts: Res<Parts>,
+    mut body_changes: ResMut<BodyChanges>,
     settings: Res<CollisionSettings>,
 ) {
     if !narrow_phase.take_unwritten() {
@@ -173,12 +175,12 @@ pub(crate) fn write_contact_events(
     let previous = &mut narrow_phase.contacts;
     contacts.replace(previous);
     let current = contacts.lists();
-    let changes = Half::Changes(&mut changes, previous);
+    let diff = Half::Changes(&mut changes, previous);
     if !settings.contact_messages {
-        changes.write(current);
+        diff.write(current);
         return;
     }
-    let halves = [Half::Contacts(&mut contact_writer), changes];
+    let halves = [Half::Contacts(&mut contact_writer), diff];
     // The copy of every contact costs about as much as the diff and its messages. Each half is
     // light work a contact, so the split waits for [`CONTACTS_PER_ITEM`] times the threshold.
     match ParallelSplit::of(contacts.len() / CONTACTS_PER_ITEM, &settings) {

@@ -195,7 +195,7 @@ pub(super) trait ContactEvent: EntityEvent + Copy + Send + 'static {
     /// the body, so that the body hears every start and end of its parts' contacts, in pairs
     /// (a part despawned by an earlier observer of the run still started its contact, which
     /// ends at the next run). None where the other collider is the body's own (parts set to
-    /// meet each other): such an event never goes up to the body ([`PartToBody`]).
+    /// meet each other): such an event never goes on to the body ([`PartToBody`]).
     fn for_body_of_despawned_part(self) -> Option<Self> {
         self.goes_to_body().then(|| self.on_body())
     }

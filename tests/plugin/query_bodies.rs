@@ -4,7 +4,6 @@
 use crate::common::app;
 use crate::queries::ask;
 use bevy::prelude::*;
-use bevy_collision_events::ColliderFilter;
 use bevy_collision_events::prelude::*;
 
 /// The turret's base, a disc at the origin, and its barrel, a box along +x from the base.
@@ -86,17 +85,20 @@ fn a_body_left_out_takes_its_parts_and_hits_name_their_body() {
     assert_eq!((own.distance, own.body), (0.0, turret.body));
     assert!(turret.parts.contains(&own.entity));
     let disc_edge = ENEMY_DISC_X - ENEMY_SIZE;
-    for (hit, distance) in [
+    // Where each found the enemy: its part, its body, and how far the hit's edge is.
+    for (entity, body, distance) in [
         others.map(|hit| (hit.entity, hit.body, hit.distance)),
         cast.map(|hit| (hit.entity, hit.body, hit.distance + 2.0)),
         nearest.map(|hit| (hit.entity, hit.body, hit.distance)),
         predicate.map(|hit| (hit.entity, hit.body, hit.distance)),
     ]
-    .into_iter()
-    .map(|hit| (hit.expect("the enemy"), disc_edge))
+    .map(|hit| hit.expect("the enemy"))
     {
-        assert_eq!((hit.0, hit.1), (enemy.parts[0], enemy.body));
-        assert!((hit.2 - distance).abs() < 1e-3, "{} vs {distance}", hit.2);
+        assert_eq!((entity, body), (enemy.parts[0], enemy.body));
+        assert!(
+            (distance - disc_edge).abs() < 1e-3,
+            "{distance} vs {disc_edge}"
+        );
     }
     // Leaving out one part leaves the other: the barrel, where the ray starts.
     let barrel = one_part.expect("the barrel");

@@ -392,7 +392,7 @@ mod tests {
                     GlobalTransform::from(Transform::from_translation(back).with_rotation(turn));
                 let mut placed = PlacedColliders::default();
                 let entity = Entity::from_raw_u32(3).unwrap();
-                let placing = place_polygon(
+                let result = place_polygon(
                     &mut placed,
                     entity,
                     &mut square,
@@ -401,7 +401,7 @@ mod tests {
                     still(),
                     false,
                 );
-                assert_eq!(placing, Ok(()));
+                assert_eq!(result, Ok(()));
                 let (center, radius) = (placed.centers[0].as_dvec2(), f64::from(placed.radii[0]));
                 let PlacedShape::Polygon(polygon) = placed.placed_shape(0) else {
                     panic!("a polygon");
@@ -413,7 +413,9 @@ mod tests {
                         vertex.distance(center) <= radius,
                         "{case}: {vertex} out of its bound"
                     );
+                    // Held only where the margin for rounding leaves a circle (not at 1e6).
                     let Some(holds) = polygon.holds else {
+                        assert!(offset >= 1e6, "{case}: no circle held");
                         continue;
                     };
                     let (a, b) = (vertex, vertices[(k + 1) % vertices.len()]);
