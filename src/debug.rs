@@ -104,9 +104,9 @@ pub struct CollisionGizmos {
     pub point_color: Color,
     /// Impact points and normals. Default: magenta.
     pub impact_color: Color,
-    /// Half the size of a contact point's cross, and the radius of an impact's circle, in
-    /// world units. Default: `4.0`.
-    pub point_size: f32,
+    /// How far the mark of a point reaches from it, in world units: half the width of a
+    /// contact point's cross, and the radius of an impact's circle. Default: `4.0`.
+    pub point_radius: f32,
     /// The length of an impact normal's arrow, in world units. Default: `16.0`.
     pub normal_length: f32,
 }
@@ -123,7 +123,7 @@ impl Default for CollisionGizmos {
             bounds_color: css::STEEL_BLUE.with_alpha(0.6).into(),
             point_color: css::YELLOW.into(),
             impact_color: css::MAGENTA.into(),
-            point_size: 4.0,
+            point_radius: 4.0,
             normal_length: 16.0,
         }
     }
@@ -180,14 +180,14 @@ fn draw(
         if settings.contact_points {
             for &point in &contact.points {
                 let at = Isometry2d::from_translation(point);
-                gizmos.cross_2d(at, settings.point_size, settings.point_color);
+                gizmos.cross_2d(at, settings.point_radius, settings.point_color);
             }
         }
         if settings.impacts
             && let Some(impact) = contact.impact
         {
             let at = Isometry2d::from_translation(impact.point);
-            gizmos.circle_2d(at, settings.point_size, settings.impact_color);
+            gizmos.circle_2d(at, settings.point_radius, settings.impact_color);
             let tip = impact.point + impact.normal * settings.normal_length;
             gizmos.arrow_2d(impact.point, tip, settings.impact_color);
         }
