@@ -42,6 +42,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_collision_events::prelude::*;
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
@@ -51,7 +52,7 @@ const MEASURED_FRAMES: usize = 100;
 /// Under callgrind, fewer frames: the counts repeat exactly, so a few say it all.
 const COUNTED_FRAMES: usize = 10;
 /// The scenes measured: how many bullets, and how they differ from the plain rain.
-const SCENES: [(usize, Variant); 18] = [
+const SCENES: [(usize, Variant); 20] = [
     (0, Variant::Empty),
     (1_000, Variant::Plain),
     (10_000, Variant::Plain),
@@ -59,6 +60,8 @@ const SCENES: [(usize, Variant); 18] = [
     (50_000, Variant::Swept),
     (50_000, Variant::FarOutlier),
     (50_000, Variant::HugeWall),
+    (50_000, Variant::Walls),
+    (50_000, Variant::Recycled),
     (50_000, Variant::ManyLayers),
     (50_000, Variant::AlternatingLayers),
     (50_000, Variant::HalfStill),
@@ -84,6 +87,13 @@ enum Variant {
     FarOutlier,
     /// One more enemy: a wall two hundred million pixels long, across the middle of the field.
     HugeWall,
+    /// [`WALLS`] walls the bullets fly over and the enemies meet: long, thin boxes on the
+    /// bullets' side of the search, each far wider than a bullet.
+    Walls,
+    /// The bullets' entities recycled in a random order, as in a game that has run a while:
+    /// their tables' order says nothing of their entities' order, so the contacts come out of
+    /// order and are sorted.
+    Recycled,
     /// Each bullet also on one of [`EXTRA_LAYERS`] more layers: more distinct layer values
     /// than the broad phase compares group by group.
     ManyLayers,
@@ -122,6 +132,8 @@ impl Variant {
             Self::Swept => "rain, swept",
             Self::FarOutlier => "rain, far outlier",
             Self::HugeWall => "rain, huge wall",
+            Self::Walls => "rain, walls",
+            Self::Recycled => "rain, recycled entities",
             Self::ManyLayers => "rain, 30 layer values",
             Self::AlternatingLayers => "rain, alternating layers",
             Self::HalfStill => "rain, half still",
@@ -174,6 +186,9 @@ const BODIES: usize = 16;
 const FAR_AWAY: Vec2 = Vec2::splat(1e7);
 /// Half the length of [`Variant::HugeWall`]'s wall.
 const HUGE_WALL_HALF_LENGTH: f32 = 1e8;
+/// [`Variant::Walls`]: how many walls, and each one's length and thickness.
+const WALLS: usize = 1_000;
+const WALL_SIZE: Vec2 = Vec2::new(400.0, 16.0);
 /// Octagon enemies, the bullets' targets.
 const ENEMIES: usize = 64;
 /// [`Variant::ManyLayers`]: how many layers the bullets are spread over.
@@ -183,6 +198,8 @@ const PLAYER_BULLET: LayerMask = LayerMask::layer(0);
 const ENEMY: LayerMask = LayerMask::layer(1);
 /// [`Variant::AlternatingLayers`]: every other bullet is also on this layer.
 const TRACER: LayerMask = LayerMask::layer(2);
+/// [`Variant::Walls`]' walls.
+const WALL: LayerMask = LayerMask::layer(3);
 
 /// The schedule the plugin runs in here, so that it can be timed alone.
 #[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
@@ -274,6 +291,7 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
             mask | LayerMask::layer(3 + extra)
         }),
         Variant::AlternatingLayers => PLAYER_BULLET | TRACER,
+        Variant::Walls => PLAYER_BULLET | WALL,
         _ => PLAYER_BULLET,
     };
     let enemy = |position: Vec2| {
@@ -337,6 +355,26 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
             Transform::from_xyz(FIELD.x / 2.0, FIELD.y / 2.0, 0.0),
         ));
     }
+    if variant == Variant::Walls {
+        // A generator of their own: the bullets are the plain rain's.
+        let mut rng = StdRng::seed_from_u64(WALLS as u64);
+        let walls: Vec<_> = (0..WALLS)
+            .map(|_| {
+                let center = Vec2::new(
+                    rng.random_range(0.0..FIELD.x),
+                    rng.random_range(0.0..FIELD.y),
+                );
+                let angle = rng.random_range(0.0..std::f32::consts::PI);
+                (
+                    PolygonCollider::rectangle(WALL_SIZE.x, WALL_SIZE.y),
+                    CollisionLayers::new(WALL, ENEMY),
+                    Transform::from_translation(center.extend(0.0))
+                        .with_rotation(Quat::from_rotation_z(angle)),
+                )
+            })
+            .collect();
+        world.spawn_batch(walls);
+    }
     let area = match variant {
         // A tenth of the field's area, with its proportions, over the enemies.
         Variant::Clump => {
@@ -385,7 +423,19 @@ fn scene(bullets: usize, threads: usize, variant: Variant) -> App {
             )
         })
         .collect();
-    let spawned: Vec<Entity> = world.spawn_batch(bullets).collect();
+    let spawned: Vec<Entity> = if variant == Variant::Recycled {
+        // Entities spawned and despawned in a random order: the bullets take them back.
+        let mut first: Vec<Entity> = (0..bullets.len())
+            .map(|_| world.spawn_empty().id())
+            .collect();
+        first.shuffle(&mut rng);
+        for entity in first {
+            world.despawn(entity);
+        }
+        world.spawn_batch(bullets).collect()
+    } else {
+        world.spawn_batch(bullets).collect()
+    };
     if variant == Variant::Swept {
         for bullet in spawned {
             world.entity_mut(bullet).insert(Swept::default());
@@ -427,7 +477,8 @@ fn colliders(bullets: usize, variant: Variant) -> usize {
                     | Variant::TurningLaser
                     | Variant::SteppingLaser
             );
-            bullets + ENEMIES + usize::from(extra)
+            let walls = if variant == Variant::Walls { WALLS } else { 0 };
+            bullets + ENEMIES + usize::from(extra) + walls
         }
     }
 }
@@ -735,6 +786,8 @@ fn print_table(rows: &[Row]) {
     for variant in [
         Variant::Swept,
         Variant::FarOutlier,
+        Variant::Walls,
+        Variant::Recycled,
         Variant::ManyLayers,
         Variant::AlternatingLayers,
         Variant::HalfStill,

@@ -196,26 +196,54 @@ impl RadiusSpread {
             if kept_largest <= cap {
                 break;
             }
-            let (mut kept_sum, mut kept_len) = (0.0, 0_usize);
-            kept_largest = 0.0;
-            for &radius in runs
-                .iter()
-                .flat_map(|run| &radii[run.start as usize..run.end as usize])
-            {
-                if radius <= cap {
-                    kept_sum += radius;
-                    kept_len += 1;
-                    kept_largest = kept_largest.max(radius);
-                }
+            let mut kept = Kept::default();
+            for run in runs {
+                kept.add(&radii[run.start as usize..run.end as usize], cap);
             }
-            if kept_len == 0 {
+            if kept.len == 0.0 {
                 break;
             }
-            typical = kept_sum / kept_len as f32;
+            kept_largest = kept.largest;
+            typical = kept.sum / kept.len;
         }
         // Left as the mean unless the outliers more than double it.
         let typical = if mean > 2.0 * typical { typical } else { mean };
         Self { typical, largest }
+    }
+}
+
+/// The radii at most a cap, as [`RadiusSpread::of`] keeps them past its first pass: their
+/// sum, how many, and the largest (zero for none).
+#[derive(Default)]
+struct Kept {
+    sum: f32,
+    /// A count, in `f32`: exact up to 2²⁴ radii, and close enough beyond for a mean.
+    len: f32,
+    largest: f32,
+}
+
+impl Kept {
+    /// Adds the radii of `radii` at most `cap`: four lanes at a time, without a branch.
+    fn add(&mut self, radii: &[f32], cap: f32) {
+        let (mut sums, mut counts, mut maxima) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
+        let chunks = radii.chunks_exact(4);
+        let rest = chunks.remainder();
+        for lanes in chunks {
+            let lanes = Vec4::from_slice(lanes);
+            let kept = Vec4::select(lanes.cmple(Vec4::splat(cap)), lanes, Vec4::NEG_ONE);
+            let taken = kept.cmpge(Vec4::ZERO);
+            sums += Vec4::select(taken, kept, Vec4::ZERO);
+            counts += Vec4::select(taken, Vec4::ONE, Vec4::ZERO);
+            maxima = maxima.max(kept);
+        }
+        for &radius in rest.iter().filter(|&&radius| radius <= cap) {
+            self.sum += radius;
+            self.len += 1.0;
+            self.largest = self.largest.max(radius);
+        }
+        self.sum += sums.element_sum();
+        self.len += counts.element_sum();
+        self.largest = self.largest.max(maxima.max_element());
     }
 }
 

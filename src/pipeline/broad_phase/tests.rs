@@ -230,6 +230,89 @@ fn huge_partners_do_not_size_the_cells_of_the_others() {
     assert_eq!(sorted(&pairs), expected);
 }
 
+/// Walls that the bullets fly over, on the bullets' side, far wider than the cells of the few
+/// enemies they meet: each wall looks at every enemy once rather than at the hundreds of cells
+/// its box covers, and every pair is found once, in a dense grid and in a folded one (an enemy
+/// parked far away), with an enemy kept aside, too wide to fold, among them; with ghosts that
+/// the bullets meet and the walls do not among the enemies (so the layers are checked pair by
+/// pair); and within a group that meets itself, where a few colliders are far wider than the
+/// rest.
+#[test]
+fn wide_colliders_over_few_built_ones_find_every_pair_once() {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+    let [enemy, bullet, wall, ghost] = [0, 1, 2, 3].map(LayerMask::layer);
+    let bullets = CollisionLayers::new(bullet, enemy | ghost);
+    let walls = CollisionLayers::new(wall, enemy);
+    let enemies = CollisionLayers::new(enemy, bullet | wall);
+    let ghosts = CollisionLayers::new(ghost, bullet);
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut field = || Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..600.0));
+    let enemy_list: Vec<_> = (0..40)
+        .map(|index| (field(), 10.0, if index % 4 == 0 { ghosts } else { enemies }))
+        .collect();
+    let wall_list: Vec<_> = (0..30)
+        .map(|index| (field(), 100.0 + 5.0 * index as f32, walls))
+        .collect();
+    let walls_at = 3040..3070;
+    // An enemy parked far away, and one too wide to fold whose top edge is the field's.
+    let far = [
+        (Vec2::splat(1e6), 10.0, enemies),
+        (Vec2::new(300.0, -5e5), 5e5, enemies),
+    ];
+    let kept_aside = 3071;
+    for folded in [false, true] {
+        let mut extra = [enemy_list.clone(), wall_list.clone()].concat();
+        if folded {
+            extra.extend_from_slice(&far);
+        }
+        let placed = scattered(3000, |_| bullets, &extra);
+        let mut broad_phase = BroadPhase::default();
+        let (mut pairs, mut looking) = (Vec::new(), Vec::new());
+        broad_phase.passes(&placed, |grid, pass| {
+            if pass.len > 3000 {
+                assert_eq!(grid.folded(), folded.then_some(1), "folded {folded}");
+                assert!(matches!(pass.join, Join::Between { check_layers: true }));
+                looking.extend(walls_at.clone().filter(|&wall| {
+                    grid.looks_at_everyone(placed.centers[wall], placed.radii[wall])
+                }));
+            }
+            grid.query_runs(&placed, pass.runs, pass.join, &mut pairs);
+        });
+        assert!(
+            looking.len() >= 20,
+            "folded {folded}: {} walls",
+            looking.len()
+        );
+        let expected = brute_force(&placed);
+        let walls_met = expected.iter().filter(|pair| pair[1] >= 3040).count();
+        assert!(walls_met > 30, "{walls_met} pairs with walls");
+        if folded {
+            let meets_aside = |&wall: &usize| expected.contains(&[wall as u32, kept_aside]);
+            assert!(
+                looking.iter().any(meets_aside),
+                "a looking wall meets the wide enemy"
+            );
+        }
+        assert_eq!(sorted(&pairs), expected, "folded {folded}");
+    }
+    // Within one group: a few rocks among pebbles that all meet each other.
+    let all = CollisionLayers::new(LayerMask::layer(0), LayerMask::layer(0));
+    let rocks: Vec<_> = (0..5)
+        .map(|index| (field(), 500.0 + index as f32, all))
+        .collect();
+    let placed = scattered(1500, |_| all, &rocks);
+    let (broad_phase, pairs) = run(&placed);
+    assert_eq!(broad_phase.grid.folded(), None);
+    let rocks_looking = (1500..1505)
+        .filter(|&rock| {
+            let grid = &broad_phase.grid;
+            grid.looks_at_everyone(placed.centers[rock], placed.radii[rock])
+        })
+        .count();
+    assert_eq!(rocks_looking, 5);
+    assert_eq!(sorted(&pairs), brute_force(&placed));
+}
+
 /// Thousands of points (radius zero) with a few rocks among them: the typical radius is
 /// zero, yet the cells stay finite in number and every pair is found.
 #[test]

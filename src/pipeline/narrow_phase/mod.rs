@@ -22,6 +22,7 @@
 mod batch;
 mod pair;
 mod previous_pairs;
+mod sort;
 
 use super::parallel::lock;
 use super::placed::PlacedColliders;
@@ -31,6 +32,7 @@ use batch::test_pairs;
 use bevy::prelude::*;
 use core::sync::atomic::{AtomicBool, Ordering};
 use previous_pairs::PreviousPairs;
+use sort::sort_by_pair;
 use std::sync::{Mutex, PoisonError};
 
 /// This run's contacts, in `(a, b)` order, before they become events, and the room kept
@@ -142,11 +144,10 @@ impl PairTests<'_> {
         }
         let from = list.len();
         let in_order = test_pairs(self.placed, &self.previous, pairs, list, keep, self.moving);
-        // Sorted while they are at hand, on the thread that made them (in place: a stable
-        // sort would allocate scratch space for these large values every time).
+        // Sorted while they are at hand, on the thread that made them.
         let (before, batch) = list.split_at_mut(from);
         if !in_order {
-            batch.sort_unstable_by_key(Contact::pair);
+            sort_by_pair(batch);
         }
         if let (Some(last), Some(first)) = (before.last(), batch.first())
             && last.pair() > first.pair()
@@ -179,8 +180,7 @@ fn into_order(lists: &mut Vec<Vec<Contact>>, in_order: bool, spares: &mut Vec<Ve
         all.append(&mut list);
         spares.push(list);
     }
-    // In place: a stable sort would allocate scratch space for these large values.
-    all.sort_unstable_by_key(Contact::pair);
+    sort_by_pair(&mut all);
     lists.push(all);
 }
 

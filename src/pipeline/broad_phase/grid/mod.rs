@@ -50,8 +50,11 @@ pub(crate) struct Grid {
     ranges: Vec<CellRange>,
     /// Wrapped layout: the colliders kept aside, too wide to fold.
     oversized: Vec<Aside>,
-    /// Wrapped layout: every built collider, for a queried collider too wide to fold.
-    members: Vec<u32>,
+    /// Every built collider, as the runs it was built from: for a queried collider too wide to
+    /// fold, or whose box covers more cells than there are built colliders.
+    built: Vec<Range<u32>>,
+    /// How many colliders `built` holds.
+    built_count: usize,
     /// What a column or row number is masked with to find its array column or row: all ones
     /// in the dense layout, `columns − 1` and `rows − 1` wrapped.
     column_mask: u32,
@@ -204,7 +207,6 @@ impl Grid {
         queried: usize,
         for_queries: bool,
     ) {
-        let members = || runs.iter().flat_map(Clone::clone);
         let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
         let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
         let circles = runs.iter().flat_map(|run| {
@@ -230,10 +232,9 @@ impl Grid {
         self.fit(min, max, (count, queried), typical_radius, finest);
         self.bounds = (min, max);
         self.oversized.clear();
-        self.members.clear();
-        if matches!(self.layout, Layout::Wrapped { .. }) {
-            self.members.extend(members());
-        }
+        self.built.clear();
+        self.built.extend(runs.iter().cloned());
+        self.built_count = count;
         self.count_entries(placed, runs);
         self.fill_entries(runs);
         self.listed.clear();
@@ -450,10 +451,10 @@ impl Grid {
         self.starts[0] = 0;
     }
 
-    /// The room of the grid's list of members: what a build reuses.
+    /// The room of the grid's entries: what a build reuses.
     #[cfg(test)]
     pub(crate) fn room(&self) -> usize {
-        self.members.capacity()
+        self.entries.capacity()
     }
 
     /// The box the grid was laid over (every built collider's bounding box lies in it).
@@ -504,16 +505,42 @@ impl Grid {
         false
     }
 
-    /// Calls `visit` for every built collider of a folded grid, once each (none in the dense
-    /// layout, which has no list of them).
+    /// Calls `visit` for every built collider, once each.
     pub(crate) fn visit_members(&self, visit: impl FnMut(u32)) {
-        self.members.iter().copied().for_each(visit);
+        self.built.iter().flat_map(Clone::clone).for_each(visit);
+    }
+
+    /// Whether `range` holds more cells than the grid has built colliders. A pair query over
+    /// it then costs less testing the bounding circle of every built collider once than
+    /// reading every cell: a wall whose box spans thousands of cells that a few dozen enemies
+    /// occupy. (Spatial queries read the cells all the same: each collider they visit gets an
+    /// exact test, which costs far more than a cell.)
+    #[inline]
+    pub(super) fn covers_more_than_built(&self, range: CellRange) -> bool {
+        // Less than a period, or than the grid's side, each way: no overflow in `u64`.
+        let width = u64::from(range.last_column.wrapping_sub(range.first_column)) + 1;
+        let height = u64::from(range.last_row.wrapping_sub(range.first_row)) + 1;
+        width * height > self.built_count as u64
     }
 
     /// Whether the last build folded the grid, and how many colliders it kept aside.
     #[cfg(test)]
     pub(super) fn folded(&self) -> Option<usize> {
         matches!(self.layout, Layout::Wrapped { .. }).then_some(self.oversized.len())
+    }
+
+    /// Whether a queried collider of this bounding circle, wider than the growth, looks at
+    /// every built collider rather than at the cells of its box: its box covers more cells
+    /// than there are built colliders, or (folded) spans a whole period. (Folded and within
+    /// one group, it reads the cells all the same: see `query_run_wrapped`.)
+    #[cfg(test)]
+    pub(super) fn looks_at_everyone(&self, center: Vec2, radius: f32) -> bool {
+        let half_width = (radius - self.growth).max(0.0);
+        match self.cells_covered(center, half_width) {
+            Some(Covered::Cells(range)) => self.covers_more_than_built(range),
+            Some(Covered::Oversized) => true,
+            None => false,
+        }
     }
 
     /// The most entries any one cell holds.

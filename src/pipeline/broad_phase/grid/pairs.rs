@@ -71,25 +71,58 @@ struct QueriedBox {
 }
 
 /// Where a query's pairs go: the pairs of placed colliders whose bounding circles touch, and,
-/// with `check_layers`, whose layers interact.
-struct Found<'a> {
+/// with `CHECK_LAYERS`, whose layers interact. (A constant, so that the hot loops are compiled
+/// once for each, with no test of it inside.)
+struct Found<'a, const CHECK_LAYERS: bool> {
     placed: &'a PlacedColliders,
-    check_layers: bool,
     pairs: &'a mut Vec<[u32; 2]>,
 }
 
-impl Found<'_> {
+impl<const CHECK_LAYERS: bool> Found<'_, CHECK_LAYERS> {
     /// Appends `[collider, other]` if their layers interact (when checked) and their bounding
     /// circles touch: the exact check, squared distance against squared reach.
     #[inline(always)]
     fn push_if_touching(&mut self, collider: u32, other: u32) {
         let (placed, first, second) = (self.placed, collider as usize, other as usize);
-        if self.check_layers && !placed.layers[first].interacts_with(&placed.layers[second]) {
+        if CHECK_LAYERS && !placed.layers[first].interacts_with(&placed.layers[second]) {
             return;
         }
         let reach = placed.radii[first] + placed.radii[second];
         if placed.centers[first].distance_squared(placed.centers[second]) <= reach * reach {
             self.pairs.push([collider, other]);
+        }
+    }
+
+    /// Appends the pairs of `collider` with every collider of `runs` from `after` on but those
+    /// kept `aside` (in the order the runs list them), as
+    /// [`push_if_touching`](Self::push_if_touching) finds them: for a queried collider that
+    /// looks at every built one.
+    #[inline(never)]
+    fn push_each_of_runs(
+        &mut self,
+        collider: u32,
+        runs: &[Range<u32>],
+        after: u32,
+        aside: &[Aside],
+    ) {
+        let placed = self.placed;
+        let (centers, radii, layers) = (&placed.centers, &placed.radii, &placed.layers);
+        let index = collider as usize;
+        let (center, radius, own_layers) = (centers[index], radii[index], layers[index]);
+        let mut aside = aside.iter().map(|aside| aside.collider).peekable();
+        for run in runs {
+            for other in run.start.max(after)..run.end {
+                if aside.next_if_eq(&other).is_some() {
+                    continue;
+                }
+                let at = other as usize;
+                let reach = radius + radii[at];
+                if center.distance_squared(centers[at]) <= reach * reach
+                    && (!CHECK_LAYERS || own_layers.interacts_with(&layers[at]))
+                {
+                    self.pairs.push([collider, other]);
+                }
+            }
         }
     }
 }
@@ -105,16 +138,24 @@ impl Grid {
         join: Join,
         pairs: &mut Vec<[u32; 2]>,
     ) {
-        let (_, check_layers) = join.flags();
-        let mut found = Found {
-            placed,
-            check_layers,
-            pairs,
-        };
+        match join.flags() {
+            (_, true) => self.query_runs_found(runs, join, &mut Found::<true> { placed, pairs }),
+            (_, false) => self.query_runs_found(runs, join, &mut Found::<false> { placed, pairs }),
+        }
+    }
+
+    /// [`query_runs`](Self::query_runs), the pairs going to `found`.
+    fn query_runs_found<const CHECK_LAYERS: bool>(
+        &self,
+        runs: &[Range<u32>],
+        join: Join,
+        found: &mut Found<CHECK_LAYERS>,
+    ) {
+        let placed = found.placed;
         match (self.layout, join) {
             (_, Join::Between { .. }) => {
-                self.query_runs_one_cell(runs, &mut found);
-                self.query_aside(runs, &mut found);
+                self.query_runs_one_cell(runs, found);
+                self.query_aside(runs, found);
             }
             (
                 Layout::Dense {
@@ -131,13 +172,13 @@ impl Grid {
                             half_width: placed.radii[collider as usize],
                         };
                         let inverse = inverse_cell_size;
-                        self.query_box_dense(queried, origin, inverse, join, &mut found);
+                        self.query_box_dense(queried, origin, inverse, join, found);
                     }
                 }
             }
             (Layout::Wrapped { .. }, Join::Within { .. }) => {
                 for run in runs {
-                    self.query_run_wrapped(run.clone(), join, &mut found);
+                    self.query_run_wrapped(run.clone(), join, found);
                 }
             }
         }
@@ -146,7 +187,11 @@ impl Grid {
     /// Colliders of another side: the hot path. A block of colliders at a time, each block
     /// taken straight from a long run, or gathered from short ones (a side whose layer values
     /// alternate collider by collider has runs of one).
-    fn query_runs_one_cell(&self, runs: &[Range<u32>], found: &mut Found) {
+    fn query_runs_one_cell<const CHECK_LAYERS: bool>(
+        &self,
+        runs: &[Range<u32>],
+        found: &mut Found<CHECK_LAYERS>,
+    ) {
         let placed = found.placed;
         let mut block = CellBlock::new();
         let CellBlock {
@@ -198,11 +243,11 @@ impl Grid {
     /// without branches, which the compiler vectorises), then the list of those whose cell
     /// holds entries, then their entries.
     #[inline]
-    fn query_block(
+    fn query_block<const CHECK_LAYERS: bool>(
         &self,
         block: QueriedBlock<impl Fn(usize) -> u32>,
         scratch: &mut BlockCells,
-        found: &mut Found,
+        found: &mut Found<CHECK_LAYERS>,
     ) {
         let QueriedBlock {
             collider,
@@ -259,7 +304,11 @@ impl Grid {
     /// box first: one tight pass over the queried colliders per collider kept aside (most grids
     /// keep none), rather than a look from every queried collider's cell. Colliders wider than
     /// the growth meet them in [`query_run_wrapped`](Self::query_run_wrapped) instead.
-    fn query_aside(&self, runs: &[Range<u32>], found: &mut Found) {
+    fn query_aside<const CHECK_LAYERS: bool>(
+        &self,
+        runs: &[Range<u32>],
+        found: &mut Found<CHECK_LAYERS>,
+    ) {
         let placed = found.placed;
         for aside in &self.oversized {
             for run in runs {
@@ -275,11 +324,16 @@ impl Grid {
     }
 
     /// The pairs of a queried collider wider than the growth, from the cells of its box (the
-    /// box its circle reaches past the growth).
+    /// box its circle reaches past the growth), or from every built collider where that box
+    /// covers more cells than there are of them.
     #[inline(never)]
-    fn query_wider(&self, wide: QueriedBox, found: &mut Found) {
+    fn query_wider<const CHECK_LAYERS: bool>(
+        &self,
+        wide: QueriedBox,
+        found: &mut Found<CHECK_LAYERS>,
+    ) {
         let join = Join::Between {
-            check_layers: found.check_layers,
+            check_layers: CHECK_LAYERS,
         };
         match self.layout {
             Layout::Dense {
@@ -382,16 +436,17 @@ impl Grid {
     }
 
     /// Appends the pairs of one queried collider whose box spans cells: each pair from the
-    /// first cell the two boxes share, and, joined within one group, only with the colliders
-    /// after it.
+    /// first cell the two boxes share (or, where the box covers more cells than the grid holds
+    /// colliders, from a look at each of them), and, joined within one group, only with the
+    /// colliders after it.
     #[inline(never)]
-    fn query_box_dense(
+    fn query_box_dense<const CHECK_LAYERS: bool>(
         &self,
         queried: QueriedBox,
         origin: Vec2,
         inverse_cell_size: f32,
         join: Join,
-        found: &mut Found,
+        found: &mut Found<CHECK_LAYERS>,
     ) {
         let (within, _) = join.flags();
         let QueriedBox {
@@ -403,6 +458,13 @@ impl Grid {
         else {
             return;
         };
+        if self.covers_more_than_built(range) {
+            // Each built collider once (within one group, those after it), rather than every
+            // cell of the box.
+            let after = if within { collider + 1 } else { 0 };
+            found.push_each_of_runs(collider, &self.built, after, &[]);
+            return;
+        }
         self.for_each_first_shared(range, |entry| {
             if !within || entry.collider > collider {
                 found.push_if_touching(collider, entry.collider);
@@ -422,7 +484,13 @@ impl Grid {
     /// cell fails that test (its difference is off by a whole period); a pair that does not
     /// touch fails the exact check whatever the cells say. So each touching pair is reported
     /// exactly once.
-    fn query_run_wrapped(&self, run: Range<u32>, join: Join, found: &mut Found) {
+    #[inline(never)]
+    fn query_run_wrapped<const CHECK_LAYERS: bool>(
+        &self,
+        run: Range<u32>,
+        join: Join,
+        found: &mut Found<CHECK_LAYERS>,
+    ) {
         let (within, _) = join.flags();
         let placed = found.placed;
         for collider in run {
@@ -451,19 +519,24 @@ impl Grid {
                             aside.push_if_touching(other.collider, found);
                         }
                     } else {
-                        for &other in &self.members {
-                            aside.push_if_touching(other, found);
-                        }
+                        self.visit_members(|other| aside.push_if_touching(other, found));
                     }
                     continue;
                 }
                 None => continue,
             };
-            self.for_each_first_shared(range, |entry| {
-                if !within || entry.collider > collider {
-                    found.push_if_touching(collider, entry.collider);
-                }
-            });
+            if !within && self.covers_more_than_built(range) {
+                // Each built collider once rather than every cell of the box, and those kept
+                // aside by their boxes, below. (Within one group, the colliders kept aside pair
+                // with the others from the others' side: the cells are read.)
+                found.push_each_of_runs(collider, &self.built, 0, &self.oversized);
+            } else {
+                self.for_each_first_shared(range, |entry| {
+                    if !within || entry.collider > collider {
+                        found.push_if_touching(collider, entry.collider);
+                    }
+                });
+            }
             for aside in &self.oversized {
                 aside.push_if_touching(collider, found);
             }
@@ -475,7 +548,11 @@ impl Aside {
     /// Appends `[queried, self.collider]` if the queried collider's bounding circle reaches
     /// this collider's box, and then as [`Found::push_if_touching`] says.
     #[inline]
-    fn push_if_touching(&self, queried: u32, found: &mut Found) {
+    fn push_if_touching<const CHECK_LAYERS: bool>(
+        &self,
+        queried: u32,
+        found: &mut Found<CHECK_LAYERS>,
+    ) {
         let index = queried as usize;
         let (center, radius) = (found.placed.centers[index], found.placed.radii[index]);
         if self.bounds.touches_circle(center, radius) {
