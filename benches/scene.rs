@@ -186,8 +186,9 @@ const BODIES: usize = 16;
 const FAR_AWAY: Vec2 = Vec2::splat(1e7);
 /// Half the length of [`Variant::HugeWall`]'s wall.
 const HUGE_WALL_HALF_LENGTH: f32 = 1e8;
-/// [`Variant::Walls`]: how many walls, and each one's length and thickness.
+/// [`Variant::Walls`]: how many walls.
 const WALLS: usize = 1_000;
+/// [`Variant::Walls`]: each wall's length and thickness.
 const WALL_SIZE: Vec2 = Vec2::new(400.0, 16.0);
 /// Octagon enemies, the bullets' targets.
 const ENEMIES: usize = 64;

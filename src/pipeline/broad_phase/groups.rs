@@ -217,7 +217,7 @@ impl RadiusSpread {
 #[derive(Default)]
 struct Kept {
     sum: f32,
-    /// A count, in `f32`: exact up to 2²⁴ radii, and close enough beyond for a mean.
+    /// A count, in `f32`: exact up to 2²⁴ radii a lane (four lanes; the rest counted apart).
     len: f32,
     largest: f32,
 }
@@ -230,9 +230,10 @@ impl Kept {
         let rest = chunks.remainder();
         for lanes in chunks {
             let lanes = Vec4::from_slice(lanes);
-            let kept = Vec4::select(lanes.cmple(Vec4::splat(cap)), lanes, Vec4::NEG_ONE);
-            let taken = kept.cmpge(Vec4::ZERO);
-            sums += Vec4::select(taken, kept, Vec4::ZERO);
+            // Radii are never negative: a radius left out counts as zero in the largest.
+            let taken = lanes.cmple(Vec4::splat(cap));
+            let kept = Vec4::select(taken, lanes, Vec4::ZERO);
+            sums += kept;
             counts += Vec4::select(taken, Vec4::ONE, Vec4::ZERO);
             maxima = maxima.max(kept);
         }
@@ -422,6 +423,32 @@ mod tests {
             assert_eq!(sum, radii.iter().sum::<f32>(), "{count}");
             assert_eq!(max, radii.iter().copied().fold(0.0, f32::max), "{count}");
         }
+    }
+
+    /// The radii at most a cap, four lanes at a time and the rest one by one: their sum, count
+    /// and largest as a plain filter finds them, the cap itself kept.
+    #[test]
+    fn kept_radii_over_lanes_and_the_rest() {
+        let cap = 5.0;
+        for count in [0, 3, 4, 5, 9, 22] {
+            let radii: Vec<f32> = (0..count).map(|index| ((index * 7) % 11) as f32).collect();
+            let mut kept = Kept::default();
+            kept.add(&radii, cap);
+            let below: Vec<f32> = radii.iter().copied().filter(|&r| r <= cap).collect();
+            assert_eq!(kept.sum, below.iter().sum::<f32>(), "{count}");
+            assert_eq!(kept.len, below.len() as f32, "{count}");
+            assert_eq!(
+                kept.largest,
+                below.iter().copied().fold(0.0, f32::max),
+                "{count}"
+            );
+        }
+        let mut at_cap = Kept::default();
+        at_cap.add(&[cap; 6], cap);
+        assert_eq!(
+            (at_cap.sum, at_cap.len, at_cap.largest),
+            (6.0 * cap, 6.0, cap)
+        );
     }
 
     #[test]

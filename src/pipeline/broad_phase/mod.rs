@@ -19,12 +19,14 @@
 //!    of them once: a wall among bullets, over a few enemies' cells). The side is read a block of
 //!    colliders at a time: all their cells first (vector instructions), then the few whose cell
 //!    holds anyone, listed without a branch. A side that meets itself is binned and queried against
-//!    itself, each pair from the first cell the two boxes share. A group spread far wider than its
-//!    colliders (one collider parked far away) keeps collider-wide cells and folds them onto a
-//!    fixed array like tiles, rather than widening its cells until everything shares one (see
-//!    `grid`). With more than a couple of dozen sides (or a few hundred distinct layer values,
-//!    which would take long to merge), comparing side by side would cost more than it saves: then
-//!    one grid holds every collider and each candidate's layers are checked instead.
+//!    itself, each pair from the first cell the two boxes share (or, in a dense grid, for a
+//!    collider whose box covers more cells than the side has colliders, from a look at each
+//!    collider after it). A group spread far wider than its colliders (one collider parked far
+//!    away) keeps collider-wide cells and folds them onto a fixed array like tiles, rather than
+//!    widening its cells until everything shares one (see `grid`). With more than a couple of dozen
+//!    sides (or a few hundred distinct layer values, which would take long to merge), comparing
+//!    side by side would cost more than it saves: then one grid holds every collider and each
+//!    candidate's layers are checked instead.
 //! 4. **The exact circle check** (the squared distance between centres against the squared
 //!    sum of radii, no square root) decides each candidate, after its layers where a side
 //!    holds several layer values.

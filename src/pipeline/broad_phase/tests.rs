@@ -233,35 +233,38 @@ fn huge_partners_do_not_size_the_cells_of_the_others() {
 /// Walls that the bullets fly over, on the bullets' side, far wider than the cells of the few
 /// enemies they meet: each wall looks at every enemy once rather than at the hundreds of cells
 /// its box covers, and every pair is found once, in a dense grid and in a folded one (an enemy
-/// parked far away), with an enemy kept aside, too wide to fold, among them; with ghosts that
-/// the bullets meet and the walls do not among the enemies (so the layers are checked pair by
-/// pair); and within a group that meets itself, where a few colliders are far wider than the
-/// rest.
+/// parked far away), with an enemy kept aside, too wide to fold, among them. Ghosts that the
+/// bullets meet and the walls do not are among the enemies, so the layers are checked pair by
+/// pair; mines, listed before the enemies, meet themselves, so they are a side of their own,
+/// binned after the enemies. And within a group that meets itself, where a few colliders are far
+/// wider than the rest.
 #[test]
 fn wide_colliders_over_few_built_ones_find_every_pair_once() {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
-    let [enemy, bullet, wall, ghost] = [0, 1, 2, 3].map(LayerMask::layer);
-    let bullets = CollisionLayers::new(bullet, enemy | ghost);
-    let walls = CollisionLayers::new(wall, enemy);
+    let [enemy, bullet, wall, ghost, mine] = [0, 1, 2, 3, 4].map(LayerMask::layer);
+    let bullets = CollisionLayers::new(bullet, enemy | ghost | mine);
+    let walls = CollisionLayers::new(wall, enemy | mine);
     let enemies = CollisionLayers::new(enemy, bullet | wall);
     let ghosts = CollisionLayers::new(ghost, bullet);
+    let mines = CollisionLayers::new(mine, bullet | wall | mine);
     let mut rng = StdRng::seed_from_u64(21);
     let mut field = || Vec2::new(rng.random_range(0.0..600.0), rng.random_range(0.0..600.0));
+    let mine_list: Vec<_> = (0..10).map(|_| (field(), 12.0, mines)).collect();
     let enemy_list: Vec<_> = (0..40)
         .map(|index| (field(), 10.0, if index % 4 == 0 { ghosts } else { enemies }))
         .collect();
     let wall_list: Vec<_> = (0..30)
         .map(|index| (field(), 100.0 + 5.0 * index as f32, walls))
         .collect();
-    let walls_at = 3040..3070;
+    let walls_at = 3050..3080;
     // An enemy parked far away, and one too wide to fold whose top edge is the field's.
     let far = [
         (Vec2::splat(1e6), 10.0, enemies),
         (Vec2::new(300.0, -5e5), 5e5, enemies),
     ];
-    let kept_aside = 3071;
+    let kept_aside = 3081;
     for folded in [false, true] {
-        let mut extra = [enemy_list.clone(), wall_list.clone()].concat();
+        let mut extra = [mine_list.clone(), enemy_list.clone(), wall_list.clone()].concat();
         if folded {
             extra.extend_from_slice(&far);
         }
@@ -284,7 +287,10 @@ fn wide_colliders_over_few_built_ones_find_every_pair_once() {
             looking.len()
         );
         let expected = brute_force(&placed);
-        let walls_met = expected.iter().filter(|pair| pair[1] >= 3040).count();
+        let walls_met = expected
+            .iter()
+            .filter(|pair| walls_at.contains(&(pair[1] as usize)))
+            .count();
         assert!(walls_met > 30, "{walls_met} pairs with walls");
         if folded {
             let meets_aside = |&wall: &usize| expected.contains(&[wall as u32, kept_aside]);

@@ -2,6 +2,7 @@
 //! colliders near a bounding circle.
 
 mod cells;
+mod found;
 mod pairs;
 mod walk;
 
@@ -48,10 +49,12 @@ pub(crate) struct Grid {
     listed: Vec<bool>,
     /// Each built collider's cells, kept while counting so filling need not recompute them.
     ranges: Vec<CellRange>,
-    /// Wrapped layout: the colliders kept aside, too wide to fold.
+    /// Wrapped layout: the colliders kept aside, too wide to fold, in the order the runs list
+    /// them.
     oversized: Vec<Aside>,
     /// Every built collider, as the runs it was built from: for a queried collider too wide to
-    /// fold, or whose box covers more cells than there are built colliders.
+    /// fold, or whose box covers more cells than there are built colliders, and for a spatial
+    /// query whose box spans a whole period of the folding.
     built: Vec<Range<u32>>,
     /// How many colliders `built` holds.
     built_count: usize,
@@ -512,7 +515,7 @@ impl Grid {
 
     /// Whether `range` holds more cells than the grid has built colliders. A pair query over
     /// it then costs less testing the bounding circle of every built collider once than
-    /// reading every cell: a wall whose box spans thousands of cells that a few dozen enemies
+    /// reading every cell: a wall whose box spans a hundred cells that a few dozen enemies
     /// occupy. (Spatial queries read the cells all the same: each collider they visit gets an
     /// exact test, which costs far more than a cell.)
     #[inline]
@@ -529,10 +532,11 @@ impl Grid {
         matches!(self.layout, Layout::Wrapped { .. }).then_some(self.oversized.len())
     }
 
-    /// Whether a queried collider of this bounding circle, wider than the growth, looks at
-    /// every built collider rather than at the cells of its box: its box covers more cells
-    /// than there are built colliders, or (folded) spans a whole period. (Folded and within
-    /// one group, it reads the cells all the same: see `query_run_wrapped`.)
+    /// Whether a queried collider of this bounding circle, wider than the growth, looks at the
+    /// built colliders one by one rather than at the cells of its box: its box covers more
+    /// cells than there are built colliders, or (folded) spans a whole period. Within one
+    /// group, it looks at those after it; folded and within one group, at the cells (see
+    /// `query_run_wrapped`).
     #[cfg(test)]
     pub(super) fn looks_at_everyone(&self, center: Vec2, radius: f32) -> bool {
         let half_width = (radius - self.growth).max(0.0);
@@ -555,79 +559,4 @@ impl Grid {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A 10 × 5 grid of unit cells from the origin, in a border two cells wide: the cell
-    /// `(2, 2)` starts at the origin.
-    pub(super) fn grid() -> Grid {
-        let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::new(10.0, 5.0), (1000, 0), 0.5, 0.0);
-        grid
-    }
-
-    /// The cells a circle covers, expecting it to be placed in them.
-    pub(super) fn covered(grid: &Grid, center: Vec2, radius: f32) -> Option<CellRange> {
-        match grid.cells_covered(center, radius) {
-            Some(Covered::Cells(range)) => Some(range),
-            Some(Covered::Oversized) => panic!("oversized"),
-            None => None,
-        }
-    }
-
-    #[test]
-    fn a_sparse_group_gets_no_more_than_a_few_cells_per_collider() {
-        for typical_radius in [1.0, 1e5] {
-            let mut grid = Grid::default();
-            grid.fit(Vec2::ZERO, Vec2::splat(1e6), (10, 0), typical_radius, 0.0);
-            // Not counting the border.
-            assert!((grid.columns - 4) * (grid.rows - 4) <= 4 * 10 + 64);
-        }
-    }
-
-    #[test]
-    fn a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells() {
-        let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0, 0.0);
-        let Layout::Wrapped {
-            inverse_cell_size,
-            real_columns,
-            ..
-        } = grid.layout
-        else {
-            panic!("dense");
-        };
-        assert_eq!(inverse_cell_size, 0.25);
-        // The extent's cells, one more for the far corner, and one either side.
-        assert_eq!(real_columns, 2.5e6 + 3.0);
-        assert!(grid.columns.is_power_of_two() && grid.rows.is_power_of_two());
-        assert!(grid.columns * grid.rows <= 4 * 1000 + 64);
-        // Two cells a period apart share an array cell; their real numbers differ.
-        let period = grid.columns as f32 * 4.0;
-        let (near, far) = (
-            covered(&grid, Vec2::new(1.0, 1.0), 0.5).unwrap(),
-            covered(&grid, Vec2::new(1.0 + period, 1.0), 0.5).unwrap(),
-        );
-        assert_eq!(near.cells(&grid), far.cells(&grid));
-        assert_eq!(far.first_column - near.first_column, grid.columns);
-        // A collider spanning a whole period cannot be folded.
-        assert!(matches!(
-            grid.cells_covered(Vec2::splat(5e3), period),
-            Some(Covered::Oversized)
-        ));
-    }
-
-    #[test]
-    fn a_narrow_box_folds_only_along_its_length() {
-        let mut grid = Grid::default();
-        grid.fit(Vec2::ZERO, Vec2::new(1e7, 8.0), (1000, 0), 2.0, 0.0);
-        assert!(matches!(grid.layout, Layout::Wrapped { .. }));
-        // 8 units are two cells of 4, one more for the far edge and one either side: five
-        // rows, rounded up to a power of two.
-        assert_eq!(grid.rows, 8);
-        assert_eq!(
-            grid.columns * grid.rows,
-            (4 * 1000 + 64_u32).next_power_of_two() / 2
-        );
-    }
-}
+mod tests;

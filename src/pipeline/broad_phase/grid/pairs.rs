@@ -2,6 +2,7 @@
 //! pair once, as a [`Join`] says. The hot path of the broad phase: a block of colliders at a
 //! time, each reading the one cell under its centre.
 
+use super::found::{Everyone, Found};
 use super::{
     Aside, Covered, Grid, Layout, MAX_DENSE_CELLS_ACROSS, OUTSIDE_THE_GRID, WIDER_THAN_GROWTH,
 };
@@ -68,63 +69,6 @@ struct QueriedBox {
     collider: u32,
     center: Vec2,
     half_width: f32,
-}
-
-/// Where a query's pairs go: the pairs of placed colliders whose bounding circles touch, and,
-/// with `CHECK_LAYERS`, whose layers interact. (A constant, so that the hot loops are compiled
-/// once for each, with no test of it inside.)
-struct Found<'a, const CHECK_LAYERS: bool> {
-    placed: &'a PlacedColliders,
-    pairs: &'a mut Vec<[u32; 2]>,
-}
-
-impl<const CHECK_LAYERS: bool> Found<'_, CHECK_LAYERS> {
-    /// Appends `[collider, other]` if their layers interact (when checked) and their bounding
-    /// circles touch: the exact check, squared distance against squared reach.
-    #[inline(always)]
-    fn push_if_touching(&mut self, collider: u32, other: u32) {
-        let (placed, first, second) = (self.placed, collider as usize, other as usize);
-        if CHECK_LAYERS && !placed.layers[first].interacts_with(&placed.layers[second]) {
-            return;
-        }
-        let reach = placed.radii[first] + placed.radii[second];
-        if placed.centers[first].distance_squared(placed.centers[second]) <= reach * reach {
-            self.pairs.push([collider, other]);
-        }
-    }
-
-    /// Appends the pairs of `collider` with every collider of `runs` from `after` on but those
-    /// kept `aside` (in the order the runs list them), as
-    /// [`push_if_touching`](Self::push_if_touching) finds them: for a queried collider that
-    /// looks at every built one.
-    #[inline(never)]
-    fn push_each_of_runs(
-        &mut self,
-        collider: u32,
-        runs: &[Range<u32>],
-        after: u32,
-        aside: &[Aside],
-    ) {
-        let placed = self.placed;
-        let (centers, radii, layers) = (&placed.centers, &placed.radii, &placed.layers);
-        let index = collider as usize;
-        let (center, radius, own_layers) = (centers[index], radii[index], layers[index]);
-        let mut aside = aside.iter().map(|aside| aside.collider).peekable();
-        for run in runs {
-            for other in run.start.max(after)..run.end {
-                if aside.next_if_eq(&other).is_some() {
-                    continue;
-                }
-                let at = other as usize;
-                let reach = radius + radii[at];
-                if center.distance_squared(centers[at]) <= reach * reach
-                    && (!CHECK_LAYERS || own_layers.interacts_with(&layers[at]))
-                {
-                    self.pairs.push([collider, other]);
-                }
-            }
-        }
-    }
 }
 
 impl Grid {
@@ -462,7 +406,7 @@ impl Grid {
             // Each built collider once (within one group, those after it), rather than every
             // cell of the box.
             let after = if within { collider + 1 } else { 0 };
-            found.push_each_of_runs(collider, &self.built, after, &[]);
+            found.push_each_of_runs(collider, &self.built, Everyone::From(after));
             return;
         }
         self.for_each_first_shared(range, |entry| {
@@ -529,7 +473,7 @@ impl Grid {
                 // Each built collider once rather than every cell of the box, and those kept
                 // aside by their boxes, below. (Within one group, the colliders kept aside pair
                 // with the others from the others' side: the cells are read.)
-                found.push_each_of_runs(collider, &self.built, 0, &self.oversized);
+                found.push_each_of_runs(collider, &self.built, Everyone::ButAside(&self.oversized));
             } else {
                 self.for_each_first_shared(range, |entry| {
                     if !within || entry.collider > collider {
@@ -540,23 +484,6 @@ impl Grid {
             for aside in &self.oversized {
                 aside.push_if_touching(collider, found);
             }
-        }
-    }
-}
-
-impl Aside {
-    /// Appends `[queried, self.collider]` if the queried collider's bounding circle reaches
-    /// this collider's box, and then as [`Found::push_if_touching`] says.
-    #[inline]
-    fn push_if_touching<const CHECK_LAYERS: bool>(
-        &self,
-        queried: u32,
-        found: &mut Found<CHECK_LAYERS>,
-    ) {
-        let index = queried as usize;
-        let (center, radius) = (found.placed.centers[index], found.placed.radii[index]);
-        if self.bounds.touches_circle(center, radius) {
-            found.push_if_touching(queried, self.collider);
         }
     }
 }
