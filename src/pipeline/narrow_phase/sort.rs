@@ -98,25 +98,10 @@ fn radix_sort(keys: &mut Vec<Key>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Containment, Points};
-    use crate::layers::CollisionLayers;
     use bevy::ecs::entity::EntityGeneration;
     use bevy::prelude::*;
     use rand::seq::SliceRandom;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
-
-    /// A contact between two entities, of any generation, told apart by its first point.
-    fn contact(a: Entity, b: Entity, tag: f32) -> Contact {
-        Contact {
-            a,
-            b,
-            points: Points::from_slice(&[Vec2::splat(tag)]),
-            containment: Containment::Coincident,
-            impact: None,
-            layers: [CollisionLayers::ALL; 2],
-            bodies: [a, b],
-        }
-    }
 
     /// Shuffled, reversed, sorted already or of one or no contact, the contacts come out as the
     /// standard library's sort of the whole contacts puts them, each contact whole.
@@ -144,7 +129,10 @@ mod tests {
                 }
             }
             let mut contacts: Vec<Contact> = (0..count)
-                .map(|index| contact(pairs[index].0, pairs[index].1, index as f32))
+                // Each told apart by its point.
+                .map(|index| {
+                    Contact::new(pairs[index].0, pairs[index].1, [Vec2::splat(index as f32)])
+                })
                 .collect();
             match round % 3 {
                 0 => contacts.shuffle(&mut rng),
