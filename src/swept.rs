@@ -31,8 +31,8 @@ use bevy::prelude::*;
 ///
 /// # What is swept
 /// The collider on the same entity: a [`CollisionBody`](crate::CollisionBody) whose parts
-/// move fast gives each part its own `Swept` (one on a body without a collider of its own
-/// sweeps nothing, and the plugin warns). The **translation** of the entity's
+/// move fast gives each part its own `Swept` (one on an entity without a collider, a body's
+/// included, sweeps nothing, and the plugin warns). The **translation** of the entity's
 /// [`GlobalTransform`], from where it was at the pipeline's last run to where it is now, in a
 /// straight line; and for a segment or a polygon its **turn** too, about the entity's
 /// translation point, turning and moving together at

@@ -96,6 +96,40 @@ fn a_swept_body_without_a_collider_is_warned_about_once() {
     assert!(warnings_about(&log, with_collider).is_empty(), "{log}");
 }
 
+/// `Swept` on an entity with no collider at all sweeps nothing: the plugin warns, once, naming
+/// it; not about a swept collider, nor about one switched off with `ColliderDisabled`.
+#[test]
+fn a_swept_entity_without_a_collider_is_warned_about_once() {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, TransformPlugin, CollisionPlugin::default()));
+    let world = app.world_mut();
+    // Past the entities of the other tests' worlds, which run beside this one and log to the
+    // same place.
+    for _ in 0..100 {
+        world.spawn_empty();
+    }
+    let bare = world.spawn((Swept::default(), Transform::default())).id();
+    let bullet = (CircleCollider::new(2.0), Swept::default());
+    let bullet = world.spawn(bullet).id();
+    let off = (
+        SegmentCollider::new(Vec2::ZERO, Vec2::X),
+        Swept::default(),
+        ColliderDisabled,
+    );
+    let off = world.spawn(off).id();
+    // What this test's runs log: entities of another test's world may have the same names.
+    let before = logged().len();
+    for _ in 0..3 {
+        app.update();
+    }
+    let log = logged()[before..].to_owned();
+    let warned = warnings_about(&log, bare);
+    assert_eq!(warned.len(), 1, "{log}");
+    assert!(warned[0].contains("an entity with Swept"), "{warned:?}");
+    assert!(warnings_about(&log, bullet).is_empty(), "{log}");
+    assert!(warnings_about(&log, off).is_empty(), "{log}");
+}
+
 /// A hundred bullets shrunk to nothing in one frame (faded out by their scale) make one
 /// warning line, which counts them and names the first few; two make a line each.
 #[test]

@@ -70,8 +70,13 @@ pub(crate) fn place_colliders(
         let turns = unplaced.polygon || unplaced.segment;
         let swept = unplaced.swept.bypass_change_detection();
         remember_start(swept, unplaced.transform, turns);
-        if unplaced.body && !(turns || unplaced.circle) {
-            warnings.skip(unplaced.entity, Skipped::SweptBody);
+        if !(turns || unplaced.circle) {
+            let why = if unplaced.body {
+                Skipped::SweptBody
+            } else {
+                Skipped::SweptWithoutCollider
+            };
+            warnings.skip(unplaced.entity, why);
         }
     }
     warnings.end_frame();

@@ -82,6 +82,9 @@ pub(super) enum Skipped {
     /// A body with [`Swept`](crate::Swept) and no collider of its own: the component sweeps
     /// nothing there.
     SweptBody,
+    /// An entity with [`Swept`](crate::Swept) and no collider, not a body: the component
+    /// sweeps nothing there.
+    SweptWithoutCollider,
 }
 
 impl fmt::Display for Skipped {
@@ -105,6 +108,10 @@ impl fmt::Display for Skipped {
             Self::SweptBody => f.write_str(
                 "a CollisionBody with Swept and no collider of its own: Swept sweeps only the \
                  collider on its own entity (give each part that moves fast its own Swept)",
+            ),
+            Self::SweptWithoutCollider => f.write_str(
+                "an entity with Swept and no collider: Swept sweeps only the collider on its own \
+                 entity (give Swept to the colliders that move fast)",
             ),
         }
     }
@@ -279,7 +286,7 @@ fn lines(mut skipped: Vec<(Entity, Skipped)>) -> Vec<String> {
         if same.len() <= LISTED {
             lines.extend(same.into_iter().map(|(entity, why)| match why {
                 // Not a collider: nothing of it is skipped but the sweep it asks for.
-                Skipped::SweptBody => format!("{entity}: {why}"),
+                Skipped::SweptBody | Skipped::SweptWithoutCollider => format!("{entity}: {why}"),
                 _ => format!("collider {entity} skipped: {why}"),
             }));
             continue;
@@ -290,7 +297,9 @@ fn lines(mut skipped: Vec<(Entity, Skipped)>) -> Vec<String> {
         let which = format!("{} and {} more", listed.join(", "), same.len() - LISTED);
         let count = same.len();
         lines.push(match why {
-            Skipped::SweptBody => format!("{count} entities ({which}); {first}: {why}"),
+            Skipped::SweptBody | Skipped::SweptWithoutCollider => {
+                format!("{count} entities ({which}); {first}: {why}")
+            }
             _ => format!("{count} colliders skipped ({which}); {first}: {why}"),
         });
     }
