@@ -44,6 +44,16 @@ fn warnings_about(log: &str, entity: Entity) -> Vec<String> {
     about.map(str::to_owned).collect()
 }
 
+/// What three runs of `app` log: only this test's, as entities of another test's world may
+/// have the same names.
+fn three_runs_logged(app: &mut App) -> String {
+    let before = logged().len();
+    for _ in 0..3 {
+        app.update();
+    }
+    logged()[before..].to_owned()
+}
+
 /// Without Bevy's `TransformPlugin`, nothing places colliders from their transforms: the
 /// plugin says so when the app is finished, and only then.
 #[test]
@@ -83,12 +93,7 @@ fn a_swept_body_without_a_collider_is_warned_about_once() {
         CircleCollider::new(4.0),
     );
     let with_collider = world.spawn(own).id();
-    // What this test's runs log: entities of another test's world may have the same names.
-    let before = logged().len();
-    for _ in 0..3 {
-        app.update();
-    }
-    let log = logged()[before..].to_owned();
+    let log = three_runs_logged(&mut app);
     let warned = warnings_about(&log, bare);
     assert_eq!(warned.len(), 1, "{log}");
     assert!(warned[0].contains("CollisionBody with Swept"), "{warned:?}");
@@ -117,12 +122,7 @@ fn a_swept_entity_without_a_collider_is_warned_about_once() {
         ColliderDisabled,
     );
     let off = world.spawn(off).id();
-    // What this test's runs log: entities of another test's world may have the same names.
-    let before = logged().len();
-    for _ in 0..3 {
-        app.update();
-    }
-    let log = logged()[before..].to_owned();
+    let log = three_runs_logged(&mut app);
     let warned = warnings_about(&log, bare);
     assert_eq!(warned.len(), 1, "{log}");
     assert!(warned[0].contains("an entity with Swept"), "{warned:?}");
