@@ -1,5 +1,6 @@
-//! Spatial queries: the cost of one query against 10,000 and 100,000 colliders, and of building
-//! the index the first query of a frame builds.
+//! Spatial queries: the cost of one query against 10,000 and 100,000 colliders, and of a
+//! frame's first query, which builds the index where colliders moved and keeps it where none
+//! did.
 //!
 //! The colliders are discs of radius 4 (nine in ten) and octagons of radius 20, at the same
 //! density in both scenes (the field grows with the count), on two layers. Each query kind runs
@@ -117,8 +118,10 @@ fn batch(query: &SpatialQuery, kind: usize, side: f32, rng: &mut StdRng) -> (Dur
 struct Measured {
     /// Median ns per query of each kind.
     queries: [f64; KINDS.len()],
-    /// The index build of a frame's first query, ms.
+    /// The index build of a frame's first query, every collider moved since the last, ms.
     build: f64,
+    /// A frame's first query where no collider moved (the index kept), ms.
+    kept: f64,
     /// A frame's first `push_out`, which finds its colliders by entity, ms.
     first_push_out: f64,
 }
@@ -151,9 +154,17 @@ fn measure(count: usize) -> Measured {
                 .expect("runs")
         })
         .collect();
-    // The first query of a frame builds the grids it needs: timed alone, over a few frames.
-    let builds: Vec<Duration> = (0..BUILD_FRAMES)
-        .map(|_| {
+    // The first query of a frame builds the grids it needs: timed alone, over a few frames
+    // with every collider moved (by a quarter pixel, there and back) and over a few with none.
+    let mut first_queries = |moving: bool| {
+        let times = (0..BUILD_FRAMES).map(|frame| {
+            if moving {
+                let step = if frame % 2 == 0 { 0.25 } else { -0.25 };
+                let mut transforms = app.world_mut().query::<&mut Transform>();
+                for mut transform in transforms.iter_mut(app.world_mut()) {
+                    transform.translation.x += step;
+                }
+            }
             app.update();
             app.world_mut()
                 .run_system_once(|query: SpatialQuery| {
@@ -162,9 +173,11 @@ fn measure(count: usize) -> Measured {
                     start.elapsed()
                 })
                 .expect("runs")
-        })
-        .collect();
-    let build = median_ms(builds);
+        });
+        median_ms(times.collect())
+    };
+    let build = first_queries(true);
+    let kept = first_queries(false);
     let medians = app
         .world_mut()
         .run_system_once(move |query: SpatialQuery| {
@@ -181,6 +194,7 @@ fn measure(count: usize) -> Measured {
     Measured {
         queries: medians,
         build,
+        kept,
         first_push_out: median_ms(push_outs),
     }
 }
@@ -198,8 +212,12 @@ fn main() {
     }
     let firsts = [
         (
-            "building the index for every layer (first query of a frame), ms",
+            "building the index for every layer, every collider moved (first query of a frame), ms",
             [results[0].build, results[1].build],
+        ),
+        (
+            "the index kept, no collider moved (first query of a frame), ms",
+            [results[0].kept, results[1].kept],
         ),
         (
             "push_out, the first of a frame (finds colliders by entity), ms",

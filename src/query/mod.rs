@@ -45,8 +45,9 @@ use core::cell::Cell;
 /// the colliders.
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
-/// (a grid per group of colliders on the same layers, by their memberships, built the first time a query after each run asks for that group)
-/// picks the colliders near the query to test, so a query costs what is near it, not what the
+/// (a grid per group of colliders on the same layers, by their memberships, built the first
+/// time a query after each run asks for that group, and kept from the last run where the
+/// group's colliders have not moved) picks the colliders near the query to test, so a query costs what is near it, not what the
 /// world holds (only a query as wide as a whole sparse, folded grid, or a ray that runs far
 /// through one, tests all of its colliders). A
 /// [`SpatialQueryFilter`] says which layers to look at, and which entities to leave out; with
