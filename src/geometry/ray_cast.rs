@@ -173,13 +173,24 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
         return None;
     }
     let bounds = BoundingBox::of(vertices);
-    let reach = reach(ray, max_distance, bounds.center(), bounds.half_diagonal());
+    let half_diagonal = bounds.half_diagonal();
+    // Crossings closer together than this are one (a vertex met from both its edges).
+    let tolerance = TOLERANCE * half_diagonal;
+    let reach = reach(ray, max_distance, bounds.center(), half_diagonal);
     let direction = *ray.direction;
     let motion = direction * reach;
     let anticlockwise = runs_anticlockwise(vertices);
     // Every edge's crossing with the ray: where, the edge's normal facing the ray, and its
     // outward normal.
+    // An edge wholly on one side of the ray's line is not crossed: the first test of
+    // `ray_segment`, made here with its own arithmetic before the call.
+    let side = |vertex: Vec2| motion.perp_dot(vertex - ray.origin);
+    let straddles = |edge: &Segment| {
+        let (a_side, b_side) = (side(edge.a), side(edge.b));
+        !((a_side > 0.0 && b_side > 0.0) || (a_side < 0.0 && b_side < 0.0))
+    };
     let mut crossings: SmallVec<[Crossing; 8]> = edges(vertices)
+        .filter(straddles)
         .filter_map(|edge| {
             let hit = ray::ray_segment(ray.origin, motion, edge)?;
             let left = (edge.b - edge.a).perp().normalize_or_zero();
@@ -190,7 +201,9 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
             })
         })
         .collect();
-    let starts_inside = point_in_polygon_unchecked(ray.origin, vertices)
+    // Beyond the box, the origin is outside.
+    let starts_inside = (!clear_of_box(ray.origin, bounds, tolerance)
+        && point_in_polygon_unchecked(ray.origin, vertices))
         || crossings.iter().any(|crossing| crossing.distance == 0.0)
         || (reach == 0.0
             && edges(vertices).any(|edge| edge.distance_squared_to(ray.origin) == 0.0));
@@ -205,8 +218,7 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
             if !first.met_from_inside(direction) {
                 return *first;
             }
-            let slack =
-                (4.0 * f32::EPSILON * first.distance).max(TOLERANCE * 2.0 * bounds.half_diagonal());
+            let slack = (4.0 * f32::EPSILON * first.distance).max(2.0 * tolerance);
             let from_outside = crossings
                 .iter()
                 .filter(|crossing| !crossing.met_from_inside(direction))
@@ -230,7 +242,12 @@ pub fn ray_polygon(ray: Ray2d, max_distance: f32, vertices: &[Vec2]) -> Option<R
             distance,
             starts_inside,
         };
-        polygon_exit(ray, vertices, &crossings, entry, (reach, max_distance))
+        let polygon = Outline {
+            vertices,
+            bounds,
+            tolerance,
+        };
+        polygon_exit(ray, polygon, &crossings, entry, (reach, max_distance))
     };
     Some(RayIntersection {
         distance,
@@ -259,6 +276,31 @@ impl Crossing {
     }
 }
 
+/// A polygon's vertices, with their box, and the distance from its outline within which a
+/// point counts as on it.
+#[derive(Clone, Copy)]
+struct Outline<'a> {
+    vertices: &'a [Vec2],
+    bounds: BoundingBox,
+    tolerance: f32,
+}
+
+/// Whether `point` lies farther than twice `tolerance` outside `bounds` (a polygon's box):
+/// then it is outside the polygon, and farther than `tolerance` from every edge, and the
+/// polygon's own tests say so too. Off the box's rows, no edge spans the point's height; off
+/// its columns, an edge that spans it has the point on its outer side by at least
+/// `|edge.y| · 2 · tolerance`, where the rounding of that side is below `|edge.y|` times a few
+/// `f32::EPSILON` of the box's width, and `tolerance` is `TOLERANCE` (`1e-5`) of its
+/// half-diagonal. Not finite: `false`.
+#[inline]
+fn clear_of_box(point: Vec2, bounds: BoundingBox, tolerance: f32) -> bool {
+    let margin = 2.0 * tolerance;
+    point.x < bounds.min.x - margin
+        || point.x > bounds.max.x + margin
+        || point.y < bounds.min.y - margin
+        || point.y > bounds.max.y + margin
+}
+
 /// Where a ray first meets a polygon.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -273,16 +315,21 @@ struct Entry {
 /// `max_distance`, nor past the polygon).
 fn polygon_exit(
     ray: Ray2d,
-    vertices: &[Vec2],
+    polygon: Outline,
     crossings: &[Crossing],
     entry: Entry,
     (reach, max_distance): (f32, f32),
 ) -> Option<RayExit> {
-    // Crossings closer together than this are one (a vertex met from both its edges).
-    let tolerance = TOLERANCE * BoundingBox::of(vertices).half_diagonal();
+    let Outline {
+        vertices,
+        bounds,
+        tolerance,
+    } = polygon;
     let outside = |point: Vec2| {
-        !point_in_polygon_unchecked(point, vertices)
-            && edges(vertices).all(|edge| edge.distance_squared_to(point) > tolerance * tolerance)
+        clear_of_box(point, bounds, tolerance)
+            || (!point_in_polygon_unchecked(point, vertices)
+                && edges(vertices)
+                    .all(|edge| edge.distance_squared_to(point) > tolerance * tolerance))
     };
     // From the entry's own crossing on (none for a ray starting strictly inside).
     let from_entry = crossings
@@ -325,4 +372,70 @@ fn polygon_exit(
         k += here;
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// A point farther than twice the tolerance outside a polygon's box is outside it and
+    /// farther than the tolerance from every edge, by the polygon's own tests, as
+    /// [`clear_of_box`] says: for random polygons, convex or not, of sizes from a thousandth
+    /// to a million, far from the origin or near it, at points near the margin and far.
+    #[test]
+    fn a_point_clear_of_the_box_is_outside_by_the_polygons_own_tests() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for _ in 0..2000 {
+            let size = 10f32.powf(rng.random_range(-3.0..6.0));
+            let middle = Vec2::new(rng.random_range(-1e6..1e6), rng.random_range(-1e6..1e6));
+            let count = rng.random_range(3..12);
+            let vertices: Vec<Vec2> = (0..count)
+                .map(|index| {
+                    let angle = index as f32 / count as f32 * core::f32::consts::TAU;
+                    // Some corners pulled in: concave, and slivers.
+                    let reach = size * rng.random_range(0.05..1.0);
+                    middle + Vec2::from_angle(angle) * reach
+                })
+                .collect();
+            let bounds = BoundingBox::of(&vertices);
+            let tolerance = TOLERANCE * bounds.half_diagonal();
+            for _ in 0..20 {
+                // Past the box by a thousandth of the tolerance to a thousand times it (the
+                // margin is twice it), off one side or a corner.
+                let past = tolerance * 10f32.powf(rng.random_range(-3.0..3.0));
+                let inside = Vec2::new(
+                    rng.random_range(bounds.min.x..=bounds.max.x),
+                    rng.random_range(bounds.min.y..=bounds.max.y),
+                );
+                // The vertex farthest right, where the outline touches the box.
+                let rightmost = vertices
+                    .iter()
+                    .copied()
+                    .max_by(|p, q| p.x.total_cmp(&q.x))
+                    .unwrap();
+                let mut point = inside;
+                match rng.random_range(0..6) {
+                    0 => point.x = bounds.min.x - past,
+                    1 => point.x = bounds.max.x + past,
+                    2 => point.y = bounds.min.y - past,
+                    3 => point.y = bounds.max.y + past,
+                    4 => point = rightmost + Vec2::X * past,
+                    _ => point = bounds.max + past,
+                }
+                // Within the margin, nothing is claimed.
+                if !clear_of_box(point, bounds, tolerance) {
+                    continue;
+                }
+                assert!(
+                    !point_in_polygon_unchecked(point, &vertices),
+                    "{point} in {vertices:?}"
+                );
+                for edge in edges(&vertices) {
+                    assert!(edge.distance_squared_to(point) > tolerance * tolerance);
+                }
+            }
+        }
+    }
 }

@@ -61,6 +61,42 @@ fn a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells() {
     ));
 }
 
+/// A range across the folded array's edge, either way, lists each of its real cells folded
+/// onto the array, row by row, each row in order from the range's first column: the spans a
+/// build counts and fills by wrap round the edge.
+#[test]
+fn a_range_across_the_folds_edge_lists_its_folded_cells() {
+    let mut grid = Grid::default();
+    grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0, 0.0);
+    let (columns, rows) = (grid.columns, grid.rows);
+    let ranges = [
+        // Across the last column and the last row.
+        (columns - 2, rows - 1, columns + 1, rows + 1),
+        // Real cells a few periods on, across the edge.
+        (5 * columns - 1, 3 * rows, 5 * columns + 2, 3 * rows + 1),
+        // Wholly inside, and one cell.
+        (3, 4, 6, 4),
+        (columns - 1, rows - 1, columns - 1, rows - 1),
+        // Exactly a period wide, from the middle.
+        (columns / 2, 0, columns / 2 + columns - 1, 0),
+    ];
+    for (first_column, first_row, last_column, last_row) in ranges {
+        let range = CellRange {
+            first_column,
+            first_row,
+            last_column,
+            last_row,
+        };
+        let mut expected = Vec::new();
+        for row in first_row..=last_row {
+            for column in first_column..=last_column {
+                expected.push(((row % rows) * columns + column % columns) as usize);
+            }
+        }
+        assert_eq!(range.cells(&grid), expected, "{range:?}");
+    }
+}
+
 #[test]
 fn a_narrow_box_folds_only_along_its_length() {
     let mut grid = Grid::default();
