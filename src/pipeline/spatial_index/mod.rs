@@ -158,20 +158,20 @@ impl SpatialIndex {
             });
             return SmallVec::from_buf_and_len([&kept.grid; 4], 1);
         }
-        groups
-            .iter()
-            .enumerate()
-            .zip(&state.grids)
-            .filter(|((_, group), _)| group.layers.memberships.intersects(mask))
-            .map(|((index, _), grid)| {
-                let kept = grid.get_or_init(|| {
-                    let mut kept = self.spare_grid(Some(index));
-                    kept.update(placed, &state.groups.runs_of(index));
-                    kept
-                });
-                &kept.grid
-            })
-            .collect()
+        // A plain loop: every query asks for its grids.
+        let mut grids = SmallVec::new();
+        for (index, (group, grid)) in groups.iter().zip(&state.grids).enumerate() {
+            if !group.layers.memberships.intersects(mask) {
+                continue;
+            }
+            let kept = grid.get_or_init(|| {
+                let mut kept = self.spare_grid(Some(index));
+                kept.update(placed, &state.groups.runs_of(index));
+                kept
+            });
+            grids.push(&kept.grid);
+        }
+        grids
     }
 }
 

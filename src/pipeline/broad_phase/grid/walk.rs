@@ -207,13 +207,16 @@ impl Grid {
         // The colliders visited lately, each in the slot its number picks: a collider spans a few
         // cells of the walk, and comes once unless another took its slot in between.
         let mut recent = [u32::MAX; RECENT];
+        // A product for a quotient: what it rounds differently, in `f64`, is far below the
+        // reach's slack in `f32`.
+        let per_cell = 1.0 / along[main];
         for slice in slices {
             // Where the grown stretch is in the slice.
             let near = f64::from(slice) - grow;
             let far = f64::from(slice) + 1.0 + grow;
             let (t_near, t_far) = (
-                (near - from[main]) / along[main],
-                (far - from[main]) / along[main],
+                (near - from[main]) * per_cell,
+                (far - from[main]) * per_cell,
             );
             let (enter, leave) = (t_near.min(t_far).max(start), t_near.max(t_far).min(end));
             if enter > leave {
@@ -251,6 +254,7 @@ impl Grid {
 /// The cells along one axis that the stretch from coordinate `a` to `b` (in cells), grown by
 /// `grow`, covers in a grid `count` cells across, in the order the path runs (`along`'s sign);
 /// `None` when it covers none (or is not finite).
+#[inline]
 fn cells_along(
     a: f64,
     b: f64,
