@@ -291,7 +291,9 @@ struct Outline<'a> {
 /// its columns, an edge that spans it has the point on its outer side by at least
 /// `|edge.y| · 2 · tolerance`, where the rounding of that side is below `|edge.y|` times a few
 /// `f32::EPSILON` of the box's width, and `tolerance` is `TOLERANCE` (`1e-5`) of its
-/// half-diagonal. Not finite: `false`.
+/// half-diagonal. (Only for a polygon a few [`MIN_SIZE`](super::MIN_SIZE) across, where the
+/// square of the tolerance underflows to zero, do the edge distances' own tests count such a
+/// point as on the outline; the box answers as at any larger scale.) NaN: `false`.
 #[inline]
 fn clear_of_box(point: Vec2, bounds: BoundingBox, tolerance: f32) -> bool {
     let margin = 2.0 * tolerance;

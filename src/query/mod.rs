@@ -46,11 +46,11 @@ use core::cell::Cell;
 ///
 /// The answers are exact, from the same [`geometry`](crate::geometry) as the contacts; an index
 /// (a grid per group of colliders on the same layers, by their memberships, built the first
-/// time a query after each run asks for that group, and kept from the last run where the
-/// group's colliders have not moved) picks the colliders near the query to test, so a query costs what is near it, not what the
-/// world holds (only a query as wide as a whole sparse, folded grid, or a ray that runs far
-/// through one, tests all of its colliders). A
-/// [`SpatialQueryFilter`] says which layers to look at, and which entities to leave out; with
+/// time a query after each run asks for that group, and kept from an earlier run where the
+/// group's colliders have the same bounding circles, in the same order) picks the colliders
+/// near the query to test, so a query costs what is near it, not what the world holds (only a
+/// query as wide as a whole sparse, folded grid, or a ray that runs far through one, tests all
+/// of its colliders). A [`SpatialQueryFilter`] says which layers to look at, and which entities to leave out; with
 /// [`with_predicate`](ColliderFilter::with_predicate), a test of the game's own too.
 ///
 /// A query out of range finds nothing: a point or origin not finite or beyond

@@ -13,6 +13,9 @@ pub(super) struct KeptGrid {
     pub(super) grid: Grid,
     centers: Vec<Vec2>,
     radii: Vec<f32>,
+    /// How many times the grid was built: what tests tell a kept grid by.
+    #[cfg(test)]
+    pub(super) builds: usize,
 }
 
 impl KeptGrid {
@@ -26,6 +29,10 @@ impl KeptGrid {
         }
         let typical_radius = RadiusSpread::of(&placed.radii, runs).typical;
         self.grid.build_for_queries(placed, runs, typical_radius);
+        #[cfg(test)]
+        {
+            self.builds += 1;
+        }
         self.centers.clear();
         self.radii.clear();
         for run in runs {

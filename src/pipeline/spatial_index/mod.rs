@@ -38,10 +38,11 @@ pub struct SpatialIndex {
 struct Spare {
     groups: Option<Groups>,
     places: Option<Places>,
-    /// The last grid built for each group, by the group's place in the list (a game's groups
-    /// mostly keep their places from frame to frame, and so their sizes).
+    /// The latest grid of each group, by the group's place in the list (a game's groups mostly
+    /// keep their places from frame to frame, and so their colliders and sizes), from the last
+    /// frame that asked for it.
     grids: Vec<KeptGrid>,
-    /// The last grid built over everyone.
+    /// The latest grid over everyone.
     everyone: Option<KeptGrid>,
 }
 
@@ -82,8 +83,8 @@ struct IndexState {
 }
 
 impl SpatialIndex {
-    /// Forgets the last frame's grids, keeping their room: the prepare stage calls it when it
-    /// rewrites [`PlacedColliders`].
+    /// Puts this frame's groups and grids aside, to be kept or built in next frame (see
+    /// [`KeptGrid`]): the prepare stage calls it when it rewrites [`PlacedColliders`].
     pub(crate) fn reset(&mut self) {
         let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
         if let Some(places) = self.places.take() {

@@ -280,8 +280,9 @@ fn bullets_then_walls(bullets: usize) -> Vec<Listed> {
 }
 
 /// A grid kept from an earlier frame lists what a new one lists: for the same walls after
-/// more bullets, or fewer (the walls placed further on, or back); not for walls one of which
-/// moved by a hair, grew, or left (built again then); nor for walls split into two runs.
+/// more bullets, or fewer (the walls placed further on, or back), and for walls one of which
+/// is not finite, twice; and the walls' grid is built again where one of them moved by a hair,
+/// grew, or became not finite, and where they were split into two runs, and only there.
 #[test]
 fn kept_grids_list_what_new_ones_list() {
     let walls_after = |bullets: usize, change: &dyn Fn(&mut [Listed])| {
@@ -298,21 +299,23 @@ fn kept_grids_list_what_new_ones_list() {
         list.insert(200, bullet);
         placed_from(&list)
     };
+    let not_finite = |walls: &mut [Listed]| walls[3].0 = Vec2::splat(f32::NAN);
+    // Each frame, and whether the walls' grid is built in it (else kept).
     let frames = [
-        walls_after(100, &same),
-        walls_after(100, &same),
-        walls_after(150, &same),
-        walls_after(60, &same),
-        walls_after(60, &moved),
-        walls_after(60, &grown),
-        walls_after(61, &|walls| {
-            walls[3].0 = Vec2::splat(f32::NAN);
-        }),
-        split,
-        walls_after(0, &same),
+        (walls_after(100, &same), true),
+        (walls_after(100, &same), false),
+        (walls_after(150, &same), false),
+        (walls_after(60, &same), false),
+        (walls_after(60, &moved), true),
+        (walls_after(60, &grown), true),
+        (walls_after(61, &not_finite), true),
+        (walls_after(70, &not_finite), false),
+        (split, true),
+        (walls_after(0, &same), true),
     ];
     let mut index = SpatialIndex::default();
-    for (frame, placed) in frames.iter().enumerate() {
+    let mut builds = 0;
+    for (frame, (placed, built)) in frames.iter().enumerate() {
         index.reset();
         for mask in [WALL, WALL | BULLET] {
             let fresh = SpatialIndex::default();
@@ -323,6 +326,20 @@ fn kept_grids_list_what_new_ones_list() {
             );
             assert_eq!(listed(&index, placed, mask), expected, "frame {frame}");
         }
+        // The walls' grid, from the room kept at the walls' place in the list.
+        let state = index.state.get().unwrap();
+        let walls = state
+            .groups
+            .active()
+            .iter()
+            .position(|group| group.layers.memberships == WALL);
+        let now = state.grids[walls.unwrap()].get().unwrap().builds;
+        assert_eq!(
+            now > builds,
+            *built,
+            "frame {frame}: builds {builds} → {now}"
+        );
+        builds = now;
     }
 }
 

@@ -68,6 +68,7 @@ fn a_box_far_wider_than_its_colliders_folds_onto_collider_wide_cells() {
 fn a_range_across_the_folds_edge_lists_its_folded_cells() {
     let mut grid = Grid::default();
     grid.fit(Vec2::ZERO, Vec2::splat(1e7), (1000, 0), 2.0, 0.0);
+    assert!(grid.folded().is_some());
     let (columns, rows) = (grid.columns, grid.rows);
     let ranges = [
         // Across the last column and the last row.
