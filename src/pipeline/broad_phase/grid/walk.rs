@@ -210,15 +210,17 @@ impl Grid {
         // A product for a quotient: what it rounds differently, in `f64`, is far below the
         // reach's slack in `f32`.
         let per_cell = 1.0 / along[main];
+        // The stretch enters each slice by its near side when it runs up the main axis.
+        let (enter_side, leave_side) = if per_cell > 0.0 {
+            (-grow, 1.0 + grow)
+        } else {
+            (1.0 + grow, -grow)
+        };
         for slice in slices {
-            // Where the grown stretch is in the slice.
-            let near = f64::from(slice) - grow;
-            let far = f64::from(slice) + 1.0 + grow;
-            let (t_near, t_far) = (
-                (near - from[main]) * per_cell,
-                (far - from[main]) * per_cell,
-            );
-            let (enter, leave) = (t_near.min(t_far).max(start), t_near.max(t_far).min(end));
+            // Where the grown stretch is in the slice (past its start, short of its end).
+            let slice_at = f64::from(slice) - from[main];
+            let enter = ((slice_at + enter_side) * per_cell).max(start);
+            let leave = ((slice_at + leave_side) * per_cell).min(end);
             if enter > leave {
                 continue;
             }
