@@ -7,8 +7,10 @@
 //!
 //! Each frame, in `Update`, a system asks the same seeded questions and times only its own
 //! loop; the table gives the median over the timed frames. Each engine's structure is up to
-//! date before the clock starts: the peers update theirs in their step, and ours is built by the
-//! frame's first query, which is made (and timed on its own) before the questions. The answers are compared with ours:
+//! date before the clock starts: the peers update theirs in their step, and ours is made ready
+//! by the frame's first query (built, or kept from the last frame where nothing moved, as
+//! here), which is made, and timed on its own, before the questions. The answers are compared
+//! with ours:
 //! a ray agrees when both miss, or when it names a body that ours meets first at the same
 //! distance (within 1e-3 px; a ray starting inside two overlapping bodies meets both first, and
 //! engines pick either), a point query when it names the same set of bodies.
@@ -87,7 +89,7 @@ struct Answers {
     points: Vec<Vec<BodyId>>,
     ray_times: Vec<Duration>,
     point_times: Vec<Duration>,
-    /// Ours only: building the index, which the frame's first query does (the peers update
+    /// Ours only: making the index ready, which the frame's first query does (the peers update
     /// theirs in their step), timed on its own before the questions.
     index_times: Vec<Duration>,
 }
@@ -207,8 +209,8 @@ fn ask_ours(
     ids: Query<&BodyId>,
 ) {
     let all = ours::SpatialQueryFilter::default();
-    // The frame's first query builds the index: timed apart, as the peers update theirs in
-    // their step, outside the questions' time.
+    // The frame's first query makes the index ready: timed apart, as the peers update theirs
+    // in their step, outside the questions' time.
     let start = Instant::now();
     query.point_intersections(Vec2::ZERO, &all);
     answers.index_times.push(start.elapsed());
@@ -391,8 +393,9 @@ fn print(rows: &[QueryRow]) {
     if let Some(index_ms) = rows.iter().find_map(|row| row.index_ms) {
         println!();
         println!(
-            "Ours builds its index on the frame's first query, timed apart: {index_ms:.3} ms \
-             (the peers update theirs in their step)."
+            "Ours makes its index ready on the frame's first query (built, or kept where no \
+             collider moved), timed apart: {index_ms:.3} ms (the peers update theirs in their \
+             step)."
         );
     }
 }
