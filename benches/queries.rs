@@ -154,8 +154,24 @@ fn measure(count: usize) -> Measured {
                 .expect("runs")
         })
         .collect();
+    // The queries, against the grids of colliders that stood still since they were built
+    // (binned by their boxes).
+    let medians = app
+        .world_mut()
+        .run_system_once(move |query: SpatialQuery| {
+            let mut rng = StdRng::seed_from_u64(7);
+            std::array::from_fn(|kind| {
+                let mut times: Vec<Duration> = (0..BATCHES)
+                    .map(|_| batch(&query, kind, side, &mut rng).0)
+                    .collect();
+                times.sort();
+                times[BATCHES / 2].as_secs_f64() * 1e9 / QUERIES_PER_BATCH as f64
+            })
+        })
+        .expect("runs");
     // The first query of a frame builds the grids it needs: timed alone, over a few frames
-    // with every collider moved (by a quarter pixel, there and back) and over a few with none.
+    // with every collider moved (by a quarter pixel, there and back: built again, binned by
+    // their centres) and over a few with none (kept).
     let mut first_queries = |moving: bool| {
         let times = (0..BUILD_FRAMES).map(|frame| {
             if moving {
@@ -178,19 +194,6 @@ fn measure(count: usize) -> Measured {
     };
     let build = first_queries(true);
     let kept = first_queries(false);
-    let medians = app
-        .world_mut()
-        .run_system_once(move |query: SpatialQuery| {
-            let mut rng = StdRng::seed_from_u64(7);
-            std::array::from_fn(|kind| {
-                let mut times: Vec<Duration> = (0..BATCHES)
-                    .map(|_| batch(&query, kind, side, &mut rng).0)
-                    .collect();
-                times.sort();
-                times[BATCHES / 2].as_secs_f64() * 1e9 / QUERIES_PER_BATCH as f64
-            })
-        })
-        .expect("runs");
     Measured {
         queries: medians,
         build,

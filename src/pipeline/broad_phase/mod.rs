@@ -39,7 +39,7 @@ mod grid;
 mod groups;
 mod sides;
 
-pub(crate) use grid::{Grid, Join, Stretch};
+pub(crate) use grid::{Binning, Grid, Join, Stretch};
 pub(crate) use groups::{Groups, RadiusSpread};
 
 use super::placed::PlacedColliders;

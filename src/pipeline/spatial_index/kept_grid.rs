@@ -1,6 +1,6 @@
 //! A group's grid kept from frame to frame while its colliders' bounding circles stay the same.
 
-use crate::pipeline::broad_phase::{Grid, RadiusSpread};
+use crate::pipeline::broad_phase::{Binning, Grid, RadiusSpread};
 use crate::pipeline::placed::PlacedColliders;
 use bevy::prelude::*;
 use core::ops::Range;
@@ -28,7 +28,17 @@ impl KeptGrid {
             return;
         }
         let typical_radius = RadiusSpread::of(&placed.radii, runs).typical;
-        self.grid.build_for_queries(placed, runs, typical_radius);
+        // A grid built before for this group's place that no longer fits: its colliders move,
+        // and will be built again next frame, at half the cost binned by their centres. A
+        // group's first grid, which it may keep from then on, is binned by their boxes, for
+        // the fastest queries.
+        let binning = if self.centers.is_empty() {
+            Binning::Boxes
+        } else {
+            Binning::Centres
+        };
+        self.grid
+            .build_for_queries(placed, runs, typical_radius, binning);
         #[cfg(test)]
         {
             self.builds += 1;

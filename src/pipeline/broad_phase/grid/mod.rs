@@ -3,9 +3,12 @@
 
 mod cells;
 mod found;
+mod kept;
+mod loose;
 mod pairs;
 mod walk;
 
+pub(crate) use loose::Binning;
 pub(crate) use pairs::Join;
 pub(crate) use walk::Stretch;
 
@@ -64,6 +67,10 @@ pub(crate) struct Grid {
     row_mask: u32,
     /// How much each built collider's box was grown on every side (see [`Grid::build`]).
     growth: f32,
+    /// Grids for spatial queries: the largest radius of the colliders binned by the cell of
+    /// their centre alone (see [`Binning::Centres`]), what each query's box or path is grown by;
+    /// zero where there are none.
+    loose_reach: f32,
     /// The centres' coordinates, for the box most colliders lie in (see
     /// [`Grid::query_cell_floor`]).
     coordinates: Vec<f32>,
@@ -183,24 +190,25 @@ impl Grid {
         growth: f32,
         queried: usize,
     ) {
-        self.build_either(placed, runs, typical_radius, growth, queried, false);
+        self.build_either(placed, runs, typical_radius, growth, queried, None);
     }
 
-    /// Bins the colliders of `runs` for spatial queries, of any size: as [`Grid::build`] does
-    /// with no growth, but where the colliders are too small to size the cells (points), with
-    /// cells no narrower than [`Grid::query_cell_floor`]. Points would otherwise fold the grid
-    /// onto cells so small that a query wider than a few of them covers the whole fold, and
-    /// meets every collider.
+    /// Bins the colliders of `runs` for spatial queries, of any size, as `binning` says (see
+    /// [`Binning`]): as [`Grid::build`] does with no growth, but where the colliders are too
+    /// small to size the cells (points), with cells no narrower than
+    /// [`Grid::query_cell_floor`]. Points would otherwise fold the grid onto cells so small that
+    /// a query wider than a few of them covers the whole fold, and meets every collider.
     pub(crate) fn build_for_queries(
         &mut self,
         placed: &PlacedColliders,
         runs: &[Range<u32>],
         typical_radius: f32,
+        binning: Binning,
     ) {
-        self.build_either(placed, runs, typical_radius, 0.0, 0, true);
+        self.build_either(placed, runs, typical_radius, 0.0, 0, Some(binning));
     }
 
-    /// [`Grid::build`], or [`Grid::build_for_queries`] when `for_queries`.
+    /// [`Grid::build`], or [`Grid::build_for_queries`] with `binning`.
     fn build_either(
         &mut self,
         placed: &PlacedColliders,
@@ -208,7 +216,7 @@ impl Grid {
         typical_radius: f32,
         growth: f32,
         queried: usize,
-        for_queries: bool,
+        binning: Option<Binning>,
     ) {
         let count = runs.iter().map(ExactSizeIterator::len).sum::<usize>();
         let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
@@ -227,7 +235,7 @@ impl Grid {
             }
         }
         self.growth = growth;
-        let finest = if for_queries {
+        let finest = if binning.is_some() {
             self.query_cell_floor(placed, runs, (min, max), count, typical_radius)
         } else {
             0.0
@@ -238,7 +246,14 @@ impl Grid {
         self.built.clear();
         self.built.extend(runs.iter().cloned());
         self.built_count = count;
-        self.count_entries(placed, runs);
+        // No wider than half a cell: the cell of the centre alone (see `loose`).
+        let loose_limit = if binning == Some(Binning::Centres) {
+            0.5 * self.cell_size()
+        } else {
+            f32::NEG_INFINITY
+        };
+        self.loose_reach = 0.0;
+        self.count_entries(placed, runs, loose_limit);
         self.fill_entries(runs);
         self.listed.clear();
         let holding = self.starts.windows(2).map(|cell| cell[0] != cell[1]);
@@ -379,7 +394,7 @@ impl Grid {
     /// Counts each cell's entries into `starts[cell + 1]`, then sums them up so that
     /// `starts[cell]` is where the cell's entries begin; keeps each collider's cells in `ranges`
     /// (and, wrapped, sets aside the colliders too wide to fold, with an empty range).
-    fn count_entries(&mut self, placed: &PlacedColliders, runs: &[Range<u32>]) {
+    fn count_entries(&mut self, placed: &PlacedColliders, runs: &[Range<u32>], loose_limit: f32) {
         let cell_count = (self.columns * self.rows) as usize;
         debug_assert!(
             cell_count < OUTSIDE_THE_GRID as usize,
@@ -395,6 +410,14 @@ impl Grid {
                     placed.centers[collider as usize],
                     placed.radii[collider as usize],
                 );
+                if radius <= loose_limit {
+                    self.loose_reach = self.loose_reach.max(radius);
+                    let range = self.centre_cell(center);
+                    self.ranges.push(range);
+                    let starts = &mut self.starts;
+                    range.for_each_cell(array, |cell| starts[cell + 1] += 1);
+                    continue;
+                }
                 // A collider the grid cannot place (not finite) goes in the first cell, where
                 // the exact circle check rejects every pair with it.
                 let range = match self.cells_covered(center, radius + self.growth) {
@@ -454,30 +477,6 @@ impl Grid {
         self.starts[0] = 0;
     }
 
-    /// The runs of colliders the grid was built from.
-    pub(crate) fn runs(&self) -> &[Range<u32>] {
-        &self.built
-    }
-
-    /// Moves every built collider's number by `offset` (wrapping, so backwards too): a grid kept
-    /// for the same colliders, with the same bounding circles, now placed `offset` further on in
-    /// [`PlacedColliders`]. The boxes of the colliders kept aside are taken from `placed` again:
-    /// a swept collider's path may differ inside the same bounding circle.
-    pub(crate) fn renumber(&mut self, placed: &PlacedColliders, offset: u32) {
-        if offset != 0 {
-            for entry in &mut self.entries {
-                entry.collider = entry.collider.wrapping_add(offset);
-            }
-            for run in &mut self.built {
-                *run = run.start.wrapping_add(offset)..run.end.wrapping_add(offset);
-            }
-        }
-        for aside in &mut self.oversized {
-            aside.collider = aside.collider.wrapping_add(offset);
-            aside.bounds = placed.path_box(aside.collider as usize);
-        }
-    }
-
     /// The room of the grid's entries: what a build reuses.
     #[cfg(test)]
     pub(crate) fn room(&self) -> usize {
@@ -501,12 +500,13 @@ impl Grid {
         }
     }
 
-    /// Calls `visit` for each built collider whose bounding box may meet the box from `min` to
-    /// `max` (its cells meet the box's cells), once each (see below for the folded layout):
-    /// what a spatial query then tests exactly. Returns whether that was every built collider (the
-    /// box spans a whole period of the folding), so that a growing search can stop. A box
-    /// that is not one (`min > max`, or NaN) meets nothing.
-    pub(crate) fn visit_box(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(u32)) -> bool {
+    /// Calls `visit` for each built collider listed in the cells of the box from `min` to `max`
+    /// (a collider binned in several, from the first the two share), once each (see below for
+    /// the folded layout), and each collider kept aside whose box meets it: what
+    /// [`Grid::visit_box`] visits once it has grown the box to find the colliders binned by
+    /// their centres. Returns whether that was every built collider (the box spans a whole
+    /// period of the folding). A box that is not one (`min > max`, or NaN) meets nothing.
+    pub(super) fn visit_box_cells(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(u32)) -> bool {
         if !min.cmple(max).all() {
             return false;
         }

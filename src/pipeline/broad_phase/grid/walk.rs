@@ -56,6 +56,12 @@ impl Grid {
         mut going: impl FnMut(f32) -> bool,
         mut visit: impl FnMut(u32),
     ) {
+        // A collider binned by its centre is visited where its centre is within the reach
+        // (see `loose`).
+        let stretch = Stretch {
+            reach: stretch.reach + self.loose_reach,
+            ..stretch
+        };
         let Some((start, end)) = self.clip(stretch) else {
             return;
         };
@@ -148,7 +154,7 @@ impl Grid {
                 return;
             }
             let (a, b) = (at(from), at(to));
-            if self.visit_box(a.min(b) - reach, a.max(b) + reach, &mut visit) {
+            if self.visit_box_cells(a.min(b) - reach, a.max(b) + reach, &mut visit) {
                 return;
             }
         }
@@ -279,6 +285,7 @@ fn cells_along(
 mod tests {
     use super::*;
     use crate::layers::{CollisionLayers, LayerMask};
+    use crate::pipeline::broad_phase::Binning;
     use crate::pipeline::broad_phase::tests::placed_from;
     use crate::pipeline::placed::PlacedColliders;
     use core::cell::Cell;
@@ -456,10 +463,16 @@ mod tests {
     }
 
     /// A wide circle cast a short way from near the origin, through a folded grid of small
-    /// discs: the box of its path rounds by more than its coordinates (a few ulps of its
-    /// reach), and a disc that just overlaps it is still visited.
+    /// discs, binned either way: the box of its path rounds by more than its coordinates (a few
+    /// ulps of its reach), and a disc that just overlaps it is still visited.
     #[test]
     fn a_wide_reach_in_a_folded_grid_visits_what_it_just_overlaps() {
+        for binning in [Binning::Boxes, Binning::Centres] {
+            wide_reach_in_a_folded_grid(binning);
+        }
+    }
+
+    fn wide_reach_in_a_folded_grid(binning: Binning) {
         let layers = CollisionLayers::new(LayerMask::ALL, LayerMask::ALL);
         let radius = f32::from_bits(0x3eff_fff0); // 0.5 − 2⁻²¹
         let mut list = vec![
@@ -471,7 +484,7 @@ mod tests {
         let placed = placed_from(&list);
         let mut grid = Grid::default();
         let everyone = 0..list.len() as u32;
-        grid.build_for_queries(&placed, core::slice::from_ref(&everyone), radius);
+        grid.build_for_queries(&placed, core::slice::from_ref(&everyone), radius, binning);
         assert!(grid.folded().is_some());
         let stretch = Stretch {
             origin: Vec2::new(0.002, 0.0),
@@ -487,7 +500,74 @@ mod tests {
         assert!(gap < f64::from(stretch.reach) + f64::from(radius));
         let mut visited = false;
         grid.walk(stretch, |_| true, |collider| visited |= collider == 0);
-        assert!(visited, "the disc it overlaps");
+        assert!(visited, "{binning:?}: the disc it overlaps");
+    }
+
+    /// Walks through grids for spatial queries that bin their colliders by their centres, dense
+    /// or folded over a far collider, with some colliders wider than half a cell among them:
+    /// every collider within the reach is visited, before any step past where the stretch
+    /// first meets it (as `check` has it, through `walk`).
+    #[test]
+    fn a_walk_through_colliders_binned_by_their_centres_visits_every_one_within_reach() {
+        for seed in 0..6 {
+            let (mut placed, _) = scattered(2000, 600.0, 6.0, 20 + seed);
+            // A few wider, binned by their boxes.
+            for collider in (0..2000).step_by(97) {
+                placed.radii[collider] = 30.0;
+            }
+            if seed % 2 == 1 {
+                placed.centers[5] = Vec2::splat(1e6);
+            }
+            let mut grid = Grid::default();
+            let everyone = 0..2000;
+            grid.build_for_queries(
+                &placed,
+                core::slice::from_ref(&everyone),
+                4.0,
+                Binning::Centres,
+            );
+            assert!(grid.loose_reach > 0.0);
+            assert_eq!(grid.folded().is_some(), seed % 2 == 1);
+            let mut rng = StdRng::seed_from_u64(200 + seed);
+            for _ in 0..200 {
+                let origin = Vec2::new(
+                    rng.random_range(-100.0..700.0),
+                    rng.random_range(-100.0..700.0),
+                );
+                let stretch = Stretch {
+                    origin,
+                    direction: Vec2::from_angle(rng.random_range(0.0..core::f32::consts::TAU)),
+                    start: 0.0,
+                    end: rng.random_range(0.0..900.0),
+                    reach: rng.random_range(0.0..20.0),
+                };
+                let entered = Cell::new(f32::NEG_INFINITY);
+                let mut first_visit: Vec<Option<f32>> = vec![None; placed.entities.len()];
+                grid.walk(
+                    stretch,
+                    |distance| {
+                        entered.set(distance);
+                        true
+                    },
+                    |collider| {
+                        first_visit[collider as usize].get_or_insert(entered.get());
+                    },
+                );
+                for (collider, visit) in first_visit.iter().enumerate() {
+                    let (center, radius) = (placed.centers[collider], placed.radii[collider]);
+                    let Some(meeting) = first_meeting(stretch, center, radius) else {
+                        continue;
+                    };
+                    let entered = visit.unwrap_or_else(|| {
+                        panic!("{stretch:?}: collider {collider} at {center} r {radius} missed")
+                    });
+                    assert!(
+                        f64::from(entered) <= meeting + 1e-3,
+                        "{stretch:?}: {collider}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
