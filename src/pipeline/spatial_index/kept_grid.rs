@@ -13,6 +13,10 @@ pub(super) struct KeptGrid {
     pub(super) grid: Grid,
     centers: Vec<Vec2>,
     radii: Vec<f32>,
+    /// How the grid bins its colliders.
+    pub(super) binning: Binning,
+    /// Whether the last update built the grid (rather than keep it).
+    built_last: bool,
     /// How many times the grid was built: what tests tell a kept grid by.
     #[cfg(test)]
     pub(super) builds: usize,
@@ -23,20 +27,26 @@ impl KeptGrid {
     /// renumbered, where their bounding circles are the same as when it was built; built again
     /// otherwise.
     pub(super) fn update(&mut self, placed: &PlacedColliders, runs: &[Range<u32>]) {
-        if let Some(offset) = self.offset_to(placed, runs) {
+        let offset = self.offset_to(placed, runs);
+        // Kept where its colliders stood still, binned by boxes, for the fastest queries.
+        if let Some(offset) = offset
+            && self.binning == Binning::Boxes
+        {
             self.grid.renumber(placed, offset);
+            self.built_last = false;
             return;
         }
-        let typical_radius = RadiusSpread::of(&placed.radii, runs).typical;
-        // A grid built before for this group's place that no longer fits: its colliders move,
-        // and will be built again next frame, at half the cost binned by their centres. A
-        // group's first grid, which it may keep from then on, is binned by their boxes, for
-        // the fastest queries.
-        let binning = if self.centers.is_empty() {
-            Binning::Boxes
-        } else {
+        // Built a second time in a row, the group moves (bullets), and will be built again next
+        // frame: at half the cost, binned by centres. Built after it was kept (walls, a door
+        // that opened), or once more where a group binned by centres stood still, by boxes.
+        let binning = if offset.is_none() && self.built_last {
             Binning::Centres
+        } else {
+            Binning::Boxes
         };
+        self.built_last = true;
+        self.binning = binning;
+        let typical_radius = RadiusSpread::of(&placed.radii, runs).typical;
         self.grid
             .build_for_queries(placed, runs, typical_radius, binning);
         #[cfg(test)]

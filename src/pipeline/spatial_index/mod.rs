@@ -5,10 +5,11 @@
 //! Nothing is built after a run without queries. A group whose colliders have the same bounding
 //! circles as when its grid was last built (walls standing still, however the bullets before
 //! them in the list come and go) keeps that grid; any other grid is built in the room of the
-//! grid its group had after an earlier run, a group's first with each collider in the cells of
-//! its box, and a group that moved since with each small collider in the cell of its centre
-//! alone, at about half the cost (see [`Binning`](super::broad_phase::Binning)). A query looks
-//! only at the groups on the layers it asks
+//! grid its group had after an earlier run: with each collider in the cells of its box, but in
+//! a group built two runs in a row (bullets, which move), at about half the cost, with each
+//! small collider as the point of its centre (see [`Binning`](super::broad_phase::Binning));
+//! such a grid is built once more by boxes when its group stands still. A query looks only at
+//! the groups on the layers it asks
 //! for, so a homing missile looking for the nearest of a few dozen enemies never touches the
 //! grid of fifty thousand bullets. Past [`MAX_GROUPS`] distinct memberships, one grid holds
 //! every collider instead (as in the broad phase), and each candidate's layers are checked.

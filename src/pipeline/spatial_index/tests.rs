@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::layers::CollisionLayers;
+use crate::pipeline::broad_phase::Binning;
 use crate::pipeline::broad_phase::tests::placed_from;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -287,9 +288,10 @@ fn bullets_then_walls(bullets: usize) -> Vec<Listed> {
 }
 
 /// A grid kept from an earlier frame lists what a new one lists: for the same walls after
-/// more bullets, or fewer (the walls placed further on, or back), and for walls one of which
-/// is not finite, twice; and the walls' grid is built again where one of them moved by a hair,
-/// grew, or became not finite, and where they were split into two runs, and only there.
+/// more bullets, or fewer (the walls placed further on, or back); and the walls' grid is built
+/// again where one of them moved by a hair, grew, or became not finite, and where they were
+/// split into two runs, binned by centres where built twice in a row, and built once more,
+/// binned by boxes, where walls binned by centres stood still; kept otherwise.
 #[test]
 fn kept_grids_list_what_new_ones_list() {
     let walls_after = |bullets: usize, change: &dyn Fn(&mut [Listed])| {
@@ -307,22 +309,26 @@ fn kept_grids_list_what_new_ones_list() {
         placed_from(&list)
     };
     let not_finite = |walls: &mut [Listed]| walls[3].0 = Vec2::splat(f32::NAN);
-    // Each frame, and whether the walls' grid is built in it (else kept).
+    let (boxes, centres) = (Binning::Boxes, Binning::Centres);
+    // Each frame, whether the walls' grid is built in it (else kept), and how it bins them: by
+    // centres where built twice in a row, by boxes again once they stand still.
     let frames = [
-        (walls_after(100, &same), true),
-        (walls_after(100, &same), false),
-        (walls_after(150, &same), false),
-        (walls_after(60, &same), false),
-        (walls_after(60, &moved), true),
-        (walls_after(60, &grown), true),
-        (walls_after(61, &not_finite), true),
-        (walls_after(70, &not_finite), false),
-        (split, true),
-        (walls_after(0, &same), true),
+        (walls_after(100, &same), true, boxes),
+        (walls_after(100, &same), false, boxes),
+        (walls_after(150, &same), false, boxes),
+        (walls_after(60, &same), false, boxes),
+        (walls_after(60, &moved), true, boxes),
+        (walls_after(60, &grown), true, centres),
+        (walls_after(61, &not_finite), true, centres),
+        (walls_after(70, &not_finite), true, boxes),
+        (split, true, centres),
+        (walls_after(0, &same), true, centres),
+        (walls_after(0, &same), true, boxes),
+        (walls_after(0, &same), false, boxes),
     ];
     let mut index = SpatialIndex::default();
     let mut builds = 0;
-    for (frame, (placed, built)) in frames.iter().enumerate() {
+    for (frame, (placed, built, binning)) in frames.iter().enumerate() {
         index.reset();
         for mask in [WALL, WALL | BULLET] {
             let fresh = SpatialIndex::default();
@@ -340,13 +346,15 @@ fn kept_grids_list_what_new_ones_list() {
             .active()
             .iter()
             .position(|group| group.layers.memberships == WALL);
-        let now = state.grids[walls.unwrap()].get().unwrap().builds;
+        let kept = state.grids[walls.unwrap()].get().unwrap();
         assert_eq!(
-            now > builds,
+            kept.builds > builds,
             *built,
-            "frame {frame}: builds {builds} → {now}"
+            "frame {frame}: builds {builds} → {}",
+            kept.builds
         );
-        builds = now;
+        assert_eq!(kept.binning, *binning, "frame {frame}");
+        builds = kept.builds;
     }
 }
 

@@ -19,7 +19,8 @@ use bevy::prelude::*;
 use core::ops::Range;
 
 /// A uniform grid over some colliders, each binned into every cell its bounding box (grown, see
-/// [`Grid::build`]) covers, stored compactly (cell `c`'s entries are
+/// [`Grid::build`]) covers, or, in a grid for spatial queries binned by centres, a small one as
+/// the point of its centre (see [`Binning`]), stored compactly (cell `c`'s entries are
 /// `entries[starts[c]..starts[c + 1]]`).
 ///
 /// Two layouts, chosen per build:
@@ -71,6 +72,9 @@ pub(crate) struct Grid {
     /// their centre alone (see [`Binning::Centres`]), what each query's box or path is grown by;
     /// zero where there are none.
     loose_reach: f32,
+    /// Grids binned by centres: how much farther a walk reaches for the rounding of their cells
+    /// (see [`Grid::rounding_of_centres`]); zero in other grids.
+    centre_rounding: f32,
     /// The centres' coordinates, for the box most colliders lie in (see
     /// [`Grid::query_cell_floor`]).
     coordinates: Vec<f32>,
@@ -246,13 +250,19 @@ impl Grid {
         self.built.clear();
         self.built.extend(runs.iter().cloned());
         self.built_count = count;
-        // No wider than half a cell: the cell of the centre alone (see `loose`).
+        // No wider than half a cell: the cell of the centre alone (see `loose`); NaN, in other
+        // grids, which no radius is at most.
         let loose_limit = if binning == Some(Binning::Centres) {
             0.5 * self.cell_size()
         } else {
-            f32::NEG_INFINITY
+            f32::NAN
         };
         self.loose_reach = 0.0;
+        self.centre_rounding = if binning == Some(Binning::Centres) {
+            self.rounding_of_centres()
+        } else {
+            0.0
+        };
         self.count_entries(placed, runs, loose_limit);
         self.fill_entries(runs);
         self.listed.clear();
