@@ -321,13 +321,15 @@ fn kept_grids_list_what_new_ones_list() {
         (walls_after(60, &grown), true, centres),
         (walls_after(61, &not_finite), true, centres),
         (walls_after(70, &not_finite), true, boxes),
-        (split, true, centres),
+        (walls_after(72, &not_finite), false, boxes),
+        (split, true, boxes),
         (walls_after(0, &same), true, centres),
         (walls_after(0, &same), true, boxes),
         (walls_after(0, &same), false, boxes),
     ];
     let mut index = SpatialIndex::default();
-    let mut builds = 0;
+    // How many times the grid at each place in the list was built, as of the last frame.
+    let mut builds = [0; 2];
     for (frame, (placed, built, binning)) in frames.iter().enumerate() {
         index.reset();
         for mask in [WALL, WALL | BULLET] {
@@ -346,15 +348,19 @@ fn kept_grids_list_what_new_ones_list() {
             .active()
             .iter()
             .position(|group| group.layers.memberships == WALL);
-        let kept = state.grids[walls.unwrap()].get().unwrap();
+        let walls = walls.unwrap();
+        let kept = state.grids[walls].get().unwrap();
+        let before = builds[walls];
         assert_eq!(
-            kept.builds > builds,
+            kept.builds > before,
             *built,
-            "frame {frame}: builds {builds} → {}",
+            "frame {frame}: builds {before} → {}",
             kept.builds
         );
         assert_eq!(kept.binning, *binning, "frame {frame}");
-        builds = kept.builds;
+        for (place, grid) in state.grids.iter().enumerate() {
+            builds[place] = grid.get().map_or(builds[place], |kept| kept.builds);
+        }
     }
 }
 
