@@ -420,25 +420,22 @@ impl Grid {
                     placed.centers[collider as usize],
                     placed.radii[collider as usize],
                 );
-                if radius <= loose_limit {
+                let range = if radius <= loose_limit {
                     self.loose_reach = self.loose_reach.max(radius);
-                    let range = self.centre_cell(center);
-                    self.ranges.push(range);
-                    let starts = &mut self.starts;
-                    range.for_each_cell(array, |cell| starts[cell + 1] += 1);
-                    continue;
-                }
-                // A collider the grid cannot place (not finite) goes in the first cell, where
-                // the exact circle check rejects every pair with it.
-                let range = match self.cells_covered(center, radius + self.growth) {
-                    Some(Covered::Cells(range)) => range,
-                    Some(Covered::Oversized) => {
-                        let bounds = placed.path_box(collider as usize);
-                        self.oversized.push(Aside { collider, bounds });
-                        self.ranges.push(CellRange::default());
-                        continue;
+                    self.centre_cell(center)
+                } else {
+                    // A collider the grid cannot place (not finite) goes in the first cell,
+                    // where the exact circle check rejects every pair with it.
+                    match self.cells_covered(center, radius + self.growth) {
+                        Some(Covered::Cells(range)) => range,
+                        Some(Covered::Oversized) => {
+                            let bounds = placed.path_box(collider as usize);
+                            self.oversized.push(Aside { collider, bounds });
+                            self.ranges.push(CellRange::default());
+                            continue;
+                        }
+                        None => CellRange::default(),
                     }
-                    None => CellRange::default(),
                 };
                 self.ranges.push(range);
                 let starts = &mut self.starts;
